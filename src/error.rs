@@ -1,0 +1,170 @@
+//! The one error type of the core: every bad input becomes a variant here, with a
+//! message a student can act on. The core never panics on user input.
+
+use std::fmt;
+
+/// Everything that can go wrong when setting up or running an integration.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OdeError {
+    /// The spec names a model that is not in the catalogue.
+    UnknownModel { id: String, known: Vec<String> },
+    /// The spec names a method that is not in the catalogue.
+    UnknownMethod { id: String, known: Vec<String> },
+    /// A parameter name that the model does not have.
+    UnknownParam {
+        model: String,
+        name: String,
+        known: Vec<String>,
+    },
+    /// A parameter outside its allowed range.
+    BadParam {
+        name: String,
+        value: f64,
+        greater_than: f64,
+    },
+    /// A number that must be finite is NaN or infinite.
+    NotFinite { what: String },
+    /// The step size is zero, negative or not a number.
+    BadStepSize { h: f64 },
+    /// The end time is not after the start time.
+    BadInterval { t0: f64, t1: f64 },
+    /// A vector of the wrong length (initial state, parameters…).
+    WrongLength {
+        what: String,
+        expected: usize,
+        got: usize,
+    },
+    /// Running the spec would take more steps than the budget allows.
+    StepBudget { needed: f64, max_steps: usize },
+    /// The numerical solution left the floating-point range (the method is unstable
+    /// at this step size, or the problem itself blows up).
+    BlewUp { t: f64, h: f64 },
+    /// An integrator was asked to step past its end time.
+    Finished { t1: f64 },
+    /// The spec itself could not be read (wrong field type, missing field…).
+    BadSpec { message: String },
+}
+
+fn list(known: &[String]) -> String {
+    known
+        .iter()
+        .map(|k| format!("\"{k}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A number as a person would write it: up to 7 significant digits, no float noise
+/// (212.20000000000002 prints as 212.2).
+pub(crate) fn num(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let magnitude = x.abs().log10().floor();
+    if (-4.0..7.0).contains(&magnitude) {
+        let decimals = (6.0 - magnitude).max(0.0) as usize;
+        let s = format!("{x:.decimals$}");
+        let s = if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        };
+        s
+    } else {
+        let s = format!("{x:.6e}");
+        let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+        let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+        format!("{mantissa}e{exp}")
+    }
+}
+
+impl fmt::Display for OdeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OdeError::UnknownModel { id, known } => {
+                write!(f, "unknown model \"{id}\"; the models are {}", list(known))
+            }
+            OdeError::UnknownMethod { id, known } => {
+                write!(
+                    f,
+                    "unknown method \"{id}\"; the methods are {}",
+                    list(known)
+                )
+            }
+            OdeError::UnknownParam { model, name, known } => write!(
+                f,
+                "model \"{model}\" has no parameter \"{name}\"; its parameters are {}",
+                list(known)
+            ),
+            OdeError::BadParam {
+                name,
+                value,
+                greater_than,
+            } => write!(
+                f,
+                "parameter {name} must be greater than {}, got {}",
+                num(*greater_than),
+                num(*value)
+            ),
+            OdeError::NotFinite { what } => write!(f, "{what} must be a finite number"),
+            OdeError::BadStepSize { h } => {
+                write!(
+                    f,
+                    "step size h must be a positive number, got h = {}",
+                    num(*h)
+                )
+            }
+            OdeError::BadInterval { t0, t1 } => write!(
+                f,
+                "end time t1 must be after start time t0, got t0 = {}, t1 = {}",
+                num(*t0),
+                num(*t1)
+            ),
+            OdeError::WrongLength {
+                what,
+                expected,
+                got,
+            } => {
+                write!(f, "{what} must have {expected} entries, got {got}")
+            }
+            OdeError::StepBudget { needed, max_steps } => write!(
+                f,
+                "this run needs about {needed:.0} steps, more than the budget of {max_steps}; \
+                 take a larger h, a shorter interval, or raise maxSteps"
+            ),
+            OdeError::BlewUp { t, h } => write!(
+                f,
+                "the solution blew up (left the floating-point range) at t = {} with h = {}: \
+                 the method is unstable at this step size; try a smaller h",
+                num(*t),
+                num(*h)
+            ),
+            OdeError::Finished { t1 } => {
+                write!(
+                    f,
+                    "the integrator has reached its end time t1 = {}",
+                    num(*t1)
+                )
+            }
+            OdeError::BadSpec { message } => write!(f, "invalid spec: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for OdeError {}
+
+#[cfg(test)]
+mod tests {
+    use super::num;
+
+    #[test]
+    fn numbers_print_without_float_noise() {
+        assert_eq!(num(212.20000000000002), "212.2");
+        assert_eq!(num(0.09999999999999432), "0.1");
+        assert_eq!(num(-0.1), "-0.1");
+        assert_eq!(num(1e-9), "1e-9");
+        assert_eq!(num(1.5e12), "1.5e12");
+        assert_eq!(num(0.0), "0");
+        assert_eq!(num(f64::NAN), "NaN");
+        assert_eq!(num(100.0), "100");
+    }
+}

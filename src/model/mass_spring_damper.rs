@@ -1,0 +1,124 @@
+//! Mass–spring–damper under gravity, seed 002 eq. (7.7):
+//! x' = u, u' = g − (k/m) x − (c/m) u, from rest by default (002 §7, "starting from rest").
+//! Linear, so the exact solution is known in closed form for every damping ratio.
+
+use super::{Model, ModelInfo, ParamInfo};
+use crate::problem::System;
+use nalgebra::{DMatrix, DVector};
+
+pub fn info() -> ModelInfo {
+    ModelInfo {
+        id: "mass-spring-damper",
+        name: "Mass–spring–damper",
+        dim: 2,
+        names: vec!["x", "u"],
+        params: vec![
+            ParamInfo {
+                name: "m",
+                value: 1.0,
+                unit: "kg",
+                description: "mass",
+                greater_than: Some(0.0),
+            },
+            ParamInfo {
+                name: "k",
+                value: 100.0,
+                unit: "N/m",
+                description: "spring stiffness",
+                greater_than: Some(0.0),
+            },
+            ParamInfo {
+                name: "c",
+                value: 0.5,
+                unit: "N·s/m",
+                description: "damping coefficient",
+                greater_than: None,
+            },
+            ParamInfo {
+                name: "g",
+                value: 9.81,
+                unit: "m/s²",
+                description: "gravitational acceleration (x points down)",
+                greater_than: None,
+            },
+        ],
+        y0: vec![0.0, 0.0],
+        t1: 5.0,
+        source: "seed 002 eq. (7.7)",
+        outputs: vec!["energy"],
+        exact: true,
+    }
+}
+
+pub fn build(p: &[f64]) -> Box<dyn Model> {
+    Box::new(MassSpringDamper {
+        m: p[0],
+        k: p[1],
+        c: p[2],
+        g: p[3],
+    })
+}
+
+struct MassSpringDamper {
+    m: f64,
+    k: f64,
+    c: f64,
+    g: f64,
+}
+
+impl System for MassSpringDamper {
+    fn dim(&self) -> usize {
+        2
+    }
+
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = y[1];
+        dy[1] = self.g - self.k / self.m * y[0] - self.c / self.m * y[1];
+    }
+
+    fn jacobian(&self, _t: f64, _y: &[f64]) -> Option<DMatrix<f64>> {
+        Some(DMatrix::from_row_slice(
+            2,
+            2,
+            &[0.0, 1.0, -self.k / self.m, -self.c / self.m],
+        ))
+    }
+
+    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
+        Some(DVector::zeros(2))
+    }
+}
+
+impl Model for MassSpringDamper {
+    /// Kinetic + spring − gravity potential (x measured downwards).
+    fn outputs(&self, _t: f64, y: &[f64], out: &mut [f64]) {
+        let (x, u) = (y[0], y[1]);
+        out[0] = 0.5 * self.m * u * u + 0.5 * self.k * x * x - self.m * self.g * x;
+    }
+
+    /// Free response about the static equilibrium x_eq = m g / k, in the under-,
+    /// critically and over-damped cases (ζ = c / (2√(mk))).
+    fn exact(&self, t0: f64, y0: &[f64], t: f64, out: &mut [f64]) -> bool {
+        let x_eq = self.m * self.g / self.k;
+        let (x0, v0) = (y0[0] - x_eq, y0[1]);
+        let w0 = (self.k / self.m).sqrt();
+        let a = self.c / (2.0 * self.m); // ζ ω0
+        let tau = t - t0;
+        let decay = (-a * tau).exp();
+        let disc = a * a - w0 * w0; // ω0²(ζ² − 1)
+                                    // x(τ) = e^{−aτ}[x0 C(τ) + (v0 + a x0) S(τ)], v(τ) = e^{−aτ}[v0 C(τ) − (a v0 + ω0² x0) S(τ)]
+                                    // with C = cos/cosh/1 and S = sin(ωτ)/ω, sinh(sτ)/s or τ.
+        let (cc, ss) = if disc.abs() <= 1e-14 * w0 * w0 {
+            (1.0, tau)
+        } else if disc < 0.0 {
+            let wd = (-disc).sqrt();
+            ((wd * tau).cos(), (wd * tau).sin() / wd)
+        } else {
+            let s = disc.sqrt();
+            ((s * tau).cosh(), (s * tau).sinh() / s)
+        };
+        out[0] = x_eq + decay * (x0 * cc + (v0 + a * x0) * ss);
+        out[1] = decay * (v0 * cc - (a * v0 + w0 * w0 * x0) * ss);
+        true
+    }
+}

@@ -1,0 +1,125 @@
+//! The model catalogue: one model per file, each a [`System`] with its parameters,
+//! initial state, outputs (energy…) and, where known, its exact solution.
+
+mod mass_spring_damper;
+mod pendulum;
+
+use crate::error::OdeError;
+use crate::problem::System;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A model parameter with its default value.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParamInfo {
+    pub name: &'static str,
+    pub value: f64,
+    pub unit: &'static str,
+    pub description: &'static str,
+    /// Lower bound the value must exceed (exclusive), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub greater_than: Option<f64>,
+}
+
+/// What the page and the API show about a model.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelInfo {
+    /// Stable id used in specs and URLs (public contract: never renamed).
+    pub id: &'static str,
+    pub name: &'static str,
+    /// Number of states.
+    pub dim: usize,
+    /// State names, in order.
+    pub names: Vec<&'static str>,
+    pub params: Vec<ParamInfo>,
+    /// Default initial state.
+    pub y0: Vec<f64>,
+    /// Default end time.
+    pub t1: f64,
+    /// Where the model comes from (seed file and equation).
+    pub source: &'static str,
+    /// Names of the derived outputs (e.g. "energy") reported along a run.
+    pub outputs: Vec<&'static str>,
+    /// Whether the model knows its exact solution.
+    pub exact: bool,
+}
+
+/// A system with the extras a model offers beyond f.
+pub trait Model: System {
+    /// Writes the derived outputs (in [`ModelInfo::outputs`] order) at (t, y).
+    fn outputs(&self, _t: f64, _y: &[f64], _out: &mut [f64]) {}
+
+    /// Writes the exact solution at `t` of the run that started at (t0, y0) into `out`;
+    /// returns false if the model has no exact solution.
+    fn exact(&self, _t0: f64, _y0: &[f64], _t: f64, _out: &mut [f64]) -> bool {
+        false
+    }
+}
+
+struct Entry {
+    info: fn() -> ModelInfo,
+    build: fn(&[f64]) -> Box<dyn Model>,
+}
+
+const CATALOG: &[Entry] = &[
+    Entry {
+        info: mass_spring_damper::info,
+        build: mass_spring_damper::build,
+    },
+    Entry {
+        info: pendulum::info,
+        build: pendulum::build,
+    },
+];
+
+/// Descriptions of every model, in the order the page lists them.
+pub fn catalog() -> Vec<ModelInfo> {
+    CATALOG.iter().map(|e| (e.info)()).collect()
+}
+
+/// The model `id` with its default parameters overridden by `overrides`.
+pub fn build(
+    id: &str,
+    overrides: &BTreeMap<String, f64>,
+) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
+    let entry = CATALOG
+        .iter()
+        .find(|e| (e.info)().id == id)
+        .ok_or_else(|| OdeError::UnknownModel {
+            id: id.to_string(),
+            known: catalog().iter().map(|m| m.id.to_string()).collect(),
+        })?;
+    let info = (entry.info)();
+    for name in overrides.keys() {
+        if !info.params.iter().any(|p| p.name == name) {
+            return Err(OdeError::UnknownParam {
+                model: id.to_string(),
+                name: name.clone(),
+                known: info.params.iter().map(|p| p.name.to_string()).collect(),
+            });
+        }
+    }
+    let mut values = Vec::with_capacity(info.params.len());
+    for p in &info.params {
+        let v = overrides.get(p.name).copied().unwrap_or(p.value);
+        if !v.is_finite() {
+            return Err(OdeError::NotFinite {
+                what: format!("parameter {}", p.name),
+            });
+        }
+        if let Some(lo) = p.greater_than {
+            if v <= lo {
+                return Err(OdeError::BadParam {
+                    name: p.name.to_string(),
+                    value: v,
+                    greater_than: lo,
+                });
+            }
+        }
+        values.push(v);
+    }
+    let model = (entry.build)(&values);
+    Ok((info, model))
+}

@@ -1,0 +1,75 @@
+//! The undamped pendulum θ'' = −(g/L) sin θ, seed 002 Fig. 7.5 (the figure where
+//! explicit Euler gains energy every step and the swing grows without bound).
+
+use super::{Model, ModelInfo, ParamInfo};
+use crate::problem::System;
+use nalgebra::{DMatrix, DVector};
+
+pub fn info() -> ModelInfo {
+    ModelInfo {
+        id: "pendulum",
+        name: "Pendulum",
+        dim: 2,
+        names: vec!["θ", "ω"],
+        params: vec![
+            ParamInfo {
+                name: "g",
+                value: 9.81,
+                unit: "m/s²",
+                description: "gravitational acceleration",
+                greater_than: None,
+            },
+            ParamInfo {
+                name: "L",
+                value: 1.0,
+                unit: "m",
+                description: "length",
+                greater_than: Some(0.0),
+            },
+        ],
+        y0: vec![1.0, 0.0],
+        t1: 10.0,
+        source: "seed 002 §7.1, Fig. 7.5",
+        outputs: vec!["energy"],
+        exact: false,
+    }
+}
+
+pub fn build(p: &[f64]) -> Box<dyn Model> {
+    Box::new(Pendulum { g: p[0], l: p[1] })
+}
+
+struct Pendulum {
+    g: f64,
+    l: f64,
+}
+
+impl System for Pendulum {
+    fn dim(&self) -> usize {
+        2
+    }
+
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = y[1];
+        dy[1] = -self.g / self.l * y[0].sin();
+    }
+
+    fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
+        Some(DMatrix::from_row_slice(
+            2,
+            2,
+            &[0.0, 1.0, -self.g / self.l * y[0].cos(), 0.0],
+        ))
+    }
+
+    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
+        Some(DVector::zeros(2))
+    }
+}
+
+impl Model for Pendulum {
+    /// Energy per unit mass (J/kg): ½ L² ω² + g L (1 − cos θ); constant along exact solutions.
+    fn outputs(&self, _t: f64, y: &[f64], out: &mut [f64]) {
+        out[0] = 0.5 * self.l * self.l * y[1] * y[1] + self.g * self.l * (1.0 - y[0].cos());
+    }
+}

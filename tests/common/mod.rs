@@ -1,0 +1,56 @@
+//! Helpers shared by the Rust integration tests: one way to build a spec and run it,
+//! so the API can change without touching every test.
+#![allow(dead_code)]
+
+use odelab::spec::SolveSpec;
+use odelab::{solve, OdeError, Solution};
+
+/// A spec for `model` with `method` at step `h` over [0, t1].
+pub fn spec(model: &str, method: &str, h: f64, t1: f64) -> SolveSpec {
+    SolveSpec {
+        model: model.into(),
+        method: method.into(),
+        h: Some(h),
+        t1: Some(t1),
+        ..SolveSpec::default()
+    }
+}
+
+pub fn run(model: &str, method: &str, h: f64, t1: f64) -> Solution {
+    solve(&spec(model, method, h, t1)).expect("a valid spec solves")
+}
+
+pub fn run_err(s: &SolveSpec) -> OdeError {
+    match solve(s) {
+        Ok(_) => panic!("spec {s:?} should have been refused"),
+        Err(e) => e,
+    }
+}
+
+/// Last state of a run.
+pub fn last(sol: &Solution) -> &[f64] {
+    &sol.y[sol.y.len() - sol.dim..]
+}
+
+/// Max-norm error of the final state against the model's exact solution.
+pub fn final_error(sol: &Solution) -> f64 {
+    let exact = sol.exact.as_ref().expect("model has an exact solution");
+    let e = &exact[exact.len() - sol.dim..];
+    last(sol)
+        .iter()
+        .zip(e)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max)
+}
+
+/// Least-squares slope of log(err) against log(h).
+pub fn loglog_slope(hs: &[f64], errs: &[f64]) -> f64 {
+    let xs: Vec<f64> = hs.iter().map(|h| h.ln()).collect();
+    let ys: Vec<f64> = errs.iter().map(|e| e.ln()).collect();
+    let n = xs.len() as f64;
+    let mx = xs.iter().sum::<f64>() / n;
+    let my = ys.iter().sum::<f64>() / n;
+    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+    let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
+    sxy / sxx
+}

@@ -1,0 +1,70 @@
+//! The catalogue's metadata is consistent with what the models compute.
+
+use odelab::model::{build, catalog};
+use std::collections::BTreeMap;
+
+#[test]
+fn ids_are_the_public_contract() {
+    let ids: Vec<_> = catalog().iter().map(|m| m.id).collect();
+    assert_eq!(ids, ["mass-spring-damper", "pendulum"]);
+}
+
+#[test]
+fn metadata_matches_the_system() {
+    for info in catalog() {
+        let (_, model) = build(info.id, &BTreeMap::new()).unwrap();
+        assert_eq!(model.dim(), info.dim, "{}", info.id);
+        assert_eq!(info.names.len(), info.dim, "{}", info.id);
+        assert_eq!(info.y0.len(), info.dim, "{}", info.id);
+        assert!(info.t1 > 0.0);
+        assert!(info.source.contains("seed"), "{} cites its source", info.id);
+    }
+}
+
+/// Analytic Jacobians agree with central differences of f.
+#[test]
+fn jacobians_match_finite_differences() {
+    for info in catalog() {
+        let (_, model) = build(info.id, &BTreeMap::new()).unwrap();
+        let y: Vec<f64> = (0..info.dim).map(|i| 0.3 + 0.7 * i as f64).collect();
+        let jac = model.jacobian(0.2, &y).expect("skeleton models have J");
+        let mut fp = vec![0.0; info.dim];
+        let mut fm = vec![0.0; info.dim];
+        for j in 0..info.dim {
+            let d = 1e-6;
+            let mut yp = y.clone();
+            let mut ym = y.clone();
+            yp[j] += d;
+            ym[j] -= d;
+            model.rhs(0.2, &yp, &mut fp);
+            model.rhs(0.2, &ym, &mut fm);
+            for i in 0..info.dim {
+                let fd = (fp[i] - fm[i]) / (2.0 * d);
+                assert!(
+                    (jac[(i, j)] - fd).abs() < 1e-6 * (1.0 + fd.abs()),
+                    "{}",
+                    info.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn unknown_parameter_is_refused_with_the_known_ones() {
+    let mut p = BTreeMap::new();
+    p.insert("kk".to_string(), 3.0);
+    let err = build("mass-spring-damper", &p).err().unwrap().to_string();
+    assert!(err.contains("\"kk\"") && err.contains("\"k\""), "{err}");
+}
+
+#[test]
+fn out_of_range_parameter_is_refused() {
+    let mut p = BTreeMap::new();
+    p.insert("m".to_string(), 0.0);
+    let err = build("mass-spring-damper", &p).err().unwrap().to_string();
+    assert!(err.contains("m must be greater than 0"), "{err}");
+    p.insert("m".to_string(), f64::NAN);
+    let err = build("mass-spring-damper", &p).err().unwrap().to_string();
+    assert!(err.contains("finite"), "{err}");
+}
