@@ -153,9 +153,9 @@ pub struct Solution {
     pub t: Vec<f64>,
     pub y: Vec<f64>,
     pub dim: usize,
-    pub names: Vec<&'static str>,
+    pub names: Vec<String>,
     /// Derived outputs by name, one value per time point.
-    pub outputs: Vec<(&'static str, Vec<f64>)>,
+    pub outputs: Vec<(String, Vec<f64>)>,
     /// The exact solution at the same times, when the model knows it.
     pub exact: Option<Vec<f64>>,
     pub stats: Stats,
@@ -207,7 +207,7 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
         y,
         dim,
         names: run.info.names.clone(),
-        outputs: run.info.outputs.iter().copied().zip(outputs).collect(),
+        outputs: run.info.outputs.iter().cloned().zip(outputs).collect(),
         exact: has_exact.then_some(exact),
         stats: run.stats,
         warning,

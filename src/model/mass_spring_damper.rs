@@ -2,50 +2,31 @@
 //! x' = u, u' = g − (k/m) x − (c/m) u, from rest by default (002 §7, "starting from rest").
 //! Linear, so the exact solution is known in closed form for every damping ratio.
 
-use super::{Model, ModelInfo, ParamInfo};
+use super::{strings, Model, ModelInfo, ParamInfo};
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 
 pub fn info() -> ModelInfo {
     ModelInfo {
-        id: "mass-spring-damper",
-        name: "Mass–spring–damper",
+        id: "mass-spring-damper".into(),
+        name: "Mass–spring–damper".into(),
         dim: 2,
-        names: vec!["x", "u"],
+        names: strings(&["x", "u"]),
         params: vec![
-            ParamInfo {
-                name: "m",
-                value: 1.0,
-                unit: "kg",
-                description: "mass",
-                greater_than: Some(0.0),
-            },
-            ParamInfo {
-                name: "k",
-                value: 100.0,
-                unit: "N/m",
-                description: "spring stiffness",
-                greater_than: Some(0.0),
-            },
-            ParamInfo {
-                name: "c",
-                value: 0.5,
-                unit: "N·s/m",
-                description: "damping coefficient",
-                greater_than: None,
-            },
-            ParamInfo {
-                name: "g",
-                value: 9.81,
-                unit: "m/s²",
-                description: "gravitational acceleration (x points down)",
-                greater_than: None,
-            },
+            ParamInfo::new("m", 1.0, "kg", "mass").above(0.0),
+            ParamInfo::new("k", 100.0, "N/m", "spring stiffness").above(0.0),
+            ParamInfo::new("c", 0.5, "N·s/m", "damping coefficient"),
+            ParamInfo::new(
+                "g",
+                9.81,
+                "m/s²",
+                "gravitational acceleration (x points down)",
+            ),
         ],
         y0: vec![0.0, 0.0],
         t1: 5.0,
-        source: "seed 002 eq. (7.7)",
-        outputs: vec!["energy"],
+        source: "seed 002 eq. (7.7)".into(),
+        outputs: strings(&["energy"]),
         exact: true,
     }
 }

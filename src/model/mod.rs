@@ -13,10 +13,10 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ParamInfo {
-    pub name: &'static str,
+    pub name: String,
     pub value: f64,
-    pub unit: &'static str,
-    pub description: &'static str,
+    pub unit: String,
+    pub description: String,
     /// Lower bound the value must exceed (exclusive), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub greater_than: Option<f64>,
@@ -27,23 +27,47 @@ pub struct ParamInfo {
 #[serde(rename_all = "camelCase")]
 pub struct ModelInfo {
     /// Stable id used in specs and URLs (public contract: never renamed).
-    pub id: &'static str,
-    pub name: &'static str,
+    pub id: String,
+    pub name: String,
     /// Number of states.
     pub dim: usize,
     /// State names, in order.
-    pub names: Vec<&'static str>,
+    pub names: Vec<String>,
     pub params: Vec<ParamInfo>,
     /// Default initial state.
     pub y0: Vec<f64>,
     /// Default end time.
     pub t1: f64,
     /// Where the model comes from (seed file and equation).
-    pub source: &'static str,
+    pub source: String,
     /// Names of the derived outputs (e.g. "energy") reported along a run.
-    pub outputs: Vec<&'static str>,
+    pub outputs: Vec<String>,
     /// Whether the model knows its exact solution.
     pub exact: bool,
+}
+
+impl ParamInfo {
+    /// A parameter with no lower bound.
+    pub fn new(name: &str, value: f64, unit: &str, description: &str) -> Self {
+        Self {
+            name: name.into(),
+            value,
+            unit: unit.into(),
+            description: description.into(),
+            greater_than: None,
+        }
+    }
+
+    /// The same parameter, required to be greater than `bound`.
+    pub fn above(mut self, bound: f64) -> Self {
+        self.greater_than = Some(bound);
+        self
+    }
+}
+
+/// Owned strings from string literals, for catalogue entries.
+pub(crate) fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
 }
 
 /// A system with the extras a model offers beyond f.
@@ -89,21 +113,21 @@ pub fn build(
         .find(|e| (e.info)().id == id)
         .ok_or_else(|| OdeError::UnknownModel {
             id: id.to_string(),
-            known: catalog().iter().map(|m| m.id.to_string()).collect(),
+            known: catalog().into_iter().map(|m| m.id).collect(),
         })?;
     let info = (entry.info)();
     for name in overrides.keys() {
-        if !info.params.iter().any(|p| p.name == name) {
+        if !info.params.iter().any(|p| &p.name == name) {
             return Err(OdeError::UnknownParam {
                 model: id.to_string(),
                 name: name.clone(),
-                known: info.params.iter().map(|p| p.name.to_string()).collect(),
+                known: info.params.iter().map(|p| p.name.clone()).collect(),
             });
         }
     }
     let mut values = Vec::with_capacity(info.params.len());
     for p in &info.params {
-        let v = overrides.get(p.name).copied().unwrap_or(p.value);
+        let v = overrides.get(&p.name).copied().unwrap_or(p.value);
         if !v.is_finite() {
             return Err(OdeError::NotFinite {
                 what: format!("parameter {}", p.name),
@@ -112,7 +136,7 @@ pub fn build(
         if let Some(lo) = p.greater_than {
             if v <= lo {
                 return Err(OdeError::BadParam {
-                    name: p.name.to_string(),
+                    name: p.name.clone(),
                     value: v,
                     greater_than: lo,
                 });

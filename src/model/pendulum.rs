@@ -1,36 +1,24 @@
 //! The undamped pendulum θ'' = −(g/L) sin θ, seed 002 Fig. 7.5 (the figure where
 //! explicit Euler gains energy every step and the swing grows without bound).
 
-use super::{Model, ModelInfo, ParamInfo};
+use super::{strings, Model, ModelInfo, ParamInfo};
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 
 pub fn info() -> ModelInfo {
     ModelInfo {
-        id: "pendulum",
-        name: "Pendulum",
+        id: "pendulum".into(),
+        name: "Pendulum".into(),
         dim: 2,
-        names: vec!["θ", "ω"],
+        names: strings(&["θ", "ω"]),
         params: vec![
-            ParamInfo {
-                name: "g",
-                value: 9.81,
-                unit: "m/s²",
-                description: "gravitational acceleration",
-                greater_than: None,
-            },
-            ParamInfo {
-                name: "L",
-                value: 1.0,
-                unit: "m",
-                description: "length",
-                greater_than: Some(0.0),
-            },
+            ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration"),
+            ParamInfo::new("L", 1.0, "m", "length").above(0.0),
         ],
         y0: vec![1.0, 0.0],
         t1: 10.0,
-        source: "seed 002 §7.1, Fig. 7.5",
-        outputs: vec!["energy"],
+        source: "seed 002 §7.1, Fig. 7.5".into(),
+        outputs: strings(&["energy"]),
         exact: false,
     }
 }

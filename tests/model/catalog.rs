@@ -5,14 +5,14 @@ use std::collections::BTreeMap;
 
 #[test]
 fn ids_are_the_public_contract() {
-    let ids: Vec<_> = catalog().iter().map(|m| m.id).collect();
+    let ids: Vec<_> = catalog().into_iter().map(|m| m.id).collect();
     assert_eq!(ids, ["mass-spring-damper", "pendulum"]);
 }
 
 #[test]
 fn metadata_matches_the_system() {
     for info in catalog() {
-        let (_, model) = build(info.id, &BTreeMap::new()).unwrap();
+        let (_, model) = build(&info.id, &BTreeMap::new()).unwrap();
         assert_eq!(model.dim(), info.dim, "{}", info.id);
         assert_eq!(info.names.len(), info.dim, "{}", info.id);
         assert_eq!(info.y0.len(), info.dim, "{}", info.id);
@@ -25,7 +25,7 @@ fn metadata_matches_the_system() {
 #[test]
 fn jacobians_match_finite_differences() {
     for info in catalog() {
-        let (_, model) = build(info.id, &BTreeMap::new()).unwrap();
+        let (_, model) = build(&info.id, &BTreeMap::new()).unwrap();
         let y: Vec<f64> = (0..info.dim).map(|i| 0.3 + 0.7 * i as f64).collect();
         let jac = model.jacobian(0.2, &y).expect("skeleton models have J");
         let mut fp = vec![0.0; info.dim];
