@@ -7,6 +7,11 @@ use crate::model::{self, Model, ModelInfo};
 use crate::spec::{finite, Grid, SolveSpec, DEFAULT_MAX_STEPS};
 pub use crate::stats::Stats;
 
+/// A state component beyond this magnitude (or NaN) counts as a blow-up. It is far
+/// above any physical value, and low enough that squares of it (energies, norms) stay
+/// finite, so what was computed up to the blow-up can still be plotted.
+pub const BLOW_UP: f64 = 1e150;
+
 /// A run in progress: model, method, current state, kept between calls.
 pub struct Integrator {
     info: ModelInfo,
@@ -95,7 +100,9 @@ impl Integrator {
             &mut self.y_next,
             &mut self.stats,
         )?;
-        if self.y_next.iter().any(|v| !v.is_finite()) {
+        // NaN fails every comparison, so test for "within bounds" and negate.
+        let within = |v: &f64| v.abs() <= BLOW_UP;
+        if !self.y_next.iter().all(within) {
             return Err(OdeError::BlewUp { t: t_next, h });
         }
         std::mem::swap(&mut self.y, &mut self.y_next);

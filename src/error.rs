@@ -36,7 +36,7 @@ pub enum OdeError {
     },
     /// Running the spec would take more steps than the budget allows.
     StepBudget { needed: f64, max_steps: usize },
-    /// The numerical solution left the floating-point range (the method is unstable
+    /// The numerical solution grew past 1e150 or became NaN (the method is unstable
     /// at this step size, or the problem itself blows up).
     BlewUp { t: f64, h: f64 },
     /// An integrator was asked to step past its end time.
@@ -133,7 +133,7 @@ impl fmt::Display for OdeError {
             ),
             OdeError::BlewUp { t, h } => write!(
                 f,
-                "the solution blew up (left the floating-point range) at t = {} with h = {}: \
+                "the solution blew up (grew past 1e150) at t = {} with h = {}: \
                  the method is unstable at this step size; try a smaller h",
                 num(*t),
                 num(*h)

@@ -102,3 +102,111 @@ impl Grid {
         }
     }
 }
+
+/// The field names `SolveSpec` accepts, read from its serde derive (so the list can
+/// never fall out of date).
+pub fn spec_fields() -> &'static [&'static str] {
+    use serde::de::{self, Deserializer, Visitor};
+
+    struct FieldNames(Option<&'static [&'static str]>);
+    #[derive(Debug)]
+    struct Stop;
+    impl std::fmt::Display for Stop {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("stop")
+        }
+    }
+    impl std::error::Error for Stop {}
+    impl de::Error for Stop {
+        fn custom<T: std::fmt::Display>(_: T) -> Self {
+            Stop
+        }
+    }
+    impl<'de> Deserializer<'de> for &mut FieldNames {
+        type Error = Stop;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
+            Err(Stop)
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Stop> {
+            self.0 = Some(fields);
+            Err(Stop)
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map
+            enum identifier ignored_any
+        }
+    }
+    let mut names = FieldNames(None);
+    let _ = SolveSpec::deserialize(&mut names);
+    names.0.unwrap_or(&[])
+}
+
+/// Refuses a spec field the API does not know, suggesting the closest known name
+/// (a student's `rtoll` gets "did you mean rtol?").
+pub fn check_field_names<'a>(keys: impl IntoIterator<Item = &'a str>) -> Result<(), OdeError> {
+    let known = spec_fields();
+    for key in keys {
+        if !known.contains(&key) {
+            let suggestion = known
+                .iter()
+                .map(|k| (edit_distance(key, k), *k))
+                .filter(|(d, _)| *d <= 2)
+                .min();
+            let mut message = format!("unknown field `{key}`");
+            if let Some((_, k)) = suggestion {
+                message.push_str(&format!(" (did you mean `{k}`?)"));
+            }
+            message.push_str(&format!("; the fields are {}", known.join(", ")));
+            return Err(OdeError::BadSpec { message });
+        }
+    }
+    Ok(())
+}
+
+/// Levenshtein distance, for "did you mean" suggestions.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_list_comes_from_the_struct() {
+        let fields = spec_fields();
+        for f in [
+            "model", "params", "y0", "method", "t0", "t1", "h", "maxSteps",
+        ] {
+            assert!(fields.contains(&f), "{f} in {fields:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_field_gets_a_suggestion() {
+        let err = check_field_names(["model", "hh"]).unwrap_err().to_string();
+        assert!(
+            err.contains("unknown field `hh` (did you mean `h`?)"),
+            "{err}"
+        );
+        assert!(check_field_names(["model", "method", "h"]).is_ok());
+        let err = check_field_names(["zzzzzz"]).unwrap_err().to_string();
+        assert!(!err.contains("did you mean"), "{err}");
+    }
+}

@@ -8,9 +8,11 @@ use crate::driver::{self, Solution};
 use crate::error::OdeError;
 use crate::method;
 use crate::model;
-use crate::spec::SolveSpec;
+use crate::spec::{check_field_names, SolveSpec};
 use js_sys::{Float64Array, Object, Reflect};
+use serde::de::IgnoredAny;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -98,11 +100,17 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
 }
 
 fn read_spec(spec: JsValue) -> Result<SolveSpec, JsError> {
-    serde_wasm_bindgen::from_value(spec).map_err(|e| {
+    let bad = |e: serde_wasm_bindgen::Error| {
         js_error(OdeError::BadSpec {
             message: e.to_string(),
         })
-    })
+    };
+    // serde-wasm-bindgen reads only the fields a struct names, so a misspelt field
+    // would pass silently: check the object's own keys first.
+    let keys: BTreeMap<String, IgnoredAny> =
+        serde_wasm_bindgen::from_value(spec.clone()).map_err(bad)?;
+    check_field_names(keys.keys().map(String::as_str)).map_err(js_error)?;
+    serde_wasm_bindgen::from_value(spec).map_err(bad)
 }
 
 /// The method catalogue.
@@ -200,6 +208,12 @@ impl Integrator {
     #[wasm_bindgen(getter)]
     pub fn outputs(&self) -> Float64Array {
         Float64Array::from(&self.inner.outputs()[..])
+    }
+
+    /// The exact solution at the current time, when the model knows it.
+    #[wasm_bindgen(getter)]
+    pub fn exact(&self) -> Option<Float64Array> {
+        self.inner.exact().map(|e| Float64Array::from(&e[..]))
     }
 
     /// Work counters so far.

@@ -39,7 +39,8 @@ fn pendulum_energy_grows_as_in_fig_7_5() {
 
 #[test]
 fn long_run_blows_up_with_a_warning_and_keeps_the_points() {
-    // hλ ≈ −0.025 ± 1i: |R| ≈ 1.41 per step, so |y| passes 1e308 within ~2100 steps.
+    // hλ ≈ −0.025 ± 1i: |R| ≈ 1.41 per step, so |y| passes the 1e150 blow-up bound
+    // after ln(1e150)/ln(1.41) ≈ 1000 steps, near t = 100.
     let sol = run("mass-spring-damper", "euler", 0.1, 1000.0);
     let warning = sol.warning.as_deref().expect("Euler at h = 0.1 blows up");
     assert!(
@@ -47,6 +48,6 @@ fn long_run_blows_up_with_a_warning_and_keeps_the_points() {
         "{warning}"
     );
     let t_end = *sol.t.last().unwrap();
-    assert!(t_end > 150.0 && t_end < 250.0, "stopped at {t_end}");
+    assert!(t_end > 80.0 && t_end < 120.0, "stopped at {t_end}");
     assert!(sol.y.iter().all(|v| v.is_finite()));
 }

@@ -1,0 +1,15 @@
+// ESLint: recommended JS and type-aware TypeScript rules for the front end and tests.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['pkg/**', 'dist/**', 'node_modules/**', 'target/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['tests/node/**/*.mjs', 'tests/e2e/**/*.mjs'],
+    languageOptions: {
+      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', document: 'readonly', window: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+  },
+);

@@ -1,0 +1,113 @@
+// Tests of the built wasm package (pkg/) in Node: the JS API contract that lecture
+// pages embed — names, shapes, typed arrays, thrown Errors — exercised through the real
+// wasm module, not the Rust API.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import init, { methods, models, solve, Integrator } from '../../pkg/odelab.js';
+
+before(async () => {
+  await init({ module_or_path: readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)) });
+});
+
+test('methods() lists euler and rk4 with their metadata', () => {
+  const list = methods();
+  assert.deepEqual(list.map((m) => m.id).slice(0, 2), ['euler', 'rk4']);
+  for (const m of list) {
+    for (const key of ['id', 'name', 'order', 'family', 'source']) assert.ok(key in m, `${m.id}.${key}`);
+  }
+  assert.equal(list.find((m) => m.id === 'rk4').order, 4);
+});
+
+test('models() lists mass-spring-damper and pendulum with defaults from the seeds', () => {
+  const list = models();
+  const msd = list.find((m) => m.id === 'mass-spring-damper');
+  const pendulum = list.find((m) => m.id === 'pendulum');
+  assert.ok(msd && pendulum);
+  const value = (m, name) => m.params.find((p) => p.name === name).value;
+  assert.deepEqual([value(msd, 'm'), value(msd, 'k'), value(msd, 'c'), value(msd, 'g')], [1, 100, 0.5, 9.81]);
+  assert.deepEqual(msd.y0, [0, 0]);
+  assert.deepEqual(pendulum.y0, [1, 0]);
+  assert.equal(value(pendulum, 'g'), 9.81);
+  for (const m of list) {
+    for (const key of ['id', 'name', 'dim', 'names', 'params', 'y0', 't1', 'source']) assert.ok(key in m, `${m.id}.${key}`);
+  }
+});
+
+test('solve returns Float64Arrays, row-major y, stats', () => {
+  const sol = solve({ model: 'mass-spring-damper', method: 'rk4', t1: 1, h: 0.001 });
+  assert.ok(sol.t instanceof Float64Array);
+  assert.ok(sol.y instanceof Float64Array);
+  assert.equal(sol.dim, 2);
+  assert.deepEqual(sol.names, ['x', 'u']);
+  assert.equal(sol.t.length, 1001);
+  assert.equal(sol.y.length, 2 * 1001);
+  assert.deepEqual(sol.stats, { nfev: 4000, nsteps: 1000 });
+  assert.ok(sol.exact instanceof Float64Array);
+  // Issue 2: RK4 at h = 0.001 on [0, 1] matches the exact solution to 1e-9.
+  let worst = 0;
+  for (let i = 0; i < sol.y.length; i++) worst = Math.max(worst, Math.abs(sol.y[i] - sol.exact[i]));
+  assert.ok(worst < 1e-9, `max error ${worst}`);
+  assert.ok(sol.outputs.energy instanceof Float64Array);
+});
+
+test('params, y0 and t0 are honoured', () => {
+  const sol = solve({ model: 'pendulum', method: 'rk4', params: { L: 2 }, y0: [0.5, 0], t0: 1, t1: 2, h: 0.25 });
+  assert.deepEqual(Array.from(sol.t), [1, 1.25, 1.5, 1.75, 2]);
+  assert.equal(sol.y[0], 0.5);
+  // Energy per unit mass at rest: g L (1 − cos θ0).
+  assert.ok(Math.abs(sol.outputs.energy[0] - 9.81 * 2 * (1 - Math.cos(0.5))) < 1e-14);
+});
+
+test('Euler blows up visibly on the pendulum while RK4 keeps the energy (002 Fig. 7.5)', () => {
+  const euler = solve({ model: 'pendulum', method: 'euler', t1: 10, h: 0.01 }).outputs.energy;
+  const rk4 = solve({ model: 'pendulum', method: 'rk4', t1: 10, h: 0.01 }).outputs.energy;
+  assert.ok(euler.at(-1) > 2 * euler[0], `euler energy ${euler[0]} -> ${euler.at(-1)}`);
+  assert.ok(Math.abs(rk4.at(-1) - rk4[0]) < 1e-6 * rk4[0]);
+});
+
+test('issue 2: bad specs throw an Error that says what was wrong', () => {
+  const base = { model: 'pendulum', method: 'rk4', t1: 1, h: 0.01 };
+  const cases = [
+    [{ ...base, h: 0 }, /step size h must be a positive number, got h = 0/],
+    [{ ...base, h: -1 }, /got h = -1/],
+    [{ ...base, h: NaN }, /step size h must be a positive number/],
+    [{ ...base, method: 'nope' }, /unknown method "nope"; the methods are "euler", "rk4"/],
+    [{ ...base, model: 'nope' }, /unknown model "nope"/],
+    [{ ...base, t1: 0 }, /end time t1 must be after start time t0/],
+    [{ ...base, y0: [1] }, /must have 2 entries, got 1/],
+    [{ ...base, params: { q: 1 } }, /has no parameter "q"/],
+    [{ ...base, h: 1e-9 }, /budget/],
+    [{ ...base, h: 'big' }, /invalid spec/],
+    [{ ...base, hh: 1 }, /unknown field `hh` \(did you mean `h`\?\)/],
+    [{ method: 'rk4', h: 0.1 }, /missing field `model`/],
+  ];
+  for (const [spec, pattern] of cases) {
+    assert.throws(() => solve(spec), (e) => e instanceof Error && pattern.test(e.message), JSON.stringify(spec));
+  }
+  assert.throws(() => solve(undefined), Error);
+  assert.throws(() => new Integrator({ ...base, h: 0 }), /positive number/);
+  // The module is still alive after all those errors.
+  assert.equal(solve(base).t.length, 101);
+});
+
+test('Integrator steps one step at a time and matches solve', () => {
+  const spec = { model: 'pendulum', method: 'rk4', t1: 0.5, h: 0.1 };
+  const sol = solve(spec);
+  const it = new Integrator(spec);
+  assert.equal(it.t, 0);
+  assert.deepEqual(Array.from(it.y), [1, 0]);
+  let i = 0;
+  while (!it.done) {
+    const s = it.step();
+    i += 1;
+    assert.ok(s.y instanceof Float64Array);
+    assert.equal(s.t, sol.t[i]);
+    assert.ok(Math.abs(s.h - 0.1) < 1e-15);
+    assert.deepEqual(Array.from(s.y), Array.from(sol.y.subarray(2 * i, 2 * i + 2)));
+  }
+  assert.equal(i, 5);
+  assert.deepEqual(it.stats, sol.stats);
+  assert.throws(() => it.step(), /reached its end time/);
+  it.free();
+});

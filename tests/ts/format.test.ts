@@ -1,0 +1,84 @@
+// Unit tests of the page's pure helpers (www/format.ts).
+import { describe, expect, it } from 'vitest';
+import {
+  columns,
+  decimate,
+  errorSeries,
+  formatNumber,
+  logToValue,
+  niceStep,
+  pick,
+  relativeDrift,
+  valueToLog,
+} from '../../www/format';
+
+describe('log slider', () => {
+  const scale = { min: 1e-4, max: 0.5, steps: 400 };
+  it('maps the ends to the ends', () => {
+    expect(logToValue(scale, 0)).toBeCloseTo(1e-4, 15);
+    expect(logToValue(scale, 400)).toBeCloseTo(0.5, 12);
+  });
+  it('round-trips positions', () => {
+    for (const p of [0, 1, 57, 200, 399, 400]) expect(valueToLog(scale, logToValue(scale, p))).toBe(p);
+  });
+  it('clamps values outside the range', () => {
+    expect(valueToLog(scale, 10)).toBe(400);
+    expect(valueToLog(scale, 1e-9)).toBe(0);
+    expect(logToValue(scale, -5)).toBeCloseTo(1e-4, 15);
+  });
+  it('is geometric: the midpoint is the geometric mean', () => {
+    expect(logToValue(scale, 200)).toBeCloseTo(Math.sqrt(1e-4 * 0.5), 12);
+  });
+});
+
+describe('numbers for people', () => {
+  it('rounds step sizes to two significant digits', () => {
+    expect(niceStep(0.00123456)).toBe(0.0012);
+    expect(niceStep(0.0099999)).toBe(0.01);
+    expect(niceStep(0)).toBe(0);
+  });
+  it('formats plainly or in scientific notation', () => {
+    expect(formatNumber(212.20000000000002)).toBe('212.2');
+    expect(formatNumber(1.2e-5, 3)).toBe('1.2e-5');
+    expect(formatNumber(3.1e307, 3)).toBe('3.1e307');
+    expect(formatNumber(0)).toBe('0');
+    expect(formatNumber(-0.5)).toBe('-0.5');
+    expect(formatNumber(Infinity)).toBe('Infinity');
+  });
+});
+
+describe('reshaping and decimation', () => {
+  it('splits row-major data into columns', () => {
+    const [a, b] = columns(Float64Array.from([1, 2, 3, 4, 5, 6]), 2);
+    expect(Array.from(a)).toEqual([1, 3, 5]);
+    expect(Array.from(b)).toEqual([2, 4, 6]);
+  });
+  it('keeps short series whole', () => {
+    expect(Array.from(decimate(10, [new Float64Array(10)], 100))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+  it('keeps every bucket extreme of a long series', () => {
+    const n = 100_000;
+    const y = Float64Array.from({ length: n }, (_, i) => Math.sin(i / 50));
+    y[54_321] = 7; // a spike must survive
+    const idx = decimate(n, [y], 500);
+    expect(idx.length).toBeLessThanOrEqual(4 * 500);
+    expect(idx[0]).toBe(0);
+    expect(idx[idx.length - 1]).toBe(n - 1);
+    expect(Array.from(idx)).toContain(54_321);
+    for (let i = 1; i < idx.length; i++) expect(idx[i]).toBeGreaterThan(idx[i - 1]);
+    const [kept] = pick([y], idx);
+    expect(Math.max(...kept)).toBe(7);
+    expect(Math.min(...kept)).toBeCloseTo(-1, 3);
+  });
+});
+
+describe('run summaries', () => {
+  it('measures relative drift from the first value', () => {
+    expect(relativeDrift([2, 2.1, 1.8, 2])).toBeCloseTo(0.1, 12);
+    expect(relativeDrift([])).toBe(0);
+  });
+  it('computes the pointwise max-norm error', () => {
+    const e = errorSeries(Float64Array.from([1, 2, 3, 4]), Float64Array.from([1, 2.5, 2, 4]), 2);
+    expect(Array.from(e)).toEqual([0.5, 1]);
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * The engine: the one TypeScript module that imports the generated wasm package
+ * (`pkg/`). Everything else in the front end talks to the core through here.
+ */
+import init, * as wasm from '../pkg/odelab.js';
+import type {
+  MethodInfo,
+  ModelInfo,
+  ParamInfo,
+  SolveSpec,
+  Solution,
+  Stats,
+  StepResult,
+} from '../pkg/odelab.js';
+
+export type { MethodInfo, ModelInfo, ParamInfo, SolveSpec, Solution, Stats, StepResult };
+
+/** A run kept in Rust, stepped one step at a time; call `free()` when done with it. */
+export const Integrator = wasm.Integrator;
+export type Integrator = wasm.Integrator;
+
+let ready: Promise<void> | undefined;
+
+/**
+ * Loads the wasm module once. In the browser the default locates `odelab_bg.wasm` next
+ * to the bundle; in Node, pass the file's bytes.
+ */
+export function initEngine(source?: BufferSource): Promise<void> {
+  ready ??= init(source === undefined ? undefined : { module_or_path: source }).then(() => undefined);
+  return ready;
+}
+
+/** The method catalogue. */
+export function methods(): MethodInfo[] {
+  return wasm.methods();
+}
+
+/** The model catalogue. */
+export function models(): ModelInfo[] {
+  return wasm.models();
+}
+
+/** Integrates a spec; throws an `Error` whose message says what is wrong with a bad spec. */
+export function solve(spec: SolveSpec): Solution {
+  return wasm.solve(spec);
+}

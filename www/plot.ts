@@ -1,0 +1,119 @@
+/**
+ * x–y plots on canvas, drawn by uPlot. This module only draws: the data it is given is
+ * already shaped (columns) and it decimates long runs so a redraw stays cheap.
+ */
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { decimate, formatNumber, pick } from './format';
+
+export interface SeriesStyle {
+  label: string;
+  color: string;
+  /** Canvas dash pattern, e.g. [6, 4] for an exact solution drawn under the numerical one. */
+  dash?: number[];
+}
+
+export interface PlotOptions {
+  xLabel: string;
+  yLabel: string;
+  series: SeriesStyle[];
+  /** Logarithmic y axis (values ≤ 0 are left out). */
+  logY?: boolean;
+  height?: number;
+}
+
+/**
+ * Tick increments 1, 2, 2.5, 5 × 10^k over the whole range a run can reach (up to the
+ * squares of the core's 1e150 blow-up bound, e.g. an energy); uPlot's defaults stop
+ * near 1e16 and an unstable run would lose its axis labels.
+ */
+const TICK_INCREMENTS = Array.from({ length: 620 }, (_, i) => i - 310).flatMap((k) =>
+  [1, 2, 2.5, 5].map((m) => Number(`${m}e${k}`)),
+);
+
+/** Whole decades around the data; uPlot's own log range is limited to about ±1e16. */
+function logRange(_u: uPlot, min: number, max: number): uPlot.Range.MinMax {
+  if (!(min > 0) || !(max > 0)) return [1e-16, 1];
+  const lo = Math.floor(Math.log10(min));
+  const hi = Math.max(Math.ceil(Math.log10(max)), lo + 1);
+  return [Number(`1e${lo}`), Number(`1e${hi}`)];
+}
+
+/** Ticks at powers of ten, thinned to at most about six over any range of decades. */
+function logSplits(_u: uPlot, _axis: number, min: number, max: number): number[] {
+  const lo = Math.floor(Math.log10(min));
+  const hi = Math.ceil(Math.log10(max));
+  const stride = Math.max(1, Math.ceil((hi - lo) / 6));
+  const ticks: number[] = [];
+  for (let k = lo; k <= hi; k += stride) {
+    const v = Number(`1e${k}`);
+    if (v >= min * (1 - 1e-9) && v <= max * (1 + 1e-9)) ticks.push(v);
+  }
+  return ticks;
+}
+
+/** Points kept per pixel column bucket when decimating; 4 per bucket survive. */
+const BUCKETS = 1500;
+
+export class Plot {
+  private readonly uplot: uPlot;
+  private readonly logY: boolean;
+  private readonly resizeObserver: ResizeObserver;
+
+  constructor(
+    private readonly target: HTMLElement,
+    options: PlotOptions,
+  ) {
+    this.logY = options.logY ?? false;
+    const opts: uPlot.Options = {
+      width: Math.max(target.clientWidth, 300),
+      height: options.height ?? 260,
+      scales: { x: { time: false }, y: this.logY ? { distr: 3, range: logRange } : {} },
+      axes: [
+        { label: options.xLabel, stroke: '#334' },
+        {
+          label: options.yLabel,
+          stroke: '#334',
+          size: 70,
+          // Our own log ticks are already thinned; uPlot's log filter would thin them again.
+          incrs: TICK_INCREMENTS,
+          ...(this.logY ? { splits: logSplits, filter: (_u: uPlot, splits: number[]) => splits } : {}),
+          values: (_u: uPlot, splits: number[]) => splits.map((v) => formatNumber(v, 3)),
+        },
+      ],
+      series: [
+        { label: options.xLabel },
+        ...options.series.map((s) => ({
+          label: s.label,
+          stroke: s.color,
+          width: 1.5,
+          dash: s.dash,
+          points: { show: false },
+        })),
+      ],
+      cursor: { drag: { x: true, y: true, uni: 40 } },
+      legend: { live: true },
+    };
+    this.uplot = new uPlot(opts, [[], ...options.series.map(() => [])], target);
+    this.resizeObserver = new ResizeObserver(() => {
+      const width = Math.max(this.target.clientWidth, 300);
+      if (width !== this.uplot.width) this.uplot.setSize({ width, height: this.uplot.height });
+    });
+    this.resizeObserver.observe(target);
+  }
+
+  /** Replaces the data; `ys` are columns of the same length as `x`. */
+  setData(x: ArrayLike<number>, ys: ArrayLike<number>[]): void {
+    const idx = decimate(x.length, ys, BUCKETS);
+    const [xs, ...cols] = pick([x, ...ys], idx);
+    const series: (number | null)[][] | Float64Array[] = this.logY
+      ? cols.map((c) => Array.from(c, (v) => (v > 0 && Number.isFinite(v) ? v : null)))
+      : cols;
+    this.uplot.setData([xs, ...series] as uPlot.AlignedData);
+  }
+
+  destroy(): void {
+    this.resizeObserver.disconnect();
+    this.uplot.destroy();
+  }
+}
