@@ -40,12 +40,16 @@ have_wasm_std() { # $1 = rustc
   compgen -G "$sysroot/lib/rustlib/$TARGET/lib/libstd-*.rlib" >/dev/null
 }
 
+# ODELAB_TOOLCHAIN=debian forces the Debian route (to test it on a machine with rustup).
 rust_bin=""
+use_rustup=1
+[ "${ODELAB_TOOLCHAIN:-}" = debian ] && use_rustup=0
+command -v rustup >/dev/null || use_rustup=0
 if [ -x /usr/bin/rustc ] && have_wasm_std /usr/bin/rustc; then
   rust_bin=/usr/bin
-elif command -v rustup >/dev/null && have_wasm_std "$(rustup which rustc 2>/dev/null || echo none)"; then
+elif [ $use_rustup = 1 ] && have_wasm_std "$(rustup which rustc 2>/dev/null || echo none)"; then
   rust_bin="$(dirname "$(rustup which rustc)")"
-elif command -v rustup >/dev/null && timeout 60 rustup target add "$TARGET" >/dev/null 2>&1; then
+elif [ $use_rustup = 1 ] && timeout 60 rustup target add "$TARGET" >/dev/null 2>&1; then
   rust_bin="$(dirname "$(rustup which rustc)")"
 else
   log "rustup cannot fetch $TARGET here; building it from Debian's rust-web-src"
@@ -69,7 +73,7 @@ fi
 # fmt and clippy for that same compiler
 if [ "$rust_bin" = /usr/bin ]; then
   apt_install rust-web-clippy rustfmt-web
-elif command -v rustup >/dev/null; then
+elif [ $use_rustup = 1 ]; then
   rustup component list --installed 2>/dev/null | grep -q '^clippy' || timeout 120 rustup component add clippy rustfmt >/dev/null 2>&1 || true
 fi
 echo "$rust_bin" >"$toolchain_file"
