@@ -60,7 +60,9 @@ else
     printf '[package]\nname = "wasmstd_scratch"\nversion = "0.0.0"\nedition = "2021"\n[profile.release]\npanic = "abort"\n' >"$scratch/Cargo.toml"
     echo '' >"$scratch/src/lib.rs"
     log "building the $TARGET standard library (about a minute)"
-    (cd "$scratch" && RUSTC_BOOTSTRAP=1 /usr/bin/cargo build -q --release --target "$TARGET" -Zbuild-std=std,panic_abort)
+    # /usr/bin first, so cargo runs Debian's rustc (whose sysroot has the std source), not a rustup proxy.
+    (cd "$scratch" && PATH="/usr/bin:$PATH" RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
+      /usr/bin/cargo build -q --release --target "$TARGET" -Zbuild-std=std,panic_abort)
     dest="$(/usr/bin/rustc --print sysroot)/lib/rustlib/$TARGET/lib"
     sudo_if_needed mkdir -p "$dest"
     for f in "$scratch/target/$TARGET/release/deps/"lib*.rlib; do

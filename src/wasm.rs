@@ -77,6 +77,19 @@ export interface Solution {
   /** Why the run stopped before t1 (e.g. it blew up), if it did. */
   warning?: string;
 }
+/** What `Integrator.advance(n)` returns: up to n steps, flat and row-major. */
+export interface Chunk {
+  t: Float64Array;
+  y: Float64Array;
+  /** Model outputs, row-major: `outputs[i * outputNames.length + k]`. */
+  outputs: Float64Array;
+  exact?: Float64Array;
+  done: boolean;
+  /** Work counters of the whole run so far. */
+  stats: Stats;
+  /** Why the run stopped early (e.g. it blew up), if it did. */
+  warning?: string;
+}
 /** What `Integrator.step()` returns. */
 export interface StepResult {
   t: number;
@@ -183,6 +196,53 @@ impl Integrator {
         set(&obj, "t", &JsValue::from_f64(info.t))?;
         set(&obj, "y", &Float64Array::from(self.inner.y()))?;
         set(&obj, "h", &JsValue::from_f64(info.h))?;
+        Ok(obj.into())
+    }
+
+    /// Takes up to `max_steps` steps (fewer at t1 or at a blow-up) and returns them as
+    /// flat arrays: one call per animation frame instead of one per step.
+    #[wasm_bindgen(unchecked_return_type = "Chunk")]
+    pub fn advance(&mut self, max_steps: u32) -> Result<JsValue, JsError> {
+        let dim = self.inner.y().len();
+        let n_out = self.inner.model_info().outputs.len();
+        let n = max_steps as usize;
+        let mut t = Vec::with_capacity(n);
+        let mut y = Vec::with_capacity(n * dim);
+        let mut outputs = Vec::with_capacity(n * n_out);
+        let has_exact = self.inner.model_info().exact;
+        let mut exact = Vec::new();
+        let mut warning = None;
+        for _ in 0..n {
+            if self.inner.done() {
+                break;
+            }
+            match self.inner.step() {
+                Ok(info) => t.push(info.t),
+                Err(e @ OdeError::BlewUp { .. }) => {
+                    warning = Some(e.to_string());
+                    break;
+                }
+                Err(e) => return Err(js_error(e)),
+            }
+            y.extend_from_slice(self.inner.y());
+            outputs.extend(self.inner.outputs());
+            if has_exact {
+                exact.extend(self.inner.exact().unwrap_or_default());
+            }
+        }
+        let obj = Object::new();
+        set(&obj, "t", &Float64Array::from(&t[..]))?;
+        set(&obj, "y", &Float64Array::from(&y[..]))?;
+        set(&obj, "outputs", &Float64Array::from(&outputs[..]))?;
+        if has_exact {
+            set(&obj, "exact", &Float64Array::from(&exact[..]))?;
+        }
+        let done = self.inner.done() || warning.is_some();
+        set(&obj, "done", &JsValue::from_bool(done))?;
+        set(&obj, "stats", &to_js(&self.inner.stats())?)?;
+        if let Some(w) = warning {
+            set(&obj, "warning", &JsValue::from_str(&w))?;
+        }
         Ok(obj.into())
     }
 

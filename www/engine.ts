@@ -4,6 +4,7 @@
  */
 import init, * as wasm from '../pkg/odelab.js';
 import type {
+  Chunk,
   MethodInfo,
   ModelInfo,
   ParamInfo,
@@ -13,7 +14,7 @@ import type {
   StepResult,
 } from '../pkg/odelab.js';
 
-export type { MethodInfo, ModelInfo, ParamInfo, SolveSpec, Solution, Stats, StepResult };
+export type { Chunk, MethodInfo, ModelInfo, ParamInfo, SolveSpec, Solution, Stats, StepResult };
 
 /** A run kept in Rust, stepped one step at a time; call `free()` when done with it. */
 export const Integrator = wasm.Integrator;

@@ -1,28 +1,44 @@
 /**
- * The page's entry point: loads the wasm engine, then starts the views. If the engine
- * cannot load, the page says so instead of failing silently.
+ * The page's entry point: starts the engine worker, reads the catalogues, then starts
+ * the views. If the engine cannot load, the page says so instead of failing silently.
  */
-import { Integrator, initEngine, methods, models, solve } from './engine';
+import { EngineClient } from './client';
+import type { Catalog } from './protocol';
 import { TrajectoryView } from './trajectory';
 import './style.css';
 
+function showFatal(text: string): void {
+  const message = document.getElementById('message');
+  if (message) {
+    message.hidden = false;
+    message.className = 'error';
+    message.textContent = text;
+  }
+  document.body.dataset.status = 'error';
+}
+
 async function main(): Promise<void> {
+  const engine = new EngineClient(() => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }));
+  let catalog: Catalog;
   try {
-    await initEngine();
+    catalog = await engine.catalog();
   } catch (e) {
-    const message = document.getElementById('message');
-    if (message) {
-      message.hidden = false;
-      message.className = 'error';
-      message.textContent = `The numerical engine could not be loaded: ${e instanceof Error ? e.message : String(e)}`;
-    }
-    document.body.dataset.status = 'error';
+    showFatal(`The numerical engine could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
     return;
   }
-  // The API on the page's console, for students and lecturers: odelab.solve({...}).
-  Object.assign(window, { odelab: { solve, methods, models, Integrator } });
+  // The API on the page's console, for students and lecturers (runs in the worker):
+  //   await odelab.solve({ model: 'pendulum', method: 'rk4', t1: 10, h: 0.01 })
+  Object.assign(window, {
+    odelab: {
+      solve: engine.solve.bind(engine),
+      open: engine.open.bind(engine),
+      cancel: engine.cancel.bind(engine),
+      methods: () => catalog.methods,
+      models: () => catalog.models,
+    },
+  });
   const params = new URLSearchParams(location.search);
-  const view = new TrajectoryView();
+  const view = new TrajectoryView(engine, catalog);
   view.start(params.get('model') ?? 'pendulum', params.get('method') ?? 'euler');
   document.body.dataset.ready = 'true';
 }

@@ -1,11 +1,14 @@
 /**
  * The trajectory view: pick a model, a method, h and t1; see the states against time,
  * the energy, and the error against the exact solution where the model knows it. Moving
- * the h slider re-solves and redraws at once; "Animate" steps an `Integrator` frame by
- * frame so the run unfolds in front of the student.
+ * the h slider re-solves and redraws at once; "Animate" advances a run kept in the
+ * engine worker a few steps per frame so it unfolds in front of the student. All the
+ * computing happens in the worker (www/client.ts); this view only draws.
  */
-import { Integrator, methods, models, solve } from './engine';
+import { CancelledError } from './client';
+import type { EngineClient, RunHandle } from './client';
 import type { MethodInfo, ModelInfo, Solution, SolveSpec } from './engine';
+import type { Catalog } from './protocol';
 import { columns, errorSeries, formatNumber, logToValue, niceStep, relativeDrift, valueToLog } from './format';
 import type { LogScale } from './format';
 import { Plot } from './plot';
@@ -21,14 +24,20 @@ function byId<T extends HTMLElement>(id: string): T {
   return el as T;
 }
 
-type Status = 'ok' | 'warning' | 'error' | 'running';
+type Status = 'ok' | 'warning' | 'error' | 'running' | 'computing';
+
+/** A solve that takes longer than this shows the Cancel button. */
+const SHOW_CANCEL_AFTER_MS = 150;
 
 export class TrajectoryView {
-  private readonly modelList: ModelInfo[] = models();
-  private readonly methodList: MethodInfo[] = methods();
+  private readonly modelList: ModelInfo[];
+  private readonly methodList: MethodInfo[];
   private model: ModelInfo;
   private plots: { trajectory: Plot; energy?: Plot; error?: Plot } | undefined;
-  private animation: { integrator: Integrator; frame: number } | undefined;
+  private animation: { handle: RunHandle; frame: number; stopped: boolean } | undefined;
+  /** A solve is in flight; `queued` says the controls changed meanwhile. */
+  private inflight = false;
+  private queued = false;
 
   private readonly modelSelect = byId<HTMLSelectElement>('model');
   private readonly methodSelect = byId<HTMLSelectElement>('method');
@@ -37,10 +46,16 @@ export class TrajectoryView {
   private readonly t1Input = byId<HTMLInputElement>('t1');
   private readonly paramsBox = byId<HTMLElement>('params');
   private readonly animateButton = byId<HTMLButtonElement>('animate');
+  private readonly cancelButton = byId<HTMLButtonElement>('cancel');
   private readonly message = byId<HTMLElement>('message');
   private readonly stats = byId<HTMLElement>('stats');
 
-  constructor() {
+  constructor(
+    private readonly engine: EngineClient,
+    catalog: Catalog,
+  ) {
+    this.modelList = catalog.models;
+    this.methodList = catalog.methods;
     for (const m of this.modelList) this.modelSelect.add(new Option(m.name, m.id));
     for (const m of this.methodList) this.methodSelect.add(new Option(`${m.name} (order ${m.order})`, m.id));
     this.model = this.modelList[0];
@@ -59,7 +74,11 @@ export class TrajectoryView {
       this.run();
     });
     this.t1Input.addEventListener('input', () => this.run());
-    this.animateButton.addEventListener('click', () => (this.animation ? this.stopAnimation() : this.animate()));
+    this.animateButton.addEventListener('click', () => (this.animation ? this.stopAnimation() : void this.animate()));
+    this.cancelButton.addEventListener('click', () => {
+      this.queued = false;
+      this.engine.cancel();
+    });
   }
 
   /** Selects the initial model and method, then draws. */
@@ -156,19 +175,42 @@ export class TrajectoryView {
     };
   }
 
-  /** Solves the current spec and redraws; a bad spec shows its message and changes nothing else. */
+  /**
+   * Solves the current spec in the worker and redraws; a bad spec shows its message and
+   * changes nothing else. While a solve is in flight, further changes coalesce into one
+   * more solve of the latest settings (dragging the slider never queues a backlog).
+   */
   run(): void {
     this.stopAnimation();
-    let sol: Solution;
-    try {
-      sol = solve(this.spec());
-    } catch (e) {
-      this.setStatus('error', e instanceof Error ? e.message : String(e));
+    if (this.inflight) {
+      this.queued = true;
       return;
     }
-    this.draw(sol.t, sol.y, sol.outputs.energy, sol.exact);
-    this.setStatus(sol.warning ? 'warning' : 'ok', sol.warning ?? '');
-    this.showStats(sol.t.length - 1, sol.stats.nfev, sol.t, sol.y, sol.outputs.energy, sol.exact);
+    this.inflight = true;
+    const showCancel = setTimeout(() => {
+      this.cancelButton.hidden = false;
+      this.setStatus('computing', '');
+    }, SHOW_CANCEL_AFTER_MS);
+    this.engine
+      .solve(this.spec())
+      .then((sol: Solution) => {
+        this.draw(sol.t, sol.y, sol.outputs.energy, sol.exact);
+        this.setStatus(sol.warning ? 'warning' : 'ok', sol.warning ?? '');
+        this.showStats(sol.t.length - 1, sol.stats.nfev, sol.t, sol.y, sol.outputs.energy, sol.exact);
+      })
+      .catch((e: unknown) => {
+        if (e instanceof CancelledError) this.setStatus('warning', 'Cancelled; change a setting to run again.');
+        else this.setStatus('error', e instanceof Error ? e.message : String(e));
+      })
+      .finally(() => {
+        clearTimeout(showCancel);
+        this.cancelButton.hidden = true;
+        this.inflight = false;
+        if (this.queued) {
+          this.queued = false;
+          this.run();
+        }
+      });
   }
 
   private draw(t: ArrayLike<number>, y: ArrayLike<number>, energy?: ArrayLike<number>, exact?: ArrayLike<number>): void {
@@ -224,57 +266,65 @@ export class TrajectoryView {
     this.message.className = status;
   }
 
-  /** Steps an Integrator a few steps per animation frame, drawing as it goes. */
-  private animate(): void {
+  /** Advances a run in the worker a few steps per animation frame, drawing as it goes. */
+  private async animate(): Promise<void> {
     this.stopAnimation();
-    let integrator: Integrator;
+    let handle: RunHandle;
     try {
-      integrator = new Integrator(this.spec());
+      handle = await this.engine.open(this.spec());
     } catch (e) {
       this.setStatus('error', e instanceof Error ? e.message : String(e));
       return;
     }
-    const t: number[] = [integrator.t];
-    const y: number[] = Array.from(integrator.y);
+    const nOut = this.model.outputs.length;
     const energyIndex = this.model.outputs.indexOf('energy');
-    const energy: number[] = energyIndex >= 0 ? [integrator.outputs[energyIndex]] : [];
-    const exact: number[] | undefined = integrator.exact ? Array.from(integrator.exact) : undefined;
+    const t: number[] = [handle.start.t];
+    const y: number[] = Array.from(handle.start.y);
+    const energy: number[] = energyIndex >= 0 ? [handle.start.outputs[energyIndex]] : [];
+    const exact: number[] | undefined = handle.start.exact ? Array.from(handle.start.exact) : undefined;
+    let nfev = 0;
     const expectedSteps = Math.max(1, Math.ceil(Number(this.t1Input.value) / Number(this.hInput.value)));
     const perFrame = Math.max(1, Math.ceil(expectedSteps / ANIMATION_FRAMES));
+    const animation = { handle, frame: 0, stopped: false };
+    this.animation = animation;
     this.animateButton.textContent = 'Stop';
     this.setStatus('running', '');
-    const tick = (): void => {
-      if (!this.animation) return;
+    const tick = async (): Promise<void> => {
+      if (animation.stopped) return;
+      let chunk;
       try {
-        for (let k = 0; k < perFrame && !integrator.done; k++) {
-          const s = integrator.step();
-          t.push(s.t);
-          y.push(...s.y);
-          if (energyIndex >= 0) energy.push(integrator.outputs[energyIndex]);
-          if (exact) exact.push(...(integrator.exact ?? []));
-        }
+        chunk = await handle.advance(perFrame);
       } catch (e) {
-        this.finishAnimation();
-        this.setStatus('warning', e instanceof Error ? e.message : String(e));
+        if (!animation.stopped) {
+          this.finishAnimation();
+          this.setStatus('error', e instanceof Error ? e.message : String(e));
+        }
         return;
       }
+      if (animation.stopped) return;
+      t.push(...chunk.t);
+      y.push(...chunk.y);
+      if (energyIndex >= 0) for (let i = 0; i < chunk.t.length; i++) energy.push(chunk.outputs[i * nOut + energyIndex]);
+      if (exact && chunk.exact) exact.push(...chunk.exact);
+      nfev = chunk.stats.nfev;
       const e = energyIndex >= 0 ? energy : undefined;
       this.draw(t, y, e, exact);
-      this.showStats(t.length - 1, integrator.stats.nfev, t, y, e, exact);
-      if (integrator.done) {
+      this.showStats(t.length - 1, nfev, t, y, e, exact);
+      if (chunk.done) {
         this.finishAnimation();
-        this.setStatus('ok', '');
+        this.setStatus(chunk.warning ? 'warning' : 'ok', chunk.warning ?? '');
       } else {
-        this.animation.frame = requestAnimationFrame(tick);
+        animation.frame = requestAnimationFrame(() => void tick());
       }
     };
-    this.animation = { integrator, frame: requestAnimationFrame(tick) };
+    animation.frame = requestAnimationFrame(() => void tick());
   }
 
   private finishAnimation(): void {
     if (!this.animation) return;
+    this.animation.stopped = true;
     cancelAnimationFrame(this.animation.frame);
-    this.animation.integrator.free();
+    void this.animation.handle.close().catch(() => undefined);
     this.animation = undefined;
     this.animateButton.textContent = 'Animate';
   }

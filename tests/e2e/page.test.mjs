@@ -61,10 +61,10 @@ test('issue 2: h = 0 and an unknown method show a clear error, and the page keep
   assert.match(message, /step size h must be a positive number, got h = 0/);
   assert.ok(await page.isVisible('#message'));
 
-  // The same API is on the page for console use; an unknown method throws an Error.
-  const thrown = await page.evaluate(() => {
+  // The same API is on the page for console use; an unknown method rejects with an Error.
+  const thrown = await page.evaluate(async () => {
     try {
-      window.odelab.solve({ model: 'pendulum', method: 'nope', t1: 1, h: 0.1 });
+      await window.odelab.solve({ model: 'pendulum', method: 'nope', t1: 1, h: 0.1 });
       return 'no error';
     } catch (e) {
       return `${e instanceof Error}: ${e.message}`;

@@ -1,0 +1,115 @@
+/**
+ * The page's handle on the engine worker: promises in place of synchronous calls, and
+ * `cancel()`, which terminates the worker (wasm cannot be interrupted mid-call) and
+ * rejects whatever was pending with a `CancelledError`; the next call starts a fresh one.
+ */
+import type { Chunk, SolveSpec, Solution } from './engine';
+import type { Catalog, Reply, Request, Result, RunStart } from './protocol';
+
+/** Rejection of a request the user cancelled (not an error to show). */
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+type Pending = { resolve: (r: Result) => void; reject: (e: Error) => void };
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export class EngineClient {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private nextRun = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly makeWorker: () => Worker) {}
+
+  private ensureWorker(): Worker {
+    if (!this.worker) {
+      const worker = this.makeWorker();
+      worker.addEventListener('message', (event: MessageEvent<Reply>) => {
+        const reply = event.data;
+        const p = this.pending.get(reply.id);
+        if (!p) return;
+        this.pending.delete(reply.id);
+        if (reply.ok) p.resolve(reply.result);
+        else p.reject(new Error(reply.error));
+      });
+      worker.addEventListener('error', (event) => {
+        const error = new Error(`the engine worker failed: ${event.message}`);
+        for (const p of this.pending.values()) p.reject(error);
+        this.pending.clear();
+        this.worker?.terminate();
+        this.worker = undefined;
+      });
+      this.worker = worker;
+    }
+    return this.worker;
+  }
+
+  private request<T extends Result>(req: DistributiveOmit<Request, 'id'>): Promise<T> {
+    const id = this.nextId++;
+    const worker = this.ensureWorker();
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: (r) => resolve(r as T), reject });
+      worker.postMessage({ ...req, id } as Request);
+    });
+  }
+
+  /** Number of requests not answered yet. */
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
+  catalog(): Promise<Catalog> {
+    return this.request<Catalog>({ op: 'catalog' });
+  }
+
+  solve(spec: SolveSpec): Promise<Solution> {
+    return this.request<Solution>({ op: 'solve', spec });
+  }
+
+  /** Opens a step-by-step run in the worker. */
+  async open(spec: SolveSpec): Promise<RunHandle> {
+    const run = this.nextRun++;
+    const start = await this.request<RunStart>({ op: 'open', run, spec });
+    return new RunHandle(this, run, start);
+  }
+
+  /** @internal */
+  advance(run: number, steps: number): Promise<Chunk> {
+    return this.request<Chunk>({ op: 'advance', run, steps });
+  }
+
+  /** @internal */
+  close(run: number): Promise<null> {
+    return this.request<null>({ op: 'close', run });
+  }
+
+  /** Stops everything in flight: terminates the worker, rejects pending requests. */
+  cancel(): void {
+    this.worker?.terminate();
+    this.worker = undefined;
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) p.reject(new CancelledError());
+  }
+}
+
+/** A run kept in the worker, advanced in chunks. */
+export class RunHandle {
+  constructor(
+    private readonly client: EngineClient,
+    private readonly run: number,
+    readonly start: RunStart,
+  ) {}
+
+  advance(steps: number): Promise<Chunk> {
+    return this.client.advance(this.run, steps);
+  }
+
+  close(): Promise<null> {
+    return this.client.close(this.run);
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The messages between the page (www/client.ts) and the engine worker (www/worker.ts).
+ * Every request carries an id; the worker answers each with exactly one reply of the
+ * same id, `ok: true` with a result or `ok: false` with the core's error message.
+ */
+import type { Chunk, MethodInfo, ModelInfo, SolveSpec, Solution } from './engine';
+
+export type Request =
+  | { id: number; op: 'catalog' }
+  | { id: number; op: 'solve'; spec: SolveSpec }
+  /** Sets up a step-by-step run kept in the worker under `run`. */
+  | { id: number; op: 'open'; run: number; spec: SolveSpec }
+  /** Takes up to `steps` steps of run `run`. */
+  | { id: number; op: 'advance'; run: number; steps: number }
+  | { id: number; op: 'close'; run: number };
+
+export interface Catalog {
+  methods: MethodInfo[];
+  models: ModelInfo[];
+}
+
+/** What an opened run starts from. */
+export interface RunStart {
+  t: number;
+  y: Float64Array;
+  outputs: Float64Array;
+  exact?: Float64Array;
+}
+
+export type Result = Catalog | Solution | RunStart | Chunk | null;
+
+export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };
