@@ -1,7 +1,8 @@
 //! What a user asks for: the `solve` / `Integrator` spec, read with serde at the
 //! boundary and validated here, in the core, so every front end gets the same errors.
 
-use crate::error::OdeError;
+use crate::control::{Controller, ControllerKind, ControllerSettings, ErrorNorm, Tolerance};
+use crate::error::{num, OdeError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -32,9 +33,187 @@ pub struct SolveSpec {
     /// Step size (required by fixed-step methods).
     #[serde(default)]
     pub h: Option<f64>,
-    /// Step budget (default [`DEFAULT_MAX_STEPS`]).
+    /// Step budget (default [`DEFAULT_MAX_STEPS`]); for adaptive methods it counts
+    /// attempted steps (accepted and rejected).
     #[serde(default)]
     pub max_steps: Option<usize>,
+    /// Relative tolerance of adaptive methods: one number, or one per state component
+    /// (default [`DEFAULT_RTOL`]).
+    #[serde(default)]
+    pub rtol: Option<Tol>,
+    /// Absolute tolerance: one number, or one per state component (default
+    /// [`DEFAULT_ATOL`]).
+    #[serde(default)]
+    pub atol: Option<Tol>,
+    /// The error norm: "rms" (seed 001 eq. 5, default) or "max" (the ode23/ode45 listings).
+    #[serde(default)]
+    pub norm: Option<String>,
+    /// Step-size controller settings (adaptive methods).
+    #[serde(default)]
+    pub controller: Option<ControllerSpec>,
+    /// Force (`true`) or switch off (`false`, a fixed grid of step h) step-size control;
+    /// by default a method adapts iff it has an error estimate.
+    #[serde(default)]
+    pub adaptive: Option<bool>,
+    /// Times at which to report the solution, from each step's dense output; sorted,
+    /// within [t0, t1].
+    #[serde(default)]
+    pub t_eval: Option<Vec<f64>>,
+    /// Switching functions to watch; a sign change cuts the step there.
+    #[serde(default)]
+    pub events: Vec<EventSpec>,
+}
+
+/// Default relative tolerance (MATLAB's and SciPy's).
+pub const DEFAULT_RTOL: f64 = 1e-3;
+/// Default absolute tolerance (MATLAB's and SciPy's).
+pub const DEFAULT_ATOL: f64 = 1e-6;
+
+/// A tolerance: the same for every component, or one per component.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Tol {
+    Scalar(f64),
+    PerComponent(Vec<f64>),
+}
+
+/// The `controller` field of a spec (camelCase: kind, kI, kP, safety, facMin, facMax,
+/// perUnitStep).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ControllerSpec {
+    /// "i" (elementary, seed 000 eq. 38; the default) or "pi" (000 eq. 40).
+    #[serde(default)]
+    pub kind: Option<String>,
+    #[serde(default)]
+    pub k_i: Option<f64>,
+    #[serde(default)]
+    pub k_p: Option<f64>,
+    #[serde(default)]
+    pub safety: Option<f64>,
+    #[serde(default)]
+    pub fac_min: Option<f64>,
+    #[serde(default)]
+    pub fac_max: Option<f64>,
+    /// Control the error per unit step (000 eq. 39) instead of per step.
+    #[serde(default)]
+    pub per_unit_step: Option<bool>,
+}
+
+/// One entry of a spec's `events` list.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EventSpec {
+    /// Id of a switching function the model declares (`ModelInfo::events`).
+    #[serde(default)]
+    pub id: Option<String>,
+    /// A text expression g(t, y) (not available yet: refused with a clear error).
+    #[serde(default)]
+    pub expr: Option<String>,
+    /// +1: only rising crossings, −1: only falling, 0 (default): both.
+    #[serde(default)]
+    pub direction: Option<f64>,
+    /// Stop the run at this event.
+    #[serde(default)]
+    pub terminal: Option<bool>,
+}
+
+impl SolveSpec {
+    /// The checked tolerances for a state of `dim` components.
+    pub fn tolerance(&self, dim: usize) -> Result<Tolerance, OdeError> {
+        let expand = |tol: &Option<Tol>, default: f64, name: &str| match tol {
+            None => Ok(vec![default; dim]),
+            Some(Tol::Scalar(v)) => Ok(vec![*v; dim]),
+            Some(Tol::PerComponent(v)) if v.len() == dim => Ok(v.clone()),
+            Some(Tol::PerComponent(v)) => Err(OdeError::WrongLength {
+                what: format!("{name} (one tolerance per state component)"),
+                expected: dim,
+                got: v.len(),
+            }),
+        };
+        let rtol = expand(&self.rtol, DEFAULT_RTOL, "rtol")?;
+        let atol = expand(&self.atol, DEFAULT_ATOL, "atol")?;
+        // Scalars are named plainly in messages, arrays by index.
+        let scalar = |tol: &Option<Tol>, v: Vec<f64>| match tol {
+            Some(Tol::PerComponent(_)) => v,
+            _ => v.into_iter().take(1).collect(),
+        };
+        Tolerance::new(
+            scalar(&self.rtol, rtol.clone()),
+            scalar(&self.atol, atol.clone()),
+        )?;
+        Tolerance::new(rtol, atol)
+    }
+
+    /// The checked error norm.
+    pub fn error_norm(&self) -> Result<ErrorNorm, OdeError> {
+        match self.norm.as_deref() {
+            None | Some("rms") => Ok(ErrorNorm::Rms),
+            Some("max") => Ok(ErrorNorm::Max),
+            Some(other) => Err(OdeError::BadSpec {
+                message: format!("unknown norm \"{other}\"; the norms are \"rms\", \"max\""),
+            }),
+        }
+    }
+
+    /// The checked controller for an error estimate of order `q`.
+    pub fn controller(&self, q: u32) -> Result<Controller, OdeError> {
+        let c = self.controller.clone().unwrap_or_default();
+        let kind = match c.kind.as_deref() {
+            None | Some("i") => ControllerKind::I,
+            Some("pi") => ControllerKind::Pi,
+            Some(other) => {
+                return Err(OdeError::UnknownController {
+                    kind: other.to_string(),
+                    known: vec!["i".into(), "pi".into()],
+                })
+            }
+        };
+        Controller::new(
+            kind,
+            q,
+            ControllerSettings {
+                k_i: c.k_i,
+                k_p: c.k_p,
+                safety: c.safety,
+                fac_min: c.fac_min,
+                fac_max: c.fac_max,
+                per_unit_step: c.per_unit_step.unwrap_or(false),
+            },
+        )
+    }
+
+    /// The checked output times: finite, sorted, within [t0, t1].
+    pub fn checked_t_eval(&self, t0: f64, t1: f64) -> Result<Vec<f64>, OdeError> {
+        let Some(ts) = &self.t_eval else {
+            return Ok(Vec::new());
+        };
+        for (i, &t) in ts.iter().enumerate() {
+            finite(t, &format!("tEval[{i}]"))?;
+            if t < t0 || t > t1 {
+                return Err(OdeError::BadTEval {
+                    message: format!(
+                        "tEval[{i}] = {} is outside the interval [t0, t1] = [{}, {}]",
+                        num(t),
+                        num(t0),
+                        num(t1)
+                    ),
+                });
+            }
+            if i > 0 && t < ts[i - 1] {
+                return Err(OdeError::BadTEval {
+                    message: format!(
+                        "the times must be sorted in increasing order, but tEval[{i}] = {} \
+                         comes after tEval[{}] = {}",
+                        num(t),
+                        i - 1,
+                        num(ts[i - 1])
+                    ),
+                });
+            }
+        }
+        Ok(ts.clone())
+    }
 }
 
 /// Checks that a number is finite, naming it in the error.
