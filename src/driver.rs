@@ -348,6 +348,8 @@ impl Integrator {
             Pacing::Fixed { .. } => self.fixed_step()?,
             Pacing::Adaptive { .. } => self.adaptive_step()?,
         };
+        let mut err_est = err_est;
+        let mut h_method = h_method;
         let mut new_events = 0;
         let mut cut = false;
         if !self.detector.is_empty() {
@@ -363,15 +365,48 @@ impl Integrator {
                 t_new,
                 y_new: &self.y_next,
             };
-            if let Some((t_cut, fired, terminal)) =
+            let found =
                 self.detector
-                    .check(model, view, &mut dense, &mut self.stats, &mut self.y_cut)?
-            {
-                t_new = t_cut;
-                self.y_next.copy_from_slice(&self.y_cut);
-                new_events = fired.len();
-                self.events.extend(fired);
-                self.stopped_by_event |= terminal;
+                    .check(model, view, &mut dense, &mut self.stats, &mut self.y_cut)?;
+            if let Some(event) = found {
+                // Recompute the step to end at the event rather than keep the
+                // interpolated state there: the dense output is an order less accurate
+                // than the step, and its error would enter the solution at every switch.
+                t_new = event.t;
+                h_method = t_new - self.t;
+                self.stepper.step(
+                    self.model.as_ref(),
+                    self.t,
+                    &self.y,
+                    h_method,
+                    &mut self.y_next,
+                    &mut self.stats,
+                )?;
+                if self.y_next.iter().any(|v| !v.is_finite()) {
+                    // The shorter step cannot blow up where the longer did not; keep
+                    // the interpolated state if it somehow does.
+                    self.y_next.copy_from_slice(&self.y_cut);
+                }
+                if err_est.is_some() {
+                    err_est = step_error(
+                        self.stepper.as_ref(),
+                        self.norm,
+                        &self.y,
+                        &self.y_next,
+                        &self.tolerance,
+                    );
+                }
+                self.detector
+                    .commit(self.model.as_ref(), t_new, &self.y_next, &event.fired);
+                for &index in &event.fired {
+                    self.events.push(EventRecord {
+                        t: t_new,
+                        y: self.y_next.clone(),
+                        index,
+                    });
+                }
+                new_events = event.fired.len();
+                self.stopped_by_event |= event.terminal;
                 cut = true;
             }
         }

@@ -79,9 +79,10 @@ impl Detector {
     }
 
     /// Checks an accepted step. If some function changed sign, locates the earliest
-    /// crossing on the dense output (`dense(θ, out)`), writes the state there into
-    /// `y_cut` and returns its time with the events that fired there (and whether one
-    /// is terminal). Otherwise updates the stored g values and returns `None`.
+    /// crossing on the dense output (`dense(θ, out)`) to [`EVENT_RTOL`] in t, leaves
+    /// the interpolated state there in `y_cut` and returns the cut; the caller then
+    /// settles the run at the cut with [`Detector::commit`]. Otherwise stores the new g
+    /// values and returns `None`.
     pub fn check(
         &mut self,
         model: &dyn Model,
@@ -89,7 +90,7 @@ impl Detector {
         dense: &mut DenseOutput<'_>,
         stats: &mut Stats,
         y_cut: &mut [f64],
-    ) -> Result<Option<(f64, Vec<EventRecord>, bool)>, OdeError> {
+    ) -> Result<Option<Cut>, OdeError> {
         let g_new: Vec<f64> = self
             .watches
             .iter()
@@ -113,8 +114,8 @@ impl Detector {
                     }
                 }
             };
-            // A crossing after an earlier one found so far does not matter; otherwise
-            // shrink the search to [t, earliest].
+            // A crossing after the earliest one found so far does not matter; otherwise
+            // the search is over [t, earliest].
             let g_limit = if limit == step.t_new { gn } else { g_at(limit) };
             if !crossed(w.g, g_limit, 0) {
                 continue;
@@ -134,18 +135,39 @@ impl Detector {
         dense((t_cut - step.t) / step.h, y_cut, stats)?;
         let mut fired = Vec::new();
         let mut terminal = false;
-        for (index, w) in self.watches.iter_mut().enumerate() {
-            let g_cut = w.source.eval(model, t_cut, y_cut);
-            if crossed(w.g, g_cut, w.direction) {
-                fired.push(EventRecord {
-                    t: t_cut,
-                    y: y_cut.to_vec(),
-                    index,
-                });
+        for (index, w) in self.watches.iter().enumerate() {
+            // Every function that crossed by t_cut fires there (ties included).
+            if crossed(w.g, w.source.eval(model, t_cut, y_cut), w.direction) {
+                fired.push(index);
                 terminal |= w.terminal;
             }
-            w.g = g_cut;
         }
-        Ok(Some((t_cut, fired, terminal)))
+        Ok(Some(Cut {
+            t: t_cut,
+            fired,
+            terminal,
+        }))
     }
+
+    /// Settles the run at a cut: stores g at the state (t, y) the run continues from.
+    /// A function that fired but, at this state, sits a rounding error short of zero is
+    /// stored as exactly 0, so the next step does not report the same crossing again.
+    pub fn commit(&mut self, model: &dyn Model, t: f64, y: &[f64], fired: &[usize]) {
+        for (index, w) in self.watches.iter_mut().enumerate() {
+            let g = w.source.eval(model, t, y);
+            w.g = if fired.contains(&index) && g * w.g > 0.0 {
+                0.0
+            } else {
+                g
+            };
+        }
+    }
+}
+
+/// Where an event cut a step, and which watched functions fired there (by index).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cut {
+    pub t: f64,
+    pub fired: Vec<usize>,
+    pub terminal: bool,
 }

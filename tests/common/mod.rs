@@ -2,7 +2,7 @@
 //! so the API can change without touching every test.
 #![allow(dead_code)]
 
-use odelab::spec::SolveSpec;
+use odelab::spec::{SolveSpec, Tol};
 use odelab::{solve, OdeError, Solution};
 
 /// A spec for `model` with `method` at step `h` over [0, t1].
@@ -53,4 +53,36 @@ pub fn loglog_slope(hs: &[f64], errs: &[f64]) -> f64 {
     let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
     let sxx: f64 = xs.iter().map(|x| (x - mx) * (x - mx)).sum();
     sxy / sxx
+}
+
+/// `method` forced onto the fixed grid of step `h` (adaptive methods too), over [0, t1].
+pub fn fixed(model: &str, method: &str, h: f64, t1: f64) -> SolveSpec {
+    SolveSpec {
+        adaptive: Some(false),
+        ..spec(model, method, h, t1)
+    }
+}
+
+/// An adaptive run of `method` with scalar tolerances, the first step chosen by the
+/// method (Hairer's algorithm).
+pub fn adaptive(model: &str, method: &str, rtol: f64, atol: f64, t1: f64) -> SolveSpec {
+    SolveSpec {
+        model: model.into(),
+        method: method.into(),
+        t1: Some(t1),
+        rtol: Some(Tol::Scalar(rtol)),
+        atol: Some(Tol::Scalar(atol)),
+        ..SolveSpec::default()
+    }
+}
+
+/// Observed order on the mass–spring–damper: slope of the final error against h over
+/// `n` halvings from `h0`, on the fixed grid.
+pub fn observed_order(method: &str, h0: f64, n: i32, t1: f64) -> (f64, Vec<f64>) {
+    let hs: Vec<f64> = (0..n).map(|k| h0 / 2f64.powi(k)).collect();
+    let errs: Vec<f64> = hs
+        .iter()
+        .map(|&h| final_error(&solve(&fixed("mass-spring-damper", method, h, t1)).unwrap()))
+        .collect();
+    (loglog_slope(&hs, &errs), errs)
 }
