@@ -7,7 +7,7 @@
 
 use crate::control::{error_norm, initial_step, Controller, ErrorNorm, Tolerance};
 use crate::error::OdeError;
-use crate::event::detector::StepView;
+use crate::event::detector::{StepView, EVENT_RTOL};
 use crate::event::{Detector, EventRecord, EventSource};
 use crate::method::{self, MethodInfo, Stepper};
 use crate::model::{self, Model, ModelInfo};
@@ -338,85 +338,112 @@ impl Integrator {
         }
     }
 
+    /// The earliest crossing of a watched function in the step from (t, y) to
+    /// (t_new, y_next), on the method's dense output of that step.
+    fn find_crossing(&mut self, t_new: f64, h_method: f64) -> Result<Option<f64>, OdeError> {
+        let stepper = &mut self.stepper;
+        let model = self.model.as_ref();
+        let mut dense = |theta: f64, out: &mut [f64], stats: &mut Stats| {
+            stepper.dense_output(model, theta, out, stats)
+        };
+        let view = StepView {
+            t: self.t,
+            h: h_method,
+            t_new,
+            y_new: &self.y_next,
+        };
+        self.detector
+            .check(model, view, &mut dense, &mut self.stats, &mut self.y_cut)
+    }
+
+    /// Looks for events in the accepted step to (t_new, y_next); if one fired, ends the
+    /// step there. Returns (time reached, error estimate, events fired, whether cut).
+    ///
+    /// The step is recomputed to end at the located time rather than keeping the
+    /// interpolated state there: the dense output is less accurate than the step, and
+    /// its error would enter the solution at every switch. When the first step
+    /// straddled the switch (so its dense output saw the other regime), the crossing is
+    /// located again on the recomputed, shorter step, a few times at most.
+    fn settle_events(
+        &mut self,
+        t_new: f64,
+        h_method: f64,
+        err_est: Option<f64>,
+    ) -> Result<(f64, Option<f64>, usize, bool), OdeError> {
+        const MAX_PASSES: usize = 4;
+        let Some(mut t_cut) = self.find_crossing(t_new, h_method)? else {
+            return Ok((t_new, err_est, 0, false));
+        };
+        let mut err_est = err_est;
+        for pass in 1..=MAX_PASSES {
+            let h = t_cut - self.t;
+            self.stepper.step(
+                self.model.as_ref(),
+                self.t,
+                &self.y,
+                h,
+                &mut self.y_next,
+                &mut self.stats,
+            )?;
+            if self.y_next.iter().any(|v| !v.is_finite()) {
+                return Err(OdeError::BlewUp { t: t_cut, h });
+            }
+            if err_est.is_some() {
+                err_est = step_error(
+                    self.stepper.as_ref(),
+                    self.norm,
+                    &self.y,
+                    &self.y_next,
+                    &self.tolerance,
+                );
+            }
+            if pass == MAX_PASSES {
+                break;
+            }
+            // None: the recomputed step stops short of the switch; the next step
+            // starts there and finds it again.
+            match self.find_crossing(t_cut, h)? {
+                Some(again) if t_cut - again > EVENT_RTOL * t_cut.abs().max(h) => t_cut = again,
+                _ => break,
+            }
+        }
+        let (fired, terminal) = self
+            .detector
+            .commit(self.model.as_ref(), t_cut, &self.y_next);
+        for &index in &fired {
+            self.events.push(EventRecord {
+                t: t_cut,
+                y: self.y_next.clone(),
+                index,
+            });
+        }
+        self.stopped_by_event |= terminal;
+        Ok((t_cut, err_est, fired.len(), true))
+    }
+
     /// Takes the next step: one grid step, or one accepted adaptive step; either may be
     /// cut short by an event.
     pub fn step(&mut self) -> Result<StepInfo, OdeError> {
         if self.done() {
             return Err(OdeError::Finished { t1: self.t1 });
         }
-        let (mut t_new, h_method, err_est) = match self.pacing {
+        let (t_new, h_method, err_est) = match self.pacing {
             Pacing::Fixed { .. } => self.fixed_step()?,
             Pacing::Adaptive { .. } => self.adaptive_step()?,
         };
-        let mut err_est = err_est;
-        let mut h_method = h_method;
-        let mut new_events = 0;
-        let mut cut = false;
-        if !self.detector.is_empty() {
-            let t = self.t;
-            let stepper = &mut self.stepper;
-            let model = self.model.as_ref();
-            let mut dense = |theta: f64, out: &mut [f64], stats: &mut Stats| {
-                stepper.dense_output(model, theta, out, stats)
-            };
-            let view = StepView {
-                t,
-                h: h_method,
-                t_new,
-                y_new: &self.y_next,
-            };
-            let found =
-                self.detector
-                    .check(model, view, &mut dense, &mut self.stats, &mut self.y_cut)?;
-            if let Some(event) = found {
-                // Recompute the step to end at the event rather than keep the
-                // interpolated state there: the dense output is an order less accurate
-                // than the step, and its error would enter the solution at every switch.
-                t_new = event.t;
-                h_method = t_new - self.t;
-                self.stepper.step(
-                    self.model.as_ref(),
-                    self.t,
-                    &self.y,
-                    h_method,
-                    &mut self.y_next,
-                    &mut self.stats,
-                )?;
-                if self.y_next.iter().any(|v| !v.is_finite()) {
-                    // The shorter step cannot blow up where the longer did not; keep
-                    // the interpolated state if it somehow does.
-                    self.y_next.copy_from_slice(&self.y_cut);
-                }
-                if err_est.is_some() {
-                    err_est = step_error(
-                        self.stepper.as_ref(),
-                        self.norm,
-                        &self.y,
-                        &self.y_next,
-                        &self.tolerance,
-                    );
-                }
-                self.detector
-                    .commit(self.model.as_ref(), t_new, &self.y_next, &event.fired);
-                for &index in &event.fired {
-                    self.events.push(EventRecord {
-                        t: t_new,
-                        y: self.y_next.clone(),
-                        index,
-                    });
-                }
-                new_events = event.fired.len();
-                self.stopped_by_event |= event.terminal;
-                cut = true;
-            }
-        }
+        let (t_new, err_est, new_events, cut) = if self.detector.is_empty() {
+            (t_new, err_est, 0, false)
+        } else {
+            self.settle_events(t_new, h_method, err_est)?
+        };
         if let Pacing::Fixed { k, .. } = &mut self.pacing {
             if !cut {
                 *k += 1;
             }
         }
         let h = t_new - self.t;
-        self.last_step = Some((self.t, h_method));
+        // After a cut the method's last step is the recomputed one, ending at t_new.
+        self.last_step = Some((self.t, if cut { h } else { h_method }));
         std::mem::swap(&mut self.y, &mut self.y_next);
         self.t = t_new;
         self.stats.naccept += 1;

@@ -79,10 +79,10 @@ impl Detector {
     }
 
     /// Checks an accepted step. If some function changed sign, locates the earliest
-    /// crossing on the dense output (`dense(θ, out)`) to [`EVENT_RTOL`] in t, leaves
-    /// the interpolated state there in `y_cut` and returns the cut; the caller then
-    /// settles the run at the cut with [`Detector::commit`]. Otherwise stores the new g
-    /// values and returns `None`.
+    /// crossing on the dense output (`dense(θ, out)`) to [`EVENT_RTOL`] in t and
+    /// returns its time (`y_cut` is used as scratch space); the caller then ends the
+    /// step there and reports the state it continues from with [`Detector::commit`].
+    /// Otherwise stores the new g values and returns `None`.
     pub fn check(
         &mut self,
         model: &dyn Model,
@@ -90,7 +90,7 @@ impl Detector {
         dense: &mut DenseOutput<'_>,
         stats: &mut Stats,
         y_cut: &mut [f64],
-    ) -> Result<Option<Cut>, OdeError> {
+    ) -> Result<Option<f64>, OdeError> {
         let g_new: Vec<f64> = self
             .watches
             .iter()
@@ -132,42 +132,28 @@ impl Detector {
             }
             return Ok(None);
         };
-        dense((t_cut - step.t) / step.h, y_cut, stats)?;
+        Ok(Some(t_cut))
+    }
+
+    /// Settles the run at a cut: evaluates every function at the state (t, y) the run
+    /// continues from, and fires those that crossed since the last point (in their
+    /// direction). Returns the indices that fired and whether one of them is terminal.
+    ///
+    /// The cut time came from the dense output; if the step recomputed to end there
+    /// stops a hair short of the switch (the interpolant is less accurate than the
+    /// step), nothing fires and the next step, starting much closer, finds the crossing
+    /// again: a secant-like iteration on the true switching time.
+    pub fn commit(&mut self, model: &dyn Model, t: f64, y: &[f64]) -> (Vec<usize>, bool) {
         let mut fired = Vec::new();
         let mut terminal = false;
-        for (index, w) in self.watches.iter().enumerate() {
-            // Every function that crossed by t_cut fires there (ties included).
-            if crossed(w.g, w.source.eval(model, t_cut, y_cut), w.direction) {
+        for (index, w) in self.watches.iter_mut().enumerate() {
+            let g = w.source.eval(model, t, y);
+            if crossed(w.g, g, w.direction) {
                 fired.push(index);
                 terminal |= w.terminal;
             }
+            w.g = g;
         }
-        Ok(Some(Cut {
-            t: t_cut,
-            fired,
-            terminal,
-        }))
+        (fired, terminal)
     }
-
-    /// Settles the run at a cut: stores g at the state (t, y) the run continues from.
-    /// A function that fired but, at this state, sits a rounding error short of zero is
-    /// stored as exactly 0, so the next step does not report the same crossing again.
-    pub fn commit(&mut self, model: &dyn Model, t: f64, y: &[f64], fired: &[usize]) {
-        for (index, w) in self.watches.iter_mut().enumerate() {
-            let g = w.source.eval(model, t, y);
-            w.g = if fired.contains(&index) && g * w.g > 0.0 {
-                0.0
-            } else {
-                g
-            };
-        }
-    }
-}
-
-/// Where an event cut a step, and which watched functions fired there (by index).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Cut {
-    pub t: f64,
-    pub fired: Vec<usize>,
-    pub terminal: bool,
 }

@@ -130,7 +130,10 @@ pub fn dense_midpoint_error(method: &str, h: f64) -> f64 {
 /// Slope of the dense-output midpoint error against h over `n` halvings from `h0`.
 pub fn dense_order(method: &str, h0: f64, n: i32) -> (f64, Vec<f64>) {
     let hs: Vec<f64> = (0..n).map(|k| h0 / 2f64.powi(k)).collect();
-    let errs: Vec<f64> = hs.iter().map(|&h| dense_midpoint_error(method, h)).collect();
+    let errs: Vec<f64> = hs
+        .iter()
+        .map(|&h| dense_midpoint_error(method, h))
+        .collect();
     (loglog_slope(&hs, &errs), errs)
 }
 

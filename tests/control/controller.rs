@@ -59,9 +59,7 @@ fn pi_controller_follows_eq_40() {
 
 #[test]
 fn bad_settings_are_refused() {
-    let msg = |kind, s: ControllerSettings| {
-        Controller::new(kind, 4, s).unwrap_err().to_string()
-    };
+    let msg = |kind, s: ControllerSettings| Controller::new(kind, 4, s).unwrap_err().to_string();
     let m = msg(
         ControllerKind::I,
         ControllerSettings {
@@ -70,7 +68,10 @@ fn bad_settings_are_refused() {
             ..Default::default()
         },
     );
-    assert!(m.contains("facMin must be less than facMax = 1.5, got 2"), "{m}");
+    assert!(
+        m.contains("facMin must be less than facMax = 1.5, got 2"),
+        "{m}"
+    );
     let m = msg(
         ControllerKind::I,
         ControllerSettings {

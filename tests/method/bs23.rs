@@ -8,7 +8,10 @@ use odelab::solve;
 #[test]
 fn issue_3_observed_order_is_three_on_mass_spring_damper() {
     let (p, errs) = observed_order("bs23", 0.01, 5, 1.0);
-    assert!((p - 3.0).abs() < 0.15, "observed order {p}, errors {errs:?}");
+    assert!(
+        (p - 3.0).abs() < 0.15,
+        "observed order {p}, errors {errs:?}"
+    );
 }
 
 /// METHODS.md: the printed update h/9 (2k1 + k2 + 4k3) is a misprint; the weights are

@@ -8,7 +8,10 @@ use odelab::solve;
 fn issue_3_observed_order_is_five_on_mass_spring_damper() {
     // Below h = 0.005 the error approaches round-off (4e-13 at h = 0.00125).
     let (p, errs) = observed_order("dp45", 0.005, 3, 1.0);
-    assert!((p - 5.0).abs() < 0.15, "observed order {p}, errors {errs:?}");
+    assert!(
+        (p - 5.0).abs() < 0.15,
+        "observed order {p}, errors {errs:?}"
+    );
 }
 
 /// FSAL: after the first step, six new evaluations per step.

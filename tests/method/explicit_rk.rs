@@ -41,7 +41,11 @@ fn issue_3_tableaux_are_consistent_with_their_metadata() {
             let sum: f64 = row.iter().sum();
             assert!((sum - tab.c[i]).abs() < 1e-15, "{}: c[{i}]", info.id);
         }
-        assert!((tab.b.iter().sum::<f64>() - 1.0).abs() < 1e-15, "{}", info.id);
+        assert!(
+            (tab.b.iter().sum::<f64>() - 1.0).abs() < 1e-15,
+            "{}",
+            info.id
+        );
         assert_eq!(tab.fsal, info.fsal, "{}", info.id);
         assert_eq!(tab.error.is_some(), info.adaptive, "{}", info.id);
         assert_eq!(info.embedded_order.is_some(), info.adaptive, "{}", info.id);
@@ -64,7 +68,11 @@ fn issue_3_tableaux_are_consistent_with_their_metadata() {
             assert_eq!(d.len(), s);
             for (i, row) in d.iter().enumerate() {
                 let at_one: f64 = row.iter().sum();
-                assert!((at_one - tab.b[i]).abs() < 1e-14, "{}: dense row {i}", info.id);
+                assert!(
+                    (at_one - tab.b[i]).abs() < 1e-14,
+                    "{}: dense row {i}",
+                    info.id
+                );
             }
         }
     }
@@ -106,12 +114,20 @@ fn issue_3_order_conditions_hold() {
             continue;
         };
         for (name, residual) in conditions(tab.b, tab.a, tab.c, info.order.min(4)) {
-            assert!(residual.abs() < 1e-14, "{}: {name} off by {residual}", info.id);
+            assert!(
+                residual.abs() < 1e-14,
+                "{}: {name} off by {residual}",
+                info.id
+            );
         }
         if let (Some(e), Some(q)) = (tab.error, info.embedded_order) {
             let b_hat: Vec<f64> = tab.b.iter().zip(e).map(|(b, e)| b - e).collect();
             for (name, residual) in conditions(&b_hat, tab.a, tab.c, q) {
-                assert!(residual.abs() < 1e-14, "{} embedded: {name} off by {residual}", info.id);
+                assert!(
+                    residual.abs() < 1e-14,
+                    "{} embedded: {name} off by {residual}",
+                    info.id
+                );
             }
         }
     }

@@ -6,7 +6,10 @@ use super::common::*;
 #[test]
 fn issue_3_observed_order_is_two_on_mass_spring_damper() {
     let (p, errs) = observed_order("heun", 4e-3, 5, 1.0);
-    assert!((p - 2.0).abs() < 0.15, "observed order {p}, errors {errs:?}");
+    assert!(
+        (p - 2.0).abs() < 0.15,
+        "observed order {p}, errors {errs:?}"
+    );
 }
 
 #[test]

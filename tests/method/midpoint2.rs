@@ -8,7 +8,10 @@ use super::common::*;
 #[test]
 fn issue_3_order_two_without_damping() {
     let (p, errs) = observed_order_with("midpoint2", &[("c", 0.0)], 4e-3, 5, 1.0);
-    assert!((p - 2.0).abs() < 0.15, "observed order {p}, errors {errs:?}");
+    assert!(
+        (p - 2.0).abs() < 0.15,
+        "observed order {p}, errors {errs:?}"
+    );
 }
 
 /// With damping c ≠ 0, k₁ uses q'_n where q' at the midpoint is needed: the z-update
@@ -17,7 +20,10 @@ fn issue_3_order_two_without_damping() {
 #[test]
 fn issue_3_order_one_with_damping() {
     let (p, errs) = observed_order("midpoint2", 2e-3, 5, 1.0);
-    assert!((p - 1.0).abs() < 0.15, "observed order {p}, errors {errs:?}");
+    assert!(
+        (p - 1.0).abs() < 0.15,
+        "observed order {p}, errors {errs:?}"
+    );
 }
 
 #[test]

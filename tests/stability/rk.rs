@@ -47,10 +47,19 @@ fn rk4_stability_function_is_the_taylor_polynomial() {
 /// A method of order p has R(z) = e^z + O(z^(p+1)).
 #[test]
 fn stability_functions_agree_with_exp_to_the_method_order() {
-    for (id, p) in [("euler", 1), ("heun", 2), ("rk4", 4), ("bs23", 3), ("dp45", 5)] {
+    for (id, p) in [
+        ("euler", 1),
+        ("heun", 2),
+        ("rk4", 4),
+        ("bs23", 3),
+        ("dp45", 5),
+    ] {
         let tab = tableau(id).unwrap();
         let err = |x: f64| (stability_function(tab, Complex::new(x, 0.0)).re - x.exp()).abs();
         let slope = (err(0.1) / err(0.05)).log2();
-        assert!((slope - (p as f64 + 1.0)).abs() < 0.1, "{id}: slope {slope}");
+        assert!(
+            (slope - (p as f64 + 1.0)).abs() < 0.1,
+            "{id}: slope {slope}"
+        );
     }
 }
