@@ -24,6 +24,6 @@ pub const INFO: MethodInfo = MethodInfo {
     adaptive: false,
     embedded_order: None,
     fsal: false,
-    dense_order: 3,
+    dense_order: 1,
     second_order: false,
 };

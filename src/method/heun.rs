@@ -26,6 +26,6 @@ pub const INFO: MethodInfo = MethodInfo {
     adaptive: false,
     embedded_order: None,
     fsal: false,
-    dense_order: 3,
+    dense_order: 2,
     second_order: false,
 };

@@ -45,7 +45,8 @@ pub struct MethodInfo {
     pub embedded_order: Option<u32>,
     /// First same as last: the last stage of a step is the first of the next.
     pub fsal: bool,
-    /// Order of the dense output (global error of the interpolant O(h^denseOrder)).
+    /// Order p* of the dense output: between steps its local error is O(h^(p*+1)).
+    /// Methods whose source gives no interpolant use a cubic Hermite, p* = min(order, 3).
     pub dense_order: u32,
     /// For second-order systems only: y = (q, q') halves, see `ModelInfo::second_order`.
     pub second_order: bool,
