@@ -73,7 +73,7 @@ fn checked(value: f64, what: &str, ok: bool, allowed: &str) -> Result<f64, OdeEr
 impl Controller {
     /// A controller for a method whose error estimate has order `q`. Default gains:
     /// k_I = 1/k for the elementary controller; k_I = 0.3/k, k_P = 0.4/k for PI
-    /// (Gustafsson's PI.3.4, the reference [15] of seed 000).
+    /// (Gustafsson's PI.3.4, reference 15 of seed 000).
     pub fn new(kind: ControllerKind, q: u32, s: ControllerSettings) -> Result<Self, OdeError> {
         let k = if s.per_unit_step {
             q as f64

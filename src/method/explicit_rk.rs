@@ -29,7 +29,7 @@ pub struct Tableau {
     /// The last stage is f(t + h, y_{n+1}) and is reused as the next step's first stage.
     pub fsal: bool,
     /// Dense output: `dense[i][j]` is the coefficient of θ^(j+1) in the weight of k_i,
-    /// y(t + θh) ≈ y_n + h Σ_i k_i Σ_j dense[i][j] θ^(j+1) (the `BI` matrices of
+    /// y(t + θh) ≈ y_n + h Σ_i k_i Σ_j `dense[i][j]` θ^(j+1) (the `BI` matrices of
     /// ntrp23/ntrp45). `None`: a cubic Hermite interpolant is used instead.
     pub dense: Option<&'static [&'static [f64]]>,
 }

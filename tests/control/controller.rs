@@ -122,3 +122,22 @@ fn issue_3_pi_controller_rejects_fewer_steps_when_stability_limits_h() {
     assert!(pi.nreject * 10 < i.nreject);
     assert!(pi.nfev < i.nfev);
 }
+
+/// Error per unit step (000 eq. 39) end to end: the run completes, every accepted step
+/// has err/h ≤ 1, and on the pendulum (h < 1 throughout) it is the stricter criterion,
+/// so it takes more steps than error per step at the same tolerances.
+#[test]
+fn per_unit_step_control_runs_end_to_end() {
+    let per_step = solve(&adaptive("pendulum", "dp45", 1e-6, 1e-9, 10.0)).unwrap();
+    let mut s = adaptive("pendulum", "dp45", 1e-6, 1e-9, 10.0);
+    s.controller = Some(ControllerSpec {
+        per_unit_step: Some(true),
+        ..Default::default()
+    });
+    let per_unit = solve(&s).unwrap();
+    assert_eq!(*per_unit.t.last().unwrap(), 10.0);
+    for (e, h) in per_unit.err_est.iter().zip(&per_unit.h) {
+        assert!(e / h <= 1.0, "err {e}, h {h}");
+    }
+    assert!(per_unit.stats.naccept > per_step.stats.naccept);
+}
