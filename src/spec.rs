@@ -71,7 +71,10 @@ pub const DEFAULT_ATOL: f64 = 1e-6;
 
 /// A tolerance: the same for every component, or one per component.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "rtol and atol must each be a number, or an array with one number per state component"
+)]
 pub enum Tol {
     Scalar(f64),
     PerComponent(Vec<f64>),
@@ -279,5 +282,81 @@ impl Grid {
         } else {
             self.t0 + k as f64 * self.h
         }
+    }
+}
+
+/// The field names serde reads for a spec struct (camelCase, as JS writes them).
+///
+/// serde-wasm-bindgen only looks up the fields a struct declares, so
+/// `deny_unknown_fields` cannot catch a misspelt key coming from JS; the binding checks
+/// the keys of the JS object against these lists instead ([`check_fields`]). The list
+/// comes from serde's own derive, so it cannot drift from the structs.
+pub fn field_names<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+    let mut fields: &'static [&'static str] = &[];
+    let _ = T::deserialize(FieldProbe(&mut fields));
+    fields
+}
+
+/// Refuses a key of the JS object `place` that is not one of `known`.
+pub fn check_fields(place: &str, keys: &[String], known: &[&str]) -> Result<(), OdeError> {
+    match keys.iter().find(|k| !known.contains(&k.as_str())) {
+        None => Ok(()),
+        Some(key) => Err(OdeError::BadSpec {
+            message: format!(
+                "unknown field \"{key}\" in {place}; the fields are {}",
+                known
+                    .iter()
+                    .map(|f| format!("\"{f}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
+    }
+}
+
+/// A deserializer that records the field list serde asks a struct for, then stops.
+struct FieldProbe<'a>(&'a mut &'static [&'static str]);
+
+#[derive(Debug)]
+struct ProbeDone;
+
+impl std::fmt::Display for ProbeDone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("field names recorded")
+    }
+}
+
+impl std::error::Error for ProbeDone {}
+
+impl serde::de::Error for ProbeDone {
+    fn custom<T: std::fmt::Display>(_msg: T) -> Self {
+        ProbeDone
+    }
+}
+
+impl<'de> serde::Deserializer<'de> for FieldProbe<'_> {
+    type Error = ProbeDone;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(
+        self,
+        _visitor: V,
+    ) -> Result<V::Value, ProbeDone> {
+        Err(ProbeDone)
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, ProbeDone> {
+        *self.0 = fields;
+        Err(ProbeDone)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+        byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+        identifier ignored_any
     }
 }

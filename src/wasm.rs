@@ -9,10 +9,11 @@ use crate::error::OdeError;
 use crate::event::EventRecord;
 use crate::method;
 use crate::model;
-use crate::spec::SolveSpec;
+use crate::spec::{check_fields, field_names, ControllerSpec, EventSpec, SolveSpec};
 use js_sys::{Array, Float64Array, Object, Reflect};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -177,10 +178,48 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     serde_wasm_bindgen::to_value(value).map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// The own keys of a plain JS object (not of arrays or other values).
+fn object_keys(value: &JsValue) -> Option<Vec<String>> {
+    if !value.is_object() || Array::is_array(value) {
+        return None;
+    }
+    let obj: &Object = value.unchecked_ref();
+    Some(
+        Object::keys(obj)
+            .iter()
+            .filter_map(|k| k.as_string())
+            .collect(),
+    )
+}
+
+/// Refuses misspelt keys in the spec, its controller and its events (serde-wasm-bindgen
+/// reads only the fields it knows, so serde's `deny_unknown_fields` never sees them).
+fn check_spec_keys(spec: &JsValue) -> Result<(), OdeError> {
+    if let Some(keys) = object_keys(spec) {
+        check_fields("the spec", &keys, field_names::<SolveSpec>())?;
+    }
+    let field = |name: &str| Reflect::get(spec, &JsValue::from_str(name)).ok();
+    if let Some(keys) = field("controller").as_ref().and_then(object_keys) {
+        check_fields("controller", &keys, field_names::<ControllerSpec>())?;
+    }
+    if let Some(events) = field("events").filter(Array::is_array) {
+        for (i, event) in Array::from(&events).iter().enumerate() {
+            if let Some(keys) = object_keys(&event) {
+                check_fields(&format!("events[{i}]"), &keys, field_names::<EventSpec>())?;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn read_spec(spec: JsValue) -> Result<SolveSpec, JsError> {
+    check_spec_keys(&spec).map_err(js_error)?;
     serde_wasm_bindgen::from_value(spec).map_err(|e| {
+        // The JS error's text starts with its class name ("Error: …"); the page shows
+        // only the message.
+        let text = e.to_string();
         js_error(OdeError::BadSpec {
-            message: e.to_string(),
+            message: text.trim_start_matches("Error: ").to_string(),
         })
     })
 }

@@ -568,3 +568,53 @@ fn issue_3_given_h_is_the_first_adaptive_step() {
     let auto = odelab::solve(&dp45("pendulum")).unwrap();
     assert_ne!(auto.h[0], 1e-4);
 }
+
+/// The binding checks JS keys against serde's own field lists (serde-wasm-bindgen reads
+/// only known fields, so a misspelt key would otherwise be silently ignored).
+#[test]
+fn issue_3_field_lists_for_the_binding_match_the_js_names() {
+    use odelab::spec::{check_fields, field_names};
+    let spec = field_names::<SolveSpec>();
+    for f in [
+        "model",
+        "method",
+        "h",
+        "maxSteps",
+        "rtol",
+        "atol",
+        "controller",
+        "tEval",
+        "events",
+    ] {
+        assert!(spec.contains(&f), "{f} in {spec:?}");
+    }
+    let controller = field_names::<ControllerSpec>();
+    assert_eq!(
+        controller,
+        [
+            "kind",
+            "kI",
+            "kP",
+            "safety",
+            "facMin",
+            "facMax",
+            "perUnitStep"
+        ]
+    );
+    assert_eq!(
+        field_names::<EventSpec>(),
+        ["id", "expr", "direction", "terminal"]
+    );
+    let keys = vec!["kind".to_string(), "kd".to_string()];
+    let msg = check_fields("controller", &keys, controller)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        msg.contains("unknown field \"kd\" in controller; the fields are \"kind\", \"kI\""),
+        "{msg}"
+    );
+    let err = serde_json::from_str::<SolveSpec>(r#"{"model":"m","method":"x","atol":"tight"}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("must each be a number, or an array"), "{err}");
+}
