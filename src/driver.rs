@@ -436,8 +436,10 @@ impl Integrator {
         } else {
             self.settle_events(t_new, h_method, err_est)?
         };
-        if let Pacing::Fixed { k, .. } = &mut self.pacing {
-            if !cut {
+        if let Pacing::Fixed { grid, k } = &mut self.pacing {
+            // A cut inside the step leaves the grid point ahead; a crossing located at
+            // the very end of the step reaches it.
+            if !cut || t_new >= grid.time(*k + 1) {
                 *k += 1;
             }
         }

@@ -80,3 +80,19 @@ fn fixed_grid_resumes_after_a_cut() {
         .count();
     assert_eq!(off_grid, cuts);
 }
+
+/// A crossing at the very end of a grid step (free fall with g = 8 from y2 = 0.35 meets
+/// R = 0.1 at t = 0.25 = 5h, where RK4 is exact for the parabola): the grid advances
+/// past that point instead of taking zero-length steps.
+#[test]
+fn crossing_on_a_grid_point_does_not_stall_the_grid() {
+    let mut s = fixed("bouncing-balls", "rk4", 0.05, 0.255);
+    s.params.insert("g".into(), 8.0);
+    s.y0 = Some(vec![5.0, 0.35, 0.0, 0.0]);
+    s.events = watch(&["psi2"]);
+    let sol = solve(&s).unwrap();
+    assert_eq!(sol.events.len(), 1, "{:?}", sol.events);
+    assert!((sol.events[0].t - 0.25).abs() < 1e-12);
+    assert!(sol.t.len() <= 8, "{:?}", sol.t);
+    assert!(sol.h.iter().all(|&h| h > 0.0), "{:?}", sol.h);
+}
