@@ -48,3 +48,21 @@ fn undamped_oscillation_stays_bounded_below_h_omega_two() {
     s.params.insert("c".into(), 0.0);
     assert!(odelab::solve(&s).unwrap().warning.is_some());
 }
+
+/// Every catalogue model is second order today, so the refusal cannot be reached from
+/// a spec yet; its message is checked here for the first model that is not.
+#[test]
+fn refusal_message_for_first_order_models_says_why() {
+    let err = odelab::OdeError::NeedsSecondOrderModel {
+        method: "midpoint2".into(),
+        model: "lorenz".into(),
+    };
+    let msg = err.to_string();
+    assert!(
+        msg.contains("second-order systems q'' = f(t, q, q')") && msg.contains("\"lorenz\""),
+        "{msg}"
+    );
+    for info in odelab::model::catalog() {
+        assert!(info.second_order && info.dim % 2 == 0, "{}", info.id);
+    }
+}
