@@ -43,6 +43,38 @@ pub enum OdeError {
     Finished { t1: f64 },
     /// The spec itself could not be read (wrong field type, missing field…).
     BadSpec { message: String },
+    /// A setting outside its allowed range (rtol ≤ 0, facMin ≥ facMax, …).
+    OutOfRange {
+        what: String,
+        value: f64,
+        allowed: String,
+    },
+    /// A step-size controller kind that does not exist.
+    UnknownController { kind: String, known: Vec<String> },
+    /// An event id that the model does not declare.
+    UnknownEvent {
+        model: String,
+        id: String,
+        known: Vec<String>,
+    },
+    /// An event given as a text expression: the expression language is not wired in yet.
+    ExpressionEventsUnavailable { expr: String, known: Vec<String> },
+    /// An event entry that names neither (or both) of `id` and `expr`.
+    BadEvent { index: usize, message: String },
+    /// Output times that are outside [t0, t1] or not increasing.
+    BadTEval { message: String },
+    /// The adaptive step size fell below the floor 16·eps·|t|: the problem is
+    /// singular there, or far too stiff for an explicit method.
+    StepSizeUnderflow { t: f64, h: f64 },
+    /// The adaptive run used up its step budget before reaching t1.
+    AdaptiveBudget { t: f64, max_steps: usize },
+    /// A method for second-order systems paired with a model that is not one.
+    NeedsSecondOrderModel { method: String, model: String },
+    /// `adaptive: true` for a method without an error estimate.
+    NotAdaptive {
+        method: String,
+        adaptive: Vec<String>,
+    },
 }
 
 fn list(known: &[String]) -> String {
@@ -146,6 +178,72 @@ impl fmt::Display for OdeError {
                 )
             }
             OdeError::BadSpec { message } => write!(f, "invalid spec: {message}"),
+            OdeError::OutOfRange {
+                what,
+                value,
+                allowed,
+            } => write!(f, "{what} must be {allowed}, got {}", num(*value)),
+            OdeError::UnknownController { kind, known } => write!(
+                f,
+                "unknown step-size controller kind \"{kind}\"; the kinds are {}",
+                list(known)
+            ),
+            OdeError::UnknownEvent { model, id, known } => {
+                if known.is_empty() {
+                    write!(
+                        f,
+                        "unknown event \"{id}\": model \"{model}\" declares no switching functions"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "unknown event \"{id}\"; model \"{model}\" declares the events {}",
+                        list(known)
+                    )
+                }
+            }
+            OdeError::ExpressionEventsUnavailable { expr, known } => {
+                write!(
+                    f,
+                    "event expression \"{expr}\" cannot be used yet: expression events are not \
+                     available in this version; give the id of one of the model's switching \
+                     functions instead"
+                )?;
+                if known.is_empty() {
+                    write!(f, " (this model declares none)")
+                } else {
+                    write!(f, " ({})", list(known))
+                }
+            }
+            OdeError::BadEvent { index, message } => {
+                write!(f, "event {index} of the spec: {message}")
+            }
+            OdeError::BadTEval { message } => write!(f, "tEval: {message}"),
+            OdeError::StepSizeUnderflow { t, h } => write!(
+                f,
+                "step size underflow at t = {}: the error control asked for h = {}, below \
+                 what floating point can resolve at this t; the solution may be singular \
+                 there, or the problem too stiff for an explicit method",
+                num(*t),
+                num(*h)
+            ),
+            OdeError::AdaptiveBudget { t, max_steps } => write!(
+                f,
+                "the run used its budget of {max_steps} steps and stopped at t = {}; \
+                 loosen rtol/atol, or raise maxSteps",
+                num(*t)
+            ),
+            OdeError::NeedsSecondOrderModel { method, model } => write!(
+                f,
+                "method \"{method}\" is for second-order systems q'' = f(t, q, q') and model \
+                 \"{model}\" is not declared as one; pick another method"
+            ),
+            OdeError::NotAdaptive { method, adaptive } => write!(
+                f,
+                "method \"{method}\" has no error estimate, so it cannot adapt its step; \
+                 the adaptive methods are {}",
+                list(adaptive)
+            ),
         }
     }
 }

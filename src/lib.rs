@@ -1,8 +1,9 @@
 //! odelab: numerical integrators for stiff and oscillatory multibody dynamics.
 //!
-//! The crate is a pure numerical core ([`problem`], [`method`], [`model`], [`driver`],
-//! [`spec`]) plus exactly one module, `wasm`, that knows about wasm-bindgen and turns
-//! the core's types into JavaScript values. Nothing outside `wasm` depends on JS.
+//! The crate is a pure numerical core ([`problem`], [`method`], [`control`], [`event`],
+//! [`model`], [`driver`], [`spec`], [`stability`]) plus exactly one module, `wasm`,
+//! that knows about wasm-bindgen and turns the core's types into JavaScript values.
+//! Nothing outside `wasm` depends on JS.
 //!
 //! ```
 //! use odelab::spec::SolveSpec;
@@ -12,14 +13,23 @@
 //! let exact = run.exact.as_ref().unwrap();
 //! let last = run.t.len() - 1;
 //! assert!((run.y[2 * last] - exact[2 * last]).abs() < 1e-9);
+//!
+//! // An adaptive method picks its own steps to meet rtol/atol.
+//! let spec = SolveSpec { model: "pendulum".into(), method: "dp45".into(),
+//!                        rtol: Some(odelab::spec::Tol::Scalar(1e-8)), ..SolveSpec::default() };
+//! let run = odelab::solve(&spec).unwrap();
+//! assert_eq!(run.stats.naccept as usize, run.t.len() - 1);
 //! ```
 
+pub mod control;
 pub mod driver;
 pub mod error;
+pub mod event;
 pub mod method;
 pub mod model;
 pub mod problem;
 pub mod spec;
+pub mod stability;
 pub mod stats;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -1,7 +1,8 @@
 //! What a user asks for: the `solve` / `Integrator` spec, read with serde at the
 //! boundary and validated here, in the core, so every front end gets the same errors.
 
-use crate::error::OdeError;
+use crate::control::{Controller, ControllerKind, ControllerSettings, ErrorNorm, Tolerance};
+use crate::error::{num, OdeError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -32,9 +33,190 @@ pub struct SolveSpec {
     /// Step size (required by fixed-step methods).
     #[serde(default)]
     pub h: Option<f64>,
-    /// Step budget (default [`DEFAULT_MAX_STEPS`]).
+    /// Step budget (default [`DEFAULT_MAX_STEPS`]); for adaptive methods it counts
+    /// attempted steps (accepted and rejected).
     #[serde(default)]
     pub max_steps: Option<usize>,
+    /// Relative tolerance of adaptive methods: one number, or one per state component
+    /// (default [`DEFAULT_RTOL`]).
+    #[serde(default)]
+    pub rtol: Option<Tol>,
+    /// Absolute tolerance: one number, or one per state component (default
+    /// [`DEFAULT_ATOL`]).
+    #[serde(default)]
+    pub atol: Option<Tol>,
+    /// The error norm: "rms" (seed 001 eq. 5, default) or "max" (the ode23/ode45 listings).
+    #[serde(default)]
+    pub norm: Option<String>,
+    /// Step-size controller settings (adaptive methods).
+    #[serde(default)]
+    pub controller: Option<ControllerSpec>,
+    /// Force (`true`) or switch off (`false`, a fixed grid of step h) step-size control;
+    /// by default a method adapts iff it has an error estimate.
+    #[serde(default)]
+    pub adaptive: Option<bool>,
+    /// Times at which to report the solution, from each step's dense output; sorted,
+    /// within [t0, t1].
+    #[serde(default)]
+    pub t_eval: Option<Vec<f64>>,
+    /// Switching functions to watch; a sign change cuts the step there.
+    #[serde(default)]
+    pub events: Vec<EventSpec>,
+}
+
+/// Default relative tolerance (MATLAB's and SciPy's).
+pub const DEFAULT_RTOL: f64 = 1e-3;
+/// Default absolute tolerance (MATLAB's and SciPy's).
+pub const DEFAULT_ATOL: f64 = 1e-6;
+
+/// A tolerance: the same for every component, or one per component.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(
+    untagged,
+    expecting = "rtol and atol must each be a number, or an array with one number per state component"
+)]
+pub enum Tol {
+    Scalar(f64),
+    PerComponent(Vec<f64>),
+}
+
+/// The `controller` field of a spec (camelCase: kind, kI, kP, safety, facMin, facMax,
+/// perUnitStep).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ControllerSpec {
+    /// "i" (elementary, seed 000 eq. 38; the default) or "pi" (000 eq. 40).
+    #[serde(default)]
+    pub kind: Option<String>,
+    #[serde(default)]
+    pub k_i: Option<f64>,
+    #[serde(default)]
+    pub k_p: Option<f64>,
+    #[serde(default)]
+    pub safety: Option<f64>,
+    #[serde(default)]
+    pub fac_min: Option<f64>,
+    #[serde(default)]
+    pub fac_max: Option<f64>,
+    /// Control the error per unit step (000 eq. 39) instead of per step.
+    #[serde(default)]
+    pub per_unit_step: Option<bool>,
+}
+
+/// One entry of a spec's `events` list.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EventSpec {
+    /// Id of a switching function the model declares (`ModelInfo::events`).
+    #[serde(default)]
+    pub id: Option<String>,
+    /// A text expression g(t, y) (not available yet: refused with a clear error).
+    #[serde(default)]
+    pub expr: Option<String>,
+    /// +1: only rising crossings, −1: only falling, 0 (default): both.
+    #[serde(default)]
+    pub direction: Option<f64>,
+    /// Stop the run at this event.
+    #[serde(default)]
+    pub terminal: Option<bool>,
+}
+
+impl SolveSpec {
+    /// The checked tolerances for a state of `dim` components.
+    pub fn tolerance(&self, dim: usize) -> Result<Tolerance, OdeError> {
+        let expand = |tol: &Option<Tol>, default: f64, name: &str| match tol {
+            None => Ok(vec![default; dim]),
+            Some(Tol::Scalar(v)) => Ok(vec![*v; dim]),
+            Some(Tol::PerComponent(v)) if v.len() == dim => Ok(v.clone()),
+            Some(Tol::PerComponent(v)) => Err(OdeError::WrongLength {
+                what: format!("{name} (one tolerance per state component)"),
+                expected: dim,
+                got: v.len(),
+            }),
+        };
+        let rtol = expand(&self.rtol, DEFAULT_RTOL, "rtol")?;
+        let atol = expand(&self.atol, DEFAULT_ATOL, "atol")?;
+        // Scalars are named plainly in messages, arrays by index.
+        let scalar = |tol: &Option<Tol>, v: Vec<f64>| match tol {
+            Some(Tol::PerComponent(_)) => v,
+            _ => v.into_iter().take(1).collect(),
+        };
+        Tolerance::new(
+            scalar(&self.rtol, rtol.clone()),
+            scalar(&self.atol, atol.clone()),
+        )?;
+        Tolerance::new(rtol, atol)
+    }
+
+    /// The checked error norm.
+    pub fn error_norm(&self) -> Result<ErrorNorm, OdeError> {
+        match self.norm.as_deref() {
+            None | Some("rms") => Ok(ErrorNorm::Rms),
+            Some("max") => Ok(ErrorNorm::Max),
+            Some(other) => Err(OdeError::BadSpec {
+                message: format!("unknown norm \"{other}\"; the norms are \"rms\", \"max\""),
+            }),
+        }
+    }
+
+    /// The checked controller for an error estimate of order `q`.
+    pub fn controller(&self, q: u32) -> Result<Controller, OdeError> {
+        let c = self.controller.clone().unwrap_or_default();
+        let kind = match c.kind.as_deref() {
+            None | Some("i") => ControllerKind::I,
+            Some("pi") => ControllerKind::Pi,
+            Some(other) => {
+                return Err(OdeError::UnknownController {
+                    kind: other.to_string(),
+                    known: vec!["i".into(), "pi".into()],
+                })
+            }
+        };
+        Controller::new(
+            kind,
+            q,
+            ControllerSettings {
+                k_i: c.k_i,
+                k_p: c.k_p,
+                safety: c.safety,
+                fac_min: c.fac_min,
+                fac_max: c.fac_max,
+                per_unit_step: c.per_unit_step.unwrap_or(false),
+            },
+        )
+    }
+
+    /// The checked output times: finite, sorted, within [t0, t1].
+    pub fn checked_t_eval(&self, t0: f64, t1: f64) -> Result<Vec<f64>, OdeError> {
+        let Some(ts) = &self.t_eval else {
+            return Ok(Vec::new());
+        };
+        for (i, &t) in ts.iter().enumerate() {
+            finite(t, &format!("tEval[{i}]"))?;
+            if t < t0 || t > t1 {
+                return Err(OdeError::BadTEval {
+                    message: format!(
+                        "tEval[{i}] = {} is outside the interval [t0, t1] = [{}, {}]",
+                        num(t),
+                        num(t0),
+                        num(t1)
+                    ),
+                });
+            }
+            if i > 0 && t < ts[i - 1] {
+                return Err(OdeError::BadTEval {
+                    message: format!(
+                        "the times must be sorted in increasing order, but tEval[{i}] = {} \
+                         comes after tEval[{}] = {}",
+                        num(t),
+                        i - 1,
+                        num(ts[i - 1])
+                    ),
+                });
+            }
+        }
+        Ok(ts.clone())
+    }
 }
 
 /// Checks that a number is finite, naming it in the error.
@@ -103,70 +285,88 @@ impl Grid {
     }
 }
 
-/// The field names `SolveSpec` accepts, read from its serde derive (so the list can
-/// never fall out of date).
-pub fn spec_fields() -> &'static [&'static str] {
-    use serde::de::{self, Deserializer, Visitor};
-
-    struct FieldNames(Option<&'static [&'static str]>);
-    #[derive(Debug)]
-    struct Stop;
-    impl std::fmt::Display for Stop {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("stop")
-        }
-    }
-    impl std::error::Error for Stop {}
-    impl de::Error for Stop {
-        fn custom<T: std::fmt::Display>(_: T) -> Self {
-            Stop
-        }
-    }
-    impl<'de> Deserializer<'de> for &mut FieldNames {
-        type Error = Stop;
-        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Stop> {
-            Err(Stop)
-        }
-        fn deserialize_struct<V: Visitor<'de>>(
-            self,
-            _: &'static str,
-            fields: &'static [&'static str],
-            _: V,
-        ) -> Result<V::Value, Stop> {
-            self.0 = Some(fields);
-            Err(Stop)
-        }
-        serde::forward_to_deserialize_any! {
-            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
-            byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map
-            enum identifier ignored_any
-        }
-    }
-    let mut names = FieldNames(None);
-    let _ = SolveSpec::deserialize(&mut names);
-    names.0.unwrap_or(&[])
+/// The field names serde reads for a spec struct (camelCase, as JS writes them).
+///
+/// serde-wasm-bindgen only looks up the fields a struct declares, so
+/// `deny_unknown_fields` cannot catch a misspelt key coming from JS; the binding checks
+/// the keys of the JS object against these lists instead ([`check_fields`]). The list
+/// comes from serde's own derive, so it cannot drift from the structs.
+pub fn field_names<T: serde::de::DeserializeOwned>() -> &'static [&'static str] {
+    let mut fields: &'static [&'static str] = &[];
+    let _ = T::deserialize(FieldProbe(&mut fields));
+    fields
 }
 
-/// Refuses a spec field the API does not know, suggesting the closest known name
-/// (a student's `rtoll` gets "did you mean rtol?").
-pub fn check_field_names<'a>(keys: impl IntoIterator<Item = &'a str>) -> Result<(), OdeError> {
-    let known = spec_fields();
-    for key in keys {
-        if !known.contains(&key) {
-            let suggestion = known
-                .iter()
-                .map(|k| (edit_distance(key, k), *k))
-                .filter(|(d, _)| *d <= 2)
-                .min();
-            let mut message = format!("unknown field `{key}`");
-            if let Some((_, k)) = suggestion {
-                message.push_str(&format!(" (did you mean `{k}`?)"));
-            }
-            message.push_str(&format!("; the fields are {}", known.join(", ")));
-            return Err(OdeError::BadSpec { message });
-        }
+/// Refuses a key of the JS object `place` that is not one of `known`, suggesting the
+/// closest known name (a student's `rtoll` gets "did you mean \"rtol\"?").
+pub fn check_fields(place: &str, keys: &[String], known: &[&str]) -> Result<(), OdeError> {
+    match keys.iter().find(|k| !known.contains(&k.as_str())) {
+        None => Ok(()),
+        Some(key) => Err(OdeError::BadSpec {
+            message: format!(
+                "unknown field \"{key}\" in {place}{}; the fields are {}",
+                known
+                    .iter()
+                    .map(|k| (edit_distance(key, k), *k))
+                    .filter(|(d, _)| *d <= 2)
+                    .min()
+                    .map(|(_, k)| format!(" (did you mean \"{k}\"?)"))
+                    .unwrap_or_default(),
+                known
+                    .iter()
+                    .map(|f| format!("\"{f}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
     }
-    Ok(())
+}
+
+/// A deserializer that records the field list serde asks a struct for, then stops.
+struct FieldProbe<'a>(&'a mut &'static [&'static str]);
+
+#[derive(Debug)]
+struct ProbeDone;
+
+impl std::fmt::Display for ProbeDone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("field names recorded")
+    }
+}
+
+impl std::error::Error for ProbeDone {}
+
+impl serde::de::Error for ProbeDone {
+    fn custom<T: std::fmt::Display>(_msg: T) -> Self {
+        ProbeDone
+    }
+}
+
+impl<'de> serde::Deserializer<'de> for FieldProbe<'_> {
+    type Error = ProbeDone;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(
+        self,
+        _visitor: V,
+    ) -> Result<V::Value, ProbeDone> {
+        Err(ProbeDone)
+    }
+
+    fn deserialize_struct<V: serde::de::Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, ProbeDone> {
+        *self.0 = fields;
+        Err(ProbeDone)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+        byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+        identifier ignored_any
+    }
 }
 
 /// Levenshtein distance, for "did you mean" suggestions.
@@ -190,9 +390,9 @@ mod tests {
 
     #[test]
     fn field_list_comes_from_the_struct() {
-        let fields = spec_fields();
+        let fields = field_names::<SolveSpec>();
         for f in [
-            "model", "params", "y0", "method", "t0", "t1", "h", "maxSteps",
+            "model", "params", "y0", "method", "t0", "t1", "h", "maxSteps", "rtol",
         ] {
             assert!(fields.contains(&f), "{f} in {fields:?}");
         }
@@ -200,13 +400,18 @@ mod tests {
 
     #[test]
     fn unknown_field_gets_a_suggestion() {
-        let err = check_field_names(["model", "hh"]).unwrap_err().to_string();
+        let known = field_names::<SolveSpec>();
+        let keys = |ks: &[&str]| ks.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+        let err = check_fields("the spec", &keys(&["model", "rtoll"]), known).unwrap_err();
+        let msg = err.to_string();
         assert!(
-            err.contains("unknown field `hh` (did you mean `h`?)"),
-            "{err}"
+            msg.contains("unknown field \"rtoll\" in the spec (did you mean \"rtol\"?)"),
+            "{msg}"
         );
-        assert!(check_field_names(["model", "method", "h"]).is_ok());
-        let err = check_field_names(["zzzzzz"]).unwrap_err().to_string();
-        assert!(!err.contains("did you mean"), "{err}");
+        assert!(check_fields("the spec", &keys(&["model", "method", "h"]), known).is_ok());
+        let msg = check_fields("the spec", &keys(&["zzzzzz"]), known)
+            .unwrap_err()
+            .to_string();
+        assert!(!msg.contains("did you mean"), "{msg}");
     }
 }

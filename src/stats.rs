@@ -9,6 +9,10 @@ use serde::Serialize;
 pub struct Stats {
     /// Evaluations of the right-hand side f(t, y).
     pub nfev: u64,
-    /// Steps taken.
+    /// Steps attempted: accepted plus rejected (for fixed-step runs, every step).
     pub nsteps: u64,
+    /// Steps accepted (each is one point of the solution after t0).
+    pub naccept: u64,
+    /// Steps rejected by the error control and retried with a smaller h.
+    pub nreject: u64,
 }

@@ -6,14 +6,14 @@
 
 use crate::driver::{self, Solution};
 use crate::error::OdeError;
+use crate::event::EventRecord;
 use crate::method;
 use crate::model;
-use crate::spec::{check_field_names, SolveSpec};
-use js_sys::{Float64Array, Object, Reflect};
-use serde::de::IgnoredAny;
+use crate::spec::{check_fields, field_names, ControllerSpec, EventSpec, SolveSpec};
+use js_sys::{Array, Float64Array, Object, Reflect};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -24,7 +24,23 @@ export interface MethodInfo {
   order: number;
   family: string;
   source: string;
+  /** Right-hand-side evaluations per step (a reused FSAL stage not counted). */
   stages: number;
+  /** Has an error estimate: adapts its step by default. */
+  adaptive: boolean;
+  /** Order of the embedded error estimate, for adaptive methods. */
+  embeddedOrder?: number;
+  /** First same as last: the last stage of a step is the next step's first. */
+  fsal: boolean;
+  /** Order of the dense output used for tEval and events. */
+  denseOrder: number;
+  /** Only for second-order models (ModelInfo.secondOrder): y = (q, q'). */
+  secondOrder: boolean;
+}
+/** A switching function a model declares; name it in SolveSpec.events by id. */
+export interface EventInfo {
+  id: string;
+  description: string;
 }
 /** A model parameter with its default value. */
 export interface ParamInfo {
@@ -46,6 +62,38 @@ export interface ModelInfo {
   source: string;
   outputs: string[];
   exact: boolean;
+  /** y = (q, q') halves of a second-order system q'' = f(t, q, q'). */
+  secondOrder: boolean;
+  /** Switching functions the model declares (for SolveSpec.events). */
+  events: EventInfo[];
+}
+/** Step-size controller settings (adaptive methods). Defaults: kind "i", safety 0.9,
+ *  facMin 0.2, facMax 10, kI = 1/k ("i") or 0.3/k with kP = 0.4/k ("pi"), where
+ *  k = embeddedOrder + 1 (or embeddedOrder with perUnitStep). */
+export interface ControllerSpec {
+  kind?: "i" | "pi";
+  kI?: number;
+  kP?: number;
+  safety?: number;
+  facMin?: number;
+  facMax?: number;
+  perUnitStep?: boolean;
+}
+/** An event to watch: a sign change of the model's switching function `id`. `expr`
+ *  (a text expression) is reserved: it is refused with an error for now. */
+export interface EventSpec {
+  id?: string;
+  expr?: string;
+  /** 1: rising only, -1: falling only, 0 (default): both. */
+  direction?: -1 | 0 | 1;
+  /** Stop the run at this event. */
+  terminal?: boolean;
+}
+/** An event that fired: time, state there, index into SolveSpec.events. */
+export interface EventRecord {
+  t: number;
+  y: Float64Array;
+  index: number;
 }
 /** What `solve` and `new Integrator` accept. */
 export interface SolveSpec {
@@ -55,13 +103,30 @@ export interface SolveSpec {
   method: string;
   t0?: number;
   t1?: number;
+  /** Fixed-step methods: the step. Adaptive methods: the first step (optional). */
   h?: number;
+  /** Step budget; for adaptive methods, attempted steps. */
   maxSteps?: number;
+  /** Relative tolerance, one or per component (default 1e-3). */
+  rtol?: number | number[];
+  /** Absolute tolerance, one or per component (default 1e-6). */
+  atol?: number | number[];
+  /** Error norm: "rms" (default) or "max". */
+  norm?: "rms" | "max";
+  controller?: ControllerSpec;
+  /** false: run an adaptive method on the fixed grid of h. */
+  adaptive?: boolean;
+  /** Sorted times in [t0, t1] at which to report y from the dense output. */
+  tEval?: number[];
+  events?: EventSpec[];
 }
 /** Work counters of a run. */
 export interface Stats {
   nfev: number;
+  /** Attempted steps (accepted + rejected). */
   nsteps: number;
+  naccept: number;
+  nreject: number;
 }
 /** A whole run. `y` is row-major: `y[i * dim + j]` is state `names[j]` at `t[i]`. */
 export interface Solution {
@@ -73,8 +138,18 @@ export interface Solution {
   outputs: Record<string, Float64Array>;
   /** The exact solution at the same times (row-major like `y`), when known. */
   exact?: Float64Array;
+  /** Step taken to reach each point after the first: h[i] = t[i+1] - t[i]. */
+  h: Float64Array;
+  /** Normalised error estimate of each step (<= 1: within tolerance); empty for
+   *  methods without an error estimate. */
+  errEst: Float64Array;
+  /** Events that fired, in order. */
+  events: EventRecord[];
+  /** The tEval times reached, and y there (row-major like `y`). */
+  tEval: Float64Array;
+  yEval: Float64Array;
   stats: Stats;
-  /** Why the run stopped before t1 (e.g. it blew up), if it did. */
+  /** Why the run stopped before t1 (it blew up, step size underflow, step budget). */
   warning?: string;
 }
 /** What `Integrator.advance(n)` returns: up to n steps, flat and row-major. */
@@ -95,6 +170,10 @@ export interface StepResult {
   t: number;
   y: Float64Array;
   h: number;
+  /** The step's normalised error estimate, for methods that have one. */
+  errEst?: number;
+  /** Events that fired at the end of this step (usually none). */
+  events: EventRecord[];
 }
 "#;
 
@@ -112,18 +191,50 @@ fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
     serde_wasm_bindgen::to_value(value).map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// The own keys of a plain JS object (not of arrays or other values).
+fn object_keys(value: &JsValue) -> Option<Vec<String>> {
+    if !value.is_object() || Array::is_array(value) {
+        return None;
+    }
+    let obj: &Object = value.unchecked_ref();
+    Some(
+        Object::keys(obj)
+            .iter()
+            .filter_map(|k| k.as_string())
+            .collect(),
+    )
+}
+
+/// Refuses misspelt keys in the spec, its controller and its events (serde-wasm-bindgen
+/// reads only the fields it knows, so serde's `deny_unknown_fields` never sees them).
+fn check_spec_keys(spec: &JsValue) -> Result<(), OdeError> {
+    if let Some(keys) = object_keys(spec) {
+        check_fields("the spec", &keys, field_names::<SolveSpec>())?;
+    }
+    let field = |name: &str| Reflect::get(spec, &JsValue::from_str(name)).ok();
+    if let Some(keys) = field("controller").as_ref().and_then(object_keys) {
+        check_fields("controller", &keys, field_names::<ControllerSpec>())?;
+    }
+    if let Some(events) = field("events").filter(Array::is_array) {
+        for (i, event) in Array::from(&events).iter().enumerate() {
+            if let Some(keys) = object_keys(&event) {
+                check_fields(&format!("events[{i}]"), &keys, field_names::<EventSpec>())?;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn read_spec(spec: JsValue) -> Result<SolveSpec, JsError> {
-    let bad = |e: serde_wasm_bindgen::Error| {
+    check_spec_keys(&spec).map_err(js_error)?;
+    serde_wasm_bindgen::from_value(spec).map_err(|e| {
+        // The JS error's text starts with its class name ("Error: …"); the page shows
+        // only the message.
+        let text = e.to_string();
         js_error(OdeError::BadSpec {
-            message: e.to_string(),
+            message: text.trim_start_matches("Error: ").to_string(),
         })
-    };
-    // serde-wasm-bindgen reads only the fields a struct names, so a misspelt field
-    // would pass silently: check the object's own keys first.
-    let keys: BTreeMap<String, IgnoredAny> =
-        serde_wasm_bindgen::from_value(spec.clone()).map_err(bad)?;
-    check_field_names(keys.keys().map(String::as_str)).map_err(js_error)?;
-    serde_wasm_bindgen::from_value(spec).map_err(bad)
+    })
 }
 
 /// The method catalogue.
@@ -136,6 +247,18 @@ pub fn methods() -> Result<JsValue, JsError> {
 #[wasm_bindgen(unchecked_return_type = "ModelInfo[]")]
 pub fn models() -> Result<JsValue, JsError> {
     to_js(&model::catalog())
+}
+
+fn events_to_js(events: &[EventRecord]) -> Result<JsValue, JsError> {
+    let list = Array::new();
+    for e in events {
+        let obj = Object::new();
+        set(&obj, "t", &JsValue::from_f64(e.t))?;
+        set(&obj, "y", &Float64Array::from(&e.y[..]))?;
+        set(&obj, "index", &JsValue::from(e.index as u32))?;
+        list.push(&obj);
+    }
+    Ok(list.into())
 }
 
 fn solution_to_js(sol: &Solution) -> Result<JsValue, JsError> {
@@ -152,6 +275,11 @@ fn solution_to_js(sol: &Solution) -> Result<JsValue, JsError> {
     if let Some(exact) = &sol.exact {
         set(&obj, "exact", &Float64Array::from(&exact[..]))?;
     }
+    set(&obj, "h", &Float64Array::from(&sol.h[..]))?;
+    set(&obj, "errEst", &Float64Array::from(&sol.err_est[..]))?;
+    set(&obj, "events", &events_to_js(&sol.events)?)?;
+    set(&obj, "tEval", &Float64Array::from(&sol.t_eval[..]))?;
+    set(&obj, "yEval", &Float64Array::from(&sol.y_eval[..]))?;
     set(&obj, "stats", &to_js(&sol.stats)?)?;
     if let Some(w) = &sol.warning {
         set(&obj, "warning", &JsValue::from_str(w))?;
@@ -196,6 +324,12 @@ impl Integrator {
         set(&obj, "t", &JsValue::from_f64(info.t))?;
         set(&obj, "y", &Float64Array::from(self.inner.y()))?;
         set(&obj, "h", &JsValue::from_f64(info.h))?;
+        if let Some(e) = info.err_est {
+            set(&obj, "errEst", &JsValue::from_f64(e))?;
+        }
+        let fired = self.inner.events();
+        let new = &fired[fired.len().saturating_sub(info.new_events)..];
+        set(&obj, "events", &events_to_js(new)?)?;
         Ok(obj.into())
     }
 
@@ -258,7 +392,13 @@ impl Integrator {
         Float64Array::from(self.inner.y())
     }
 
-    /// True once the run has reached t1.
+    /// Every event that has fired so far.
+    #[wasm_bindgen(getter, unchecked_return_type = "EventRecord[]")]
+    pub fn events(&self) -> Result<JsValue, JsError> {
+        events_to_js(self.inner.events())
+    }
+
+    /// True once the run has reached t1 (or stopped at a terminal event).
     #[wasm_bindgen(getter)]
     pub fn done(&self) -> bool {
         self.inner.done()

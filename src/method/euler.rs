@@ -9,6 +9,9 @@ pub const TABLEAU: Tableau = Tableau {
     a: &[&[]],
     b: &[1.0],
     c: &[0.0],
+    error: None,
+    fsal: false,
+    dense: None,
 };
 
 pub const INFO: MethodInfo = MethodInfo {
@@ -18,4 +21,9 @@ pub const INFO: MethodInfo = MethodInfo {
     family: "explicit Runge–Kutta",
     source: "seed 002 §7.1 (Euler step)",
     stages: 1,
+    adaptive: false,
+    embedded_order: None,
+    fsal: false,
+    dense_order: 1,
+    second_order: false,
 };

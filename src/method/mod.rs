@@ -3,11 +3,18 @@
 //! One method per file. A method file holds its coefficients as cited `const`
 //! tables and its [`MethodInfo`]; [`create`] turns an id into a ready stepper.
 
+mod bs23;
+mod dp45;
 mod euler;
 mod explicit_rk;
+mod hermite;
+mod heun;
+mod midpoint2;
 mod rk4;
 
 pub use explicit_rk::{ExplicitRk, Tableau};
+pub use hermite::hermite_cubic;
+pub use midpoint2::Midpoint2;
 
 use crate::error::OdeError;
 use crate::problem::System;
@@ -28,8 +35,21 @@ pub struct MethodInfo {
     pub family: &'static str,
     /// Where the method comes from (seed file and section).
     pub source: &'static str,
-    /// Right-hand-side evaluations per step.
+    /// Right-hand-side evaluations per step (an FSAL stage reused from the previous
+    /// step is not counted).
     pub stages: u32,
+    /// Whether the method has an error estimate and so adapts its step by default.
+    pub adaptive: bool,
+    /// Order of the embedded formula that estimates the error (q of 001 eq. 6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedded_order: Option<u32>,
+    /// First same as last: the last stage of a step is the first of the next.
+    pub fsal: bool,
+    /// Order p* of the dense output: between steps its local error is O(h^(p*+1)).
+    /// Methods whose source gives no interpolant use a cubic Hermite, p* = min(order, 3).
+    pub dense_order: u32,
+    /// For second-order systems only: y = (q, q') halves, see `ModelInfo::second_order`.
+    pub second_order: bool,
 }
 
 /// One step of a method: advances y(t) to y(t + h).
@@ -47,26 +67,72 @@ pub trait Stepper {
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError>;
+
+    /// The local error estimate y_{n+1} − ŷ_{n+1} of the last step, for methods with
+    /// an embedded formula.
+    fn error_estimate(&self) -> Option<&[f64]> {
+        None
+    }
+
+    /// The last step's continuous extension at t_n + θh (θ ∈ [0, 1]). May evaluate f
+    /// (counted in `stats`) for methods whose interpolant needs f(t_{n+1}, y_{n+1}).
+    fn dense_output(
+        &mut self,
+        sys: &dyn System,
+        theta: f64,
+        out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError>;
 }
 
 /// All methods, in the order the page lists them.
-pub const CATALOG: &[&MethodInfo] = &[&euler::INFO, &rk4::INFO];
+pub const CATALOG: &[&MethodInfo] = &[
+    &euler::INFO,
+    &heun::INFO,
+    &midpoint2::INFO,
+    &rk4::INFO,
+    &bs23::INFO,
+    &dp45::INFO,
+];
+
+/// The explicit RK tableaux, for the stability analysis and consistency tests.
+pub fn tableau(id: &str) -> Option<&'static Tableau> {
+    match id {
+        "euler" => Some(&euler::TABLEAU),
+        "heun" => Some(&heun::TABLEAU),
+        "rk4" => Some(&rk4::TABLEAU),
+        "bs23" => Some(&bs23::TABLEAU),
+        "dp45" => Some(&dp45::TABLEAU),
+        _ => None,
+    }
+}
 
 /// The catalogue's ids, for error messages.
 pub fn ids() -> Vec<String> {
     CATALOG.iter().map(|m| m.id.to_string()).collect()
 }
 
+/// The catalogue entry of method `id`.
+pub fn info(id: &str) -> Result<&'static MethodInfo, OdeError> {
+    CATALOG
+        .iter()
+        .copied()
+        .find(|m| m.id == id)
+        .ok_or_else(|| OdeError::UnknownMethod {
+            id: id.to_string(),
+            known: ids(),
+        })
+}
+
 /// A stepper for method `id` on a system of dimension `dim`.
 pub fn create(id: &str, dim: usize) -> Result<Box<dyn Stepper>, OdeError> {
-    match id {
-        "euler" => Ok(Box::new(ExplicitRk::new(
-            &euler::INFO,
-            &euler::TABLEAU,
-            dim,
-        ))),
-        "rk4" => Ok(Box::new(ExplicitRk::new(&rk4::INFO, &rk4::TABLEAU, dim))),
-        _ => Err(OdeError::UnknownMethod {
+    let info = info(id)?;
+    if id == midpoint2::INFO.id {
+        return Ok(Box::new(Midpoint2::new(dim)));
+    }
+    match tableau(id) {
+        Some(tab) => Ok(Box::new(ExplicitRk::new(info, tab, dim))),
+        None => Err(OdeError::UnknownMethod {
             id: id.to_string(),
             known: ids(),
         }),

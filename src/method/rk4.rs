@@ -5,9 +5,12 @@ use super::{MethodInfo, Tableau};
 
 /// Seed 002 §7.3: k1..k4 at t_n, t_n + h/2, t_n + h/2, t_n + h; weights (1, 2, 2, 1)/6.
 pub const TABLEAU: Tableau = Tableau {
-    a: &[&[], &[0.5], &[0.0, 0.5], &[0.0, 0.0, 1.0]],
+    a: &[&[], &[1.0 / 2.0], &[0.0, 1.0 / 2.0], &[0.0, 0.0, 1.0]],
     b: &[1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0],
-    c: &[0.0, 0.5, 0.5, 1.0],
+    c: &[0.0, 1.0 / 2.0, 1.0 / 2.0, 1.0],
+    error: None,
+    fsal: false,
+    dense: None,
 };
 
 pub const INFO: MethodInfo = MethodInfo {
@@ -17,4 +20,9 @@ pub const INFO: MethodInfo = MethodInfo {
     family: "explicit Runge–Kutta",
     source: "seed 002 §7.3 (Runge Kutta 4 step)",
     stages: 4,
+    adaptive: false,
+    embedded_order: None,
+    fsal: false,
+    dense_order: 3,
+    second_order: false,
 };

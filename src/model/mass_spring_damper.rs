@@ -28,6 +28,8 @@ pub fn info() -> ModelInfo {
         source: "seed 002 eq. (7.7)".into(),
         outputs: strings(&["energy"]),
         exact: true,
+        second_order: true,
+        events: vec![],
     }
 }
 

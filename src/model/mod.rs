@@ -1,10 +1,12 @@
 //! The model catalogue: one model per file, each a [`System`] with its parameters,
 //! initial state, outputs (energy…) and, where known, its exact solution.
 
+mod bouncing_balls;
 mod mass_spring_damper;
 mod pendulum;
 
 use crate::error::OdeError;
+pub use crate::event::EventInfo;
 use crate::problem::System;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -44,6 +46,12 @@ pub struct ModelInfo {
     pub outputs: Vec<String>,
     /// Whether the model knows its exact solution.
     pub exact: bool,
+    /// A second-order system q'' = f(t, q, q') written as y = (q, q'): the first half
+    /// of the state is q, the second half q'. Methods for second-order systems
+    /// (`midpoint2`) need this.
+    pub second_order: bool,
+    /// The switching functions the model declares (events a spec can name by id).
+    pub events: Vec<EventInfo>,
 }
 
 impl ParamInfo {
@@ -80,6 +88,12 @@ pub trait Model: System {
     fn exact(&self, _t0: f64, _y0: &[f64], _t: f64, _out: &mut [f64]) -> bool {
         false
     }
+
+    /// Switching function number `index` of [`ModelInfo::events`] at (t, y). The
+    /// driver only asks for declared indices.
+    fn event(&self, _index: usize, _t: f64, _y: &[f64]) -> f64 {
+        f64::NAN
+    }
 }
 
 struct Entry {
@@ -95,6 +109,10 @@ const CATALOG: &[Entry] = &[
     Entry {
         info: pendulum::info,
         build: pendulum::build,
+    },
+    Entry {
+        info: bouncing_balls::info,
+        build: bouncing_balls::build,
     },
 ];
 

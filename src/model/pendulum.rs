@@ -20,6 +20,8 @@ pub fn info() -> ModelInfo {
         source: "seed 002 §7.1, Fig. 7.5".into(),
         outputs: strings(&["energy"]),
         exact: false,
+        second_order: true,
+        events: vec![],
     }
 }
 

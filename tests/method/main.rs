@@ -3,6 +3,10 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bs23;
+mod dp45;
 mod euler;
 mod explicit_rk;
+mod heun;
+mod midpoint2;
 mod rk4;

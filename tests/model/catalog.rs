@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 #[test]
 fn ids_are_the_public_contract() {
     let ids: Vec<_> = catalog().into_iter().map(|m| m.id).collect();
-    assert_eq!(ids, ["mass-spring-damper", "pendulum"]);
+    assert_eq!(ids, ["mass-spring-damper", "pendulum", "bouncing-balls"]);
 }
 
 #[test]

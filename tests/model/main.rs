@@ -3,6 +3,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bouncing_balls;
 mod catalog;
 mod mass_spring_damper;
 mod pendulum;

@@ -1,0 +1,3 @@
+//! Tests of the stability analysis, mirroring `src/stability/`.
+
+mod rk;
