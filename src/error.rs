@@ -43,6 +43,15 @@ pub enum OdeError {
     Finished { t1: f64 },
     /// The spec itself could not be read (wrong field type, missing field…).
     BadSpec { message: String },
+    /// User text (a system or an expression) that does not parse or does not make
+    /// sense. `line` and `column` are 1-based (columns count characters); `snippet` is
+    /// the source line and a line of carets under the offending text.
+    Parse {
+        line: usize,
+        column: usize,
+        message: String,
+        snippet: String,
+    },
 }
 
 fn list(known: &[String]) -> String {
@@ -146,6 +155,12 @@ impl fmt::Display for OdeError {
                 )
             }
             OdeError::BadSpec { message } => write!(f, "invalid spec: {message}"),
+            OdeError::Parse {
+                line,
+                column,
+                message,
+                snippet,
+            } => write!(f, "line {line}, column {column}: {message}\n{snippet}"),
         }
     }
 }

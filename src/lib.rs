@@ -16,6 +16,7 @@
 
 pub mod driver;
 pub mod error;
+pub mod expr;
 pub mod method;
 pub mod model;
 pub mod problem;

@@ -1,0 +1,96 @@
+//! One compiled expression of t, given states and given parameters: the form an event
+//! switching function g(t, y) takes (`events: [{ expr: "x - 1" }]`).
+
+use super::compile::{Binding, Compiler, Scope};
+use super::error::{ErrorKind, ExprError};
+use super::eval::Program;
+use super::lexer::{lex, Span};
+use super::parser::parse_expr;
+use super::MAX_TEXT;
+use crate::error::OdeError;
+
+/// An expression compiled once to a tape; cheap to evaluate, with exact gradient.
+#[derive(Debug, Clone)]
+pub struct CompiledExpr {
+    program: Program,
+    text: String,
+}
+
+/// Compiles `text`, an expression in `t`, the states `state_names` (y[i] is
+/// `state_names[i]`) and the parameters `params` (name, value), plus pi and e.
+/// Errors are [`OdeError::Parse`] with line and column in `text`.
+pub fn compile_expr(
+    text: &str,
+    state_names: &[String],
+    params: &[(String, f64)],
+) -> Result<CompiledExpr, OdeError> {
+    compile_inner(text, state_names, params).map_err(|e| e.to_ode_error(text))
+}
+
+fn compile_inner(
+    text: &str,
+    state_names: &[String],
+    params: &[(String, f64)],
+) -> Result<CompiledExpr, ExprError> {
+    check_length(text)?;
+    let tokens = lex(text)?;
+    let expr = parse_expr(text, &tokens)?;
+    let mut scope = Scope::builtins();
+    scope.bind("t", Binding::Input(0));
+    for (name, value) in params {
+        scope.bind(name, Binding::Const(*value));
+    }
+    for (i, name) in state_names.iter().enumerate() {
+        scope.bind(name, Binding::Input(1 + i as u32));
+    }
+    let mut c = Compiler::new(scope, &[], state_names.len());
+    let v = c.expr(&expr)?;
+    Ok(CompiledExpr {
+        program: Program::new(c.finish(&[v])),
+        text: text.to_string(),
+    })
+}
+
+/// Refuses texts longer than [`MAX_TEXT`] bytes.
+pub(crate) fn check_length(text: &str) -> Result<(), ExprError> {
+    if text.len() > MAX_TEXT {
+        return Err(ExprError::new(
+            ErrorKind::TooLarge {
+                what: "the text".into(),
+                limit: MAX_TEXT,
+                unit: "bytes".into(),
+            },
+            Span::new(0, 0),
+        ));
+    }
+    Ok(())
+}
+
+impl CompiledExpr {
+    pub(crate) fn from_program(program: Program, text: String) -> Self {
+        Self { program, text }
+    }
+
+    /// The value at (t, y). A `y` shorter than the number of states reads NaN for the
+    /// missing ones; never a panic.
+    pub fn eval(&self, t: f64, y: &[f64]) -> f64 {
+        let mut out = [f64::NAN];
+        self.program.eval(t, y, &mut out);
+        out[0]
+    }
+
+    /// The exact gradient: `out[0]` = ∂/∂t, `out[1 + k]` = ∂/∂y_k.
+    pub fn gradient(&self, t: f64, y: &[f64], out: &mut [f64]) {
+        self.program.gradient(t, y, out);
+    }
+
+    /// The source text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The compiled program.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+}
