@@ -248,13 +248,15 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 /// The closest of `candidates` to `name`, if it is close enough to be a likely typo:
-/// the same name in another case, or within one edit per three characters (at least one).
+/// the same name in another case, or within one edit per three characters (at least one,
+/// none for one-letter names).
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let len = name.chars().count();
     if len > MAX_SUGGEST_LEN {
         return None;
     }
-    let allowed = (len / 3).max(1);
+    // One-letter names are too short for a typo to be recognisable (v is not x).
+    let allowed = if len <= 1 { 0 } else { (len / 3).max(1) };
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
         if c == name || c.chars().count() > MAX_SUGGEST_LEN {

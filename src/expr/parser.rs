@@ -451,7 +451,7 @@ impl<'a> Parser<'a> {
             ));
         };
         match (word.as_str(), &self.peek_at(1).tok) {
-            ("param", Tok::Name(_)) => {
+            ("param", _) => {
                 self.bump();
                 loop {
                     let name = self.ident("a parameter name")?;
@@ -463,14 +463,14 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            ("output", Tok::Name(_)) => {
+            ("output", _) => {
                 self.bump();
                 let name = self.ident("an output name")?;
                 self.expect_assign(&name.name)?;
                 let value = self.expr()?;
                 out.push(Stmt::Output { name, value });
             }
-            ("event", Tok::Name(_)) => {
+            ("event", _) => {
                 self.bump();
                 let name = self.ident("an event name")?;
                 self.expect(Tok::Colon, "\":\" after the event name")?;
