@@ -226,43 +226,29 @@ pub enum Binding {
     Hidden(String),
 }
 
-/// The names visible to an expression; later entries shadow earlier ones.
+/// The names visible to an expression; binding a name again replaces its meaning.
 #[derive(Debug, Clone, Default)]
 pub struct Scope {
-    pub names: Vec<(String, Binding)>,
+    names: HashMap<String, Binding>,
 }
 
 impl Scope {
     /// The built-in constants (pi, e).
     pub fn builtins() -> Self {
-        Self {
-            names: CONSTANTS
-                .iter()
-                .map(|&(n, v)| (n.to_string(), Binding::Const(v)))
-                .collect(),
+        let mut s = Self::default();
+        for &(n, v) in CONSTANTS {
+            s.bind(n, Binding::Const(v));
         }
+        s
     }
 
-    /// Adds (or shadows) a name.
+    /// Adds a name or replaces its meaning.
     pub fn bind(&mut self, name: &str, b: Binding) {
-        self.names.push((name.to_string(), b));
+        self.names.insert(name.to_string(), b);
     }
 
     fn lookup(&self, name: &str) -> Option<&Binding> {
-        self.names
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, b)| b)
-    }
-
-    /// Every name a misspelling could have meant, functions included.
-    fn candidates(&self) -> impl Iterator<Item = &str> {
-        self.names
-            .iter()
-            .filter(|(_, b)| !matches!(b, Binding::Hidden(_)))
-            .map(|(n, _)| n.as_str())
-            .chain(FUNCTIONS.iter().map(|f| f.0))
+        self.names.get(name)
     }
 }
 
@@ -275,6 +261,10 @@ pub enum Val {
 
 /// Builds one tape from any number of expressions sharing one scope.
 pub struct Compiler<'s> {
+    /// Names shared by every program of a system.
+    base: &'s Scope,
+    /// Names bound while compiling (definitions as they become visible…); they take
+    /// precedence over `base`.
     scope: Scope,
     /// The definitions that [`Binding::Define`] refers to.
     define_exprs: &'s [Expr],
@@ -292,9 +282,10 @@ pub struct Compiler<'s> {
 const CONST_TAG: u32 = 1 << 31;
 
 impl<'s> Compiler<'s> {
-    pub fn new(scope: Scope, define_exprs: &'s [Expr], n_states: usize) -> Self {
+    pub fn new(base: &'s Scope, define_exprs: &'s [Expr], n_states: usize) -> Self {
         Self {
-            scope,
+            base,
+            scope: Scope::default(),
             define_exprs,
             n_states,
             consts: Vec::new(),
@@ -303,6 +294,27 @@ impl<'s> Compiler<'s> {
             seen: HashMap::new(),
             defines: HashMap::new(),
         }
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.scope.lookup(name).or_else(|| self.base.lookup(name))
+    }
+
+    /// Every name a misspelling could have meant, functions included, in a fixed order
+    /// (so suggestions do not depend on hashing).
+    fn candidates(&self) -> Vec<&str> {
+        let mut c: Vec<&str> = self
+            .scope
+            .names
+            .keys()
+            .chain(self.base.names.keys())
+            .map(|n| n.as_str())
+            .filter(|n| !matches!(self.lookup(n), Some(Binding::Hidden(_))))
+            .chain(FUNCTIONS.iter().map(|f| f.0))
+            .collect();
+        c.sort_unstable();
+        c.dedup();
+        c
     }
 
     /// Compiles `e` and returns where its value is.
@@ -357,7 +369,7 @@ impl<'s> Compiler<'s> {
                 args,
             } => {
                 let Some(&(_, op, arity)) = FUNCTIONS.iter().find(|f| f.0 == name) else {
-                    let kind = match self.scope.lookup(name) {
+                    let kind = match self.lookup(name) {
                         Some(_) => ErrorKind::NotAFunction { name: name.clone() },
                         None => ErrorKind::UnknownFunction {
                             name: name.clone(),
@@ -386,7 +398,7 @@ impl<'s> Compiler<'s> {
     }
 
     fn name(&mut self, n: &str, span: Span) -> Result<Val, ExprError> {
-        match self.scope.lookup(n) {
+        match self.lookup(n) {
             Some(Binding::Input(i)) => Ok(Val::Slot(*i)),
             Some(Binding::Const(x)) => Ok(Val::Const(*x)),
             Some(Binding::Define(i)) => {
@@ -421,7 +433,7 @@ impl<'s> Compiler<'s> {
                 } else {
                     ErrorKind::UnknownName {
                         name: n.into(),
-                        suggestion: suggest(n, self.scope.candidates()),
+                        suggestion: suggest(n, self.candidates()),
                     }
                 };
                 Err(ExprError::new(kind, span))
@@ -612,13 +624,14 @@ fn exponent_literal(e: &Expr) -> ExprKind {
     }
 }
 
-/// Compiles expressions that need no states and no time (parameter values, initial
-/// values) to their value.
-pub fn constant(scope: Scope, e: &Expr) -> Result<f64, ExprError> {
-    let mut c = Compiler::new(scope, &[], 0);
-    match c.expr(e)? {
-        Val::Const(x) => Ok(x),
-        // Only inputs make a value non-constant, and a constant scope hides them all.
-        Val::Slot(_) => Ok(f64::NAN),
+impl Compiler<'_> {
+    /// The value of an expression that needs no states and no time (parameter values,
+    /// initial values), in a scope that hides them.
+    pub fn constant(&mut self, e: &Expr) -> Result<f64, ExprError> {
+        match self.expr(e)? {
+            Val::Const(x) => Ok(x),
+            // Only inputs make a value non-constant, and a constant scope hides them all.
+            Val::Slot(_) => Ok(f64::NAN),
+        }
     }
 }

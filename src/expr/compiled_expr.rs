@@ -8,6 +8,8 @@ use super::lexer::{lex, Span};
 use super::parser::parse_expr;
 use super::MAX_TEXT;
 use crate::error::OdeError;
+use crate::model::ModelInfo;
+use std::collections::BTreeMap;
 
 /// An expression compiled once to a tape; cheap to evaluate, with exact gradient.
 #[derive(Debug, Clone)]
@@ -43,12 +45,31 @@ fn compile_inner(
     for (i, name) in state_names.iter().enumerate() {
         scope.bind(name, Binding::Input(1 + i as u32));
     }
-    let mut c = Compiler::new(scope, &[], state_names.len());
+    let mut c = Compiler::new(&scope, &[], state_names.len());
     let v = c.expr(&expr)?;
     Ok(CompiledExpr {
         program: Program::new(c.finish(&[v])),
         text: text.to_string(),
     })
+}
+
+/// Compiles `text` over a model's states and its parameters: `info.params` with
+/// `overrides` applied (for built-in models; a [`super::UserSystem`] has
+/// [`super::UserSystem::compile_event`], which also sees its definitions).
+pub fn compile_model_expr(
+    text: &str,
+    info: &ModelInfo,
+    overrides: &BTreeMap<String, f64>,
+) -> Result<CompiledExpr, OdeError> {
+    let params: Vec<(String, f64)> = info
+        .params
+        .iter()
+        .map(|p| {
+            let v = overrides.get(&p.name).copied().unwrap_or(p.value);
+            (p.name.clone(), v)
+        })
+        .collect();
+    compile_expr(text, &info.names, &params)
 }
 
 /// Refuses texts longer than [`MAX_TEXT`] bytes.

@@ -221,6 +221,27 @@ pub fn locate(src: &str, span: Span) -> (usize, usize, String) {
     (line_no, column, snippet)
 }
 
+/// Line numbers of byte offsets, by binary search over the line starts (so naming the
+/// line of many declarations stays linear in the text).
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(src: &str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(src.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Self { starts }
+    }
+
+    /// The 1-based line of byte offset `at`.
+    pub fn line(&self, at: usize) -> usize {
+        self.starts.partition_point(|&s| s <= at).max(1)
+    }
+}
+
 fn clamp_to_char(src: &str, mut i: usize) -> usize {
     i = i.min(src.len());
     while !src.is_char_boundary(i) {

@@ -34,7 +34,7 @@ pub mod lexer;
 pub mod parser;
 pub mod system;
 
-pub use compiled_expr::{compile_expr, CompiledExpr};
+pub use compiled_expr::{compile_expr, compile_model_expr, CompiledExpr};
 pub use eval::Program;
 pub use parser::Direction;
 pub use system::{build_user_system, UserEvent, UserSystem};

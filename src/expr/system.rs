@@ -23,12 +23,14 @@
 //! default uses another parameter follows that parameter's override unless it is itself
 //! overridden, and so do the initial values.
 
-use super::compile::{constant, Binding, Compiler, Scope, Tape, Val, CONSTANTS, FUNCTIONS};
+use super::compile::{Binding, Compiler, Scope, Tape, Val, CONSTANTS, FUNCTIONS};
 use super::compiled_expr::{check_length, CompiledExpr};
-use super::error::{locate, suggest, ErrorKind, ExprError};
+use super::error::{suggest, ErrorKind, ExprError, LineIndex};
 use super::eval::Program;
 use super::lexer::{lex, Span};
-use super::parser::{parse_statements, Direction, Expr, Ident, Stmt, KEYWORDS};
+use super::parser::{
+    parse_expr, parse_statements, Direction, Expr, ExprKind, Ident, Stmt, KEYWORDS,
+};
 use crate::error::OdeError;
 use crate::model::{Model, ModelInfo, ParamInfo};
 use crate::problem::System;
@@ -69,6 +71,9 @@ pub struct UserSystem {
     rhs: Program,
     outputs: Program,
     events: Vec<UserEvent>,
+    /// The checked statements and the parameter values in use, for [`UserSystem::compile_event`].
+    decl: Declared,
+    params: Vec<(String, f64)>,
 }
 
 /// Parses and compiles `text` with parameters overridden by `overrides` (unknown names
@@ -100,7 +105,31 @@ impl UserSystem {
                 });
             }
         }
-        compile_system(text, &decl, overrides).map_err(|e| e.to_ode_error(text))
+        compile_system(text, decl, overrides).map_err(|e| e.to_ode_error(text))
+    }
+
+    /// Compiles an extra expression (e.g. a spec's event `expr`) over this system: t, the
+    /// states, the parameter values in use and the definitions of the text. Errors give
+    /// line and column in `expr_text`.
+    pub fn compile_event(&self, expr_text: &str) -> Result<CompiledExpr, OdeError> {
+        let compile = || -> Result<CompiledExpr, ExprError> {
+            check_length(expr_text)?;
+            let tokens = lex(expr_text)?;
+            let e = parse_expr(expr_text, &tokens)?;
+            let values: Vec<f64> = self.params.iter().map(|p| p.1).collect();
+            let tape = Shared::new(&self.decl, &values).program(&[&e], false)?;
+            Ok(CompiledExpr::from_program(
+                Program::new(tape),
+                expr_text.to_string(),
+            ))
+        };
+        compile().map_err(|e| e.to_ode_error(expr_text))
+    }
+
+    /// The parameter values in use (defaults with the overrides applied, and parameters
+    /// defined from overridden ones recomputed), in declaration order.
+    pub fn param_values(&self) -> &[(String, f64)] {
+        &self.params
     }
 
     /// The description (names, parameters with their default values, initial state
@@ -151,7 +180,9 @@ impl Model for UserSystem {
 }
 
 /// The statements of a text, sorted by kind and checked for clashes.
+#[derive(Debug)]
 struct Declared {
+    lines: LineIndex,
     params: Vec<(Ident, Expr)>,
     states: Vec<(Ident, Expr)>,
     initials: HashMap<String, (Ident, Expr)>,
@@ -160,15 +191,12 @@ struct Declared {
     events: Vec<(Ident, Expr, Direction, bool)>,
 }
 
-fn line_of(src: &str, span: Span) -> usize {
-    locate(src, span).0
-}
-
 fn declare(text: &str) -> Result<Declared, ExprError> {
     check_length(text)?;
     let tokens = lex(text)?;
     let stmts = parse_statements(text, &tokens)?;
     let mut d = Declared {
+        lines: LineIndex::new(text),
         params: Vec::new(),
         states: Vec::new(),
         initials: HashMap::new(),
@@ -176,6 +204,7 @@ fn declare(text: &str) -> Result<Declared, ExprError> {
         outputs: Vec::new(),
         events: Vec::new(),
     };
+    let d_lines = LineIndex::new(text);
     // name → (what it is, where)
     let mut names: HashMap<String, (&'static str, Span)> = HashMap::new();
     let mut event_names: HashMap<String, Span> = HashMap::new();
@@ -187,7 +216,7 @@ fn declare(text: &str) -> Result<Declared, ExprError> {
                 ErrorKind::Duplicate {
                     name: name.name.clone(),
                     what: (*was).into(),
-                    line: line_of(text, *at),
+                    line: d_lines.line(at.start),
                 },
                 name.span,
             ));
@@ -225,7 +254,7 @@ fn declare(text: &str) -> Result<Declared, ExprError> {
                         ErrorKind::Duplicate {
                             name: name.name.clone(),
                             what: "an event".into(),
-                            line: line_of(text, *at),
+                            line: d_lines.line(at.start),
                         },
                         name.span,
                     ));
@@ -239,7 +268,7 @@ fn declare(text: &str) -> Result<Declared, ExprError> {
         return Err(ExprError::new(ErrorKind::NoEquations, Span::new(0, 0)));
     }
     for (name, value) in initial_list {
-        if !d.states.iter().any(|(s, _)| s.name == name.name) {
+        if names.get(&name.name).map(|n| n.0) != Some("a state") {
             let kind = match names.get(&name.name) {
                 Some(_) => ErrorKind::NoEquation {
                     name: name.name.clone(),
@@ -260,7 +289,7 @@ fn declare(text: &str) -> Result<Declared, ExprError> {
             return Err(ExprError::new(
                 ErrorKind::DuplicateInitial {
                     name: name.name.clone(),
-                    line: line_of(text, prev.span),
+                    line: d.lines.line(prev.span.start),
                 },
                 name.span,
             ));
@@ -304,37 +333,30 @@ fn require_finite(what: String, value: f64, span: Span) -> Result<f64, ExprError
 }
 
 /// Parameter values in order, each default evaluated with the parameters above it.
-fn param_values(
-    text: &str,
-    d: &Declared,
-    overrides: &BTreeMap<String, f64>,
-) -> Result<Vec<f64>, ExprError> {
+fn param_values(d: &Declared, overrides: &BTreeMap<String, f64>) -> Result<Vec<f64>, ExprError> {
+    let base = constant_scope(d);
+    let mut c = Compiler::new(&base, &[], 0);
+    for (p, _) in &d.params {
+        let reason = format!(
+            "parameter {} is declared later, on line {}",
+            p.name,
+            d.lines.line(p.span.start)
+        );
+        c.bind(&p.name, Binding::Hidden(reason));
+    }
     let mut values: Vec<f64> = Vec::with_capacity(d.params.len());
-    for (i, (name, value)) in d.params.iter().enumerate() {
-        let mut scope = constant_scope(text, d);
-        for (j, (later, _)) in d.params.iter().enumerate().skip(i) {
-            let reason = if j == i {
-                "a parameter cannot be defined by itself".to_string()
-            } else {
-                format!(
-                    "parameter {} is declared later, on line {}",
-                    later.name,
-                    line_of(text, later.span)
-                )
-            };
-            scope.bind(&later.name, Binding::Hidden(reason));
-        }
-        for (p, v) in d.params.iter().zip(&values) {
-            scope.bind(&p.0.name, Binding::Const(*v));
-        }
+    for (name, value) in &d.params {
+        let itself = "a parameter cannot be defined by itself".to_string();
+        c.bind(&name.name, Binding::Hidden(itself));
         let v = match overrides.get(&name.name) {
             Some(v) => *v,
             None => require_finite(
                 format!("parameter {}", name.name),
-                constant(scope, value)?,
+                c.constant(value)?,
                 value.span,
             )?,
         };
+        c.bind(&name.name, Binding::Const(v));
         values.push(v);
     }
     Ok(values)
@@ -342,7 +364,7 @@ fn param_values(
 
 /// Built-in constants, with states, t and definitions hidden (parameter and initial
 /// values are constants).
-fn constant_scope(text: &str, d: &Declared) -> Scope {
+fn constant_scope(d: &Declared) -> Scope {
     let mut scope = Scope::builtins();
     scope.bind(
         "t",
@@ -363,15 +385,16 @@ fn constant_scope(text: &str, d: &Declared) -> Scope {
             Binding::Hidden(format!(
                 "{} is a definition (line {}); parameter and initial values must be constants",
                 def.name,
-                line_of(text, def.span)
+                d.lines.line(def.span.start)
             )),
         );
     }
     scope
 }
 
-/// Compiles `exprs` over the full scope of the system into one tape.
-fn program(text: &str, d: &Declared, params: &[f64], exprs: &[&Expr]) -> Result<Tape, ExprError> {
+/// The scope of equations, outputs and events: t, states, parameters, definitions;
+/// outputs are hidden.
+fn full_scope(d: &Declared, params: &[f64]) -> Scope {
     let mut scope = Scope::builtins();
     scope.bind("t", Binding::Input(0));
     for ((p, _), v) in d.params.iter().zip(params) {
@@ -380,14 +403,9 @@ fn program(text: &str, d: &Declared, params: &[f64], exprs: &[&Expr]) -> Result<
     for (i, (s, _)) in d.states.iter().enumerate() {
         scope.bind(&s.name, Binding::Input(1 + i as u32));
     }
-    for (def, _) in &d.defines {
-        scope.bind(
-            &def.name,
-            Binding::Hidden(format!(
-                "it is defined below, on line {}; move the definition above its first use",
-                line_of(text, def.span)
-            )),
-        );
+    // Programs hide the definitions they compile until their turn (see `program`).
+    for (i, (def, _)) in d.defines.iter().enumerate() {
+        scope.bind(&def.name, Binding::Define(i));
     }
     for (o, _) in &d.outputs {
         scope.bind(
@@ -398,57 +416,151 @@ fn program(text: &str, d: &Declared, params: &[f64], exprs: &[&Expr]) -> Result<
             )),
         );
     }
-    let define_exprs: Vec<Expr> = d.defines.iter().map(|(_, e)| e.clone()).collect();
-    let mut c = Compiler::new(scope, &define_exprs, d.states.len());
-    for (i, (def, _)) in d.defines.iter().enumerate() {
-        c.bind(
-            &def.name,
-            Binding::Hidden("a definition cannot use itself".into()),
-        );
-        c.define(i)?;
-        c.bind(&def.name, Binding::Define(i));
+    scope
+}
+
+/// Indices of the definitions `e` names directly.
+fn define_refs(e: &Expr, index: &HashMap<&str, usize>, out: &mut Vec<usize>) {
+    match &e.kind {
+        ExprKind::Num(_) => {}
+        ExprKind::Name(n) => out.extend(index.get(n.as_str())),
+        ExprKind::Unary(_, a) => define_refs(a, index, out),
+        ExprKind::Binary(_, a, b) => {
+            define_refs(a, index, out);
+            define_refs(b, index, out);
+        }
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| define_refs(a, index, out)),
+        ExprKind::Cond(c, a, b) => {
+            define_refs(c, index, out);
+            define_refs(a, index, out);
+            define_refs(b, index, out);
+        }
     }
-    let mut vals: Vec<Val> = Vec::with_capacity(exprs.len());
-    for e in exprs {
-        vals.push(c.expr(e)?);
+}
+
+/// What every program of a system shares.
+struct Shared<'a> {
+    d: &'a Declared,
+    scope: Scope,
+    define_exprs: Vec<Expr>,
+    /// Definitions each definition names directly.
+    deps: Vec<Vec<usize>>,
+    index: HashMap<&'a str, usize>,
+}
+
+impl<'a> Shared<'a> {
+    fn new(d: &'a Declared, params: &[f64]) -> Self {
+        let index: HashMap<&str, usize> = d
+            .defines
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| (n.name.as_str(), i))
+            .collect();
+        let deps = d
+            .defines
+            .iter()
+            .map(|(_, e)| {
+                let mut v = Vec::new();
+                define_refs(e, &index, &mut v);
+                v
+            })
+            .collect();
+        Self {
+            d,
+            scope: full_scope(d, params),
+            define_exprs: d.defines.iter().map(|(_, e)| e.clone()).collect(),
+            deps,
+            index,
+        }
     }
-    Ok(c.finish(&vals))
+
+    /// Compiles `exprs` into one tape, with the definitions they need (all of them if
+    /// `all_defines`, so that every definition is checked once).
+    fn program(&self, exprs: &[&Expr], all_defines: bool) -> Result<Tape, ExprError> {
+        let n = self.d.defines.len();
+        let mut needed = vec![all_defines; n];
+        if !all_defines {
+            let mut stack = Vec::new();
+            for e in exprs {
+                define_refs(e, &self.index, &mut stack);
+            }
+            while let Some(i) = stack.pop() {
+                if !needed[i] {
+                    needed[i] = true;
+                    stack.extend(&self.deps[i]);
+                }
+            }
+        }
+        let mut c = Compiler::new(&self.scope, &self.define_exprs, self.d.states.len());
+        // A definition may use only the ones above it: each is hidden until compiled.
+        for (i, (def, _)) in self.d.defines.iter().enumerate() {
+            if needed[i] {
+                let line = self.d.lines.line(def.span.start);
+                c.bind(
+                    &def.name,
+                    Binding::Hidden(format!(
+                        "it is defined below, on line {line}; move the definition above its \
+                         first use"
+                    )),
+                );
+            }
+        }
+        for (i, (def, _)) in self.d.defines.iter().enumerate() {
+            if !needed[i] {
+                continue;
+            }
+            c.bind(
+                &def.name,
+                Binding::Hidden("a definition cannot use itself".into()),
+            );
+            c.define(i)?;
+            c.bind(&def.name, Binding::Define(i));
+        }
+        let mut vals: Vec<Val> = Vec::with_capacity(exprs.len());
+        for e in exprs {
+            vals.push(c.expr(e)?);
+        }
+        Ok(c.finish(&vals))
+    }
 }
 
 fn compile_system(
     text: &str,
-    d: &Declared,
+    decl: Declared,
     overrides: &BTreeMap<String, f64>,
 ) -> Result<UserSystem, ExprError> {
-    let defaults = param_values(text, d, &BTreeMap::new())?;
+    let d = &decl;
+    let defaults = param_values(d, &BTreeMap::new())?;
     let values = if overrides.is_empty() {
         defaults.clone()
     } else {
-        param_values(text, d, overrides)?
+        param_values(d, overrides)?
     };
-    let mut init_scope = constant_scope(text, d);
+    let base = constant_scope(d);
+    let mut init = Compiler::new(&base, &[], 0);
     for ((p, _), v) in d.params.iter().zip(&values) {
-        init_scope.bind(&p.name, Binding::Const(*v));
+        init.bind(&p.name, Binding::Const(*v));
     }
     let mut y0 = Vec::with_capacity(d.states.len());
     for (s, _) in &d.states {
         let v = match d.initials.get(&s.name) {
             Some((_, e)) => require_finite(
                 format!("the initial value of {}", s.name),
-                constant(init_scope.clone(), e)?,
+                init.constant(e)?,
                 e.span,
             )?,
             None => 0.0,
         };
         y0.push(v);
     }
+    let shared = Shared::new(d, &values);
     let rhs_exprs: Vec<&Expr> = d.states.iter().map(|(_, e)| e).collect();
-    let rhs = Program::new(program(text, d, &values, &rhs_exprs)?);
+    let rhs = Program::new(shared.program(&rhs_exprs, true)?);
     let out_exprs: Vec<&Expr> = d.outputs.iter().map(|(_, e)| e).collect();
-    let outputs = Program::new(program(text, d, &values, &out_exprs)?);
+    let outputs = Program::new(shared.program(&out_exprs, false)?);
     let mut events = Vec::with_capacity(d.events.len());
     for (name, e, direction, terminal) in &d.events {
-        let tape = program(text, d, &values, &[e])?;
+        let tape = shared.program(&[e], false)?;
         let src = text.get(e.span.start..e.span.end).unwrap_or("").to_string();
         events.push(UserEvent {
             name: name.name.clone(),
@@ -474,10 +586,19 @@ fn compile_system(
         outputs: d.outputs.iter().map(|(o, _)| o.name.clone()).collect(),
         exact: false,
     };
+    drop(shared);
+    let params = d
+        .params
+        .iter()
+        .zip(values)
+        .map(|((p, _), v)| (p.name.clone(), v))
+        .collect();
     Ok(UserSystem {
         info,
         rhs,
         outputs,
         events,
+        decl,
+        params,
     })
 }

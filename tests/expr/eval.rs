@@ -101,3 +101,56 @@ fn issue_7_a_short_state_vector_reads_nan() {
     assert!(e.eval(0.0, &[1.0]).is_nan());
     assert_eq!(e.eval(0.0, &[1.0, 2.0, 99.0]), 3.0);
 }
+
+mod no_allocation {
+    //! Counts heap allocations of the current thread (other tests run on other threads).
+    use std::alloc::{GlobalAlloc, Layout, System as Heap};
+    use std::cell::Cell;
+
+    struct Counting;
+
+    thread_local! {
+        static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+            unsafe { Heap.alloc(layout) }
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            unsafe { Heap.dealloc(ptr, layout) }
+        }
+    }
+
+    #[global_allocator]
+    static COUNTING: Counting = Counting;
+
+    fn allocations() -> usize {
+        ALLOCATIONS.with(|c| c.get())
+    }
+
+    /// Evaluating f, the outputs and an event function allocates nothing.
+    #[test]
+    fn issue_7_evaluation_allocates_nothing() {
+        use odelab::model::Model;
+        use odelab::problem::System;
+        let sys = odelab::expr::UserSystem::new(
+            "param k = 100, c = 0.5\nF = if(x < 0, -1e4*x, 0)\nx' = v\n\
+             v' = -k*x - c*v + sin(t) + F\noutput energy = 0.5*v^2 + 0.5*k*x^2\n\
+             event ground: x",
+            &Default::default(),
+        )
+        .unwrap();
+        let (mut dy, mut out) = ([0.0; 2], [0.0]);
+        let before = allocations();
+        for i in 0..100 {
+            let y = [0.01 * f64::from(i) - 0.5, 1.0];
+            sys.rhs(0.1 * f64::from(i), &y, &mut dy);
+            sys.outputs(0.0, &y, &mut out);
+            std::hint::black_box(sys.events()[0].expr.eval(0.0, &y));
+        }
+        assert_eq!(allocations() - before, 0);
+    }
+}

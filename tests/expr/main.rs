@@ -2,6 +2,7 @@
 //! mirroring `src/expr/`.
 
 mod compile;
+mod compiled_expr;
 mod diff;
 mod error;
 mod eval;

@@ -125,15 +125,33 @@ fn issue_7_definitions_outputs_and_event_options() {
 }
 
 #[test]
-fn issue_7_compile_expr_over_a_built_in_models_states_and_parameters() {
-    let (info, _) = model::build("pendulum", &BTreeMap::new()).unwrap();
-    let params: Vec<(String, f64)> = info
-        .params
-        .iter()
-        .map(|p| (p.name.clone(), p.value))
-        .collect();
-    let g = odelab::expr::compile_expr("θ - pi/4 + 0*g*L*t", &info.names, &params).unwrap();
-    assert_eq!(g.eval(3.0, &[1.0, 0.0]), 1.0 - std::f64::consts::FRAC_PI_4);
+fn issue_7_definitions_are_checked_even_when_unused() {
+    assert_eq!(
+        super::system_error("x' = -x\nunused = y + 1"),
+        "line 2, column 10: unknown name \"y\"\n  unused = y + 1\n           ^"
+    );
+}
+
+/// Large systems within the text budget build (and in time linear in their size: every
+/// program compiles only the definitions it needs).
+#[test]
+fn issue_7_large_systems_within_the_budget_build() {
+    let mut text = String::from("x' = d1999\nd0 = x\n");
+    for i in 1..2000 {
+        text += &format!("d{i} = d{} + x\n", i - 1);
+    }
+    for i in 0..500 {
+        text += &format!("event e{i}: x - {i}\noutput o{i} = d{i}\n");
+    }
+    let sys = UserSystem::new(&text, &BTreeMap::new()).unwrap();
+    let mut dy = [0.0];
+    sys.rhs(0.0, &[1.0], &mut dy);
+    assert_eq!(dy[0], 2000.0);
+    assert_eq!(sys.events().len(), 500);
+    assert_eq!(sys.events()[7].expr.eval(0.0, &[1.0]), -6.0);
+    let mut out = vec![0.0; 500];
+    sys.outputs(0.0, &[1.0], &mut out);
+    assert_eq!(out[499], 500.0);
 }
 
 /// Runs `model` with method `id` over [0, steps·h] the way the driver does (fixed grid
