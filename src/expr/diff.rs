@@ -22,8 +22,7 @@ use nalgebra::{DMatrix, DVector};
 /// the partials are 1 for the chosen branch and 0 for the other (in `pa` and `pb`,
 /// standing for operands b and c).
 #[inline]
-fn partials(op: Op, a: f64, b: f64, c: f64, v: f64) -> (f64, f64) {
-    let _ = c;
+fn partials(op: Op, a: f64, b: f64, v: f64) -> (f64, f64) {
     match op {
         Op::Neg => (-1.0, 0.0),
         Op::Sin => (a.cos(), 0.0),
@@ -112,7 +111,7 @@ fn run_with_partials(tape: &Tape, val: &mut [f64], pa: &mut [f64], pb: &mut [f64
         let c = val[inst.c as usize];
         let v = inst.op.apply(a, b, c);
         val[first + i] = v;
-        let (da, db) = partials(inst.op, a, b, c, v);
+        let (da, db) = partials(inst.op, a, b, v);
         pa[i] = da;
         pb[i] = db;
     }

@@ -113,7 +113,8 @@ pub fn lex(src: &str) -> Result<Vec<Token>, ExprError> {
                 it.next();
                 out.push(single(Tok::Newline));
             }
-            c if c.is_whitespace() => {
+            // A byte-order mark pasted from another editor is blank space too.
+            c if c.is_whitespace() || c == '\u{feff}' => {
                 it.next();
             }
             '#' => {

@@ -158,6 +158,17 @@ struct Parser<'a> {
     tokens: &'a [Token],
     pos: usize,
     depth: usize,
+    /// Whether the current statement is a comma-separated list (`param`, `x(0) = …`).
+    list_statement: bool,
+}
+
+/// What a student most likely meant when `tok` follows a complete operand.
+fn after_operand_hint(tok: &Tok) -> Option<String> {
+    match tok {
+        Tok::Name(_) | Tok::Num(_) | Tok::LParen => Some("write \"*\" for a product".into()),
+        Tok::Assign => Some("write \"==\" to compare".into()),
+        _ => None,
+    }
 }
 
 fn expected(expected: &str, found: &Token, hint: Option<String>) -> ExprError {
@@ -409,11 +420,9 @@ impl<'a> Parser<'a> {
     /// "expected ")" to close the "(" at column …" at the current token.
     fn unclosed(&self, open: &Token, what: &str) -> ExprError {
         let found = self.peek();
-        let hint = match found.tok {
-            Tok::Name(_) | Tok::Num(_) | Tok::LParen => {
-                Some("write \"*\" for a product".to_string())
-            }
-            _ => {
+        let hint = match after_operand_hint(&found.tok) {
+            Some(h) => Some(h),
+            None => {
                 let (line, column, _) = locate(self.src, open.span);
                 Some(format!(
                     "the \"(\" at line {line}, column {column} is not closed"
@@ -432,17 +441,35 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             Tok::Eof => Ok(()),
-            Tok::Name(_) | Tok::Num(_) | Tok::LParen => Err(expected(
+            // `param a = 1 b = 2`, `x(0) = 1 v(0) = 2`
+            Tok::Name(_)
+                if self.list_statement
+                    && matches!(self.peek_at(1).tok, Tok::Assign | Tok::LParen) =>
+            {
+                Err(expected(
+                    "\",\" or end of line",
+                    t,
+                    Some("separate the declarations of one line with commas".into()),
+                ))
+            }
+            // `x' = v v' = -x`
+            Tok::Name(_) if self.peek_at(1).tok == Tok::Prime => Err(expected(
                 "an operator or end of line",
                 t,
-                Some("write \"*\" for a product".into()),
+                Some("start each equation on a new line (or separate them with \";\")".into()),
             )),
-            _ => Err(expected("an operator or end of line", t, None)),
+            _ => Err(expected(
+                "an operator or end of line",
+                t,
+                after_operand_hint(&t.tok),
+            )),
         }
     }
 
     fn statement(&mut self, out: &mut Vec<Stmt>) -> Result<(), ExprError> {
         let t = self.peek();
+        self.list_statement =
+            matches!(&t.tok, Tok::Name(n) if n == "param") || self.peek_at(1).tok == Tok::LParen;
         let Tok::Name(word) = &t.tok else {
             return Err(expected(
                 "a statement (param, x' = …, x(0) = …, a definition, output or event)",
@@ -564,6 +591,7 @@ pub fn parse_expr(src: &str, tokens: &[Token]) -> Result<Expr, ExprError> {
         tokens,
         pos: 0,
         depth: 0,
+        list_statement: false,
     };
     while p.eat(&Tok::Newline) {}
     let e = p.expr()?;
@@ -588,6 +616,7 @@ pub fn parse_statements(src: &str, tokens: &[Token]) -> Result<Vec<Stmt>, ExprEr
         tokens,
         pos: 0,
         depth: 0,
+        list_statement: false,
     };
     let mut out = Vec::new();
     loop {

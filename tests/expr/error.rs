@@ -133,6 +133,21 @@ const TABLE: &[(&str, &str)] = &[
         "x' = 1\nparam a = 1/0",
         "line 2, column 11: parameter a is inf, not a finite number\n  param a = 1/0\n            ^^^",
     ),
+    (
+        "param a = 1 b = 2\nx' = 1",
+        "line 1, column 13: expected \",\" or end of line, found name \"b\"; separate the \
+         declarations of one line with commas\n  param a = 1 b = 2\n              ^",
+    ),
+    (
+        "x' = if(x = 0, 1, 2)",
+        "line 1, column 11: expected \",\" or \")\", found \"=\"; write \"==\" to compare\n  \
+         x' = if(x = 0, 1, 2)\n            ^",
+    ),
+    (
+        "x' = v v' = -x",
+        "line 1, column 8: expected an operator or end of line, found name \"v\"; start each \
+         equation on a new line (or separate them with \";\")\n  x' = v v' = -x\n         ^",
+    ),
 ];
 
 #[test]
