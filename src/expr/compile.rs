@@ -333,7 +333,7 @@ impl<'s> Compiler<'s> {
             ExprKind::Binary(op, a, b) => {
                 let va = self.expr(a)?;
                 if *op == BinOp::Pow {
-                    if let ExprKind::Num(n) = exponent_literal(b) {
+                    if let Some(n) = exponent_literal(b) {
                         if n.fract() == 0.0 && n.abs() <= 64.0 {
                             return self.emit(Op::PowI(n as i32), &[va], e.span);
                         }
@@ -613,14 +613,14 @@ impl<'s> Compiler<'s> {
 const TMP_TAG: u32 = 1 << 30;
 
 /// The exponent as a literal number, looking through a unary minus (`x^-2`).
-fn exponent_literal(e: &Expr) -> ExprKind {
+fn exponent_literal(e: &Expr) -> Option<f64> {
     match &e.kind {
-        ExprKind::Num(x) => ExprKind::Num(*x),
+        ExprKind::Num(x) => Some(*x),
         ExprKind::Unary(UnOp::Neg, inner) => match inner.kind {
-            ExprKind::Num(x) => ExprKind::Num(-x),
-            _ => ExprKind::Name(String::new()),
+            ExprKind::Num(x) => Some(-x),
+            _ => None,
         },
-        _ => ExprKind::Name(String::new()),
+        _ => None,
     }
 }
 

@@ -10,9 +10,10 @@
 //! `abs'(x) = sign(x)` (0 at 0), `sign' = 0`, `min`/`max` follow the chosen argument
 //! (the first one on a tie), `if(c, a, b)` and `c ? a : b` follow the chosen branch,
 //! comparisons and logic have derivative 0, `x^n` with a literal integer n is n·x^(n−1).
-//! A zero tangent contributes nothing even when its partial is infinite or NaN, so
-//! `sqrt(x^2)` at 0 or `x^0.5` with a constant exponent give no spurious NaN through
-//! paths that do not depend on the direction.
+//! A zero tangent or a zero partial contributes nothing even when the other factor is
+//! infinite or NaN, so `sqrt(x^2)` at 0, `x^0.5` with a constant exponent or
+//! `max(0, sqrt(x))` at 0 give no spurious NaN through paths that are inactive or do not
+//! depend on the direction.
 
 use super::compile::{Op, Tape};
 use super::eval::{load, Program};
@@ -92,10 +93,11 @@ fn partials(op: Op, a: f64, b: f64, v: f64) -> (f64, f64) {
     }
 }
 
-/// p·dx, where a zero tangent gives 0 whatever p is.
+/// p·dx, where a zero partial or a zero tangent gives 0 whatever the other factor is
+/// (an inactive branch, or a path the direction does not reach, contributes nothing).
 #[inline]
 fn term(p: f64, dx: f64) -> f64 {
-    if dx == 0.0 {
+    if dx == 0.0 || p == 0.0 {
         0.0
     } else {
         p * dx

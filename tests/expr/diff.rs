@@ -118,6 +118,9 @@ fn issue_7_non_smooth_functions_take_the_active_branch() {
     assert_eq!(ad("sqrt(x) + y", 0.0, 0.0, 1.0)[2], 1.0);
     assert_eq!(ad("sqrt(x^2)", 0.0, 0.0, 0.0), [0.0, 0.0, 0.0]);
     assert_eq!(ad("y^0.5", 0.0, 0.0, -1.0)[1], 0.0);
+    // The inactive branch's infinite derivative does not leak in.
+    assert_eq!(ad("max(1, sqrt(x))", 0.0, 0.0, 0.0), [0.0, 0.0, 0.0]);
+    assert_eq!(ad("if(x > 0, sqrt(x), y)", 0.0, 0.0, 0.0), [0.0, 0.0, 1.0]);
 }
 
 #[test]
