@@ -190,18 +190,40 @@ pub struct Inst {
 
 /// A compiled program: instructions over slots, and the slots holding its outputs.
 #[derive(Debug, Clone, PartialEq)]
+/// Only [`Compiler::finish`] makes one, so every slot an instruction reads exists and
+/// precedes it.
 pub struct Tape {
     /// Number of states n (slots 1..=n); slot 0 is t.
-    pub n_states: usize,
+    pub(crate) n_states: usize,
     /// Constants, in slots `n_states + 1 ..`.
-    pub consts: Vec<f64>,
+    pub(crate) consts: Vec<f64>,
     /// Instruction `i` writes slot [`Tape::first_tmp`] `+ i`.
-    pub insts: Vec<Inst>,
+    pub(crate) insts: Vec<Inst>,
     /// The slot of each output.
-    pub outputs: Vec<u32>,
+    pub(crate) outputs: Vec<u32>,
 }
 
 impl Tape {
+    /// Number of states the tape reads.
+    pub fn n_states(&self) -> usize {
+        self.n_states
+    }
+
+    /// The constants, in slot order.
+    pub fn consts(&self) -> &[f64] {
+        &self.consts
+    }
+
+    /// The instructions, in execution order.
+    pub fn insts(&self) -> &[Inst] {
+        &self.insts
+    }
+
+    /// The slot of each output.
+    pub fn outputs(&self) -> &[u32] {
+        &self.outputs
+    }
+
     /// The slot written by the first instruction.
     pub fn first_tmp(&self) -> usize {
         1 + self.n_states + self.consts.len()
@@ -399,7 +421,7 @@ impl<'s> Compiler<'s> {
 
     fn name(&mut self, n: &str, span: Span) -> Result<Val, ExprError> {
         match self.lookup(n) {
-            Some(Binding::Input(i)) => Ok(Val::Slot(*i)),
+            Some(Binding::Input(i)) if *i as usize <= self.n_states => Ok(Val::Slot(*i)),
             Some(Binding::Const(x)) => Ok(Val::Const(*x)),
             Some(Binding::Define(i)) => {
                 let i = *i;
@@ -427,7 +449,7 @@ impl<'s> Compiler<'s> {
                 },
                 span,
             )),
-            None => {
+            Some(Binding::Input(_)) | None => {
                 let kind = if FUNCTIONS.iter().any(|f| f.0 == n) {
                     ErrorKind::FunctionWithoutCall { name: n.into() }
                 } else {

@@ -584,8 +584,25 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Token lists come from [`super::lexer::lex`], which ends them with `Eof`; refuse others
+/// rather than index past their end.
+fn check_terminated(tokens: &[Token]) -> Result<(), ExprError> {
+    match tokens.last() {
+        Some(t) if t.tok == Tok::Eof => Ok(()),
+        last => Err(ExprError::new(
+            ErrorKind::Expected {
+                expected: "end of text".into(),
+                found: "a token list without an end".into(),
+                hint: None,
+            },
+            last.map_or(Span::default(), |t| t.span),
+        )),
+    }
+}
+
 /// Parses a whole text as one expression (blank lines around it are allowed).
 pub fn parse_expr(src: &str, tokens: &[Token]) -> Result<Expr, ExprError> {
+    check_terminated(tokens)?;
     let mut p = Parser {
         src,
         tokens,
@@ -611,6 +628,7 @@ pub fn parse_expr(src: &str, tokens: &[Token]) -> Result<Expr, ExprError> {
 
 /// Parses the statements of a system text.
 pub fn parse_statements(src: &str, tokens: &[Token]) -> Result<Vec<Stmt>, ExprError> {
+    check_terminated(tokens)?;
     let mut p = Parser {
         src,
         tokens,

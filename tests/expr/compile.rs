@@ -3,7 +3,7 @@
 use super::{at, xy};
 
 fn n_insts(text: &str) -> usize {
-    xy(text).program().tape().insts.len()
+    xy(text).program().tape().insts().len()
 }
 
 #[test]
@@ -25,7 +25,7 @@ fn issue_7_equal_subexpressions_are_computed_once() {
 fn issue_7_literal_integer_powers_use_powi() {
     let e = xy("x^3");
     assert!(matches!(
-        e.program().tape().insts[0].op,
+        e.program().tape().insts()[0].op,
         odelab::expr::compile::Op::PowI(3)
     ));
     assert_eq!(e.eval(0.0, &[1.5, 0.0]), 1.5f64.powi(3));
@@ -39,5 +39,5 @@ fn issue_7_unused_definitions_leave_no_instructions() {
     )
     .unwrap();
     // -x and 2*x; the unused definition is dropped.
-    assert_eq!(sys.rhs_program().tape().insts.len(), 2);
+    assert_eq!(sys.rhs_program().tape().insts().len(), 2);
 }
