@@ -9,6 +9,7 @@ use crate::control::{error_norm, initial_step, Controller, ErrorNorm, Tolerance}
 use crate::error::OdeError;
 use crate::event::detector::{StepView, EVENT_RTOL};
 use crate::event::{Detector, EventRecord, EventSource};
+use crate::expr::{build_user_system, compile_model_expr};
 use crate::method::{self, MethodInfo, Stepper};
 use crate::model::{self, Model, ModelInfo};
 use crate::spec::{finite, Grid, SolveSpec, DEFAULT_MAX_STEPS};
@@ -120,13 +121,9 @@ fn build_detector(spec: &SolveSpec, info: &ModelInfo) -> Result<Detector, OdeErr
                     message: "name a switching function with id (or expr)".into(),
                 })
             }
-            // The expression language (src/expr) is built separately; its adapter
-            // will compile `expr` into an `EventFunction` here.
+            // A text expression over the model's states, parameters and t.
             (None, Some(expr)) => {
-                return Err(OdeError::ExpressionEventsUnavailable {
-                    expr: expr.clone(),
-                    known,
-                })
+                EventSource::Function(Box::new(compile_model_expr(expr, info, &spec.params)?))
             }
             (Some(id), None) => match known.iter().position(|k| k == id) {
                 Some(i) => EventSource::Model(i),
@@ -154,13 +151,33 @@ fn build_detector(spec: &SolveSpec, info: &ModelInfo) -> Result<Detector, OdeErr
         };
         detector.watch(source, direction, e.terminal.unwrap_or(false));
     }
+    // A user system's `event` lines are watched unless the spec lists its own events.
+    if spec.events.is_empty() {
+        for (i, e) in info.events.iter().enumerate().filter(|(_, e)| e.watched) {
+            detector.watch(EventSource::Model(i), e.direction, e.terminal);
+        }
+    }
     Ok(detector)
+}
+
+/// The model a spec names, or the user's system text it carries.
+fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
+    match (&spec.system, spec.model.is_empty()) {
+        (Some(text), true) => build_user_system(text, &spec.params),
+        (Some(_), false) => Err(OdeError::BadSpec {
+            message: "give either model or system, not both".into(),
+        }),
+        (None, true) => Err(OdeError::BadSpec {
+            message: "missing field `model` (a model id, or give your own `system` text)".into(),
+        }),
+        (None, false) => model::build(&spec.model, &spec.params),
+    }
 }
 
 impl Integrator {
     /// Validates the spec and sets up a run at (t0, y0).
     pub fn new(spec: &SolveSpec) -> Result<Self, OdeError> {
-        let (info, model) = model::build(&spec.model, &spec.params)?;
+        let (info, model) = build_model(spec)?;
         let method = method::info(&spec.method)?;
         if method.second_order && !info.second_order {
             return Err(OdeError::NeedsSecondOrderModel {

@@ -57,8 +57,6 @@ pub enum OdeError {
         id: String,
         known: Vec<String>,
     },
-    /// An event given as a text expression: the expression language is not wired in yet.
-    ExpressionEventsUnavailable { expr: String, known: Vec<String> },
     /// An event entry that names neither (or both) of `id` and `expr`.
     BadEvent { index: usize, message: String },
     /// Output times that are outside [t0, t1] or not increasing.
@@ -74,6 +72,15 @@ pub enum OdeError {
     NotAdaptive {
         method: String,
         adaptive: Vec<String>,
+    },
+    /// User text (a system or an expression) that does not parse or does not make
+    /// sense. `line` and `column` are 1-based (columns count characters); `snippet` is
+    /// the source line and a line of carets under the offending text.
+    Parse {
+        line: usize,
+        column: usize,
+        message: String,
+        snippet: String,
     },
 }
 
@@ -202,19 +209,6 @@ impl fmt::Display for OdeError {
                     )
                 }
             }
-            OdeError::ExpressionEventsUnavailable { expr, known } => {
-                write!(
-                    f,
-                    "event expression \"{expr}\" cannot be used yet: expression events are not \
-                     available in this version; give the id of one of the model's switching \
-                     functions instead"
-                )?;
-                if known.is_empty() {
-                    write!(f, " (this model declares none)")
-                } else {
-                    write!(f, " ({})", list(known))
-                }
-            }
             OdeError::BadEvent { index, message } => {
                 write!(f, "event {index} of the spec: {message}")
             }
@@ -244,6 +238,12 @@ impl fmt::Display for OdeError {
                  the adaptive methods are {}",
                 list(adaptive)
             ),
+            OdeError::Parse {
+                line,
+                column,
+                message,
+                snippet,
+            } => write!(f, "line {line}, column {column}: {message}\n{snippet}"),
         }
     }
 }

@@ -25,6 +25,7 @@ pub mod control;
 pub mod driver;
 pub mod error;
 pub mod event;
+pub mod expr;
 pub mod method;
 pub mod model;
 pub mod problem;

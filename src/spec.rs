@@ -14,8 +14,12 @@ pub const DEFAULT_MAX_STEPS: usize = 1_000_000;
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SolveSpec {
-    /// Model id, e.g. "pendulum".
+    /// Model id, e.g. "pendulum" (or give `system`).
+    #[serde(default)]
     pub model: String,
+    /// Your own system as text (see `src/expr/system.rs`), in place of `model`.
+    #[serde(default)]
+    pub system: Option<String>,
     /// Parameter overrides by name; the rest keep the model's defaults.
     #[serde(default)]
     pub params: BTreeMap<String, f64>,

@@ -41,6 +41,12 @@ export interface MethodInfo {
 export interface EventInfo {
   id: string;
   description: string;
+  /** Direction watched when the spec does not say: -1 falling, 0 both, 1 rising. */
+  direction: number;
+  /** Whether the run stops there when the spec does not say. */
+  terminal: boolean;
+  /** Watched even when the spec lists no events (a system's `event` lines). */
+  watched: boolean;
 }
 /** A model parameter with its default value. */
 export interface ParamInfo {
@@ -97,7 +103,13 @@ export interface EventRecord {
 }
 /** What `solve` and `new Integrator` accept. */
 export interface SolveSpec {
-  model: string;
+  /** A model id; or give `system` instead. */
+  model?: string;
+  /**
+   * Your own system as text, e.g. "param k = 100\nx' = v\nv' = -k*x\nx(0) = 1".
+   * Errors name the line and column. Its `event` lines are watched unless `events` is given.
+   */
+  system?: string;
   params?: Record<string, number>;
   y0?: number[];
   method: string;

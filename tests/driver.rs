@@ -310,11 +310,11 @@ fn issue_3_bad_input_gets_a_clear_error() {
             ev(
                 "bouncing-balls",
                 EventSpec {
-                    expr: Some("y1 - 0.3".into()),
+                    expr: Some("y1 - ".into()),
                     ..Default::default()
                 },
             ),
-            "event expression \"y1 - 0.3\" cannot be used yet: expression events are not available",
+            "line 1, column 6: ",
         ),
         (
             ev("bouncing-balls", EventSpec::default()),

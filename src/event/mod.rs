@@ -28,6 +28,12 @@ pub struct EventInfo {
     pub id: String,
     /// What the function measures and when it crosses zero.
     pub description: String,
+    /// Crossing direction watched when the spec does not say: -1 falling, 0 both, 1 rising.
+    pub direction: i8,
+    /// Whether the run stops at this event when the spec does not say.
+    pub terminal: bool,
+    /// Watched even when the spec lists no events (a user system's `event` lines).
+    pub watched: bool,
 }
 
 impl EventInfo {
@@ -35,6 +41,9 @@ impl EventInfo {
         Self {
             id: id.into(),
             description: description.into(),
+            direction: 0,
+            terminal: false,
+            watched: false,
         }
     }
 }

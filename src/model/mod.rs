@@ -25,7 +25,7 @@ pub struct ParamInfo {
 }
 
 /// What the page and the API show about a model.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelInfo {
     /// Stable id used in specs and URLs (public contract: never renamed).

@@ -1,0 +1,647 @@
+//! The parser: tokens → an abstract syntax tree with source spans, by recursive descent,
+//! one function per precedence level.
+//!
+//! Precedence, loosest first:
+//!
+//! | level | operators | associativity |
+//! |---|---|---|
+//! | conditional | `c ? a : b` | right |
+//! | or | `\|\|` | left |
+//! | and | `&&` | left |
+//! | comparison | `<` `<=` `>` `>=` `==` `!=` | none (`a < b < c` is an error) |
+//! | additive | `+` `-` | left |
+//! | multiplicative | `*` `/` | left |
+//! | unary | `-x` `+x` `!x` | prefix |
+//! | power | `^` (also `**`) | right, and tighter than unary minus: `-x^2 = -(x^2)`, `2^-1 = 0.5` |
+//! | primary | number, name, call `f(a, …)`, `( … )` | |
+//!
+//! `if(c, a, b)` is an ordinary call here; the compiler turns it into a conditional.
+//!
+//! Statements of the system format (one per line, or separated by `;`):
+//! `param k = 100, c = 0.5` · `x' = v` · `x(0) = 1, v(0) = 0` · `F = -k*x` (a definition)
+//! · `output energy = …` · `event ground: x [, falling | rising] [, terminal]`.
+
+use super::error::{locate, ErrorKind, ExprError};
+use super::lexer::{Span, Tok, Token};
+use super::{MAX_DEPTH, MAX_HEIGHT};
+
+/// Binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+}
+
+/// Prefix operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+/// An expression node and the source text it covers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+    /// Levels of operators below and including this node (a leaf is 1).
+    pub height: usize,
+}
+
+impl Expr {
+    /// A leaf (number or name).
+    pub fn leaf(kind: ExprKind, span: Span) -> Self {
+        Self {
+            kind,
+            span,
+            height: 1,
+        }
+    }
+
+    /// A node over its children, refused if it would be higher than [`MAX_HEIGHT`].
+    fn node(kind: ExprKind, span: Span) -> Result<Self, ExprError> {
+        let h = match &kind {
+            ExprKind::Num(_) | ExprKind::Name(_) => 0,
+            ExprKind::Unary(_, a) => a.height,
+            ExprKind::Binary(_, a, b) => a.height.max(b.height),
+            ExprKind::Call { args, .. } => args.iter().map(|a| a.height).max().unwrap_or(0),
+            ExprKind::Cond(c, a, b) => c.height.max(a.height).max(b.height),
+        };
+        if h + 1 > MAX_HEIGHT {
+            return Err(ExprError::new(
+                ErrorKind::TooLong { limit: MAX_HEIGHT },
+                span,
+            ));
+        }
+        Ok(Self {
+            kind,
+            span,
+            height: h + 1,
+        })
+    }
+}
+
+/// The kinds of expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExprKind {
+    Num(f64),
+    Name(String),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `name(args…)`; `name_span` covers only the name.
+    Call {
+        name: String,
+        name_span: Span,
+        args: Vec<Expr>,
+    },
+    /// `c ? a : b`.
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+/// A name where it is declared.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// Which sign changes of an event function count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    /// Both directions (the default).
+    #[default]
+    Both,
+    /// Only from positive to negative (`falling`).
+    Falling,
+    /// Only from negative to positive (`rising`).
+    Rising,
+}
+
+/// A statement of the system format.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stmt {
+    /// `param k = 100` (one per name of a `param` line).
+    Param { name: Ident, value: Expr },
+    /// `x' = v`.
+    Equation { name: Ident, rhs: Expr },
+    /// `x(0) = 1` (one per name of the line).
+    Initial { name: Ident, value: Expr },
+    /// `F = -k*x`: a named intermediate usable below it and in every equation.
+    Define { name: Ident, value: Expr },
+    /// `output energy = …`.
+    Output { name: Ident, value: Expr },
+    /// `event ground: x, falling, terminal`.
+    Event {
+        name: Ident,
+        expr: Expr,
+        direction: Direction,
+        terminal: bool,
+    },
+}
+
+/// Keywords that start statements; they cannot be used as names.
+pub const KEYWORDS: &[&str] = &["param", "output", "event"];
+
+struct Parser<'a> {
+    src: &'a str,
+    tokens: &'a [Token],
+    pos: usize,
+    depth: usize,
+    /// Whether the current statement is a comma-separated list (`param`, `x(0) = …`).
+    list_statement: bool,
+}
+
+/// What a student most likely meant when `tok` follows a complete operand.
+fn after_operand_hint(tok: &Tok) -> Option<String> {
+    match tok {
+        Tok::Name(_) | Tok::Num(_) | Tok::LParen => Some("write \"*\" for a product".into()),
+        Tok::Assign => Some("write \"==\" to compare".into()),
+        _ => None,
+    }
+}
+
+fn expected(expected: &str, found: &Token, hint: Option<String>) -> ExprError {
+    ExprError::new(
+        ErrorKind::Expected {
+            expected: expected.into(),
+            found: found.tok.describe(),
+            hint,
+        },
+        found.span,
+    )
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> &'a Token {
+        // The token list always ends with Eof and pos never passes it.
+        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+    }
+
+    fn peek_at(&self, k: usize) -> &'a Token {
+        &self.tokens[(self.pos + k).min(self.tokens.len() - 1)]
+    }
+
+    fn bump(&mut self) -> &'a Token {
+        let t = self.peek();
+        if t.tok != Tok::Eof {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn eat(&mut self, tok: &Tok) -> bool {
+        if &self.peek().tok == tok {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, tok: Tok, what: &str) -> Result<&'a Token, ExprError> {
+        if self.peek().tok == tok {
+            Ok(self.bump())
+        } else {
+            Err(expected(what, self.peek(), None))
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> Result<Ident, ExprError> {
+        let t = self.peek();
+        match &t.tok {
+            Tok::Name(n) => {
+                self.bump();
+                Ok(Ident {
+                    name: n.clone(),
+                    span: t.span,
+                })
+            }
+            _ => Err(expected(what, t, None)),
+        }
+    }
+
+    fn enter(&mut self, at: Span) -> Result<(), ExprError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(ExprError::new(ErrorKind::TooDeep { limit: MAX_DEPTH }, at));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// conditional: or [? conditional : conditional]
+    fn expr(&mut self) -> Result<Expr, ExprError> {
+        self.enter(self.peek().span)?;
+        let c = self.or()?;
+        let out = if self.eat(&Tok::Question) {
+            let a = self.expr()?;
+            self.expect(Tok::Colon, "\":\" of a conditional c ? a : b")?;
+            let b = self.expr()?;
+            let span = c.span.to(b.span);
+            Expr::node(ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), span)?
+        } else {
+            c
+        };
+        self.leave();
+        Ok(out)
+    }
+
+    fn binary_level(
+        &mut self,
+        next: fn(&mut Self) -> Result<Expr, ExprError>,
+        op_of: fn(&Tok) -> Option<BinOp>,
+    ) -> Result<Expr, ExprError> {
+        let mut lhs = next(self)?;
+        while let Some(op) = op_of(&self.peek().tok) {
+            self.bump();
+            let rhs = next(self)?;
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr::node(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span)?;
+        }
+        Ok(lhs)
+    }
+
+    fn or(&mut self) -> Result<Expr, ExprError> {
+        self.binary_level(Self::and, |t| (t == &Tok::OrOr).then_some(BinOp::Or))
+    }
+
+    fn and(&mut self) -> Result<Expr, ExprError> {
+        self.binary_level(Self::comparison, |t| {
+            (t == &Tok::AndAnd).then_some(BinOp::And)
+        })
+    }
+
+    fn comparison(&mut self) -> Result<Expr, ExprError> {
+        let cmp = |t: &Tok| match t {
+            Tok::Lt => Some(BinOp::Lt),
+            Tok::Le => Some(BinOp::Le),
+            Tok::Gt => Some(BinOp::Gt),
+            Tok::Ge => Some(BinOp::Ge),
+            Tok::EqEq => Some(BinOp::Eq),
+            Tok::Ne => Some(BinOp::Ne),
+            _ => None,
+        };
+        let lhs = self.additive()?;
+        let Some(op) = cmp(&self.peek().tok) else {
+            return Ok(lhs);
+        };
+        self.bump();
+        let rhs = self.additive()?;
+        if cmp(&self.peek().tok).is_some() {
+            return Err(ExprError::new(
+                ErrorKind::ChainedComparison,
+                self.peek().span,
+            ));
+        }
+        let span = lhs.span.to(rhs.span);
+        Expr::node(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span)
+    }
+
+    fn additive(&mut self) -> Result<Expr, ExprError> {
+        self.binary_level(Self::multiplicative, |t| match t {
+            Tok::Plus => Some(BinOp::Add),
+            Tok::Minus => Some(BinOp::Sub),
+            _ => None,
+        })
+    }
+
+    fn multiplicative(&mut self) -> Result<Expr, ExprError> {
+        self.binary_level(Self::unary, |t| match t {
+            Tok::Star => Some(BinOp::Mul),
+            Tok::Slash => Some(BinOp::Div),
+            _ => None,
+        })
+    }
+
+    fn unary(&mut self) -> Result<Expr, ExprError> {
+        let t = self.peek();
+        let op = match t.tok {
+            Tok::Minus => Some(UnOp::Neg),
+            Tok::Bang => Some(UnOp::Not),
+            Tok::Plus => None,
+            _ => return self.power(),
+        };
+        self.bump();
+        self.enter(t.span)?;
+        let operand = self.unary()?;
+        self.leave();
+        let span = t.span.to(operand.span);
+        match op {
+            Some(op) => Expr::node(ExprKind::Unary(op, Box::new(operand)), span),
+            None => Ok(operand),
+        }
+    }
+
+    /// primary [^ unary] — right-associative, and the exponent may carry a sign.
+    fn power(&mut self) -> Result<Expr, ExprError> {
+        let base = self.primary()?;
+        if !self.eat(&Tok::Caret) {
+            return Ok(base);
+        }
+        self.enter(base.span)?;
+        let exp = self.unary()?;
+        self.leave();
+        let span = base.span.to(exp.span);
+        Expr::node(
+            ExprKind::Binary(BinOp::Pow, Box::new(base), Box::new(exp)),
+            span,
+        )
+    }
+
+    fn primary(&mut self) -> Result<Expr, ExprError> {
+        let t = self.peek();
+        match &t.tok {
+            Tok::Num(x) => {
+                self.bump();
+                Ok(Expr::leaf(ExprKind::Num(*x), t.span))
+            }
+            Tok::Name(n) => {
+                self.bump();
+                if self.peek().tok != Tok::LParen {
+                    return Ok(Expr::leaf(ExprKind::Name(n.clone()), t.span));
+                }
+                let open = self.bump();
+                self.enter(t.span)?;
+                let mut args = Vec::new();
+                if !self.eat(&Tok::RParen) {
+                    loop {
+                        args.push(self.expr()?);
+                        if self.eat(&Tok::Comma) {
+                            continue;
+                        }
+                        if self.peek().tok == Tok::RParen {
+                            break;
+                        }
+                        return Err(self.unclosed(open, "\",\" or \")\""));
+                    }
+                    self.bump();
+                }
+                self.leave();
+                let end = self.tokens[self.pos - 1].span;
+                Expr::node(
+                    ExprKind::Call {
+                        name: n.clone(),
+                        name_span: t.span,
+                        args,
+                    },
+                    t.span.to(end),
+                )
+            }
+            Tok::LParen => {
+                self.bump();
+                self.enter(t.span)?;
+                let mut inner = self.expr()?;
+                if self.peek().tok != Tok::RParen {
+                    return Err(self.unclosed(t, "\")\""));
+                }
+                let close = self.bump();
+                self.leave();
+                inner.span = t.span.to(close.span);
+                Ok(inner)
+            }
+            _ => Err(expected("a number, a name or \"(\"", t, None)),
+        }
+    }
+
+    /// "expected ")" to close the "(" at column …" at the current token.
+    fn unclosed(&self, open: &Token, what: &str) -> ExprError {
+        let found = self.peek();
+        let hint = match after_operand_hint(&found.tok) {
+            Some(h) => Some(h),
+            None => {
+                let (line, column, _) = locate(self.src, open.span);
+                Some(format!(
+                    "the \"(\" at line {line}, column {column} is not closed"
+                ))
+            }
+        };
+        expected(what, found, hint)
+    }
+
+    /// The end of a statement: a newline, `;` or the end of the text.
+    fn end_of_statement(&mut self) -> Result<(), ExprError> {
+        let t = self.peek();
+        match t.tok {
+            Tok::Newline => {
+                self.bump();
+                Ok(())
+            }
+            Tok::Eof => Ok(()),
+            // `param a = 1 b = 2`, `x(0) = 1 v(0) = 2`
+            Tok::Name(_)
+                if self.list_statement
+                    && matches!(self.peek_at(1).tok, Tok::Assign | Tok::LParen) =>
+            {
+                Err(expected(
+                    "\",\" or end of line",
+                    t,
+                    Some("separate the declarations of one line with commas".into()),
+                ))
+            }
+            // `x' = v v' = -x`
+            Tok::Name(_) if self.peek_at(1).tok == Tok::Prime => Err(expected(
+                "an operator or end of line",
+                t,
+                Some("start each equation on a new line (or separate them with \";\")".into()),
+            )),
+            _ => Err(expected(
+                "an operator or end of line",
+                t,
+                after_operand_hint(&t.tok),
+            )),
+        }
+    }
+
+    fn statement(&mut self, out: &mut Vec<Stmt>) -> Result<(), ExprError> {
+        let t = self.peek();
+        self.list_statement =
+            matches!(&t.tok, Tok::Name(n) if n == "param") || self.peek_at(1).tok == Tok::LParen;
+        let Tok::Name(word) = &t.tok else {
+            return Err(expected(
+                "a statement (param, x' = …, x(0) = …, a definition, output or event)",
+                t,
+                None,
+            ));
+        };
+        match (word.as_str(), &self.peek_at(1).tok) {
+            ("param", _) => {
+                self.bump();
+                loop {
+                    let name = self.ident("a parameter name")?;
+                    self.expect_assign(&name.name)?;
+                    let value = self.expr()?;
+                    out.push(Stmt::Param { name, value });
+                    if !self.eat(&Tok::Comma) {
+                        break;
+                    }
+                }
+            }
+            ("output", _) => {
+                self.bump();
+                let name = self.ident("an output name")?;
+                self.expect_assign(&name.name)?;
+                let value = self.expr()?;
+                out.push(Stmt::Output { name, value });
+            }
+            ("event", _) => {
+                self.bump();
+                let name = self.ident("an event name")?;
+                self.expect(Tok::Colon, "\":\" after the event name")?;
+                let expr = self.expr()?;
+                let mut direction = Direction::Both;
+                let mut terminal = false;
+                while self.eat(&Tok::Comma) {
+                    let what = "falling, rising or terminal";
+                    let opt = self.ident(what)?;
+                    match opt.name.as_str() {
+                        "falling" => direction = Direction::Falling,
+                        "rising" => direction = Direction::Rising,
+                        "terminal" => terminal = true,
+                        _ => return Err(expected(what, &self.tokens[self.pos - 1], None)),
+                    }
+                }
+                out.push(Stmt::Event {
+                    name,
+                    expr,
+                    direction,
+                    terminal,
+                });
+            }
+            (_, Tok::Prime) => {
+                let name = self.ident("a state name")?;
+                self.bump();
+                if self.peek().tok == Tok::Prime {
+                    return Err(ExprError::new(
+                        ErrorKind::SecondOrder { name: name.name },
+                        self.peek().span,
+                    ));
+                }
+                self.expect_assign(&format!("{}'", name.name))?;
+                let rhs = self.expr()?;
+                out.push(Stmt::Equation { name, rhs });
+            }
+            (_, Tok::LParen) => loop {
+                let name = self.ident("a state name")?;
+                self.expect(Tok::LParen, "\"(\"")?;
+                let at = self.peek();
+                match at.tok {
+                    Tok::Num(0.0) => {
+                        self.bump();
+                    }
+                    Tok::Num(_) => {
+                        return Err(ExprError::new(
+                            ErrorKind::InitialTime { name: name.name },
+                            at.span,
+                        ))
+                    }
+                    _ => return Err(expected("0", at, None)),
+                }
+                self.expect(Tok::RParen, "\")\"")?;
+                self.expect_assign(&format!("{}(0)", name.name))?;
+                let value = self.expr()?;
+                out.push(Stmt::Initial { name, value });
+                if !self.eat(&Tok::Comma) {
+                    break;
+                }
+            },
+            (_, Tok::Assign) => {
+                let name = self.ident("a name")?;
+                self.bump();
+                let value = self.expr()?;
+                out.push(Stmt::Define { name, value });
+            }
+            _ => {
+                return Err(expected(
+                    &format!(
+                        "\"'\" (an equation {word}' = …), \"(0)\" (an initial value) \
+                         or \"=\" (a definition) after \"{word}\""
+                    ),
+                    self.peek_at(1),
+                    None,
+                ))
+            }
+        }
+        self.end_of_statement()
+    }
+
+    fn expect_assign(&mut self, after: &str) -> Result<(), ExprError> {
+        self.expect(Tok::Assign, &format!("\"=\" after {after}"))?;
+        Ok(())
+    }
+}
+
+/// Token lists come from [`super::lexer::lex`], which ends them with `Eof`; refuse others
+/// rather than index past their end.
+fn check_terminated(tokens: &[Token]) -> Result<(), ExprError> {
+    match tokens.last() {
+        Some(t) if t.tok == Tok::Eof => Ok(()),
+        last => Err(ExprError::new(
+            ErrorKind::Expected {
+                expected: "end of text".into(),
+                found: "a token list without an end".into(),
+                hint: None,
+            },
+            last.map_or(Span::default(), |t| t.span),
+        )),
+    }
+}
+
+/// Parses a whole text as one expression (blank lines around it are allowed).
+pub fn parse_expr(src: &str, tokens: &[Token]) -> Result<Expr, ExprError> {
+    check_terminated(tokens)?;
+    let mut p = Parser {
+        src,
+        tokens,
+        pos: 0,
+        depth: 0,
+        list_statement: false,
+    };
+    while p.eat(&Tok::Newline) {}
+    let e = p.expr()?;
+    while p.eat(&Tok::Newline) {}
+    if p.peek().tok != Tok::Eof {
+        let t = p.peek();
+        let hint = matches!(t.tok, Tok::Name(_) | Tok::Num(_) | Tok::LParen)
+            .then(|| "write \"*\" for a product".to_string());
+        return Err(expected(
+            "an operator or the end of the expression",
+            t,
+            hint,
+        ));
+    }
+    Ok(e)
+}
+
+/// Parses the statements of a system text.
+pub fn parse_statements(src: &str, tokens: &[Token]) -> Result<Vec<Stmt>, ExprError> {
+    check_terminated(tokens)?;
+    let mut p = Parser {
+        src,
+        tokens,
+        pos: 0,
+        depth: 0,
+        list_statement: false,
+    };
+    let mut out = Vec::new();
+    loop {
+        while p.eat(&Tok::Newline) {}
+        if p.peek().tok == Tok::Eof {
+            return Ok(out);
+        }
+        p.statement(&mut out)?;
+    }
+}

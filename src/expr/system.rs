@@ -1,0 +1,622 @@
+//! The system text format and [`UserSystem`], a model built from it.
+//!
+//! ```text
+//! # a comment
+//! param k = 100, c = 0.5          # parameters (sliders); values may use earlier ones
+//! x' = v                          # one equation per state; state order = this order
+//! v' = -k*x - c*v + F + sin(t)
+//! F = if(x < 0, -1000*x, 0)       # a definition, usable in equations, outputs, events
+//! x(0) = 1, v(0) = 0              # initial values; a state without one starts at 0
+//! output energy = 0.5*v^2 + 0.5*k*x^2
+//! event ground: x, falling, terminal
+//! ```
+//!
+//! Rules: every name is declared once (states, parameters, definitions and outputs share
+//! one namespace; event names have their own); `t`, `pi`, `e`, function names and the
+//! keywords `param`, `output`, `event` cannot be declared. Parameter and initial values
+//! are constant expressions (numbers, pi, e, earlier parameters; initial values may use
+//! every parameter). A definition may use t, the states, the parameters and the
+//! definitions above it (so there are no cycles); equations, outputs and events may use
+//! every definition. An initial value for a name without an equation is an error.
+//!
+//! Parameters can be overridden by name like a built-in model's; a parameter whose
+//! default uses another parameter follows that parameter's override unless it is itself
+//! overridden, and so do the initial values.
+
+use super::compile::{Binding, Compiler, Scope, Tape, Val, CONSTANTS, FUNCTIONS};
+use super::compiled_expr::{check_length, CompiledExpr};
+use super::error::{suggest, ErrorKind, ExprError, LineIndex};
+use super::eval::Program;
+use super::lexer::{lex, Span};
+use super::parser::{
+    parse_expr, parse_statements, Direction, Expr, ExprKind, Ident, Stmt, KEYWORDS,
+};
+use crate::error::OdeError;
+use crate::event::EventInfo;
+use crate::model::{Model, ModelInfo, ParamInfo};
+use crate::problem::System;
+use nalgebra::{DMatrix, DVector};
+use std::collections::{BTreeMap, HashMap};
+
+/// Model id of every user system.
+pub const USER_MODEL_ID: &str = "custom";
+/// Default end time of a user system.
+pub const USER_T1: f64 = 10.0;
+
+/// An event declared in the text: `event name: expr[, falling | rising][, terminal]`.
+#[derive(Debug, Clone)]
+pub struct UserEvent {
+    pub name: String,
+    /// The switching function g(t, y) (over the system's states and parameters).
+    pub expr: CompiledExpr,
+    pub direction: Direction,
+    pub terminal: bool,
+}
+
+impl Direction {
+    /// −1 (falling), 0 (both) or 1 (rising), as in the spec's `direction`.
+    pub fn as_i8(self) -> i8 {
+        match self {
+            Direction::Falling => -1,
+            Direction::Both => 0,
+            Direction::Rising => 1,
+        }
+    }
+}
+
+/// A system typed by the user, compiled: y' = f(t, y) with exact ∂f/∂y and ∂f/∂t,
+/// outputs and events.
+#[derive(Debug)]
+pub struct UserSystem {
+    info: ModelInfo,
+    rhs: Program,
+    outputs: Program,
+    events: Vec<UserEvent>,
+    /// The checked statements and the parameter values in use, for [`UserSystem::compile_event`].
+    decl: Declared,
+    params: Vec<(String, f64)>,
+}
+
+/// Parses and compiles `text` with parameters overridden by `overrides` (unknown names
+/// and non-finite values are refused, as for built-in models). Returns the model's
+/// description and the model; see [`UserSystem::new`] for the events too.
+pub fn build_user_system(
+    text: &str,
+    overrides: &BTreeMap<String, f64>,
+) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
+    let system = UserSystem::new(text, overrides)?;
+    Ok((system.info.clone(), Box::new(system)))
+}
+
+impl UserSystem {
+    /// Parses and compiles `text` (see the module docs for the format).
+    pub fn new(text: &str, overrides: &BTreeMap<String, f64>) -> Result<Self, OdeError> {
+        let decl = declare(text).map_err(|e| e.to_ode_error(text))?;
+        for name in overrides.keys() {
+            if !decl.params.iter().any(|(p, _)| &p.name == name) {
+                return Err(OdeError::UnknownParam {
+                    model: USER_MODEL_ID.into(),
+                    name: name.clone(),
+                    known: decl.params.iter().map(|(p, _)| p.name.clone()).collect(),
+                });
+            }
+            if !overrides[name].is_finite() {
+                return Err(OdeError::NotFinite {
+                    what: format!("parameter {name}"),
+                });
+            }
+        }
+        compile_system(text, decl, overrides).map_err(|e| e.to_ode_error(text))
+    }
+
+    /// Compiles an extra expression (e.g. a spec's event `expr`) over this system: t, the
+    /// states, the parameter values in use and the definitions of the text. Errors give
+    /// line and column in `expr_text`.
+    pub fn compile_event(&self, expr_text: &str) -> Result<CompiledExpr, OdeError> {
+        let compile = || -> Result<CompiledExpr, ExprError> {
+            check_length(expr_text)?;
+            let tokens = lex(expr_text)?;
+            let e = parse_expr(expr_text, &tokens)?;
+            let values: Vec<f64> = self.params.iter().map(|p| p.1).collect();
+            let tape = Shared::new(&self.decl, &values).program(&[&e], false)?;
+            Ok(CompiledExpr::from_program(
+                Program::new(tape),
+                expr_text.to_string(),
+            ))
+        };
+        compile().map_err(|e| e.to_ode_error(expr_text))
+    }
+
+    /// The parameter values in use (defaults with the overrides applied, and parameters
+    /// defined from overridden ones recomputed), in declaration order.
+    pub fn param_values(&self) -> &[(String, f64)] {
+        &self.params
+    }
+
+    /// The description (names, parameters with their default values, initial state
+    /// with the overrides applied, outputs).
+    pub fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    /// The events declared in the text, in order.
+    pub fn events(&self) -> &[UserEvent] {
+        &self.events
+    }
+
+    /// The program computing f (for inspection and tests).
+    pub fn rhs_program(&self) -> &Program {
+        &self.rhs
+    }
+
+    /// Splits into description, model and events.
+    pub fn into_parts(mut self) -> (ModelInfo, Box<dyn Model>, Vec<UserEvent>) {
+        let events = std::mem::take(&mut self.events);
+        (self.info.clone(), Box::new(self), events)
+    }
+}
+
+impl System for UserSystem {
+    fn dim(&self) -> usize {
+        self.info.dim
+    }
+
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        self.rhs.eval(t, y, dy);
+    }
+
+    fn jacobian(&self, t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
+        Some(self.rhs.jacobian(t, y))
+    }
+
+    fn dfdt(&self, t: f64, y: &[f64]) -> Option<DVector<f64>> {
+        Some(self.rhs.dfdt(t, y))
+    }
+}
+
+impl Model for UserSystem {
+    fn outputs(&self, t: f64, y: &[f64], out: &mut [f64]) {
+        self.outputs.eval(t, y, out);
+    }
+
+    /// The text's `event` lines, in order (`ModelInfo::events`).
+    fn event(&self, index: usize, t: f64, y: &[f64]) -> f64 {
+        self.events
+            .get(index)
+            .map_or(f64::NAN, |e| e.expr.eval(t, y))
+    }
+}
+
+/// The statements of a text, sorted by kind and checked for clashes.
+#[derive(Debug)]
+struct Declared {
+    lines: LineIndex,
+    params: Vec<(Ident, Expr)>,
+    states: Vec<(Ident, Expr)>,
+    initials: HashMap<String, (Ident, Expr)>,
+    defines: Vec<(Ident, Expr)>,
+    outputs: Vec<(Ident, Expr)>,
+    events: Vec<(Ident, Expr, Direction, bool)>,
+}
+
+fn declare(text: &str) -> Result<Declared, ExprError> {
+    check_length(text)?;
+    let tokens = lex(text)?;
+    let stmts = parse_statements(text, &tokens)?;
+    let mut d = Declared {
+        lines: LineIndex::new(text),
+        params: Vec::new(),
+        states: Vec::new(),
+        initials: HashMap::new(),
+        defines: Vec::new(),
+        outputs: Vec::new(),
+        events: Vec::new(),
+    };
+    let d_lines = LineIndex::new(text);
+    // name → (what it is, where)
+    let mut names: HashMap<String, (&'static str, Span)> = HashMap::new();
+    let mut event_names: HashMap<String, Span> = HashMap::new();
+    let mut initial_list: Vec<(Ident, Expr)> = Vec::new();
+    let mut claim = |name: &Ident, what: &'static str| -> Result<(), ExprError> {
+        check_not_reserved(name)?;
+        if let Some((was, at)) = names.get(&name.name) {
+            return Err(ExprError::new(
+                ErrorKind::Duplicate {
+                    name: name.name.clone(),
+                    what: (*was).into(),
+                    line: d_lines.line(at.start),
+                },
+                name.span,
+            ));
+        }
+        names.insert(name.name.clone(), (what, name.span));
+        Ok(())
+    };
+    for s in stmts {
+        match s {
+            Stmt::Param { name, value } => {
+                claim(&name, "a parameter")?;
+                d.params.push((name, value));
+            }
+            Stmt::Equation { name, rhs } => {
+                claim(&name, "a state")?;
+                d.states.push((name, rhs));
+            }
+            Stmt::Define { name, value } => {
+                claim(&name, "a definition")?;
+                d.defines.push((name, value));
+            }
+            Stmt::Output { name, value } => {
+                claim(&name, "an output")?;
+                d.outputs.push((name, value));
+            }
+            Stmt::Initial { name, value } => initial_list.push((name, value)),
+            Stmt::Event {
+                name,
+                expr,
+                direction,
+                terminal,
+            } => {
+                if let Some(at) = event_names.get(&name.name) {
+                    return Err(ExprError::new(
+                        ErrorKind::Duplicate {
+                            name: name.name.clone(),
+                            what: "an event".into(),
+                            line: d_lines.line(at.start),
+                        },
+                        name.span,
+                    ));
+                }
+                event_names.insert(name.name.clone(), name.span);
+                d.events.push((name, expr, direction, terminal));
+            }
+        }
+    }
+    if d.states.is_empty() {
+        return Err(ExprError::new(ErrorKind::NoEquations, Span::new(0, 0)));
+    }
+    for (name, value) in initial_list {
+        if names.get(&name.name).map(|n| n.0) != Some("a state") {
+            let kind = match names.get(&name.name) {
+                Some(_) => ErrorKind::NoEquation {
+                    name: name.name.clone(),
+                },
+                None => match suggest(&name.name, d.states.iter().map(|(s, _)| s.name.as_str())) {
+                    Some(s) => ErrorKind::UnknownName {
+                        name: name.name.clone(),
+                        suggestion: Some(s),
+                    },
+                    None => ErrorKind::NoEquation {
+                        name: name.name.clone(),
+                    },
+                },
+            };
+            return Err(ExprError::new(kind, name.span));
+        }
+        if let Some((prev, _)) = d.initials.get(&name.name) {
+            return Err(ExprError::new(
+                ErrorKind::DuplicateInitial {
+                    name: name.name.clone(),
+                    line: d.lines.line(prev.span.start),
+                },
+                name.span,
+            ));
+        }
+        d.initials.insert(name.name.clone(), (name, value));
+    }
+    Ok(d)
+}
+
+fn check_not_reserved(name: &Ident) -> Result<(), ExprError> {
+    let n = name.name.as_str();
+    let what = if n == "t" {
+        Some("the time variable")
+    } else if CONSTANTS.iter().any(|c| c.0 == n) {
+        Some("a built-in constant")
+    } else if FUNCTIONS.iter().any(|f| f.0 == n) {
+        Some("a built-in function")
+    } else if KEYWORDS.contains(&n) {
+        Some("a keyword")
+    } else {
+        None
+    };
+    match what {
+        Some(w) => Err(ExprError::new(
+            ErrorKind::Reserved {
+                name: n.into(),
+                what: w.into(),
+            },
+            name.span,
+        )),
+        None => Ok(()),
+    }
+}
+
+fn require_finite(what: String, value: f64, span: Span) -> Result<f64, ExprError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(ExprError::new(ErrorKind::NotFinite { what, value }, span))
+    }
+}
+
+/// Parameter values in order, each default evaluated with the parameters above it.
+fn param_values(d: &Declared, overrides: &BTreeMap<String, f64>) -> Result<Vec<f64>, ExprError> {
+    let base = constant_scope(d);
+    let mut c = Compiler::new(&base, &[], 0);
+    for (p, _) in &d.params {
+        let reason = format!(
+            "parameter {} is declared later, on line {}",
+            p.name,
+            d.lines.line(p.span.start)
+        );
+        c.bind(&p.name, Binding::Hidden(reason));
+    }
+    let mut values: Vec<f64> = Vec::with_capacity(d.params.len());
+    for (name, value) in &d.params {
+        let itself = "a parameter cannot be defined by itself".to_string();
+        c.bind(&name.name, Binding::Hidden(itself));
+        let v = match overrides.get(&name.name) {
+            Some(v) => *v,
+            None => require_finite(
+                format!("parameter {}", name.name),
+                c.constant(value)?,
+                value.span,
+            )?,
+        };
+        c.bind(&name.name, Binding::Const(v));
+        values.push(v);
+    }
+    Ok(values)
+}
+
+/// Built-in constants, with states, t and definitions hidden (parameter and initial
+/// values are constants).
+fn constant_scope(d: &Declared) -> Scope {
+    let mut scope = Scope::builtins();
+    scope.bind(
+        "t",
+        Binding::Hidden("parameter and initial values are constants, not functions of time".into()),
+    );
+    for (s, _) in &d.states {
+        scope.bind(
+            &s.name,
+            Binding::Hidden(format!(
+                "{} is a state; parameter and initial values must be constants",
+                s.name
+            )),
+        );
+    }
+    for (def, _) in &d.defines {
+        scope.bind(
+            &def.name,
+            Binding::Hidden(format!(
+                "{} is a definition (line {}); parameter and initial values must be constants",
+                def.name,
+                d.lines.line(def.span.start)
+            )),
+        );
+    }
+    scope
+}
+
+/// The scope of equations, outputs and events: t, states, parameters, definitions;
+/// outputs are hidden.
+fn full_scope(d: &Declared, params: &[f64]) -> Scope {
+    let mut scope = Scope::builtins();
+    scope.bind("t", Binding::Input(0));
+    for ((p, _), v) in d.params.iter().zip(params) {
+        scope.bind(&p.name, Binding::Const(*v));
+    }
+    for (i, (s, _)) in d.states.iter().enumerate() {
+        scope.bind(&s.name, Binding::Input(1 + i as u32));
+    }
+    // Programs hide the definitions they compile until their turn (see `program`).
+    for (i, (def, _)) in d.defines.iter().enumerate() {
+        scope.bind(&def.name, Binding::Define(i));
+    }
+    for (o, _) in &d.outputs {
+        scope.bind(
+            &o.name,
+            Binding::Hidden(format!(
+                "{} is an output; write it as a definition ({} = …) to use it in equations",
+                o.name, o.name
+            )),
+        );
+    }
+    scope
+}
+
+/// Indices of the definitions `e` names directly.
+fn define_refs(e: &Expr, index: &HashMap<&str, usize>, out: &mut Vec<usize>) {
+    match &e.kind {
+        ExprKind::Num(_) => {}
+        ExprKind::Name(n) => out.extend(index.get(n.as_str())),
+        ExprKind::Unary(_, a) => define_refs(a, index, out),
+        ExprKind::Binary(_, a, b) => {
+            define_refs(a, index, out);
+            define_refs(b, index, out);
+        }
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| define_refs(a, index, out)),
+        ExprKind::Cond(c, a, b) => {
+            define_refs(c, index, out);
+            define_refs(a, index, out);
+            define_refs(b, index, out);
+        }
+    }
+}
+
+/// What every program of a system shares.
+struct Shared<'a> {
+    d: &'a Declared,
+    scope: Scope,
+    define_exprs: Vec<Expr>,
+    /// Definitions each definition names directly.
+    deps: Vec<Vec<usize>>,
+    index: HashMap<&'a str, usize>,
+}
+
+impl<'a> Shared<'a> {
+    fn new(d: &'a Declared, params: &[f64]) -> Self {
+        let index: HashMap<&str, usize> = d
+            .defines
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| (n.name.as_str(), i))
+            .collect();
+        let deps = d
+            .defines
+            .iter()
+            .map(|(_, e)| {
+                let mut v = Vec::new();
+                define_refs(e, &index, &mut v);
+                v
+            })
+            .collect();
+        Self {
+            d,
+            scope: full_scope(d, params),
+            define_exprs: d.defines.iter().map(|(_, e)| e.clone()).collect(),
+            deps,
+            index,
+        }
+    }
+
+    /// Compiles `exprs` into one tape, with the definitions they need (all of them if
+    /// `all_defines`, so that every definition is checked once).
+    fn program(&self, exprs: &[&Expr], all_defines: bool) -> Result<Tape, ExprError> {
+        let n = self.d.defines.len();
+        let mut needed = vec![all_defines; n];
+        if !all_defines {
+            let mut stack = Vec::new();
+            for e in exprs {
+                define_refs(e, &self.index, &mut stack);
+            }
+            while let Some(i) = stack.pop() {
+                if !needed[i] {
+                    needed[i] = true;
+                    stack.extend(&self.deps[i]);
+                }
+            }
+        }
+        let mut c = Compiler::new(&self.scope, &self.define_exprs, self.d.states.len());
+        // A definition may use only the ones above it: each is hidden until compiled.
+        for (i, (def, _)) in self.d.defines.iter().enumerate() {
+            if needed[i] {
+                let line = self.d.lines.line(def.span.start);
+                c.bind(
+                    &def.name,
+                    Binding::Hidden(format!(
+                        "it is defined below, on line {line}; move the definition above its \
+                         first use"
+                    )),
+                );
+            }
+        }
+        for (i, (def, _)) in self.d.defines.iter().enumerate() {
+            if !needed[i] {
+                continue;
+            }
+            c.bind(
+                &def.name,
+                Binding::Hidden("a definition cannot use itself".into()),
+            );
+            c.define(i)?;
+            c.bind(&def.name, Binding::Define(i));
+        }
+        let mut vals: Vec<Val> = Vec::with_capacity(exprs.len());
+        for e in exprs {
+            vals.push(c.expr(e)?);
+        }
+        Ok(c.finish(&vals))
+    }
+}
+
+fn compile_system(
+    text: &str,
+    decl: Declared,
+    overrides: &BTreeMap<String, f64>,
+) -> Result<UserSystem, ExprError> {
+    let d = &decl;
+    let defaults = param_values(d, &BTreeMap::new())?;
+    let values = if overrides.is_empty() {
+        defaults.clone()
+    } else {
+        param_values(d, overrides)?
+    };
+    let base = constant_scope(d);
+    let mut init = Compiler::new(&base, &[], 0);
+    for ((p, _), v) in d.params.iter().zip(&values) {
+        init.bind(&p.name, Binding::Const(*v));
+    }
+    let mut y0 = Vec::with_capacity(d.states.len());
+    for (s, _) in &d.states {
+        let v = match d.initials.get(&s.name) {
+            Some((_, e)) => require_finite(
+                format!("the initial value of {}", s.name),
+                init.constant(e)?,
+                e.span,
+            )?,
+            None => 0.0,
+        };
+        y0.push(v);
+    }
+    let shared = Shared::new(d, &values);
+    let rhs_exprs: Vec<&Expr> = d.states.iter().map(|(_, e)| e).collect();
+    let rhs = Program::new(shared.program(&rhs_exprs, true)?);
+    let out_exprs: Vec<&Expr> = d.outputs.iter().map(|(_, e)| e).collect();
+    let outputs = Program::new(shared.program(&out_exprs, false)?);
+    let mut events = Vec::with_capacity(d.events.len());
+    for (name, e, direction, terminal) in &d.events {
+        let tape = shared.program(&[e], false)?;
+        let src = text.get(e.span.start..e.span.end).unwrap_or("").to_string();
+        events.push(UserEvent {
+            name: name.name.clone(),
+            expr: CompiledExpr::from_program(Program::new(tape), src),
+            direction: *direction,
+            terminal: *terminal,
+        });
+    }
+    let info = ModelInfo {
+        id: USER_MODEL_ID.into(),
+        name: "Your system".into(),
+        dim: d.states.len(),
+        names: d.states.iter().map(|(s, _)| s.name.clone()).collect(),
+        params: d
+            .params
+            .iter()
+            .zip(&defaults)
+            .map(|((p, _), v)| ParamInfo::new(&p.name, *v, "", ""))
+            .collect(),
+        y0,
+        t1: USER_T1,
+        source: "your system".into(),
+        outputs: d.outputs.iter().map(|(o, _)| o.name.clone()).collect(),
+        exact: false,
+        second_order: false,
+        events: events
+            .iter()
+            .map(|e| EventInfo {
+                direction: e.direction.as_i8(),
+                terminal: e.terminal,
+                watched: true,
+                ..EventInfo::new(&e.name, &format!("event {}: {}", e.name, e.expr.text()))
+            })
+            .collect(),
+    };
+    drop(shared);
+    let params = d
+        .params
+        .iter()
+        .zip(values)
+        .map(|((p, _), v)| (p.name.clone(), v))
+        .collect();
+    Ok(UserSystem {
+        info,
+        rhs,
+        outputs,
+        events,
+        decl,
+        params,
+    })
+}

@@ -1,0 +1,138 @@
+//! The parser: precedence, associativity, round trips and statements.
+
+use odelab::expr::lexer::lex;
+use odelab::expr::parser::{
+    parse_expr, parse_statements, BinOp, Direction, Expr, ExprKind, Stmt, UnOp,
+};
+
+fn parse(src: &str) -> Expr {
+    parse_expr(src, &lex(src).unwrap()).unwrap()
+}
+
+/// A fully parenthesised rendering of the tree.
+fn show(e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Num(x) => format!("{x}"),
+        ExprKind::Name(n) => n.clone(),
+        ExprKind::Unary(UnOp::Neg, a) => format!("(-{})", show(a)),
+        ExprKind::Unary(UnOp::Not, a) => format!("(!{})", show(a)),
+        ExprKind::Binary(op, a, b) => {
+            let o = match op {
+                BinOp::Add => "+",
+                BinOp::Sub => "-",
+                BinOp::Mul => "*",
+                BinOp::Div => "/",
+                BinOp::Pow => "^",
+                BinOp::Lt => "<",
+                BinOp::Le => "<=",
+                BinOp::Gt => ">",
+                BinOp::Ge => ">=",
+                BinOp::Eq => "==",
+                BinOp::Ne => "!=",
+                BinOp::And => "&&",
+                BinOp::Or => "||",
+            };
+            format!("({} {o} {})", show(a), show(b))
+        }
+        ExprKind::Call { name, args, .. } => {
+            let args: Vec<String> = args.iter().map(show).collect();
+            format!("{name}({})", args.join(", "))
+        }
+        ExprKind::Cond(c, a, b) => format!("({} ? {} : {})", show(c), show(a), show(b)),
+    }
+}
+
+#[test]
+fn issue_7_precedence_and_associativity() {
+    let cases = [
+        ("1 + 2 * 3", "(1 + (2 * 3))"),
+        ("1 - 2 - 3", "((1 - 2) - 3)"),
+        ("8 / 4 / 2", "((8 / 4) / 2)"),
+        ("2 ^ 3 ^ 2", "(2 ^ (3 ^ 2))"),
+        ("-x^2", "(-(x ^ 2))"),
+        ("2^-x", "(2 ^ (-x))"),
+        ("-2*x", "((-2) * x)"),
+        ("a*-b", "(a * (-b))"),
+        ("+x", "x"),
+        ("--x", "(-(-x))"),
+        ("a < b + 1", "(a < (b + 1))"),
+        ("a < b && c >= d || !e", "(((a < b) && (c >= d)) || (!e))"),
+        ("a ? b : c ? d : e", "(a ? b : (c ? d : e))"),
+        ("x > 0 ? -k*x : 0", "((x > 0) ? ((-k) * x) : 0)"),
+        ("if(x < 0, 1, 2)", "if((x < 0), 1, 2)"),
+        ("atan2(y, x) * 2", "(atan2(y, x) * 2)"),
+        ("f()", "f()"),
+        ("(1 + 2) * 3", "((1 + 2) * 3)"),
+    ];
+    for (src, want) in cases {
+        assert_eq!(show(&parse(src)), want, "{src}");
+    }
+}
+
+/// Printing the tree fully parenthesised and parsing that again gives the same tree.
+#[test]
+fn issue_7_parser_round_trips() {
+    for src in [
+        "1 + 2 * 3 - 4 / 5",
+        "-x^2 + 2^-x^2",
+        "a < b && c >= d || !e",
+        "a ? b : c ? d : e",
+        "sin(x)^2 + cos(x)^2",
+        "max(min(x, 1), -1) * sign(v) + abs(v)",
+    ] {
+        let once = show(&parse(src));
+        assert_eq!(show(&parse(&once)), once, "{src}");
+    }
+}
+
+#[test]
+fn issue_7_spans_cover_the_source() {
+    let src = "1 + sin(x)";
+    let e = parse(src);
+    assert_eq!((e.span.start, e.span.end), (0, src.len()));
+    let ExprKind::Binary(_, _, call) = &e.kind else {
+        panic!()
+    };
+    assert_eq!(&src[call.span.start..call.span.end], "sin(x)");
+    let e = parse("(x + 1)");
+    assert_eq!((e.span.start, e.span.end), (0, 7));
+}
+
+#[test]
+fn issue_7_statements_of_the_system_format() {
+    let src = "# comment\nparam k = 100, c = 0.5\nx' = v\nv' = -k*x\nF = 2; x(0) = 1, v(0) = 0\n\
+               output energy = v^2\nevent ground: x, falling, terminal\nevent any: v";
+    let stmts = parse_statements(src, &lex(src).unwrap()).unwrap();
+    let kinds: Vec<String> = stmts
+        .iter()
+        .map(|s| match s {
+            Stmt::Param { name, .. } => format!("param {}", name.name),
+            Stmt::Equation { name, .. } => format!("{}'", name.name),
+            Stmt::Initial { name, .. } => format!("{}(0)", name.name),
+            Stmt::Define { name, .. } => format!("{} =", name.name),
+            Stmt::Output { name, .. } => format!("output {}", name.name),
+            Stmt::Event {
+                name,
+                direction,
+                terminal,
+                ..
+            } => format!("event {} {direction:?} {terminal}", name.name),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "param k",
+            "param c",
+            "x'",
+            "v'",
+            "F =",
+            "x(0)",
+            "v(0)",
+            "output energy",
+            "event ground Falling true",
+            "event any Both false"
+        ]
+    );
+    let _ = Direction::Rising;
+}

@@ -1,0 +1,126 @@
+//! `solve` with `system: "<text>"` in place of `model`, and `expr` events: the
+//! expression language wired into the driver (issue 7, with issue 3's events).
+
+mod common;
+use common::*;
+use odelab::spec::{EventSpec, SolveSpec, Tol};
+
+const MSD_TEXT: &str = "param m = 1, k = 100, c = 0.5, g = 9.81
+x' = u
+u' = g - k/m*x - c/m*u
+x(0) = 0, u(0) = 0
+output energy = 0.5*m*u^2 + 0.5*k*x^2 - m*g*x";
+
+fn system_spec(text: &str, method: &str, h: f64, t1: f64) -> SolveSpec {
+    SolveSpec {
+        model: String::new(),
+        system: Some(text.into()),
+        ..spec("", method, h, t1)
+    }
+}
+
+#[test]
+fn issue_7_system_text_reproduces_the_built_in_model() {
+    let built_in = run("mass-spring-damper", "rk4", 1e-3, 1.0);
+    let user = odelab::solve(&system_spec(MSD_TEXT, "rk4", 1e-3, 1.0)).unwrap();
+    assert_eq!(user.names, ["x", "u"]);
+    assert_eq!(user.t, built_in.t);
+    // The compiler does no algebraic rewriting, so f is bit for bit the same.
+    assert_eq!(user.y, built_in.y);
+    assert_eq!(user.outputs[0].0, "energy");
+    let e_max = user.outputs[0]
+        .1
+        .iter()
+        .zip(&built_in.outputs[0].1)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(e_max < 1e-12, "{e_max}");
+}
+
+#[test]
+fn issue_7_params_of_a_system_are_overridable() {
+    let mut s = system_spec(MSD_TEXT, "rk4", 1e-3, 1.0);
+    s.params.insert("k".into(), 400.0);
+    let user = odelab::solve(&s).unwrap();
+    let mut b = spec("mass-spring-damper", "rk4", 1e-3, 1.0);
+    b.params.insert("k".into(), 400.0);
+    assert_eq!(user.y, odelab::solve(&b).unwrap().y);
+}
+
+#[test]
+fn issue_7_text_events_are_watched_and_terminal_stops_the_run() {
+    let text = "param g = 9.81
+y' = v
+v' = -g
+y(0) = 1
+event ground: y, falling, terminal";
+    let mut s = system_spec(text, "dp45", 0.0, 5.0);
+    s.h = None;
+    s.rtol = Some(Tol::Scalar(1e-10));
+    s.atol = Some(Tol::Scalar(1e-12));
+    let sol = odelab::solve(&s).unwrap();
+    assert_eq!(sol.events.len(), 1);
+    let t_hit = (2.0f64 / 9.81).sqrt();
+    assert!(
+        (sol.events[0].t - t_hit).abs() < 1e-10,
+        "{}",
+        sol.events[0].t
+    );
+    assert!(
+        (*sol.t.last().unwrap() - t_hit).abs() < 1e-10,
+        "a terminal event ends the run"
+    );
+}
+
+#[test]
+fn issue_7_expr_event_finds_the_same_contacts_as_the_model_event() {
+    let base = SolveSpec {
+        rtol: Some(Tol::Scalar(1e-8)),
+        h: None,
+        ..spec("bouncing-balls", "dp45", 0.0, 2.0)
+    };
+    let by_id = odelab::solve(&SolveSpec {
+        events: vec![EventSpec {
+            id: Some("psi2".into()),
+            ..Default::default()
+        }],
+        ..base.clone()
+    })
+    .unwrap();
+    let by_expr = odelab::solve(&SolveSpec {
+        events: vec![EventSpec {
+            expr: Some("R - y2".into()),
+            ..Default::default()
+        }],
+        ..base
+    })
+    .unwrap();
+    assert!(!by_id.events.is_empty());
+    assert_eq!(by_id.events.len(), by_expr.events.len());
+    for (a, b) in by_id.events.iter().zip(&by_expr.events) {
+        assert!((a.t - b.t).abs() < 1e-12, "{} vs {}", a.t, b.t);
+    }
+}
+
+#[test]
+fn issue_7_bad_system_text_points_at_the_error() {
+    let err = run_err(&system_spec("x' = -kk*x\nx(0) = 1", "rk4", 0.1, 1.0)).to_string();
+    assert!(
+        err.starts_with("line 1, column 7: unknown name \"kk\""),
+        "{err}"
+    );
+    let both = SolveSpec {
+        model: "pendulum".into(),
+        ..system_spec("x' = -x", "rk4", 0.1, 1.0)
+    };
+    assert!(run_err(&both)
+        .to_string()
+        .contains("either model or system"));
+    let neither = SolveSpec {
+        model: String::new(),
+        ..spec("", "rk4", 0.1, 1.0)
+    };
+    assert!(run_err(&neither)
+        .to_string()
+        .contains("missing field `model`"));
+}
