@@ -3,6 +3,10 @@
 
 mod mass_spring_damper;
 mod pendulum;
+mod robertson;
+mod sin_inv_t;
+mod slowfast_linear;
+mod van_der_pol;
 
 use crate::error::OdeError;
 use crate::problem::System;
@@ -23,7 +27,7 @@ pub struct ParamInfo {
 }
 
 /// What the page and the API show about a model.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelInfo {
     /// Stable id used in specs and URLs (public contract: never renamed).
@@ -36,6 +40,9 @@ pub struct ModelInfo {
     pub params: Vec<ParamInfo>,
     /// Default initial state.
     pub y0: Vec<f64>,
+    /// Default start time, used when the spec gives none (0 for most models;
+    /// `sin-inv-t` starts at 1/π).
+    pub t0: f64,
     /// Default end time.
     pub t1: f64,
     /// Where the model comes from (seed file and equation).
@@ -44,6 +51,9 @@ pub struct ModelInfo {
     pub outputs: Vec<String>,
     /// Whether the model knows its exact solution.
     pub exact: bool,
+    /// Indices of the fast states (the z of a slow/fast partition, seed 003 eq. 65);
+    /// empty when the model declares no partition.
+    pub fast: Vec<usize>,
 }
 
 impl ParamInfo {
@@ -95,6 +105,22 @@ const CATALOG: &[Entry] = &[
     Entry {
         info: pendulum::info,
         build: pendulum::build,
+    },
+    Entry {
+        info: van_der_pol::info,
+        build: van_der_pol::build,
+    },
+    Entry {
+        info: robertson::info,
+        build: robertson::build,
+    },
+    Entry {
+        info: sin_inv_t::info,
+        build: sin_inv_t::build,
+    },
+    Entry {
+        info: slowfast_linear::info,
+        build: slowfast_linear::build,
     },
 ];
 

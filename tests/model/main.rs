@@ -6,3 +6,7 @@ mod common;
 mod catalog;
 mod mass_spring_damper;
 mod pendulum;
+mod robertson;
+mod sin_inv_t;
+mod slowfast_linear;
+mod van_der_pol;
