@@ -3,6 +3,7 @@
 
 mod mass_spring_damper;
 mod pendulum;
+mod pendulum_particle;
 mod robertson;
 mod sin_inv_t;
 mod slowfast_linear;
@@ -85,6 +86,13 @@ pub trait Model: System {
     /// Writes the derived outputs (in [`ModelInfo::outputs`] order) at (t, y).
     fn outputs(&self, _t: f64, _y: &[f64], _out: &mut [f64]) {}
 
+    /// The default initial state for this model's parameters, when it depends on them
+    /// (a body-coordinate state must satisfy the constraints for the chosen lengths);
+    /// `None` means [`ModelInfo::y0`], which is the default for the default parameters.
+    fn default_y0(&self) -> Option<Vec<f64>> {
+        None
+    }
+
     /// Writes the exact solution at `t` of the run that started at (t0, y0) into `out`;
     /// returns false if the model has no exact solution.
     fn exact(&self, _t0: f64, _y0: &[f64], _t: f64, _out: &mut [f64]) -> bool {
@@ -121,6 +129,10 @@ const CATALOG: &[Entry] = &[
     Entry {
         info: slowfast_linear::info,
         build: slowfast_linear::build,
+    },
+    Entry {
+        info: pendulum_particle::info,
+        build: pendulum_particle::build,
     },
 ];
 

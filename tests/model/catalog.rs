@@ -15,6 +15,7 @@ fn ids_are_the_public_contract() {
             "robertson",
             "sin-inv-t",
             "slowfast-linear",
+            "pendulum-particle",
         ]
     );
 }

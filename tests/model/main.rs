@@ -6,6 +6,7 @@ mod common;
 mod catalog;
 mod mass_spring_damper;
 mod pendulum;
+mod pendulum_particle;
 mod robertson;
 mod sin_inv_t;
 mod slowfast_linear;
