@@ -1,6 +1,7 @@
 //! The model catalogue: one model per file, each a [`System`] with its parameters,
 //! initial state, outputs (energy…) and, where known, its exact solution.
 
+mod double_pendulum_rsda;
 mod mass_spring_damper;
 mod pendulum;
 mod pendulum_particle;
@@ -133,6 +134,10 @@ const CATALOG: &[Entry] = &[
     Entry {
         info: pendulum_particle::info,
         build: pendulum_particle::build,
+    },
+    Entry {
+        info: double_pendulum_rsda::info,
+        build: double_pendulum_rsda::build,
     },
 ];
 

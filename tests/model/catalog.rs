@@ -16,6 +16,7 @@ fn ids_are_the_public_contract() {
             "sin-inv-t",
             "slowfast-linear",
             "pendulum-particle",
+            "double-pendulum-rsda",
         ]
     );
 }

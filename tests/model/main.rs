@@ -4,6 +4,7 @@
 mod common;
 
 mod catalog;
+mod double_pendulum_rsda;
 mod mass_spring_damper;
 mod pendulum;
 mod pendulum_particle;
