@@ -2,6 +2,7 @@
 //! initial state, outputs (energy…) and, where known, its exact solution.
 
 mod double_pendulum_rsda;
+mod double_pendulum_stiff;
 mod mass_spring_damper;
 mod pendulum;
 mod pendulum_particle;
@@ -138,6 +139,10 @@ const CATALOG: &[Entry] = &[
     Entry {
         info: double_pendulum_rsda::info,
         build: double_pendulum_rsda::build,
+    },
+    Entry {
+        info: double_pendulum_stiff::info,
+        build: double_pendulum_stiff::build,
     },
 ];
 

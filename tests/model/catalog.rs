@@ -17,6 +17,7 @@ fn ids_are_the_public_contract() {
             "slowfast-linear",
             "pendulum-particle",
             "double-pendulum-rsda",
+            "double-pendulum-stiff",
         ]
     );
 }

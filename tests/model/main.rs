@@ -5,6 +5,7 @@ mod common;
 
 mod catalog;
 mod double_pendulum_rsda;
+mod double_pendulum_stiff;
 mod mass_spring_damper;
 mod pendulum;
 mod pendulum_particle;
