@@ -10,6 +10,7 @@ mod robertson;
 mod sin_inv_t;
 mod slowfast_linear;
 mod van_der_pol;
+mod vehicle_stiff;
 
 use crate::error::OdeError;
 use crate::problem::System;
@@ -143,6 +144,10 @@ const CATALOG: &[Entry] = &[
     Entry {
         info: double_pendulum_stiff::info,
         build: double_pendulum_stiff::build,
+    },
+    Entry {
+        info: vehicle_stiff::info,
+        build: vehicle_stiff::build,
     },
 ];
 

@@ -18,6 +18,7 @@ fn ids_are_the_public_contract() {
             "pendulum-particle",
             "double-pendulum-rsda",
             "double-pendulum-stiff",
+            "vehicle-stiff",
         ]
     );
 }
@@ -91,14 +92,15 @@ fn out_of_range_parameter_is_refused() {
     assert!(err.contains("finite"), "{err}");
 }
 
-/// Every model gives ∂f/∂t, and it agrees with central differences in t.
+/// Every model gives ∂f/∂t, and it agrees with central differences in t (at times off
+/// the kinks of piecewise inputs such as vehicle-stiff's bump edges).
 #[test]
 fn issue_6_dfdt_matches_finite_differences() {
     for info in catalog() {
         let (_, model) = build(&info.id, &BTreeMap::new()).unwrap();
         for t in [
-            info.t0 + 0.1 * (info.t1 - info.t0),
-            info.t0 + 0.53 * (info.t1 - info.t0),
+            info.t0 + 0.1137 * (info.t1 - info.t0),
+            info.t0 + 0.5371 * (info.t1 - info.t0),
         ] {
             let y = info.y0.clone();
             let ft = model.dfdt(t, &y).expect("every model has ∂f/∂t");

@@ -13,3 +13,4 @@ mod robertson;
 mod sin_inv_t;
 mod slowfast_linear;
 mod van_der_pol;
+mod vehicle_stiff;
