@@ -69,3 +69,45 @@ fn issue_6_pendulum_particle_default_state_follows_the_parameters() {
         Err(odelab::OdeError::BadParam { .. })
     ));
 }
+
+/// The hinge elimination agrees with the seed's own body-coordinate equations (63)–(64):
+/// solving [[M, −Dᵀ], [D, 0]] (q̈, λ) = (f, γ) for the bar with the seed's s and D (and
+/// γ = −Ḋq̇) gives the same θ̈, and the particle's r̈2 is eq. (66) with the corrected
+/// gravity sign (METHODS.md).
+#[test]
+fn issue_6_pendulum_particle_matches_the_body_coordinate_equations() {
+    use nalgebra::{DMatrix, DVector};
+    let (_, model) = build("pendulum-particle", &BTreeMap::new()).unwrap();
+    let (m1, j1, l, m2, k, g) = (100.0, 100.0, 1.0, 1e-5, 5.0, 9.81);
+    for y in [
+        [0.3f64, 0.5, 0.31, -0.95, 0.2, -0.1],
+        [-1.2, -2.0, -0.9, -0.4, 0.0, 0.3],
+    ] {
+        let (th, w) = (y[0], y[1]);
+        let s = [0.5 * l * th.sin(), -0.5 * l * th.cos()];
+        let fs = [k * (y[2] - 2.0 * s[0]), k * (y[3] - 2.0 * s[1])];
+        let n1 = s[0] * fs[1] - s[1] * fs[0]; // s × fs
+        #[rustfmt::skip]
+        let kk = DMatrix::from_row_slice(5, 5, &[
+            m1, 0.0, 0.0, -1.0, 0.0,
+            0.0, m1, 0.0, 0.0, -1.0,
+            0.0, 0.0, j1, 0.5 * l * th.cos(), 0.5 * l * th.sin(),
+            1.0, 0.0, -0.5 * l * th.cos(), 0.0, 0.0,
+            0.0, 1.0, -0.5 * l * th.sin(), 0.0, 0.0,
+        ]);
+        // Φ = r1 − s: Φ̈ = r̈1 − s̈ = 0 with s̈ = s_θ θ̈ + s_θθ θ̇², s_θθ = −s: γ = −s θ̇².
+        let rhs =
+            DVector::from_row_slice(&[fs[0], -m1 * g + fs[1], n1, -s[0] * w * w, -s[1] * w * w]);
+        let x = kk.lu().solve(&rhs).unwrap();
+        let mut f = [0.0; 6];
+        model.rhs(0.0, &y, &mut f);
+        assert!(
+            (f[1] - x[2]).abs() < 1e-12 * (1.0 + x[2].abs()),
+            "{} vs {}",
+            f[1],
+            x[2]
+        );
+        assert!((f[4] - (-fs[0] / m2)).abs() < 1e-9 * (1.0 + f[4].abs()));
+        assert!((f[5] - (-fs[1] / m2 - g)).abs() < 1e-9 * (1.0 + f[5].abs()));
+    }
+}
