@@ -139,3 +139,21 @@ fn issue_6_parameters_at_their_bound_are_refused() {
         }
     }
 }
+
+/// A parameter-dependent default state (`Model::default_y0`) equals the catalogue's y0
+/// for the default parameters, and every model's outputs are finite at its y0.
+#[test]
+fn issue_6_default_states_agree_and_outputs_are_finite() {
+    for info in catalog() {
+        let (_, model) = build(&info.id, &BTreeMap::new()).unwrap();
+        if let Some(y0) = model.default_y0() {
+            assert_eq!(y0, info.y0, "{}", info.id);
+        }
+        let mut out = vec![0.0; info.outputs.len()];
+        model.outputs(info.t0, &info.y0, &mut out);
+        assert!(out.iter().all(|v| v.is_finite()), "{}", info.id);
+        let mut f = vec![0.0; info.dim];
+        model.rhs(info.t0, &info.y0, &mut f);
+        assert!(f.iter().all(|v| v.is_finite()), "{}", info.id);
+    }
+}
