@@ -195,7 +195,7 @@ impl Integrator {
                 })
             }
             Some(y0) => y0.clone(),
-            None => info.y0.clone(),
+            None => model.default_y0().unwrap_or_else(|| info.y0.clone()),
         };
         for (v, name) in y0.iter().zip(&info.names) {
             finite(*v, &format!("initial value of {name}"))?;
@@ -220,7 +220,7 @@ impl Integrator {
         let controller = spec.controller(q)?;
         let mut detector = build_detector(spec, &info)?;
         let mut stats = Stats::default();
-        let t0 = spec.t0.unwrap_or(0.0);
+        let t0 = spec.t0.unwrap_or(info.t0);
         let t1 = spec.t1.unwrap_or(info.t1);
         let max_steps = spec.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
         let pacing = if adaptive {

@@ -64,10 +64,14 @@ export interface ModelInfo {
   names: string[];
   params: ParamInfo[];
   y0: number[];
+  /** Default start time (1/π for sin-inv-t, else 0). */
+  t0: number;
   t1: number;
   source: string;
   outputs: string[];
   exact: boolean;
+  /** Indices of the fast states of a slow/fast partition (seed 003); empty if none. */
+  fast: number[];
   /** y = (q, q') halves of a second-order system q'' = f(t, q, q'). */
   secondOrder: boolean;
   /** Switching functions the model declares (for SolveSpec.events). */

@@ -603,6 +603,7 @@ fn compile_system(
                 ..EventInfo::new(&e.name, &format!("event {}: {}", e.name, e.expr.text()))
             })
             .collect(),
+        ..ModelInfo::default()
     };
     drop(shared);
     let params = d

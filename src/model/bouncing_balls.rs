@@ -34,6 +34,8 @@ pub fn info() -> ModelInfo {
         outputs: strings(&["energy"]),
         exact: false,
         second_order: true,
+        t0: 0.0,
+        fast: vec![],
         events: vec![
             EventInfo::new(
                 "psi1",

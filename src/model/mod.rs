@@ -2,8 +2,16 @@
 //! initial state, outputs (energy…) and, where known, its exact solution.
 
 mod bouncing_balls;
+mod double_pendulum_rsda;
+mod double_pendulum_stiff;
 mod mass_spring_damper;
 mod pendulum;
+mod pendulum_particle;
+mod robertson;
+mod sin_inv_t;
+mod slowfast_linear;
+mod van_der_pol;
+mod vehicle_stiff;
 
 use crate::error::OdeError;
 pub use crate::event::EventInfo;
@@ -38,6 +46,9 @@ pub struct ModelInfo {
     pub params: Vec<ParamInfo>,
     /// Default initial state.
     pub y0: Vec<f64>,
+    /// Default start time, used when the spec gives none (0 for most models;
+    /// `sin-inv-t` starts at 1/π).
+    pub t0: f64,
     /// Default end time.
     pub t1: f64,
     /// Where the model comes from (seed file and equation).
@@ -52,6 +63,9 @@ pub struct ModelInfo {
     pub second_order: bool,
     /// The switching functions the model declares (events a spec can name by id).
     pub events: Vec<EventInfo>,
+    /// Indices of the fast states (the z of a slow/fast partition, seed 003 eq. 65);
+    /// empty when the model declares no partition.
+    pub fast: Vec<usize>,
 }
 
 impl ParamInfo {
@@ -83,6 +97,13 @@ pub trait Model: System {
     /// Writes the derived outputs (in [`ModelInfo::outputs`] order) at (t, y).
     fn outputs(&self, _t: f64, _y: &[f64], _out: &mut [f64]) {}
 
+    /// The default initial state for this model's parameters, when it depends on them
+    /// (a body-coordinate state must satisfy the constraints for the chosen lengths);
+    /// `None` means [`ModelInfo::y0`], which is the default for the default parameters.
+    fn default_y0(&self) -> Option<Vec<f64>> {
+        None
+    }
+
     /// Writes the exact solution at `t` of the run that started at (t0, y0) into `out`;
     /// returns false if the model has no exact solution.
     fn exact(&self, _t0: f64, _y0: &[f64], _t: f64, _out: &mut [f64]) -> bool {
@@ -113,6 +134,38 @@ const CATALOG: &[Entry] = &[
     Entry {
         info: bouncing_balls::info,
         build: bouncing_balls::build,
+    },
+    Entry {
+        info: van_der_pol::info,
+        build: van_der_pol::build,
+    },
+    Entry {
+        info: robertson::info,
+        build: robertson::build,
+    },
+    Entry {
+        info: sin_inv_t::info,
+        build: sin_inv_t::build,
+    },
+    Entry {
+        info: slowfast_linear::info,
+        build: slowfast_linear::build,
+    },
+    Entry {
+        info: pendulum_particle::info,
+        build: pendulum_particle::build,
+    },
+    Entry {
+        info: double_pendulum_rsda::info,
+        build: double_pendulum_rsda::build,
+    },
+    Entry {
+        info: double_pendulum_stiff::info,
+        build: double_pendulum_stiff::build,
+    },
+    Entry {
+        info: vehicle_stiff::info,
+        build: vehicle_stiff::build,
     },
 ];
 

@@ -16,12 +16,14 @@ pub fn info() -> ModelInfo {
             ParamInfo::new("L", 1.0, "m", "length").above(0.0),
         ],
         y0: vec![1.0, 0.0],
+        t0: 0.0,
         t1: 10.0,
         source: "seed 002 §7.1, Fig. 7.5".into(),
         outputs: strings(&["energy"]),
         exact: false,
         second_order: true,
         events: vec![],
+        fast: vec![],
     }
 }
 

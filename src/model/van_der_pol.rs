@@ -1,0 +1,82 @@
+//! The Van der Pol oscillator in its classic stiff form (Hairer & Wanner, *Solving ODEs
+//! II*, §IV.1; MATLAB's `vdp1000`), y'' − μ(1 − y²)y' + y = 0 written as
+//!
+//! ```text
+//! y1' = y2
+//! y2' = μ (1 − y1²) y2 − y1
+//! ```
+//!
+//! with μ = 1000, y(0) = (2, 0), t ∈ [0, 3000]. In this (unscaled) time the limit cycle
+//! has period ≈ (3 − 2 ln 2) μ ≈ 1614 and the slow branches satisfy y2 ≈ y1 / (μ(1 − y1²)),
+//! which is why the reference end point y(3000) = (−1.51060693674397, 1.1783800007312e-3)
+//! has y2 of order 1e-3: it belongs to this form, not to the scaled form
+//! y2' = μ((1 − y1²) y2 − y1) (whose slow branch has y2 = O(1)); see the test
+//! `issue_6_van_der_pol_reference_value`. Stiffness: the eigenvalue −μ(y1² − 1) reaches
+//! −3000 at y1 = 2.
+//!
+//! Not among the seeds' own examples: it is the standard stiff test the playground's
+//! stiff methods are compared on (issue 6, item 8).
+
+use super::{strings, Model, ModelInfo, ParamInfo};
+use crate::problem::System;
+use nalgebra::{DMatrix, DVector};
+
+pub fn info() -> ModelInfo {
+    ModelInfo {
+        id: "van-der-pol".into(),
+        name: "Van der Pol oscillator (stiff)".into(),
+        dim: 2,
+        names: strings(&["y1", "y2"]),
+        params: vec![ParamInfo::new("mu", 1000.0, "1", "stiffness parameter μ").above(0.0)],
+        y0: vec![2.0, 0.0],
+        t0: 0.0,
+        t1: 3000.0,
+        source: "classic stiff test (Hairer–Wanner II §IV.1), not a seed model; \
+                 seed 001 §2 motivates L-stable methods on such problems"
+            .into(),
+        outputs: vec![],
+        exact: false,
+        fast: vec![],
+        second_order: true,
+        events: vec![],
+    }
+}
+
+pub fn build(p: &[f64]) -> Box<dyn Model> {
+    Box::new(VanDerPol { mu: p[0] })
+}
+
+struct VanDerPol {
+    mu: f64,
+}
+
+impl System for VanDerPol {
+    fn dim(&self) -> usize {
+        2
+    }
+
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = y[1];
+        dy[1] = self.mu * (1.0 - y[0] * y[0]) * y[1] - y[0];
+    }
+
+    fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
+        let mu = self.mu;
+        Some(DMatrix::from_row_slice(
+            2,
+            2,
+            &[
+                0.0,
+                1.0,
+                -2.0 * mu * y[0] * y[1] - 1.0,
+                mu * (1.0 - y[0] * y[0]),
+            ],
+        ))
+    }
+
+    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
+        Some(DVector::zeros(2))
+    }
+}
+
+impl Model for VanDerPol {}

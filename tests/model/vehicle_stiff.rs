@@ -1,0 +1,100 @@
+//! The stiff half-car over a bump (after seed 001 §3.2).
+
+use super::common::spec;
+use odelab::model::build;
+use std::collections::BTreeMap;
+
+/// The dominant eigenvalue is real, ≈ −2.6e5 (001 §3.2: "a real component of
+/// approximately −2.6E5, and a small imaginary part").
+#[test]
+fn issue_6_vehicle_dominant_eigenvalue() {
+    let (info, model) = build("vehicle-stiff", &BTreeMap::new()).unwrap();
+    let ev = model.jacobian(0.0, &info.y0).unwrap().complex_eigenvalues();
+    let dominant = ev
+        .iter()
+        .max_by(|a, b| a.norm().total_cmp(&b.norm()))
+        .unwrap();
+    eprintln!("vehicle-stiff eigenvalues: {ev:?}");
+    assert!((dominant.re / -2.6e5 - 1.0).abs() < 0.1, "{dominant}");
+    assert!(dominant.im.abs() < 1e-3 * dominant.re.abs(), "{dominant}");
+    assert!(ev.iter().all(|e| e.re < 0.0), "damped: every mode decays");
+}
+
+/// The road inputs: the front wheel meets the bump at 0.5 s and the rear one at 1.2 s
+/// (the seed's times), each is lifted by at most the bump's radius 0.05 m, and ∂f/∂t
+/// agrees with central differences inside the pieces of the profile.
+#[test]
+fn issue_6_vehicle_road_input() {
+    let (_, model) = build("vehicle-stiff", &BTreeMap::new()).unwrap();
+    let road = |t: f64| {
+        let mut out = [0.0; 4];
+        model.outputs(t, &[0.0; 8], &mut out);
+        (out[2], out[3])
+    };
+    assert_eq!(road(0.4999), (0.0, 0.0));
+    assert!(road(0.5001).0 > 0.0 && road(0.5001).1 == 0.0);
+    assert_eq!(road(1.1999).1, 0.0);
+    assert!(road(1.2001).1 > 0.0);
+    let peak = (0..2000)
+        .map(|i| road(0.45 + i as f64 * 1e-4).0)
+        .fold(0.0, f64::max);
+    assert!((peak - 0.05).abs() < 1e-6, "{peak}");
+    let y = [0.001, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+    for t in [0.52, 0.55, 0.59, 1.23, 1.28] {
+        let d = 1e-7;
+        let (mut fp, mut fm) = ([0.0; 8], [0.0; 8]);
+        model.rhs(t + d, &y, &mut fp);
+        model.rhs(t - d, &y, &mut fm);
+        let ft = model.dfdt(t, &y).unwrap();
+        for i in 0..8 {
+            let fd = (fp[i] - fm[i]) / (2.0 * d);
+            assert!(
+                (ft[i] - fd).abs() < 1e-5 * (1.0 + fd.abs()),
+                "t = {t}: {} vs {fd}",
+                ft[i]
+            );
+        }
+    }
+}
+
+/// Without damping and before the bump, rk4 conserves the energy of a perturbed state
+/// (chassis lifted and pitched with the wheels following, so the stiff suspension starts
+/// unstretched; the tyre load still excites its fast mode, √(ks/mu) ≈ 1600 rad/s, so the
+/// step resolves it: h·1600 ≈ 0.03; at h = 1e-4 the drift is 1.7e-5 relative).
+#[test]
+fn issue_6_vehicle_undamped_energy() {
+    let mut s = spec("vehicle-stiff", "rk4", 2e-5, 0.45);
+    for p in ["cs", "ct"] {
+        s.params.insert(p.into(), 0.0);
+    }
+    let (a, b) = (0.5 * 0.7 * 4.4704, 0.5 * 0.7 * 4.4704);
+    let (z, th) = (0.01, 0.002);
+    s.y0 = Some(vec![z, th, z + a * th, z - b * th, 0.0, 0.0, 0.0, 0.0]);
+    let sol = odelab::solve(&s).unwrap();
+    let e = &sol.outputs[1].1;
+    let drift = e.iter().map(|v| (v - e[0]).abs()).fold(0.0, f64::max);
+    eprintln!(
+        "vehicle undamped rk4 h = 2e-5, t ≤ 0.45: E0 = {}, max |E − E0| = {drift:e}",
+        e[0]
+    );
+    assert!(drift < 1e-6 * e[0], "{drift}");
+}
+
+/// rk4 needs h ≲ 2.79/2.6e5 ≈ 1.07e-5 (stiffness, not accuracy): at h = 1e-5 it runs
+/// over both bumps; at h = 1.2e-5 it blows up once the bump excites the fast mode. The chassis rises by millimetres.
+#[test]
+fn issue_6_vehicle_rk4_stability_limit() {
+    let sol = odelab::solve(&spec("vehicle-stiff", "rk4", 1e-5, 2.0)).unwrap();
+    assert!(sol.warning.is_none());
+    let hgt = &sol.outputs[0].1;
+    let (lo, hi) = hgt
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+    eprintln!("vehicle rk4 h = 1e-5, t ≤ 2: chassis height ∈ [{lo}, {hi}]");
+    assert!(hi > 0.71 + 1e-3 && hi < 0.71 + 0.05 && lo > 0.71 - 0.05);
+    let sol = odelab::solve(&spec("vehicle-stiff", "rk4", 1.2e-5, 0.7)).unwrap();
+    let w = sol
+        .warning
+        .expect("rk4 beyond its stability limit blows up");
+    eprintln!("vehicle rk4 h = 1.2e-5: {w}");
+}
