@@ -265,6 +265,15 @@ pub fn models() -> Result<JsValue, JsError> {
     to_js(&model::catalog())
 }
 
+/// Parses and checks the text of your own system and describes it like a catalogue
+/// model (states, parameters, initial values, outputs, events); throws an `Error`
+/// naming the line and column of the first problem.
+#[wasm_bindgen(js_name = describeSystem, unchecked_return_type = "ModelInfo")]
+pub fn describe_system(text: &str) -> Result<JsValue, JsError> {
+    let (info, _) = crate::expr::build_user_system(text, &Default::default()).map_err(js_error)?;
+    to_js(&info)
+}
+
 fn events_to_js(events: &[EventRecord]) -> Result<JsValue, JsError> {
     let list = Array::new();
     for e in events {

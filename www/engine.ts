@@ -41,6 +41,11 @@ export function models(): ModelInfo[] {
   return wasm.models();
 }
 
+/** Describes your own system's text like a catalogue model; throws on a parse error. */
+export function describeSystem(text: string): ModelInfo {
+  return wasm.describeSystem(text);
+}
+
 /** Integrates a spec; throws an `Error` whose message says what is wrong with a bad spec. */
 export function solve(spec: SolveSpec): Solution {
   return wasm.solve(spec);

@@ -37,6 +37,16 @@ export function formatNumber(x: number, digits = 4): string {
   return `${String(Number(mantissa))}e${exponent.replace('+', '')}`;
 }
 
+/**
+ * A tick label with as many significant digits as the tick spacing needs, so ticks
+ * 14.7001 and 14.7002 do not both read "14.7" (an energy that barely drifts).
+ */
+export function tickLabel(value: number, increment: number): string {
+  if (!(increment > 0) || value === 0) return formatNumber(value, 3);
+  const digits = Math.ceil(Math.log10(Math.abs(value) / increment)) + 1;
+  return formatNumber(value, Math.min(15, Math.max(3, digits)));
+}
+
 /** Splits a row-major `n × dim` array into `dim` columns. */
 export function columns(rowMajor: ArrayLike<number>, dim: number): Float64Array[] {
   const n = Math.floor(rowMajor.length / dim);

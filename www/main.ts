@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   });
   const params = new URLSearchParams(location.search);
   const view = new TrajectoryView(engine, catalog);
-  view.start(params.get('model') ?? 'pendulum', params.get('method') ?? 'euler');
+  await view.start({ model: params.get('model') ?? 'pendulum', method: params.get('method') ?? 'euler' });
   document.body.dataset.ready = 'true';
 }
 

@@ -4,7 +4,7 @@
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { decimate, formatNumber, pick } from './format';
+import { decimate, formatNumber, pick, tickLabel } from './format';
 
 export interface SeriesStyle {
   label: string;
@@ -78,7 +78,8 @@ export class Plot {
           // Our own log ticks are already thinned; uPlot's log filter would thin them again.
           incrs: TICK_INCREMENTS,
           ...(this.logY ? { splits: logSplits, filter: (_u: uPlot, splits: number[]) => splits } : {}),
-          values: (_u: uPlot, splits: number[]) => splits.map((v) => formatNumber(v, 3)),
+          values: (_u: uPlot, splits: number[], _axis: number, _space: number, increment: number) =>
+            this.logY ? splits.map((v) => formatNumber(v, 3)) : splits.map((v) => tickLabel(v, increment)),
         },
       ],
       series: [

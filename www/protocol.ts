@@ -8,6 +8,7 @@ import type { Chunk, MethodInfo, ModelInfo, SolveSpec, Solution } from './engine
 export type Request =
   | { id: number; op: 'catalog' }
   | { id: number; op: 'solve'; spec: SolveSpec }
+  | { id: number; op: 'describe'; text: string }
   /** Sets up a step-by-step run kept in the worker under `run`. */
   | { id: number; op: 'open'; run: number; spec: SolveSpec }
   /** Takes up to `steps` steps of run `run`. */
@@ -27,6 +28,6 @@ export interface RunStart {
   exact?: Float64Array;
 }
 
-export type Result = Catalog | Solution | RunStart | Chunk | null;
+export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | null;
 
 export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };

@@ -1,22 +1,40 @@
 /**
- * The trajectory view: pick a model, a method, h and t1; see the states against time,
- * the energy, and the error against the exact solution where the model knows it. Moving
- * the h slider re-solves and redraws at once; "Animate" advances a run kept in the
- * engine worker a few steps per frame so it unfolds in front of the student. All the
- * computing happens in the worker (www/client.ts); this view only draws.
+ * The trajectory view: pick a model (or type your own system), a method, h or the
+ * tolerances, and t1; see the states against time, the energy, the error against the
+ * exact solution where the model knows it, and the step sizes an adaptive method chose.
+ * Every change re-solves in the engine worker and redraws; "Animate" advances a run kept
+ * in the worker a few steps per frame. This view only draws (www/client.ts computes).
  */
 import { CancelledError } from './client';
 import type { EngineClient, RunHandle } from './client';
 import type { MethodInfo, ModelInfo, Solution, SolveSpec } from './engine';
-import type { Catalog } from './protocol';
 import { columns, errorSeries, formatNumber, logToValue, niceStep, relativeDrift, valueToLog } from './format';
 import type { LogScale } from './format';
 import { Plot } from './plot';
+import type { Catalog } from './protocol';
 
-const PALETTE = ['#1f5fbf', '#d9480f', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285'];
-const H_SCALE: LogScale = { min: 1e-4, max: 0.5, steps: 400 };
-/** How long an animation of a whole run lasts, about. */
+const PALETTE = ['#1f5fbf', '#d9480f', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285', '#5c940d', '#e67700'];
+const H_SCALE: LogScale = { min: 1e-5, max: 0.5, steps: 500 };
+const RTOL_SCALE: LogScale = { min: 1e-12, max: 1e-1, steps: 110 };
+/** How many animation frames a fixed-step run takes, about. */
 const ANIMATION_FRAMES = 240;
+/** Steps per frame when animating an adaptive run (its step count is not known ahead). */
+const ADAPTIVE_STEPS_PER_FRAME = 4;
+/** A solve that takes longer than this shows the Cancel button. */
+const SHOW_CANCEL_AFTER_MS = 150;
+/** Pause after typing in the system editor before it is parsed. */
+const EDIT_DEBOUNCE_MS = 250;
+
+/** The model select's entry for your own system. */
+export const CUSTOM = 'custom';
+
+export const DEFAULT_SYSTEM = `# Your own system: a forced, damped spring (edit me)
+param k = 100, c = 0.5
+x' = v
+v' = -k*x - c*v + sin(t)
+x(0) = 1, v(0) = 0
+output energy = 0.5*v^2 + 0.5*k*x^2
+event crossing: x`;
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -24,30 +42,57 @@ function byId<T extends HTMLElement>(id: string): T {
   return el as T;
 }
 
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 type Status = 'ok' | 'warning' | 'error' | 'running' | 'computing';
 
-/** A solve that takes longer than this shows the Cancel button. */
-const SHOW_CANCEL_AFTER_MS = 150;
+/** The settings the controls describe; what `spec()` turns into a SolveSpec. */
+export interface TrajectorySettings {
+  model: string;
+  method: string;
+  system?: string;
+  h: number;
+  rtol: number;
+  atol: number;
+  t1: number;
+  params: Record<string, number>;
+  events: boolean;
+}
 
 export class TrajectoryView {
   private readonly modelList: ModelInfo[];
   private readonly methodList: MethodInfo[];
   private model: ModelInfo;
-  private plots: { trajectory: Plot; energy?: Plot; error?: Plot } | undefined;
+  private plots: { trajectory: Plot; energy?: Plot; error?: Plot; steps?: Plot } | undefined;
   private animation: { handle: RunHandle; frame: number; stopped: boolean } | undefined;
   /** A solve is in flight; `queued` says the controls changed meanwhile. */
   private inflight = false;
   private queued = false;
+  private editTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Settles when the latest solve (and any coalesced follow-up) has been drawn. */
+  private current: Promise<void> = Promise.resolve();
 
   private readonly modelSelect = byId<HTMLSelectElement>('model');
   private readonly methodSelect = byId<HTMLSelectElement>('method');
+  private readonly systemBox = byId<HTMLElement>('system-box');
+  private readonly systemText = byId<HTMLTextAreaElement>('system');
+  private readonly systemError = byId<HTMLElement>('system-error');
+  private readonly fixedBox = byId<HTMLElement>('fixed-box');
   private readonly hSlider = byId<HTMLInputElement>('h-slider');
   private readonly hInput = byId<HTMLInputElement>('h');
+  private readonly adaptiveBox = byId<HTMLElement>('adaptive-box');
+  private readonly rtolSlider = byId<HTMLInputElement>('rtol-slider');
+  private readonly rtolInput = byId<HTMLInputElement>('rtol');
+  private readonly atolInput = byId<HTMLInputElement>('atol');
   private readonly t1Input = byId<HTMLInputElement>('t1');
   private readonly paramsBox = byId<HTMLElement>('params');
+  private readonly eventsBox = byId<HTMLElement>('events-box');
+  private readonly eventsCheck = byId<HTMLInputElement>('events');
   private readonly animateButton = byId<HTMLButtonElement>('animate');
   private readonly cancelButton = byId<HTMLButtonElement>('cancel');
-  private readonly message = byId<HTMLElement>('message');
+  private readonly messageBox = byId<HTMLElement>('message');
   private readonly stats = byId<HTMLElement>('stats');
 
   constructor(
@@ -57,23 +102,54 @@ export class TrajectoryView {
     this.modelList = catalog.models;
     this.methodList = catalog.methods;
     for (const m of this.modelList) this.modelSelect.add(new Option(m.name, m.id));
-    for (const m of this.methodList) this.methodSelect.add(new Option(`${m.name} (order ${m.order})`, m.id));
+    this.modelSelect.add(new Option('Your own system…', CUSTOM));
+    const families = [...new Set(this.methodList.map((m) => m.family))];
+    for (const family of families) {
+      const group = document.createElement('optgroup');
+      group.label = family;
+      for (const m of this.methodList.filter((x) => x.family === family)) {
+        group.append(new Option(`${m.name} (order ${m.order})`, m.id));
+      }
+      this.methodSelect.append(group);
+    }
     this.model = this.modelList[0];
     this.hSlider.max = String(H_SCALE.steps);
+    this.rtolSlider.max = String(RTOL_SCALE.steps);
     this.setH(0.01);
+    this.setRtol(1e-6);
+    this.atolInput.value = '1e-9';
+    this.systemText.value = DEFAULT_SYSTEM;
 
-    this.modelSelect.addEventListener('change', () => this.selectModel(this.modelSelect.value));
-    this.methodSelect.addEventListener('change', () => this.run());
+    this.modelSelect.addEventListener('change', () => void this.selectModel(this.modelSelect.value));
+    this.methodSelect.addEventListener('change', () => {
+      this.showMethodControls();
+      void this.run();
+    });
     this.hSlider.addEventListener('input', () => {
       this.hInput.value = String(niceStep(logToValue(H_SCALE, Number(this.hSlider.value))));
-      this.run();
+      void this.run();
     });
     this.hInput.addEventListener('input', () => {
       const h = Number(this.hInput.value);
       if (h > 0) this.hSlider.value = String(valueToLog(H_SCALE, h));
-      this.run();
+      void this.run();
     });
-    this.t1Input.addEventListener('input', () => this.run());
+    this.rtolSlider.addEventListener('input', () => {
+      this.rtolInput.value = String(niceStep(logToValue(RTOL_SCALE, Number(this.rtolSlider.value))));
+      void this.run();
+    });
+    this.rtolInput.addEventListener('input', () => {
+      const r = Number(this.rtolInput.value);
+      if (r > 0) this.rtolSlider.value = String(valueToLog(RTOL_SCALE, r));
+      void this.run();
+    });
+    this.atolInput.addEventListener('input', () => void this.run());
+    this.t1Input.addEventListener('input', () => void this.run());
+    this.eventsCheck.addEventListener('change', () => void this.run());
+    this.systemText.addEventListener('input', () => {
+      clearTimeout(this.editTimer);
+      this.editTimer = setTimeout(() => void this.describeSystem(), EDIT_DEBOUNCE_MS);
+    });
     this.animateButton.addEventListener('click', () => (this.animation ? this.stopAnimation() : void this.animate()));
     this.cancelButton.addEventListener('click', () => {
       this.queued = false;
@@ -81,10 +157,33 @@ export class TrajectoryView {
     });
   }
 
-  /** Selects the initial model and method, then draws. */
-  start(modelId = 'pendulum', methodId = 'euler'): void {
-    this.methodSelect.value = methodId;
-    this.selectModel(modelId);
+  /** Applies settings (all optional) and draws. */
+  async start(settings: Partial<TrajectorySettings> = {}): Promise<void> {
+    if (settings.system !== undefined) this.systemText.value = settings.system;
+    if (settings.method && this.methodList.some((m) => m.id === settings.method)) {
+      this.methodSelect.value = settings.method;
+    }
+    if (settings.h !== undefined) this.setH(settings.h);
+    if (settings.rtol !== undefined) this.setRtol(settings.rtol);
+    if (settings.atol !== undefined) this.atolInput.value = String(settings.atol);
+    this.eventsCheck.checked = settings.events ?? false;
+    await this.selectModel(settings.model ?? 'pendulum', settings);
+  }
+
+  /** The current settings, e.g. to put in a link. */
+  settings(): TrajectorySettings {
+    const spec = this.spec();
+    return {
+      model: this.model.id === CUSTOM ? CUSTOM : this.model.id,
+      method: spec.method,
+      system: this.model.id === CUSTOM ? this.systemText.value : undefined,
+      h: Number(this.hInput.value),
+      rtol: Number(this.rtolInput.value),
+      atol: Number(this.atolInput.value),
+      t1: Number(this.t1Input.value),
+      params: spec.params ?? {},
+      events: this.eventsCheck.checked,
+    };
   }
 
   private setH(h: number): void {
@@ -92,32 +191,101 @@ export class TrajectoryView {
     this.hSlider.value = String(valueToLog(H_SCALE, h));
   }
 
-  private selectModel(id: string): void {
-    this.stopAnimation();
-    this.model = this.modelList.find((m) => m.id === id) ?? this.modelList[0];
-    this.modelSelect.value = this.model.id;
-    byId('model-source').textContent = `${this.model.source}; states ${this.model.names.join(', ')}`;
-    this.t1Input.value = String(this.model.t1);
-    this.renderParams();
-    this.buildPlots();
-    this.run();
+  private setRtol(r: number): void {
+    this.rtolInput.value = String(r);
+    this.rtolSlider.value = String(valueToLog(RTOL_SCALE, r));
   }
 
-  private renderParams(): void {
+  private method(): MethodInfo | undefined {
+    return this.methodList.find((m) => m.id === this.methodSelect.value);
+  }
+
+  private showMethodControls(): void {
+    const adaptive = this.method()?.adaptive ?? false;
+    this.fixedBox.hidden = adaptive;
+    this.adaptiveBox.hidden = !adaptive;
+    if (this.plots) this.buildPlots();
+  }
+
+  private async selectModel(id: string, settings: Partial<TrajectorySettings> = {}): Promise<void> {
+    this.stopAnimation();
+    this.modelSelect.value = id;
+    this.systemBox.hidden = id !== CUSTOM;
+    if (id === CUSTOM) {
+      const info = await this.describe();
+      if (!info) return;
+      this.model = info;
+    } else {
+      this.model = this.modelList.find((m) => m.id === id) ?? this.modelList[0];
+      this.modelSelect.value = this.model.id;
+    }
+    this.t1Input.value = String(settings.t1 ?? this.model.t1);
+    this.applyModel(settings.params);
+    await this.run();
+  }
+
+  /** Parses the system text in the worker; shows the error under the editor if it fails. */
+  private async describe(): Promise<ModelInfo | undefined> {
+    try {
+      const info = await this.engine.describe(this.systemText.value);
+      this.systemError.hidden = true;
+      this.systemError.textContent = '';
+      return info;
+    } catch (e) {
+      if (e instanceof CancelledError) return undefined;
+      this.systemError.hidden = false;
+      this.systemError.textContent = message(e);
+      this.setStatus('error', 'Your system has an error: see under the editor.');
+      return undefined;
+    }
+  }
+
+  private async describeSystem(): Promise<void> {
+    const info = await this.describe();
+    if (!info) return;
+    const sameShape =
+      info.names.join() === this.model.names.join() &&
+      info.params.map((p) => p.name).join() === this.model.params.map((p) => p.name).join() &&
+      info.outputs.join() === this.model.outputs.join();
+    const previous = this.spec().params;
+    this.model = info;
+    if (!sameShape) this.applyModel(previous);
+    else this.renderSource();
+    await this.run();
+  }
+
+  private renderSource(): void {
+    const events = this.model.events.map((e) => e.id);
+    byId('model-source').textContent =
+      `${this.model.source}; states ${this.model.names.join(', ')}` +
+      (this.model.fast.length ? `; fast: ${this.model.fast.map((i) => this.model.names[i]).join(', ')}` : '');
+    this.eventsBox.hidden = events.length === 0 || this.model.events.every((e) => e.watched);
+    byId('events-label').textContent = `Locate events (${events.join(', ')})`;
+  }
+
+  private applyModel(params?: Record<string, number>): void {
+    this.renderSource();
+    this.renderParams(params);
+    this.showMethodControls();
+    this.buildPlots();
+  }
+
+  private renderParams(values: Record<string, number> = {}): void {
     this.paramsBox.replaceChildren();
     const legend = document.createElement('legend');
     legend.textContent = 'Parameters';
     this.paramsBox.append(legend);
+    this.paramsBox.hidden = this.model.params.length === 0;
     for (const p of this.model.params) {
       const label = document.createElement('label');
       label.title = p.description;
       const input = document.createElement('input');
       input.type = 'number';
       input.step = 'any';
-      input.value = String(p.value);
+      input.value = String(values[p.name] ?? p.value);
       input.dataset.param = p.name;
-      input.addEventListener('input', () => this.run());
-      label.append(`${p.name} (${p.unit})`, input);
+      input.addEventListener('input', () => void this.run());
+      label.append(p.unit ? `${p.name} (${p.unit})` : p.name, input);
       this.paramsBox.append(label);
     }
   }
@@ -127,6 +295,7 @@ export class TrajectoryView {
       this.plots.trajectory.destroy();
       this.plots.energy?.destroy();
       this.plots.error?.destroy();
+      this.plots.steps?.destroy();
     }
     const names = this.model.names;
     const series = names.map((n, i) => ({ label: n, color: PALETTE[i % PALETTE.length] }));
@@ -135,25 +304,30 @@ export class TrajectoryView {
     }
     const trajectory = new Plot(byId('plot-trajectory'), { xLabel: 't', yLabel: 'state', series });
     const hasEnergy = this.model.outputs.includes('energy');
+    const adaptive = this.method()?.adaptive ?? false;
     byId('fig-energy').hidden = !hasEnergy;
     byId('fig-error').hidden = !this.model.exact;
+    byId('fig-steps').hidden = !adaptive;
+    const small = { xLabel: 't', height: 200 };
     this.plots = {
       trajectory,
       energy: hasEnergy
-        ? new Plot(byId('plot-energy'), {
-            xLabel: 't',
-            yLabel: 'energy',
-            series: [{ label: 'energy', color: '#c92a2a' }],
-            height: 200,
-          })
+        ? new Plot(byId('plot-energy'), { ...small, yLabel: 'energy', series: [{ label: 'energy', color: '#c92a2a' }] })
         : undefined,
       error: this.model.exact
         ? new Plot(byId('plot-error'), {
-            xLabel: 't',
+            ...small,
             yLabel: '|y − y_exact|',
             series: [{ label: 'max error', color: '#5f3dc4' }],
             logY: true,
-            height: 200,
+          })
+        : undefined,
+      steps: adaptive
+        ? new Plot(byId('plot-steps'), {
+            ...small,
+            yLabel: 'step size h',
+            series: [{ label: 'h', color: '#0b7285' }],
+            logY: true,
           })
         : undefined,
     };
@@ -161,46 +335,51 @@ export class TrajectoryView {
 
   /** The spec the controls describe. */
   spec(): SolveSpec {
+    const num = (input: HTMLInputElement): number => (input.value === '' ? NaN : Number(input.value));
     const params: Record<string, number> = {};
     for (const input of this.paramsBox.querySelectorAll<HTMLInputElement>('input[data-param]')) {
       const name = input.dataset.param;
-      if (name) params[name] = input.value === '' ? NaN : Number(input.value);
+      if (name) params[name] = num(input);
     }
-    return {
-      model: this.model.id,
-      method: this.methodSelect.value,
-      params,
-      t1: this.t1Input.value === '' ? NaN : Number(this.t1Input.value),
-      h: this.hInput.value === '' ? NaN : Number(this.hInput.value),
-    };
+    const spec: SolveSpec = { method: this.methodSelect.value, params, t1: num(this.t1Input) };
+    if (this.model.id === CUSTOM) spec.system = this.systemText.value;
+    else spec.model = this.model.id;
+    if (this.method()?.adaptive) {
+      spec.rtol = num(this.rtolInput);
+      spec.atol = num(this.atolInput);
+    } else {
+      spec.h = num(this.hInput);
+    }
+    if (this.eventsCheck.checked && !this.eventsBox.hidden) spec.events = this.model.events.map((e) => ({ id: e.id }));
+    return spec;
   }
 
   /**
    * Solves the current spec in the worker and redraws; a bad spec shows its message and
    * changes nothing else. While a solve is in flight, further changes coalesce into one
-   * more solve of the latest settings (dragging the slider never queues a backlog).
+   * more solve of the latest settings (dragging a slider never queues a backlog).
    */
-  run(): void {
+  run(): Promise<void> {
     this.stopAnimation();
     if (this.inflight) {
       this.queued = true;
-      return;
+      return this.current;
     }
     this.inflight = true;
     const showCancel = setTimeout(() => {
       this.cancelButton.hidden = false;
       this.setStatus('computing', '');
     }, SHOW_CANCEL_AFTER_MS);
-    this.engine
+    this.current = this.engine
       .solve(this.spec())
       .then((sol: Solution) => {
-        this.draw(sol.t, sol.y, sol.outputs.energy, sol.exact);
+        this.draw(sol.t, sol.y, sol.outputs.energy, sol.exact, sol.h);
         this.setStatus(sol.warning ? 'warning' : 'ok', sol.warning ?? '');
-        this.showStats(sol.t.length - 1, sol.stats.nfev, sol.t, sol.y, sol.outputs.energy, sol.exact);
+        this.showStats(sol, sol.t, sol.y, sol.outputs.energy, sol.exact);
       })
       .catch((e: unknown) => {
         if (e instanceof CancelledError) this.setStatus('warning', 'Cancelled; change a setting to run again.');
-        else this.setStatus('error', e instanceof Error ? e.message : String(e));
+        else this.setStatus('error', message(e));
       })
       .finally(() => {
         clearTimeout(showCancel);
@@ -208,35 +387,45 @@ export class TrajectoryView {
         this.inflight = false;
         if (this.queued) {
           this.queued = false;
-          this.run();
+          return this.run();
         }
       });
+    return this.current;
   }
 
-  private draw(t: ArrayLike<number>, y: ArrayLike<number>, energy?: ArrayLike<number>, exact?: ArrayLike<number>): void {
+  private draw(
+    t: ArrayLike<number>,
+    y: ArrayLike<number>,
+    energy?: ArrayLike<number>,
+    exact?: ArrayLike<number>,
+    h?: ArrayLike<number>,
+  ): void {
     if (!this.plots) return;
     const dim = this.model.dim;
     const cols: ArrayLike<number>[] = columns(y, dim);
-    if (exact && this.model.exact) cols.push(...columns(exact, dim));
+    if (this.model.exact) {
+      cols.push(...(exact ? columns(exact, dim) : gapColumns(dim, t.length)));
+    }
     this.plots.trajectory.setData(t, cols);
     if (energy) this.plots.energy?.setData(t, [energy]);
     if (exact) this.plots.error?.setData(t, [errorSeries(y, exact, dim)]);
+    if (h && h.length > 0 && this.plots.steps) {
+      // h[i] is the step that ends at t[i + 1].
+      this.plots.steps.setData(Array.prototype.slice.call(t, 1), [h]);
+    }
     document.body.dataset.points = String(t.length);
   }
 
   private showStats(
-    steps: number,
-    nfev: number,
+    sol: { stats: { nfev: number; naccept: number; nreject: number }; events?: { t: number }[] },
     t: ArrayLike<number>,
     y: ArrayLike<number>,
     energy?: ArrayLike<number>,
     exact?: ArrayLike<number>,
   ): void {
-    const rows: [string, string][] = [
-      ['steps', String(steps)],
-      ['f-evaluations', String(nfev)],
-      ['reached t', formatNumber(t[t.length - 1] ?? NaN)],
-    ];
+    const rows: [string, string][] = [['steps', String(sol.stats.naccept)]];
+    if (sol.stats.nreject > 0 || this.method()?.adaptive) rows.push(['rejected', String(sol.stats.nreject)]);
+    rows.push(['f-evaluations', String(sol.stats.nfev)], ['reached t', formatNumber(t[t.length - 1] ?? NaN)]);
     if (energy && energy.length > 0) {
       // Relative drift needs a nonzero reference; a run from E0 = 0 (the spring from
       // rest) gets the absolute change instead.
@@ -246,6 +435,9 @@ export class TrajectoryView {
     if (exact) {
       const err = errorSeries(y, exact, this.model.dim);
       rows.push(['max error', formatNumber(err.reduce((a, b) => Math.max(a, b), 0), 3)]);
+    }
+    if (sol.events && sol.events.length > 0) {
+      rows.push(['events', `${sol.events.length} (first at t = ${formatNumber(sol.events[0].t)})`]);
     }
     this.stats.replaceChildren(
       ...rows.flatMap(([k, v]) => {
@@ -261,9 +453,9 @@ export class TrajectoryView {
 
   private setStatus(status: Status, text: string): void {
     document.body.dataset.status = status;
-    this.message.hidden = text === '';
-    this.message.textContent = text;
-    this.message.className = status;
+    this.messageBox.hidden = text === '';
+    this.messageBox.textContent = text;
+    this.messageBox.className = status;
   }
 
   /** Advances a run in the worker a few steps per animation frame, drawing as it goes. */
@@ -273,7 +465,7 @@ export class TrajectoryView {
     try {
       handle = await this.engine.open(this.spec());
     } catch (e) {
-      this.setStatus('error', e instanceof Error ? e.message : String(e));
+      this.setStatus('error', message(e));
       return;
     }
     const nOut = this.model.outputs.length;
@@ -282,9 +474,10 @@ export class TrajectoryView {
     const y: number[] = Array.from(handle.start.y);
     const energy: number[] = energyIndex >= 0 ? [handle.start.outputs[energyIndex]] : [];
     const exact: number[] | undefined = handle.start.exact ? Array.from(handle.start.exact) : undefined;
-    let nfev = 0;
-    const expectedSteps = Math.max(1, Math.ceil(Number(this.t1Input.value) / Number(this.hInput.value)));
-    const perFrame = Math.max(1, Math.ceil(expectedSteps / ANIMATION_FRAMES));
+    const h: number[] = [];
+    const perFrame = this.method()?.adaptive
+      ? ADAPTIVE_STEPS_PER_FRAME
+      : Math.max(1, Math.ceil(Number(this.t1Input.value) / Number(this.hInput.value) / ANIMATION_FRAMES));
     const animation = { handle, frame: 0, stopped: false };
     this.animation = animation;
     this.animateButton.textContent = 'Stop';
@@ -297,19 +490,21 @@ export class TrajectoryView {
       } catch (e) {
         if (!animation.stopped) {
           this.finishAnimation();
-          this.setStatus('error', e instanceof Error ? e.message : String(e));
+          this.setStatus('error', message(e));
         }
         return;
       }
       if (animation.stopped) return;
-      t.push(...chunk.t);
+      for (const ti of chunk.t) {
+        h.push(ti - t[t.length - 1]);
+        t.push(ti);
+      }
       y.push(...chunk.y);
       if (energyIndex >= 0) for (let i = 0; i < chunk.t.length; i++) energy.push(chunk.outputs[i * nOut + energyIndex]);
       if (exact && chunk.exact) exact.push(...chunk.exact);
-      nfev = chunk.stats.nfev;
       const e = energyIndex >= 0 ? energy : undefined;
-      this.draw(t, y, e, exact);
-      this.showStats(t.length - 1, nfev, t, y, e, exact);
+      this.draw(t, y, e, exact, h);
+      this.showStats(chunk, t, y, e, exact);
       if (chunk.done) {
         this.finishAnimation();
         this.setStatus(chunk.warning ? 'warning' : 'ok', chunk.warning ?? '');
@@ -335,4 +530,9 @@ export class TrajectoryView {
       if (document.body.dataset.status === 'running') this.setStatus('ok', '');
     }
   }
+}
+
+/** `dim` columns of NaN (gaps), for series with no data yet. */
+function gapColumns(dim: number, n: number): Float64Array[] {
+  return Array.from({ length: dim }, () => new Float64Array(n).fill(NaN));
 }

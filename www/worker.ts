@@ -3,7 +3,7 @@
  * while a run computes. It answers the requests of www/protocol.ts one at a time and
  * transfers the result arrays (no copy). Cancelling = the page terminates this worker.
  */
-import { Integrator, initEngine, methods, models, solve } from './engine';
+import { Integrator, describeSystem, initEngine, methods, models, solve } from './engine';
 import type { Reply, Request, Result } from './protocol';
 
 const runs = new Map<number, Integrator>();
@@ -25,6 +25,8 @@ function handle(req: Request): Result {
       return { methods: methods(), models: models() };
     case 'solve':
       return solve(req.spec);
+    case 'describe':
+      return describeSystem(req.text);
     case 'open': {
       runs.get(req.run)?.free();
       runs.delete(req.run);

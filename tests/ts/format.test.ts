@@ -5,6 +5,7 @@ import {
   decimate,
   errorSeries,
   formatNumber,
+  tickLabel,
   logToValue,
   niceStep,
   pick,
@@ -44,6 +45,17 @@ describe('numbers for people', () => {
     expect(formatNumber(0)).toBe('0');
     expect(formatNumber(-0.5)).toBe('-0.5');
     expect(formatNumber(Infinity)).toBe('Infinity');
+  });
+});
+
+describe('tick labels', () => {
+  it('keep the digits the spacing needs', () => {
+    expect(tickLabel(14.7001, 0.0001)).toBe('14.7001');
+    expect(tickLabel(14.7002, 0.0001)).toBe('14.7002');
+    expect(tickLabel(2, 0.5)).toBe('2');
+    expect(tickLabel(0.25, 0.25)).toBe('0.25');
+    expect(tickLabel(5e149, 5e149)).toBe('5e149');
+    expect(tickLabel(0, 0.1)).toBe('0');
   });
 });
 
