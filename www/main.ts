@@ -1,11 +1,32 @@
 /**
  * The page's entry point: starts the engine worker, reads the catalogues, then starts
- * the views. If the engine cannot load, the page says so instead of failing silently.
+ * the views from the URL: a share link's fragment (`#v1=…`), a scenario
+ * (`?scenario=id`), or `?model=…&method=…`. If the engine cannot load, the page says so.
  */
 import { EngineClient } from './client';
 import type { Catalog } from './protocol';
+import scenarioList from './scenarios.json';
+import type { RunSettings } from './settings';
+import { decodeSettings, encodeSettings } from './share';
 import { TrajectoryView } from './trajectory';
 import './style.css';
+
+/** A seed figure or table as a one-click run (www/scenarios.json). */
+export interface Scenario {
+  id: string;
+  title: string;
+  source: string;
+  caption: string;
+  settings: RunSettings;
+}
+
+const scenarios = scenarioList as Scenario[];
+
+function byId<T extends HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`page is missing #${id}`);
+  return el as T;
+}
 
 function showFatal(text: string): void {
   const message = document.getElementById('message');
@@ -15,6 +36,14 @@ function showFatal(text: string): void {
     message.textContent = text;
   }
   document.body.dataset.status = 'error';
+}
+
+function showCaption(scenario: Scenario | undefined): void {
+  byId('caption').hidden = !scenario;
+  byId('caption-title').textContent = scenario?.title ?? '';
+  byId('caption-text').textContent = scenario?.caption ?? '';
+  byId('caption-source').textContent = scenario ? `Source: ${scenario.source}` : '';
+  byId<HTMLSelectElement>('scenario').value = scenario?.id ?? '';
 }
 
 async function main(): Promise<void> {
@@ -31,15 +60,49 @@ async function main(): Promise<void> {
   Object.assign(window, {
     odelab: {
       solve: engine.solve.bind(engine),
+      describeSystem: engine.describe.bind(engine),
       open: engine.open.bind(engine),
       cancel: engine.cancel.bind(engine),
       methods: () => catalog.methods,
       models: () => catalog.models,
     },
   });
-  const params = new URLSearchParams(location.search);
+
   const view = new TrajectoryView(engine, catalog);
-  await view.start({ model: params.get('model') ?? 'pendulum', method: params.get('method') ?? 'euler' });
+  const scenarioSelect = byId<HTMLSelectElement>('scenario');
+  for (const s of scenarios) scenarioSelect.add(new Option(`${s.title} (${s.source})`, s.id));
+
+  const query = new URLSearchParams(location.search);
+  const link = decodeSettings(location.hash);
+  const scenario = scenarios.find((s) => s.id === query.get('scenario'));
+  let initial: Partial<RunSettings> = {
+    model: query.get('model') ?? 'pendulum',
+    method: query.get('method') ?? 'euler',
+  };
+  if (link.settings) initial = link.settings;
+  else if (scenario) initial = scenario.settings;
+  showCaption(link.settings ? undefined : scenario);
+
+  // Every successful run is written into the fragment, so reload and "copy link"
+  // reproduce the screen.
+  view.onRun = (settings) => history.replaceState(null, '', `${location.pathname}${location.search}${encodeSettings(settings)}`);
+  await view.start(initial);
+  if (link.error) view.notice(link.error);
+
+  scenarioSelect.addEventListener('change', () => {
+    const chosen = scenarios.find((s) => s.id === scenarioSelect.value);
+    if (!chosen) return;
+    history.replaceState(null, '', `${location.pathname}?scenario=${chosen.id}`);
+    showCaption(chosen);
+    void view.start(chosen.settings);
+  });
+  byId('copy-link').addEventListener('click', () => {
+    const field = byId<HTMLInputElement>('share-url');
+    field.value = location.href;
+    field.hidden = false;
+    field.select();
+    void navigator.clipboard?.writeText(location.href).catch(() => undefined);
+  });
   document.body.dataset.ready = 'true';
 }
 

@@ -12,6 +12,8 @@ import { columns, errorSeries, formatNumber, logToValue, niceStep, relativeDrift
 import type { LogScale } from './format';
 import { Plot } from './plot';
 import type { Catalog } from './protocol';
+import { CUSTOM, DEFAULT_SYSTEM, toSpec } from './settings';
+import type { RunSettings } from './settings';
 
 const PALETTE = ['#1f5fbf', '#d9480f', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285', '#5c940d', '#e67700'];
 const H_SCALE: LogScale = { min: 1e-5, max: 0.5, steps: 500 };
@@ -25,16 +27,6 @@ const SHOW_CANCEL_AFTER_MS = 150;
 /** Pause after typing in the system editor before it is parsed. */
 const EDIT_DEBOUNCE_MS = 250;
 
-/** The model select's entry for your own system. */
-export const CUSTOM = 'custom';
-
-export const DEFAULT_SYSTEM = `# Your own system: a forced, damped spring (edit me)
-param k = 100, c = 0.5
-x' = v
-v' = -k*x - c*v + sin(t)
-x(0) = 1, v(0) = 0
-output energy = 0.5*v^2 + 0.5*k*x^2
-event crossing: x`;
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -48,19 +40,6 @@ function message(e: unknown): string {
 
 type Status = 'ok' | 'warning' | 'error' | 'running' | 'computing';
 
-/** The settings the controls describe; what `spec()` turns into a SolveSpec. */
-export interface TrajectorySettings {
-  model: string;
-  method: string;
-  system?: string;
-  h: number;
-  rtol: number;
-  atol: number;
-  t1: number;
-  params: Record<string, number>;
-  events: boolean;
-}
-
 export class TrajectoryView {
   private readonly modelList: ModelInfo[];
   private readonly methodList: MethodInfo[];
@@ -71,6 +50,8 @@ export class TrajectoryView {
   private inflight = false;
   private queued = false;
   private editTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Called after every successful run with the settings it used (e.g. to update the URL). */
+  onRun: (settings: RunSettings) => void = () => undefined;
   /** Settles when the latest solve (and any coalesced follow-up) has been drawn. */
   private current: Promise<void> = Promise.resolve();
 
@@ -158,7 +139,7 @@ export class TrajectoryView {
   }
 
   /** Applies settings (all optional) and draws. */
-  async start(settings: Partial<TrajectorySettings> = {}): Promise<void> {
+  async start(settings: Partial<RunSettings> = {}): Promise<void> {
     if (settings.system !== undefined) this.systemText.value = settings.system;
     if (settings.method && this.methodList.some((m) => m.id === settings.method)) {
       this.methodSelect.value = settings.method;
@@ -170,19 +151,24 @@ export class TrajectoryView {
     await this.selectModel(settings.model ?? 'pendulum', settings);
   }
 
-  /** The current settings, e.g. to put in a link. */
-  settings(): TrajectorySettings {
-    const spec = this.spec();
+  /** The settings the controls describe (empty fields read as NaN, which the engine refuses). */
+  settings(): RunSettings {
+    const num = (input: HTMLInputElement): number => (input.value === '' ? NaN : Number(input.value));
+    const params: Record<string, number> = {};
+    for (const input of this.paramsBox.querySelectorAll<HTMLInputElement>('input[data-param]')) {
+      const name = input.dataset.param;
+      if (name) params[name] = num(input);
+    }
+    const custom = this.model.id === CUSTOM;
+    const adaptive = this.method()?.adaptive ?? false;
     return {
-      model: this.model.id === CUSTOM ? CUSTOM : this.model.id,
-      method: spec.method,
-      system: this.model.id === CUSTOM ? this.systemText.value : undefined,
-      h: Number(this.hInput.value),
-      rtol: Number(this.rtolInput.value),
-      atol: Number(this.atolInput.value),
-      t1: Number(this.t1Input.value),
-      params: spec.params ?? {},
-      events: this.eventsCheck.checked,
+      model: custom ? CUSTOM : this.model.id,
+      method: this.methodSelect.value,
+      ...(custom ? { system: this.systemText.value } : {}),
+      ...(adaptive ? { rtol: num(this.rtolInput), atol: num(this.atolInput) } : { h: num(this.hInput) }),
+      t1: num(this.t1Input),
+      params,
+      ...(this.eventsBox.hidden ? {} : { events: this.eventsCheck.checked }),
     };
   }
 
@@ -207,7 +193,7 @@ export class TrajectoryView {
     if (this.plots) this.buildPlots();
   }
 
-  private async selectModel(id: string, settings: Partial<TrajectorySettings> = {}): Promise<void> {
+  private async selectModel(id: string, settings: Partial<RunSettings> = {}): Promise<void> {
     this.stopAnimation();
     this.modelSelect.value = id;
     this.systemBox.hidden = id !== CUSTOM;
@@ -335,23 +321,7 @@ export class TrajectoryView {
 
   /** The spec the controls describe. */
   spec(): SolveSpec {
-    const num = (input: HTMLInputElement): number => (input.value === '' ? NaN : Number(input.value));
-    const params: Record<string, number> = {};
-    for (const input of this.paramsBox.querySelectorAll<HTMLInputElement>('input[data-param]')) {
-      const name = input.dataset.param;
-      if (name) params[name] = num(input);
-    }
-    const spec: SolveSpec = { method: this.methodSelect.value, params, t1: num(this.t1Input) };
-    if (this.model.id === CUSTOM) spec.system = this.systemText.value;
-    else spec.model = this.model.id;
-    if (this.method()?.adaptive) {
-      spec.rtol = num(this.rtolInput);
-      spec.atol = num(this.atolInput);
-    } else {
-      spec.h = num(this.hInput);
-    }
-    if (this.eventsCheck.checked && !this.eventsBox.hidden) spec.events = this.model.events.map((e) => ({ id: e.id }));
-    return spec;
+    return toSpec(this.settings(), this.model, this.method());
   }
 
   /**
@@ -370,9 +340,11 @@ export class TrajectoryView {
       this.cancelButton.hidden = false;
       this.setStatus('computing', '');
     }, SHOW_CANCEL_AFTER_MS);
+    const settings = this.settings();
     this.current = this.engine
-      .solve(this.spec())
+      .solve(toSpec(settings, this.model, this.method()))
       .then((sol: Solution) => {
+        this.onRun(settings);
         this.draw(sol.t, sol.y, sol.outputs.energy, sol.exact, sol.h);
         this.setStatus(sol.warning ? 'warning' : 'ok', sol.warning ?? '');
         this.showStats(sol, sol.t, sol.y, sol.outputs.energy, sol.exact);
@@ -449,6 +421,11 @@ export class TrajectoryView {
         return [dt, dd];
       }),
     );
+  }
+
+  /** Shows a message without changing what is drawn (e.g. why a link was not used). */
+  notice(text: string): void {
+    this.setStatus('warning', text);
   }
 
   private setStatus(status: Status, text: string): void {

@@ -1,0 +1,98 @@
+// Every scenario opens from its URL and from the gallery and draws (issue 6); share
+// links reproduce the screen, and damaged or hostile links open harmlessly (issue 7).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { serveStatic, launch, open } from './harness.mjs';
+
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+const SCENARIOS = JSON.parse(readFileSync(new URL('../../www/scenarios.json', import.meta.url), 'utf8'));
+let server;
+let browser;
+
+before(async () => {
+  server = await serveStatic(DIST);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Pixels of any non-grey colour in the trajectory canvas: a drawn series. */
+function drawnPixels(page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('#plot-trajectory canvas');
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b, a] = [data[i], data[i + 1], data[i + 2], data[i + 3]];
+      if (a > 100 && Math.max(r, g, b) - Math.min(r, g, b) > 60) n++;
+    }
+    return n;
+  });
+}
+
+test('issue 6: every scenario opens from its URL with its caption and draws', async () => {
+  for (const s of SCENARIOS) {
+    const { page, errors } = await open(browser, `${server.url}?scenario=${s.id}`);
+    await page.waitForFunction(() => ['ok', 'warning'].includes(document.body.dataset.status), null, { timeout: 20000 });
+    assert.equal(await page.textContent('#caption-title'), s.title, s.id);
+    assert.equal(await page.inputValue('#method'), s.settings.method, s.id);
+    assert.ok((await drawnPixels(page)) > 100, `${s.id} draws`);
+    assert.deepEqual(errors, [], s.id);
+    await page.close();
+  }
+});
+
+test('issue 6: a scenario opens from the gallery', async () => {
+  const { page, errors } = await open(browser, server.url);
+  await page.selectOption('#scenario', 'pendulum-particle-rk4');
+  await page.waitForFunction(() => document.body.dataset.status === 'warning');
+  assert.match(await page.textContent('#message'), /blew up .* at t = 1\.2/);
+  assert.match(await page.textContent('#caption-text'), /±707i/);
+  assert.ok((await drawnPixels(page)) > 100);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('issue 7: a share link reproduces the screen in a new page', async () => {
+  const { page } = await open(browser, `${server.url}?model=mass-spring-damper&method=heun`);
+  await page.fill('#t1', '2');
+  await page.fill('input[data-param="k"]', '400');
+  await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '200');
+  await page.click('#copy-link');
+  const link = await page.inputValue('#share-url');
+  assert.match(link, /#v1=/);
+  const stats = await page.textContent('#stats');
+  const copy = await open(browser, link);
+  await copy.page.waitForFunction(() => document.body.dataset.status === 'ok');
+  assert.equal(await copy.page.inputValue('#method'), 'heun');
+  assert.equal(await copy.page.inputValue('input[data-param="k"]'), '400');
+  assert.equal(await copy.page.textContent('#stats'), stats);
+  await page.close();
+  await copy.page.close();
+});
+
+test('issue 7: damaged, future and hostile links open with defaults and a message', async () => {
+  const hostile = Buffer.from(
+    JSON.stringify({ model: 'pendulum', method: 'rk4', system: '<script>alert(1)</script>'.repeat(10), t1: 1e308, params: { '<img src=x onerror=alert(1)>': 1, g: 1e300 } }),
+  ).toString('base64url');
+  const cases = [
+    ['#v1=@@@', /damaged/],
+    ['#v9=e30', /newer odelab/],
+    [`#v1=${hostile}`, null],
+    [`#v1=${Buffer.from(JSON.stringify({ model: '<b>x</b>', method: 'rk4' })).toString('base64url')}`, /no valid model/],
+  ];
+  for (const [hash, pattern] of cases) {
+    const { page, errors } = await open(browser, `${server.url}${hash}`);
+    await page.waitForFunction(() => ['ok', 'warning', 'error'].includes(document.body.dataset.status));
+    if (pattern) assert.match(await page.textContent('#message'), pattern, hash);
+    // No markup from the link became part of the page.
+    assert.equal(await page.locator('script:not([src]), img').count(), 0, hash);
+    assert.deepEqual(errors.filter((e) => !e.includes('Failed to load resource')), [], hash);
+    await page.close();
+  }
+});

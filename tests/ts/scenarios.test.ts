@@ -1,0 +1,135 @@
+// Every scenario of the gallery (www/scenarios.json) runs through the real engine and
+// its claim — what the seed's figure or table says — holds (issue 6).
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeSystem, initEngine, methods, models, solve } from '../../www/engine';
+import type { Solution } from '../../www/engine';
+import scenarioList from '../../www/scenarios.json';
+import { CUSTOM, DEFAULT_SYSTEM, toSpec } from '../../www/settings';
+import type { RunSettings } from '../../www/settings';
+
+interface Scenario {
+  id: string;
+  title: string;
+  source: string;
+  caption: string;
+  settings: RunSettings;
+}
+const scenarios = scenarioList as Scenario[];
+
+beforeAll(async () => {
+  await initEngine(readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)));
+});
+
+function run(settings: RunSettings): Solution {
+  const model =
+    settings.model === CUSTOM
+      ? describeSystem(settings.system ?? DEFAULT_SYSTEM)
+      : models().find((m) => m.id === settings.model);
+  if (!model) throw new Error(`no model ${settings.model}`);
+  const method = methods().find((m) => m.id === settings.method);
+  const spec = toSpec({ ...settings, system: settings.system ?? DEFAULT_SYSTEM }, model, method);
+  return solve(spec);
+}
+
+const byId = (id: string): Scenario => {
+  const s = scenarios.find((x) => x.id === id);
+  if (!s) throw new Error(`scenario ${id} missing`);
+  return s;
+};
+const drift = (e: Float64Array): number => e.reduce((w, v) => Math.max(w, Math.abs(v - e[0]) / Math.abs(e[0])), 0);
+const maxOf = (a: Float64Array): number => a.reduce((w, v) => Math.max(w, Math.abs(v)), 0);
+
+describe('issue 6: scenarios', () => {
+  it('name models and methods that exist, with a caption and a source', () => {
+    const modelIds = new Set([...models().map((m) => m.id), CUSTOM]);
+    const methodIds = new Set(methods().map((m) => m.id));
+    expect(new Set(scenarios.map((s) => s.id)).size).toBe(scenarios.length);
+    for (const s of scenarios) {
+      expect(modelIds.has(s.settings.model), s.id).toBe(true);
+      expect(methodIds.has(s.settings.method), s.id).toBe(true);
+      expect(s.caption.length, s.id).toBeGreaterThan(40);
+      expect(s.source.length, s.id).toBeGreaterThan(3);
+    }
+  });
+
+  it('002 Fig. 7.5: Euler more than doubles the pendulum energy in 10 s', () => {
+    const e = run(byId('euler-pendulum-blowup').settings).outputs.energy;
+    expect(e[e.length - 1]).toBeGreaterThan(2 * e[0]);
+  });
+
+  it('002 §7.3: RK4 at the same h keeps it to 1e-6', () => {
+    expect(drift(run(byId('rk4-pendulum-energy').settings).outputs.energy)).toBeLessThan(1e-6);
+  });
+
+  it('002 §7.3: RK4 blows up just above h = 2√2/ω and not just below', () => {
+    const s = byId('rk4-stability-limit').settings;
+    // |R(2.9i)| ≈ 1.193 per step: past 1e150 after ~1960 steps, near t = 568.
+    const above = run(s);
+    expect(above.warning).toMatch(/blew up/);
+    expect(above.t[above.t.length - 1]).toBeGreaterThan(500);
+    const below = run({ ...s, h: 0.28 });
+    expect(below.warning).toBeUndefined();
+    expect(maxOf(below.y)).toBeLessThan(2);
+  });
+
+  it('000 §3: events cut the bouncing balls energy drift at least fourfold', () => {
+    const s = byId('bouncing-balls-events').settings;
+    const withEvents = run(s);
+    const without = run({ ...s, events: false });
+    expect(withEvents.events.length).toBeGreaterThan(10);
+    expect(drift(withEvents.outputs.energy) * 4).toBeLessThan(drift(without.outputs.energy));
+  });
+
+  it('003 Fig. 7: RK4 at h = 0.005 blows up near t = 1.26, at h = 0.001 it conserves energy', () => {
+    const s = byId('pendulum-particle-rk4').settings;
+    const coarse = run(s);
+    expect(coarse.warning).toMatch(/blew up/);
+    expect(coarse.t[coarse.t.length - 1]).toBeGreaterThan(1.2);
+    expect(coarse.t[coarse.t.length - 1]).toBeLessThan(1.3);
+    expect(drift(run({ ...s, h: 0.001 }).outputs.energy)).toBeLessThan(1e-9);
+  });
+
+  it('000 eq. (35): dp45 follows sin(1/t) from t0 = 1/π to 1e-5', () => {
+    const sol = run(byId('sin-inv-t').settings);
+    expect(sol.t[0]).toBeCloseTo(1 / Math.PI, 15);
+    const exact = sol.exact as Float64Array;
+    expect(sol.y.reduce((w, v, i) => Math.max(w, Math.abs(v - exact[i])), 0)).toBeLessThan(1e-5);
+  });
+
+  it('000 §2: the body-coordinate double pendulum keeps its joints to round-off', () => {
+    const sol = run(byId('double-pendulum-stiff-rk4').settings);
+    expect(maxOf(sol.outputs['constraint |Φ|'])).toBeLessThan(1e-8);
+    expect(maxOf(sol.outputs['velocity constraint |Φq q̇|'])).toBeLessThan(1e-8);
+    // E0 = 0 (both links at rest, horizontal) while the motion carries ~m g L ≈ 10 J:
+    // measure the absolute change (4.4e-6 J when measured).
+    const e = sol.outputs.energy;
+    expect(e.reduce((w, v) => Math.max(w, Math.abs(v - e[0])), 0)).toBeLessThan(1e-4);
+  });
+
+  it('001 §3.2: the stiff vehicle costs an explicit method over 1e5 f-evaluations', () => {
+    const sol = run(byId('vehicle-explicit').settings);
+    expect(sol.warning).toBeUndefined();
+    expect(sol.stats.nfev).toBeGreaterThan(100_000);
+  });
+
+  it('Van der Pol μ = 1000: stability, not accuracy, limits dp45 (over 1e6 f-evaluations)', () => {
+    const sol = run(byId('van-der-pol-explicit').settings);
+    expect(sol.stats.nfev).toBeGreaterThan(1_000_000);
+    expect(sol.stats.nreject).toBeGreaterThan(0.1 * sol.stats.naccept);
+  });
+
+  it('001 §3.1: body 1 of the RSDA pendulum swings between ~4 and ~6 rad towards 3π/2', () => {
+    const sol = run(byId('double-pendulum-rsda').settings);
+    const theta1 = sol.y.filter((_, i) => i % sol.dim === 0);
+    expect(Math.min(...theta1)).toBeLessThan(4);
+    expect(Math.max(...theta1)).toBeGreaterThan(6);
+    expect(Math.abs(theta1[theta1.length - 1] - (3 * Math.PI) / 2)).toBeLessThan(0.2);
+  });
+
+  it('your own system: the example solves and its event line fires', () => {
+    const sol = run(byId('your-system').settings);
+    expect(sol.warning).toBeUndefined();
+    expect(sol.events.length).toBeGreaterThan(5);
+  });
+});

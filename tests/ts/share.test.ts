@@ -1,0 +1,44 @@
+// Share links (www/share.ts): round trip, versioning, damaged and hostile links.
+import { describe, expect, it } from 'vitest';
+import { decodeSettings, encodeSettings } from '../../www/share';
+import type { RunSettings } from '../../www/settings';
+
+describe('share links', () => {
+  it('round-trip every field, unicode included', () => {
+    const s: RunSettings = {
+      model: 'custom',
+      method: 'dp45',
+      system: "param k = 100\nθ' = ω\nω' = -k*sin(θ)\nθ(0) = 1",
+      rtol: 1e-8,
+      atol: 1e-10,
+      t1: 12.5,
+      params: { k: 4 },
+      events: true,
+    };
+    const hash = encodeSettings(s);
+    expect(hash).toMatch(/^#v1=[A-Za-z0-9_-]+$/);
+    expect(decodeSettings(hash)).toEqual({ settings: s });
+  });
+
+  it('open an empty fragment as nothing to do', () => {
+    expect(decodeSettings('')).toEqual({});
+    expect(decodeSettings('#')).toEqual({});
+  });
+
+  it('refuse links from a newer version and damaged links with a message', () => {
+    expect(decodeSettings('#v2=e30').error).toMatch(/newer odelab \(link version 2\)/);
+    expect(decodeSettings('#v1=%%%').error).toMatch(/damaged/);
+    expect(decodeSettings('#v1=bm90IGpzb24').error).toMatch(/cannot be read/);
+    expect(decodeSettings('#hello').error).toMatch(/not an odelab link/);
+  });
+
+  it('drop hostile or absurd values field by field', () => {
+    const hostile = encodeSettings({
+      model: '<script>alert(1)</script>',
+      method: 'rk4',
+    } as RunSettings);
+    expect(decodeSettings(hostile).error).toMatch(/no valid model/);
+    const absurd = '#v1=' + btoa(JSON.stringify({ model: 'pendulum', method: 'rk4', h: 'big', t1: Infinity, params: { '<b>': 1, k: 'x', g: 3 } }));
+    expect(decodeSettings(absurd)).toEqual({ settings: { model: 'pendulum', method: 'rk4', params: { g: 3 } } });
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * What a run is, as the page and its links know it (`RunSettings`), and the one place
+ * that turns it into the engine's `SolveSpec`. Pure: the view, the share links, the
+ * scenario gallery and the scenario claim tests all go through `toSpec`.
+ */
+import type { MethodInfo, ModelInfo, SolveSpec } from './engine';
+
+/** The model id that means "the system typed in the editor". */
+export const CUSTOM = 'custom';
+
+/** What the editor shows first: the issue's example, a forced and damped spring. */
+export const DEFAULT_SYSTEM = `# Your own system: a forced, damped spring (edit me)
+param k = 100, c = 0.5
+x' = v
+v' = -k*x - c*v + sin(t)
+x(0) = 1, v(0) = 0
+output energy = 0.5*v^2 + 0.5*k*x^2
+event crossing: x`;
+
+export interface RunSettings {
+  /** A model id, or `custom` for `system`. */
+  model: string;
+  method: string;
+  /** The text of your own system (when model is `custom`). */
+  system?: string;
+  /** Step size of fixed-step methods. */
+  h?: number;
+  /** Tolerances of adaptive methods. */
+  rtol?: number;
+  atol?: number;
+  t1?: number;
+  params?: Record<string, number>;
+  /** Locate the model's declared events. */
+  events?: boolean;
+}
+
+/** The engine spec for `settings`, given the chosen model's and method's descriptions. */
+export function toSpec(settings: RunSettings, model: ModelInfo, method: MethodInfo | undefined): SolveSpec {
+  const spec: SolveSpec = { method: settings.method, params: { ...(settings.params ?? {}) } };
+  if (settings.t1 !== undefined) spec.t1 = settings.t1;
+  if (settings.model === CUSTOM) spec.system = settings.system ?? '';
+  else spec.model = settings.model;
+  if (method?.adaptive) {
+    if (settings.rtol !== undefined) spec.rtol = settings.rtol;
+    if (settings.atol !== undefined) spec.atol = settings.atol;
+  } else {
+    spec.h = settings.h;
+  }
+  const declared = model.events.filter((e) => !e.watched);
+  if (settings.events && declared.length > 0) spec.events = declared.map((e) => ({ id: e.id }));
+  return spec;
+}

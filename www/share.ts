@@ -1,0 +1,79 @@
+/**
+ * Share links: the run settings in a compact, versioned URL fragment (`#v1=…`, base64url
+ * of JSON). Decoding never throws: a damaged link or one from a newer odelab opens with
+ * defaults and a message saying why. Everything decoded is checked field by field, so a
+ * link stuffed with markup or absurd values cannot reach the page as anything but data.
+ */
+import type { RunSettings } from './settings';
+
+export const SHARE_VERSION = 1;
+/** Longest system text a link may carry (the engine's own limit is 100 kB). */
+const MAX_SYSTEM_CHARS = 100_000;
+const MAX_PARAMS = 200;
+
+function toBase64Url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(data: string): string {
+  const b64 = data.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+  const binary = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}
+
+/** The fragment (with its leading `#`) that reproduces `settings`. */
+export function encodeSettings(settings: RunSettings): string {
+  return `#v${SHARE_VERSION}=${toBase64Url(JSON.stringify(settings))}`;
+}
+
+export interface Decoded {
+  settings?: RunSettings;
+  /** Why the link could not be used, for the page to show. */
+  error?: string;
+}
+
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isId = (v: unknown): v is string => typeof v === 'string' && /^[a-z0-9][a-z0-9-]{0,63}$/.test(v);
+
+/** Reads a fragment made by `encodeSettings`; an empty fragment gives `{}`. */
+export function decodeSettings(hash: string): Decoded {
+  const fragment = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (fragment === '') return {};
+  // base64url as written by encodeSettings; plain base64 (+ / =) is accepted too.
+  const match = /^v(\d+)=([A-Za-z0-9_+/=-]*)$/.exec(fragment);
+  if (!match) return { error: 'This link is damaged (it is not an odelab link); the defaults are shown.' };
+  const version = Number(match[1]);
+  if (version > SHARE_VERSION) {
+    return { error: `This link was made by a newer odelab (link version ${version}); the defaults are shown.` };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fromBase64Url(match[2]));
+  } catch {
+    return { error: 'This link is damaged (its data cannot be read); the defaults are shown.' };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { error: 'This link is damaged (no settings in it); the defaults are shown.' };
+  }
+  const r = raw as Record<string, unknown>;
+  if (!isId(r.model) || !isId(r.method)) {
+    return { error: 'This link names no valid model and method; the defaults are shown.' };
+  }
+  const settings: RunSettings = { model: r.model, method: r.method };
+  if (typeof r.system === 'string' && r.system.length <= MAX_SYSTEM_CHARS) settings.system = r.system;
+  for (const key of ['h', 'rtol', 'atol', 't1'] as const) {
+    if (isFiniteNumber(r[key])) settings[key] = r[key];
+  }
+  if (typeof r.events === 'boolean') settings.events = r.events;
+  if (typeof r.params === 'object' && r.params !== null && !Array.isArray(r.params)) {
+    const entries = Object.entries(r.params as Record<string, unknown>)
+      .filter(([k, v]) => /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(k) && isFiniteNumber(v))
+      .slice(0, MAX_PARAMS);
+    settings.params = Object.fromEntries(entries) as Record<string, number>;
+  }
+  return { settings };
+}
