@@ -7,6 +7,7 @@ import { EngineClient } from './client';
 import type { Catalog } from './protocol';
 import scenarioList from './scenarios.json';
 import type { RunSettings } from './settings';
+import { download, sessionFromJson, sessionToJson } from './export';
 import { decodeSettings, encodeSettings } from './share';
 import { TrajectoryView } from './trajectory';
 import './style.css';
@@ -79,13 +80,18 @@ async function main(): Promise<void> {
     model: query.get('model') ?? 'pendulum',
     method: query.get('method') ?? 'euler',
   };
+  const saved = query.has('model') || scenario || link.settings ? undefined : restore();
   if (link.settings) initial = link.settings;
   else if (scenario) initial = scenario.settings;
+  else if (saved) initial = saved;
   showCaption(link.settings ? undefined : scenario);
 
   // Every successful run is written into the fragment, so reload and "copy link"
   // reproduce the screen.
-  view.onRun = (settings) => history.replaceState(null, '', `${location.pathname}${location.search}${encodeSettings(settings)}`);
+  view.onRun = (settings) => {
+    history.replaceState(null, '', `${location.pathname}${location.search}${encodeSettings(settings)}`);
+    autosave(settings);
+  };
   await view.start(initial);
   if (link.error) view.notice(link.error);
 
@@ -103,7 +109,43 @@ async function main(): Promise<void> {
     field.select();
     void navigator.clipboard?.writeText(location.href).catch(() => undefined);
   });
+  byId('export-session').addEventListener('click', () => {
+    download('odelab-session.json', new Blob([sessionToJson(view.settings())], { type: 'application/json' }));
+  });
+  const importer = byId<HTMLInputElement>('import-session');
+  importer.addEventListener('change', () => {
+    const file = importer.files?.[0];
+    importer.value = '';
+    if (!file) return;
+    void file.text().then(async (text) => {
+      const opened = sessionFromJson(text);
+      if (opened.settings) {
+        showCaption(undefined);
+        await view.start(opened.settings);
+      } else view.notice(opened.error ?? 'This file could not be opened.');
+    });
+  });
   document.body.dataset.ready = 'true';
+}
+
+const AUTOSAVE_KEY = 'odelab.session';
+
+/** Keeps the latest settings in localStorage, so a closed tab loses nothing. */
+function autosave(settings: RunSettings): void {
+  try {
+    localStorage.setItem(AUTOSAVE_KEY, sessionToJson(settings));
+  } catch {
+    // Storage can be full or forbidden (private mode, sandboxed iframe): not worth an error.
+  }
+}
+
+function restore(): RunSettings | undefined {
+  try {
+    const text = localStorage.getItem(AUTOSAVE_KEY);
+    return text ? sessionFromJson(text).settings : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 void main();

@@ -8,6 +8,7 @@
 import { CancelledError } from './client';
 import type { EngineClient, RunHandle } from './client';
 import type { MethodInfo, ModelInfo, Solution, SolveSpec } from './engine';
+import { download, runToCsv } from './export';
 import { columns, errorSeries, formatNumber, logToValue, niceStep, relativeDrift, valueToLog } from './format';
 import type { LogScale } from './format';
 import { Plot } from './plot';
@@ -50,6 +51,8 @@ export class TrajectoryView {
   private inflight = false;
   private queued = false;
   private editTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The last run drawn, for export. */
+  private last: { t: ArrayLike<number>; y: ArrayLike<number>; outputs: Record<string, ArrayLike<number>> } | undefined;
   /** Called after every successful run with the settings it used (e.g. to update the URL). */
   onRun: (settings: RunSettings) => void = () => undefined;
   /** Settles when the latest solve (and any coalesced follow-up) has been drawn. */
@@ -132,6 +135,10 @@ export class TrajectoryView {
       this.editTimer = setTimeout(() => void this.describeSystem(), EDIT_DEBOUNCE_MS);
     });
     this.animateButton.addEventListener('click', () => (this.animation ? this.stopAnimation() : void this.animate()));
+    byId('export-csv').addEventListener('click', () => this.exportCsv());
+    for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-png]')) {
+      button.addEventListener('click', () => this.exportPng(button.dataset.png ?? ''));
+    }
     this.cancelButton.addEventListener('click', () => {
       this.queued = false;
       this.engine.cancel();
@@ -345,6 +352,7 @@ export class TrajectoryView {
       .solve(toSpec(settings, this.model, this.method()))
       .then((sol: Solution) => {
         this.onRun(settings);
+        this.last = { t: sol.t, y: sol.y, outputs: sol.outputs };
         this.draw(sol.t, sol.y, sol.outputs.energy, sol.exact, sol.h);
         this.setStatus(sol.warning ? 'warning' : 'ok', sol.warning ?? '');
         this.showStats(sol, sol.t, sol.y, sol.outputs.energy, sol.exact);
@@ -423,6 +431,19 @@ export class TrajectoryView {
     );
   }
 
+  private exportCsv(): void {
+    if (!this.last) return;
+    const csv = runToCsv(this.last.t, this.last.y, this.model.names, this.last.outputs);
+    download(`odelab-${this.model.id}-${this.methodSelect.value}.csv`, new Blob([csv], { type: 'text/csv' }));
+  }
+
+  private exportPng(plotId: string): void {
+    const canvas = document.querySelector<HTMLCanvasElement>(`#${plotId} canvas`);
+    canvas?.toBlob((blob) => {
+      if (blob) download(`odelab-${this.model.id}-${this.methodSelect.value}-${plotId.replace('plot-', '')}.png`, blob);
+    }, 'image/png');
+  }
+
   /** Shows a message without changing what is drawn (e.g. why a link was not used). */
   notice(text: string): void {
     this.setStatus('warning', text);
@@ -480,6 +501,7 @@ export class TrajectoryView {
       if (energyIndex >= 0) for (let i = 0; i < chunk.t.length; i++) energy.push(chunk.outputs[i * nOut + energyIndex]);
       if (exact && chunk.exact) exact.push(...chunk.exact);
       const e = energyIndex >= 0 ? energy : undefined;
+      this.last = { t, y, outputs: energyIndex >= 0 ? { energy } : {} };
       this.draw(t, y, e, exact, h);
       this.showStats(chunk, t, y, e, exact);
       if (chunk.done) {

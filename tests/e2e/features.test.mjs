@@ -70,3 +70,42 @@ test('issue 7: your own system — a typo shows line, column and caret; the fix 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('issue 7: a run downloads as CSV with named columns, a plot as PNG', async () => {
+  const { page, errors } = await open(browser, `${server.url}?model=pendulum&method=rk4`);
+  await page.fill('#t1', '1');
+  await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '100');
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  assert.equal(csv.suggestedFilename(), 'odelab-pendulum-rk4.csv');
+  const text = await (await csv.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+  const lines = text.trim().split('\n');
+  assert.equal(lines[0], 't,θ,ω,energy');
+  assert.equal(lines.length, 102);
+  assert.deepEqual(lines[1].split(',').map(Number).slice(0, 3), [0, 1, 0]);
+  const [png] = await Promise.all([page.waitForEvent('download'), page.click('button[data-png="plot-trajectory"]')]);
+  assert.equal(png.suggestedFilename(), 'odelab-pendulum-rk4-trajectory.png');
+  const bytes = Buffer.concat(await (await png.createReadStream()).toArray());
+  assert.deepEqual([...bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('issue 7: settings are autosaved and a session file opens again', async () => {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const { page } = await open(browser, `${server.url}?model=mass-spring-damper&method=heun`, context);
+  await page.fill('#t1', '3');
+  await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '300');
+  const [session] = await Promise.all([page.waitForEvent('download'), page.click('#export-session')]);
+  const file = await session.path();
+  // A plain visit in the same browser restores the autosaved settings.
+  const again = await open(browser, server.url, context);
+  await again.page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '300');
+  assert.equal(await again.page.inputValue('#method'), 'heun');
+  // A fresh browser opens the session file.
+  const fresh = await open(browser, `${server.url}?model=pendulum&method=euler`);
+  await fresh.page.setInputFiles('#import-session', file);
+  await fresh.page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '300');
+  assert.equal(await fresh.page.inputValue('#model'), 'mass-spring-damper');
+  await fresh.page.close();
+  await context.close();
+});

@@ -55,9 +55,15 @@ export function launch() {
   });
 }
 
-/** Opens `url` in a new page, collecting console errors and page errors. */
-export async function open(browser, url) {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+/**
+ * Opens `url` in a new page of its own browser context (fresh localStorage, so one
+ * test's autosave cannot leak into the next; pass `context` to share one), collecting
+ * console errors and page errors.
+ */
+export async function open(browser, url, context) {
+  const ctx = context ?? (await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true }));
+  const page = await ctx.newPage();
+  if (!context) page.on('close', () => ctx.close().catch(() => undefined));
   const errors = [];
   page.on('console', (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning') errors.push(`${msg.type()}: ${msg.text()}`);
