@@ -1,12 +1,22 @@
-// Vite builds the page from index.html; `base: './'` makes dist/ work from any static
-// file server and any sub-path (e.g. inside lecture notes).
+// Vite builds the page from index.html and the embeddable element from www/embed.ts
+// (as dist/embed.js, a stable name lecture pages can link to). `base: './'` makes dist/
+// work from any static file server and any sub-path.
+import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
   base: './',
-  build: { outDir: 'dist', target: 'es2022', sourcemap: true },
-  // The engine runs in a module worker (www/worker.ts).
-  worker: { format: 'es' },
+  build: {
+    outDir: 'dist',
+    target: 'es2022',
+    sourcemap: true,
+    rollupOptions: {
+      input: { main: resolve(import.meta.dirname, 'index.html'), embed: resolve(import.meta.dirname, 'www/embed.ts') },
+      output: { entryFileNames: (chunk) => (chunk.name === 'embed' ? 'embed.js' : 'assets/[name]-[hash].js') },
+    },
+  },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },
+  // The engine runs in a module worker (www/worker.ts).
+  worker: { format: 'es' },
 });

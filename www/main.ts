@@ -74,6 +74,9 @@ async function main(): Promise<void> {
   for (const s of scenarios) scenarioSelect.add(new Option(`${s.title} (${s.source})`, s.id));
 
   const query = new URLSearchParams(location.search);
+  // Inside <ode-playground> (www/embed.ts): no header; readonly shows plots and caption only.
+  document.body.classList.toggle('embed', query.get('embed') === '1');
+  document.body.classList.toggle('readonly', query.get('readonly') === '1');
   const link = decodeSettings(location.hash);
   const scenario = scenarios.find((s) => s.id === query.get('scenario'));
   let initial: Partial<RunSettings> = {

@@ -16,10 +16,17 @@ const MIME = {
   '.map': 'application/json',
 };
 
-/** Serves `root` on 127.0.0.1 at a free port; resolves to { url, close }. */
-export async function serveStatic(root) {
+/**
+ * Serves `root` on 127.0.0.1 at a free port, plus `extra` pages given as
+ * { '/path.html': 'content' }; resolves to { url, close }.
+ */
+export async function serveStatic(root, extra = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (extra[path] !== undefined) {
+      res.writeHead(200, { 'content-type': MIME[extname(path)] ?? 'text/plain' }).end(extra[path]);
+      return;
+    }
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
     if (!file.startsWith(normalize(root))) {
       res.writeHead(403).end();
