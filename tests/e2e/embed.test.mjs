@@ -1,36 +1,23 @@
 // Lecture embedding (issue 7): a page that is not ours loads dist/embed.js with one
 // script tag and shows a scenario read-only through <ode-playground>.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { serveStatic, launch } from './harness.mjs';
+import { useSite } from './harness.mjs';
 
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const LECTURE = `<!doctype html><html><head><meta charset="utf-8"><title>Lecture 7</title><link rel="icon" href="data:,">
 <script type="module" src="/embed.js"></script></head>
 <body><h1>Lecture 7: Euler's method</h1><p>Watch the energy grow:</p>
 <ode-playground scenario="euler-pendulum-blowup" view="trajectory" readonly></ode-playground>
 <ode-playground scenario="rk4-pendulum-energy"></ode-playground>
 </body></html>`;
-let server;
-let browser;
-
-before(async () => {
-  server = await serveStatic(DIST, { '/lecture.html': LECTURE });
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite({ '/lecture.html': LECTURE });
 
 test('issue 7: <ode-playground> embeds a scenario in a lecture page', async () => {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 1600 } });
+  const page = await site.browser.newPage({ viewport: { width: 1100, height: 1600 } });
   const errors = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${server.url}lecture.html`);
+  await page.goto(`${site.server.url}lecture.html`);
   const frames = page.locator('ode-playground iframe');
   assert.equal(await frames.count(), 2);
   assert.match(await frames.first().getAttribute('src'), /index\.html\?embed=1&scenario=euler-pendulum-blowup&view=trajectory&readonly=1$/);

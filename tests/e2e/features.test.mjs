@@ -1,27 +1,14 @@
 // Browser tests of the features beyond the skeleton: adaptive methods with tolerances
 // (issue 3), event location (issue 3), your own system typed on the page (issue 7).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { serveStatic, launch, open, countColouredPixels, stat } from './harness.mjs';
+import { useSite, open, countColouredPixels, stat } from './harness.mjs';
 
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const BLUE = [31, 95, 191];
-let server;
-let browser;
-
-before(async () => {
-  server = await serveStatic(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 test('issue 3: dp45 shows tolerances, rejected steps and the step-size plot', async () => {
-  const { page, errors } = await open(browser, `${server.url}?model=pendulum&method=dp45`);
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=dp45`);
   assert.ok(await page.isVisible('#adaptive-box'));
   assert.ok(!(await page.isVisible('#fixed-box')));
   assert.ok(await page.isVisible('#fig-steps'));
@@ -37,7 +24,7 @@ test('issue 3: dp45 shows tolerances, rejected steps and the step-size plot', as
 });
 
 test('issue 3: bouncing balls with events located', async () => {
-  const { page, errors } = await open(browser, `${server.url}?model=bouncing-balls&method=dp45`);
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=bouncing-balls&method=dp45`);
   assert.ok(await page.isVisible('#events-box'));
   await page.check('#events');
   await page.waitForFunction(() => document.querySelector('dd[data-stat="events"]') !== null);
@@ -47,7 +34,7 @@ test('issue 3: bouncing balls with events located', async () => {
 });
 
 test('issue 7: your own system — a typo shows line, column and caret; the fix draws', async () => {
-  const { page, errors } = await open(browser, server.url);
+  const { page, errors } = await open(site.browser, site.server.url);
   await page.selectOption('#model', 'custom');
   await page.selectOption('#method', 'rk4');
   await page.waitForSelector('#system-box:not([hidden])');
@@ -72,7 +59,7 @@ test('issue 7: your own system — a typo shows line, column and caret; the fix 
 });
 
 test('issue 7: a run downloads as CSV with named columns, a plot as PNG', async () => {
-  const { page, errors } = await open(browser, `${server.url}?model=pendulum&method=rk4`);
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=rk4`);
   await page.fill('#t1', '1');
   await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '100');
   const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
@@ -91,18 +78,18 @@ test('issue 7: a run downloads as CSV with named columns, a plot as PNG', async 
 });
 
 test('issue 7: settings are autosaved and a session file opens again', async () => {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const { page } = await open(browser, `${server.url}?model=mass-spring-damper&method=heun`, context);
+  const context = await site.browser.newContext({ acceptDownloads: true });
+  const { page } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=heun`, context);
   await page.fill('#t1', '3');
   await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '300');
   const [session] = await Promise.all([page.waitForEvent('download'), page.click('#export-session')]);
   const file = await session.path();
   // A plain visit in the same browser restores the autosaved settings.
-  const again = await open(browser, server.url, context);
+  const again = await open(site.browser, site.server.url, context);
   await again.page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '300');
   assert.equal(await again.page.inputValue('#method'), 'heun');
   // A fresh browser opens the session file.
-  const fresh = await open(browser, `${server.url}?model=pendulum&method=euler`);
+  const fresh = await open(site.browser, `${site.server.url}?model=pendulum&method=euler`);
   await fresh.page.setInputFiles('#import-session', file);
   await fresh.page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '300');
   assert.equal(await fresh.page.inputValue('#model'), 'mass-spring-damper');

@@ -3,6 +3,8 @@
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
+import { before, after } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const MIME = {
@@ -102,4 +104,24 @@ export function countColouredPixels(page, selector, rgb) {
 /** The text of a statistic in the side panel, e.g. "steps". */
 export function stat(page, name) {
   return page.textContent(`dd[data-stat="${name}"]`);
+}
+
+/** The built site, dist/. */
+export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+/**
+ * Registers before/after hooks that serve dist/ (plus `extra` pages) and launch
+ * Chromium for the tests of one file; returns { server, browser } filled in by then.
+ */
+export function useSite(extra = {}) {
+  const site = {};
+  before(async () => {
+    site.server = await serveStatic(DIST, extra);
+    site.browser = await launch();
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.server?.close();
+  });
+  return site;
 }

@@ -1,28 +1,15 @@
 // End-to-end tests of the built static site (dist/) in Debian's Chromium: the page
 // draws, Euler visibly blows up on the pendulum, bad input shows a message and the page
 // keeps working, the step-by-step animation runs to the end.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { serveStatic, launch, open, countColouredPixels, stat } from './harness.mjs';
+import { useSite, open, countColouredPixels, stat } from './harness.mjs';
 
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const BLUE = [31, 95, 191]; // first state's colour in www/trajectory.ts
-let server;
-let browser;
-
-before(async () => {
-  server = await serveStatic(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 test('the page draws a trajectory with no console errors', async () => {
-  const { page, errors } = await open(browser, server.url);
+  const { page, errors } = await open(site.browser, site.server.url);
   assert.equal(await page.getAttribute('body', 'data-status'), 'ok');
   assert.ok((await countColouredPixels(page, '#plot-trajectory', BLUE)) > 200, 'trajectory drawn');
   assert.equal(await stat(page, 'steps'), '1000');
@@ -32,7 +19,7 @@ test('the page draws a trajectory with no console errors', async () => {
 });
 
 test('Euler on the pendulum visibly gains energy (002 Fig. 7.5); RK4 does not', async () => {
-  const { page, errors } = await open(browser, `${server.url}?model=pendulum&method=euler`);
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=euler`);
   const eulerDrift = parseFloat(await stat(page, 'energy drift'));
   assert.ok(eulerDrift > 100, `Euler energy drift ${eulerDrift} %`);
   await page.selectOption('#method', 'rk4');
@@ -44,7 +31,7 @@ test('Euler on the pendulum visibly gains energy (002 Fig. 7.5); RK4 does not', 
 });
 
 test('moving h redraws: a smaller step takes more steps', async () => {
-  const { page } = await open(browser, server.url);
+  const { page } = await open(site.browser, site.server.url);
   await page.fill('#h', '0.002');
   await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '5000');
   await page.fill('#t1', '2');
@@ -54,7 +41,7 @@ test('moving h redraws: a smaller step takes more steps', async () => {
 });
 
 test('issue 2: h = 0 and an unknown method show a clear error, and the page keeps working', async () => {
-  const { page, errors } = await open(browser, server.url);
+  const { page, errors } = await open(site.browser, site.server.url);
   await page.fill('#h', '0');
   await page.waitForSelector('body[data-status="error"]');
   const message = await page.textContent('#message');
@@ -81,7 +68,7 @@ test('issue 2: h = 0 and an unknown method show a clear error, and the page keep
 });
 
 test('a blow-up is drawn with a warning', async () => {
-  const { page } = await open(browser, `${server.url}?model=mass-spring-damper&method=euler`);
+  const { page } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=euler`);
   await page.fill('#t1', '1000');
   await page.fill('#h', '0.1');
   await page.waitForSelector('body[data-status="warning"]');
@@ -92,7 +79,7 @@ test('a blow-up is drawn with a warning', async () => {
 });
 
 test('Animate steps the Integrator to the end time', async () => {
-  const { page, errors } = await open(browser, `${server.url}?model=mass-spring-damper&method=rk4`);
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=rk4`);
   await page.fill('#t1', '1');
   await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '100');
   await page.click('#animate');

@@ -1,25 +1,12 @@
 // Every scenario opens from its URL and from the gallery and draws (issue 6); share
 // links reproduce the screen, and damaged or hostile links open harmlessly (issue 7).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { serveStatic, launch, open } from './harness.mjs';
+import { useSite, open } from './harness.mjs';
 
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const SCENARIOS = JSON.parse(readFileSync(new URL('../../www/scenarios.json', import.meta.url), 'utf8'));
-let server;
-let browser;
-
-before(async () => {
-  server = await serveStatic(DIST);
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 /** Pixels of any non-grey colour in the trajectory canvas: a drawn series. */
 function drawnPixels(page) {
@@ -37,7 +24,7 @@ function drawnPixels(page) {
 
 test('issue 6: every scenario opens from its URL with its caption and draws', async () => {
   for (const s of SCENARIOS) {
-    const { page, errors } = await open(browser, `${server.url}?scenario=${s.id}`);
+    const { page, errors } = await open(site.browser, `${site.server.url}?scenario=${s.id}`);
     await page.waitForFunction(() => ['ok', 'warning'].includes(document.body.dataset.status), null, { timeout: 20000 });
     assert.equal(await page.textContent('#caption-title'), s.title, s.id);
     assert.equal(await page.inputValue('#method'), s.settings.method, s.id);
@@ -48,7 +35,7 @@ test('issue 6: every scenario opens from its URL with its caption and draws', as
 });
 
 test('issue 6: a scenario opens from the gallery', async () => {
-  const { page, errors } = await open(browser, server.url);
+  const { page, errors } = await open(site.browser, site.server.url);
   await page.selectOption('#scenario', 'pendulum-particle-rk4');
   await page.waitForFunction(() => document.body.dataset.status === 'warning');
   assert.match(await page.textContent('#message'), /blew up .* at t = 1\.2/);
@@ -59,7 +46,7 @@ test('issue 6: a scenario opens from the gallery', async () => {
 });
 
 test('issue 7: a share link reproduces the screen in a new page', async () => {
-  const { page } = await open(browser, `${server.url}?model=mass-spring-damper&method=heun`);
+  const { page } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=heun`);
   await page.fill('#t1', '2');
   await page.fill('input[data-param="k"]', '400');
   await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '200');
@@ -67,7 +54,7 @@ test('issue 7: a share link reproduces the screen in a new page', async () => {
   const link = await page.inputValue('#share-url');
   assert.match(link, /#v1=/);
   const stats = await page.textContent('#stats');
-  const copy = await open(browser, link);
+  const copy = await open(site.browser, link);
   await copy.page.waitForFunction(() => document.body.dataset.status === 'ok');
   assert.equal(await copy.page.inputValue('#method'), 'heun');
   assert.equal(await copy.page.inputValue('input[data-param="k"]'), '400');
@@ -87,7 +74,7 @@ test('issue 7: damaged, future and hostile links open with defaults and a messag
     [`#v1=${Buffer.from(JSON.stringify({ model: '<b>x</b>', method: 'rk4' })).toString('base64url')}`, /no valid model/],
   ];
   for (const [hash, pattern] of cases) {
-    const { page, errors } = await open(browser, `${server.url}${hash}`);
+    const { page, errors } = await open(site.browser, `${site.server.url}${hash}`);
     await page.waitForFunction(() => ['ok', 'warning', 'error'].includes(document.body.dataset.status));
     if (pattern) assert.match(await page.textContent('#message'), pattern, hash);
     // No markup from the link became part of the page.
