@@ -161,7 +161,7 @@ fn build_detector(spec: &SolveSpec, info: &ModelInfo) -> Result<Detector, OdeErr
 }
 
 /// The model a spec names, or the user's system text it carries.
-fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
+pub(crate) fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
     match (&spec.system, spec.model.is_empty()) {
         (Some(text), true) => build_user_system(text, &spec.params),
         (Some(_), false) => Err(OdeError::BadSpec {

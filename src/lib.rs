@@ -30,6 +30,7 @@ pub mod method;
 pub mod model;
 pub mod problem;
 pub mod spec;
+pub mod spectrum;
 pub mod stability;
 pub mod stats;
 #[cfg(target_arch = "wasm32")]

@@ -168,6 +168,15 @@ export interface Solution {
   /** Why the run stopped before t1 (it blew up, step size underflow, step budget). */
   warning?: string;
 }
+/** What `spectrum()` takes: a model (or system text), its parameters and a state. */
+export interface SpectrumSpec {
+  model?: string;
+  system?: string;
+  params?: Record<string, number>;
+  t?: number;
+  /** The state; the model's default initial state when absent. */
+  y?: number[];
+}
 /** What `Integrator.advance(n)` returns: up to n steps, flat and row-major. */
 export interface Chunk {
   t: Float64Array;
@@ -272,6 +281,23 @@ pub fn models() -> Result<JsValue, JsError> {
 pub fn describe_system(text: &str) -> Result<JsValue, JsError> {
     let (info, _) = crate::expr::build_user_system(text, &Default::default()).map_err(js_error)?;
     to_js(&info)
+}
+
+/// Eigenvalues λ of ∂f/∂y at a state, interleaved [re0, im0, re1, im1, …] and sorted
+/// by decreasing |λ|: multiply by h to place them in a stability map.
+#[wasm_bindgen(unchecked_return_type = "Float64Array")]
+pub fn spectrum(
+    #[wasm_bindgen(unchecked_param_type = "SpectrumSpec")] spec: JsValue,
+) -> Result<JsValue, JsError> {
+    let spec: crate::spectrum::SpectrumSpec =
+        serde_wasm_bindgen::from_value(spec).map_err(|e| {
+            js_error(OdeError::BadSpec {
+                message: e.to_string().trim_start_matches("Error: ").to_string(),
+            })
+        })?;
+    let values = crate::spectrum::of_spec(&spec).map_err(js_error)?;
+    let flat: Vec<f64> = values.iter().flat_map(|c| [c.re, c.im]).collect();
+    Ok(Float64Array::from(&flat[..]).into())
 }
 
 fn events_to_js(events: &[EventRecord]) -> Result<JsValue, JsError> {

@@ -10,11 +10,12 @@ import type {
   ParamInfo,
   SolveSpec,
   Solution,
+  SpectrumSpec,
   Stats,
   StepResult,
 } from '../pkg/odelab.js';
 
-export type { Chunk, MethodInfo, ModelInfo, ParamInfo, SolveSpec, Solution, Stats, StepResult };
+export type { Chunk, MethodInfo, ModelInfo, ParamInfo, SolveSpec, Solution, SpectrumSpec, Stats, StepResult };
 
 /** A run kept in Rust, stepped one step at a time; call `free()` when done with it. */
 export const Integrator = wasm.Integrator;
@@ -44,6 +45,11 @@ export function models(): ModelInfo[] {
 /** Describes your own system's text like a catalogue model; throws on a parse error. */
 export function describeSystem(text: string): ModelInfo {
   return wasm.describeSystem(text);
+}
+
+/** Eigenvalues of ∂f/∂y at a state, interleaved [re0, im0, …], largest |λ| first. */
+export function spectrum(spec: SpectrumSpec): Float64Array {
+  return wasm.spectrum(spec) as Float64Array;
 }
 
 /** Integrates a spec; throws an `Error` whose message says what is wrong with a bad spec. */

@@ -3,12 +3,13 @@
  * Every request carries an id; the worker answers each with exactly one reply of the
  * same id, `ok: true` with a result or `ok: false` with the core's error message.
  */
-import type { Chunk, MethodInfo, ModelInfo, SolveSpec, Solution } from './engine';
+import type { Chunk, MethodInfo, ModelInfo, SolveSpec, Solution, SpectrumSpec } from './engine';
 
 export type Request =
   | { id: number; op: 'catalog' }
   | { id: number; op: 'solve'; spec: SolveSpec }
   | { id: number; op: 'describe'; text: string }
+  | { id: number; op: 'spectrum'; spec: SpectrumSpec }
   /** Sets up a step-by-step run kept in the worker under `run`. */
   | { id: number; op: 'open'; run: number; spec: SolveSpec }
   /** Takes up to `steps` steps of run `run`. */
@@ -28,6 +29,6 @@ export interface RunStart {
   exact?: Float64Array;
 }
 
-export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | null;
+export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | null;
 
 export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };

@@ -3,20 +3,21 @@
  * while a run computes. It answers the requests of www/protocol.ts one at a time and
  * transfers the result arrays (no copy). Cancelling = the page terminates this worker.
  */
-import { Integrator, describeSystem, initEngine, methods, models, solve } from './engine';
+import { Integrator, describeSystem, initEngine, methods, models, solve, spectrum } from './engine';
 import type { Reply, Request, Result } from './protocol';
 
 const runs = new Map<number, Integrator>();
 
 function transferables(result: Result): Transferable[] {
   if (result === null || typeof result !== 'object') return [];
-  const buffers: Transferable[] = [];
+  // A Set: listing one buffer twice would make postMessage throw.
+  const buffers = new Set<ArrayBuffer>();
   const visit = (value: unknown): void => {
-    if (value instanceof Float64Array) buffers.push(value.buffer);
+    if (value instanceof Float64Array) buffers.add(value.buffer as ArrayBuffer);
     else if (value && typeof value === 'object' && !Array.isArray(value)) Object.values(value).forEach(visit);
   };
   visit(result);
-  return buffers;
+  return [...buffers];
 }
 
 function handle(req: Request): Result {
@@ -27,6 +28,8 @@ function handle(req: Request): Result {
       return solve(req.spec);
     case 'describe':
       return describeSystem(req.text);
+    case 'spectrum':
+      return spectrum(req.spec);
     case 'open': {
       runs.get(req.run)?.free();
       runs.delete(req.run);

@@ -128,3 +128,14 @@ test('issue 3: adaptive dp45 through the package: counts, h and errEst arrays, e
   assert.throws(() => solve({ model: 'pendulum', method: 'dp45', rtol: -1 }), /rtol/);
   assert.throws(() => solve({ model: 'pendulum', method: 'dp45', controller: { kind: 'pid' } }), Error);
 });
+
+test('spectrum: eigenvalues of the Jacobian at a state, interleaved', async () => {
+  const { spectrum } = await import('../../pkg/odelab.js');
+  const l = spectrum({ model: 'mass-spring-damper', y: [0, 0] });
+  assert.ok(l instanceof Float64Array && l.length === 4);
+  assert.ok(Math.abs(l[0] + 0.25) < 1e-12 && Math.abs(Math.abs(l[1]) - Math.sqrt(99.9375)) < 1e-12);
+  const user = spectrum({ system: "x' = v\nv' = -4*x", y: [1, 0] });
+  assert.ok(Math.abs(Math.abs(user[1]) - 2) < 1e-12);
+  assert.throws(() => spectrum({ model: 'pendulum', y: [1] }), /must have 2 entries/);
+  assert.throws(() => spectrum({ model: 'pendulum', y: [NaN, 0] }), /finite/);
+});

@@ -1,0 +1,92 @@
+//! The spectrum of ∂f/∂y at a state: the eigenvalues λᵢ whose products hλᵢ the
+//! stability view draws over a method's region (seed 003 §4: why RK4 fails at h = 0.005
+//! on the pendulum-plus-particle system). Eigenvalues come from nalgebra's real Schur
+//! decomposition, with an iteration cap so no matrix can hang or panic the core.
+
+use crate::error::OdeError;
+use crate::model::Model;
+use nalgebra::{Complex, DMatrix, Schur};
+
+/// Most dimensions a spectrum is computed for (the Schur form is O(n³)).
+pub const MAX_DIM: usize = 400;
+
+/// Eigenvalues of `jacobian`, sorted by decreasing modulus.
+pub fn eigenvalues(jacobian: DMatrix<f64>) -> Result<Vec<Complex<f64>>, OdeError> {
+    let n = jacobian.nrows();
+    if n > MAX_DIM {
+        return Err(OdeError::BadSpec {
+            message: format!(
+                "the spectrum is computed for at most {MAX_DIM} states, this system has {n}"
+            ),
+        });
+    }
+    // nalgebra's Schur decomposition underflows an index on a 0 × 0 matrix.
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    if jacobian.iter().any(|v| !v.is_finite()) {
+        return Err(OdeError::NotFinite {
+            what: "the Jacobian at this state".into(),
+        });
+    }
+    let schur = Schur::try_new(jacobian, f64::EPSILON, 100 * n.max(1)).ok_or_else(|| {
+        OdeError::BadSpec {
+            message: "the eigenvalue iteration did not converge for this Jacobian".into(),
+        }
+    })?;
+    let mut values: Vec<Complex<f64>> = schur.complex_eigenvalues().iter().copied().collect();
+    values.sort_by(|a, b| b.norm().total_cmp(&a.norm()));
+    Ok(values)
+}
+
+/// Eigenvalues of the model's Jacobian at (t, y).
+pub fn of_model(model: &dyn Model, t: f64, y: &[f64]) -> Result<Vec<Complex<f64>>, OdeError> {
+    if y.len() != model.dim() {
+        return Err(OdeError::WrongLength {
+            what: "state y".into(),
+            expected: model.dim(),
+            got: y.len(),
+        });
+    }
+    let jacobian = model.jacobian(t, y).ok_or_else(|| OdeError::BadSpec {
+        message: "this model has no Jacobian, so its eigenvalues cannot be shown".into(),
+    })?;
+    eigenvalues(jacobian)
+}
+
+/// What `spectrum()` in JS asks for: a model (or system text) and a state.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SpectrumSpec {
+    #[serde(default)]
+    pub model: String,
+    #[serde(default)]
+    pub system: Option<String>,
+    #[serde(default)]
+    pub params: std::collections::BTreeMap<String, f64>,
+    #[serde(default)]
+    pub t: f64,
+    /// The state; the model's default initial state when absent.
+    #[serde(default)]
+    pub y: Option<Vec<f64>>,
+}
+
+/// Eigenvalues of ∂f/∂y for a spectrum spec, sorted by decreasing modulus.
+pub fn of_spec(spec: &SpectrumSpec) -> Result<Vec<Complex<f64>>, OdeError> {
+    let solve_spec = crate::spec::SolveSpec {
+        model: spec.model.clone(),
+        system: spec.system.clone(),
+        params: spec.params.clone(),
+        ..Default::default()
+    };
+    let (info, model) = crate::driver::build_model(&solve_spec)?;
+    let y = match &spec.y {
+        Some(y) => y.clone(),
+        None => model.default_y0().unwrap_or(info.y0),
+    };
+    crate::spec::finite(spec.t, "time t")?;
+    for v in &y {
+        crate::spec::finite(*v, "the state y")?;
+    }
+    of_model(model.as_ref(), spec.t, &y)
+}
