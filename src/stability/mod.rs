@@ -1,4 +1,61 @@
-//! Linear stability analysis: the stability function R(z) of a method on the test
-//! equation y' = λy (seed 002 eq. 7.10), z = hλ, and where |R| = 1 crosses the axes.
+//! Linear stability analysis: how a method amplifies the test equation y' = λy (seed 002
+//! eq. 7.10), z = ξ = hλ, for the stability lab's ξ-plane view.
+//!
+//! - `amplification.rs`: per method, the value at ξ (|R|, ρ(M) or the largest root
+//!   modulus), built from the method's own coefficients;
+//!   `rational.rs` (R = N/D of a tableau, incl. Rosenbrock/W via `rosenbrock.rs`),
+//!   `midpoint2.rs`, `slowfast.rs` (amplification matrices), `multistep.rs` and
+//!   `roots.rs` (characteristic polynomials);
+//! - `map.rs`: the value on a grid; `contour.rs`: the boundary value = 1 as polylines;
+//!   `facts.rs`: intercepts, extents, A- and L-stability by root refinement;
+//! - `spec.rs`: the request and its checks; `rk.rs`: R(z) of a `const` explicit tableau
+//!   and its axis intervals (used by the integrator's tests).
 
+pub mod amplification;
+pub mod contour;
+pub mod facts;
+pub mod map;
+pub mod midpoint2;
+pub mod multistep;
+pub mod rational;
 pub mod rk;
+pub mod roots;
+pub mod rosenbrock;
+pub mod slowfast;
+pub mod spec;
+
+pub use amplification::Amplification;
+pub use contour::{contour, Contour};
+pub use facts::{stability_facts, StabilityFacts};
+pub use map::stability_map;
+pub use spec::{Grid, StabilitySpec, TableauSpec};
+
+use crate::error::OdeError;
+
+/// Map, boundary and facts of one request, computed together (one amplification).
+#[derive(Debug, Clone)]
+pub struct StabilityAnalysis {
+    pub values: Vec<f64>,
+    pub contour: Contour,
+    pub facts: StabilityFacts,
+}
+
+/// `stabilityAnalysis`: the map of `spec`'s window, its value-1 contour and the facts.
+pub fn stability_analysis(spec: &StabilitySpec) -> Result<StabilityAnalysis, OdeError> {
+    let grid = spec.grid()?;
+    let amp = Amplification::from_spec(spec)?;
+    let values = map::map_of(&amp, &grid);
+    let contour = contour::contour(&values, &grid);
+    Ok(StabilityAnalysis {
+        values,
+        contour,
+        facts: facts::facts_of(&amp),
+    })
+}
+
+/// `stabilityContour`: the value-1 contour of `spec`'s map.
+pub fn stability_contour(spec: &StabilitySpec) -> Result<Contour, OdeError> {
+    let grid = spec.grid()?;
+    let values = stability_map(spec)?;
+    Ok(contour::contour(&values, &grid))
+}

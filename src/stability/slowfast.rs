@@ -1,0 +1,163 @@
+//! The amplification matrix of the slow/fast scheme of seed 003 (eqs. 43–47, RK4 for
+//! the slow part) on the linear test equation 003 eq. (50), with α = λf/λs,
+//! β = δ/λf = μ/λs, ξ = hλs (eq. 51): (x_{n+1}, z_{n+1}) = M (x_n, z_n) (eq. 57's form).
+//!
+//! M is 003 eq. (55) and eq. (56), with METHODS.md's corrections: M12 carries
+//! (β/α)(e^{αξ} − 1), not β(e^{αξ} − 1); and the z row is eq. (56) (the scheme as
+//! implemented: re-linearised A = g_z + g_z⁻¹ g_x f_z, f interpolated linearly, D of
+//! eq. 47 with B and C swapped back), not eq. (57). Derivation on eq. (50):
+//! H(x) = −βx (eq. 52), f(x, H(x)) = (1 − β²)λs x (eq. 53), σ = βx_n + z_n,
+//! γ = βλs(x_n + βz_n), A = (α + β²)λs; with φ₁(w) = (e^w − 1)/w,
+//! φ₂(w) = (e^w − 1 − w)/w², E = e^{κξ}, κ = α + β²:
+//!
+//! M11 = R((1 − β²)ξ) + β²ξ φ₁(αξ) + β²ξ² φ₂(αξ)
+//! M12 = βξ φ₁(αξ) + β³ξ² φ₂(αξ)
+//! M21 = −βM11 + βE + β(1 − β²)ξ φ₁(κξ) + β(1 − β²)ξ φ₂(κξ)(M11 − 1)
+//! M22 = −βM12 + E + β(1 − β²)ξ φ₂(κξ) M12
+//!
+//! which is eq. (55)–(56) term by term ((e^{αξ} − 1)/α = ξφ₁(αξ),
+//! (αξ − e^{αξ} + 1)/α² = −ξ²φ₂(αξ), (E − 1 − κξ)/(κ²ξ) = ξφ₂(κξ)) but stays finite at
+//! α = 0, κ = 0 and ξ = 0, where the printed quotients are 0/0. R is RK4's stability
+//! polynomial, 003 eq. (49). `tests/stability/slowfast.rs` checks M against one
+//! numerical step of eqs. (43)–(47) on eq. (50).
+
+use nalgebra::Complex;
+
+type C = Complex<f64>;
+
+/// RK4's R(s), 003 eq. (49), Horner form.
+#[inline]
+fn rk4(s: C) -> C {
+    (((s / 24.0 + 1.0 / 6.0) * s + 0.5) * s + 1.0) * s + 1.0
+}
+
+/// φ₁(w), φ₂(w) given e^w. A Taylor series for |w| < 0.2 (13 terms, error < 1e-20);
+/// else the quotients, whose cancellation costs at most eps/|w|².
+#[inline]
+pub fn phi12(w: C, ew: C) -> (C, C) {
+    if w.norm_sqr() < 0.04 {
+        // φ₁ = Σ w^k/(k+1)!, φ₂ = Σ w^k/(k+2)!
+        let mut p1 = C::new(0.0, 0.0);
+        let mut p2 = C::new(0.0, 0.0);
+        // 1/(k+1)! and 1/(k+2)! for k = 12 down to 0
+        const INV_FACT: [f64; 16] = [
+            1.0,
+            1.0,
+            0.5,
+            1.0 / 6.0,
+            1.0 / 24.0,
+            1.0 / 120.0,
+            1.0 / 720.0,
+            1.0 / 5040.0,
+            1.0 / 40320.0,
+            1.0 / 362880.0,
+            1.0 / 3628800.0,
+            1.0 / 39916800.0,
+            1.0 / 479001600.0,
+            1.0 / 6227020800.0,
+            1.0 / 87178291200.0,
+            1.0 / 1307674368000.0,
+        ];
+        for k in (0..13).rev() {
+            p1 = p1 * w + INV_FACT[k + 1];
+            p2 = p2 * w + INV_FACT[k + 2];
+        }
+        (p1, p2)
+    } else {
+        let inv = w.conj() / w.norm_sqr();
+        let p1 = (ew - 1.0) * inv;
+        (p1, (p1 - 1.0) * inv)
+    }
+}
+
+/// The parameters of the map: α and β of 003 eq. (51).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SlowFast {
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+impl SlowFast {
+    /// κ = α + β², the rate of the re-linearised fast matrix A (003 eq. 47) over λs.
+    pub fn kappa(&self) -> f64 {
+        self.alpha + self.beta * self.beta
+    }
+
+    /// M(ξ) given e^{αξ} and e^{κξ} (the map precomputes them separably).
+    #[inline]
+    pub fn matrix_with(&self, xi: C, e_alpha: C, e_kappa: C) -> [[C; 2]; 2] {
+        let (a, b) = (self.alpha, self.beta);
+        let b2 = b * b;
+        let (p1a, p2a) = phi12(xi * a, e_alpha);
+        let (p1k, p2k) = phi12(xi * self.kappa(), e_kappa);
+        let xi2 = xi * xi;
+        let m11 = rk4(xi * (1.0 - b2)) + xi * p1a * b2 + xi2 * p2a * b2;
+        let m12 = xi * p1a * b + xi2 * p2a * (b2 * b);
+        let c = b * (1.0 - b2);
+        let m21 = -m11 * b + e_kappa * b + xi * p1k * c + xi * p2k * (m11 - 1.0) * c;
+        let m22 = -m12 * b + e_kappa + xi * p2k * m12 * c;
+        [[m11, m12], [m21, m22]]
+    }
+
+    /// M(ξ).
+    pub fn matrix(&self, xi: C) -> [[C; 2]; 2] {
+        self.matrix_with(xi, (xi * self.alpha).exp(), (xi * self.kappa()).exp())
+    }
+
+    /// ρ(M(ξ)) given the two exponentials, from tr M and det M only. With
+    /// u = M11 − βM12 = R((1 − β²)ξ) + β²(1 − β²)ξ²φ₂(αξ) and c = β(1 − β²), the rows
+    /// above give det M = E·u + cξ M12 (φ₂(κξ) − φ₁(κξ)) and tr M = u + E + cξφ₂(κξ) M12
+    /// (the M21 and M22 terms with M11·M12 cancel), which saves most of the products.
+    #[inline]
+    pub fn spectral_radius_with(&self, xi: C, e_alpha: C, e_kappa: C) -> f64 {
+        let (a, b) = (self.alpha, self.beta);
+        let b2 = b * b;
+        let c = b * (1.0 - b2);
+        let (p1a, p2a) = phi12(xi * a, e_alpha);
+        let (p1k, p2k) = phi12(xi * self.kappa(), e_kappa);
+        let xi2 = xi * xi;
+        let u = rk4(xi * (1.0 - b2)) + xi2 * p2a * (b2 * (1.0 - b2));
+        let m12 = xi * (p1a + xi * p2a * b2) * b;
+        let cxm = xi * m12 * c;
+        let det = e_kappa * u + cxm * (p2k - p1k);
+        let half = (u + e_kappa + cxm * p2k) * 0.5;
+        let s = csqrt(half * half - det);
+        let v = (half.norm_sqr() + s.norm_sqr() + 2.0 * (half * s.conj()).re.abs()).sqrt();
+        if v.is_nan() {
+            f64::INFINITY
+        } else {
+            v
+        }
+    }
+
+    /// ρ(M(ξ)), the value of the slow/fast stability map (003 eq. 58).
+    pub fn spectral_radius(&self, xi: C) -> f64 {
+        self.spectral_radius_with(xi, (xi * self.alpha).exp(), (xi * self.kappa()).exp())
+    }
+}
+
+/// Spectral radius of a complex 2 × 2 matrix: eigenvalues m ± s, m = tr/2,
+/// s = √(m² − det).
+#[inline]
+pub fn spectral_radius(m: [[C; 2]; 2]) -> f64 {
+    let half = (m[0][0] + m[1][1]) * 0.5;
+    let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+    let s = csqrt(half * half - det);
+    (half + s).norm_sqr().max((half - s).norm_sqr()).sqrt()
+}
+
+/// The principal square root without trigonometry (num-complex's goes through polar
+/// form): t = √((|w| + |Re w|)/2), then the other part from Im w/(2t).
+#[inline]
+pub fn csqrt(w: C) -> C {
+    let r = w.norm_sqr().sqrt();
+    if r == 0.0 {
+        return C::new(0.0, 0.0);
+    }
+    let t = (0.5 * (r + w.re.abs())).sqrt();
+    if w.re >= 0.0 {
+        C::new(t, 0.5 * w.im / t)
+    } else {
+        C::new(0.5 * w.im.abs() / t, t.copysign(w.im))
+    }
+}

@@ -1,0 +1,190 @@
+//! What a user asks the stability lab for (JS field names in camelCase), and its checks:
+//! every bad input is a typed [`OdeError`] with a message that says what is allowed.
+
+use crate::error::{num, OdeError};
+use crate::spec::finite;
+use serde::Deserialize;
+
+/// Largest map: nx·ny ≤ 2048² values (32 MiB of f64).
+pub const MAX_POINTS: usize = 2048 * 2048;
+
+/// Default α and β of the slow/fast map: the `slowfast-linear` model's defaults.
+pub const DEFAULT_ALPHA: f64 = 100.0;
+pub const DEFAULT_BETA: f64 = 0.1;
+
+/// A user's Butcher tableau (method id `"custom"`): `a` is s × s, lower triangular
+/// (explicit or diagonally implicit); `b` has s weights; `c`, if given, s nodes.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TableauSpec {
+    pub a: Vec<Vec<f64>>,
+    pub b: Vec<f64>,
+    #[serde(default)]
+    pub c: Option<Vec<f64>>,
+}
+
+/// `stabilityMap` / `stabilityAnalysis` / `stabilityFacts` input.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StabilitySpec {
+    /// A method id (see [`super::amplification::IDS`]) or `"custom"` with `tableau`.
+    pub method: String,
+    /// [a, b]: the Re ξ range (map only).
+    #[serde(default)]
+    pub re: Option<[f64; 2]>,
+    /// [c, d]: the Im ξ range (map only).
+    #[serde(default)]
+    pub im: Option<[f64; 2]>,
+    #[serde(default)]
+    pub nx: Option<usize>,
+    #[serde(default)]
+    pub ny: Option<usize>,
+    /// α = λf/λs of the slow/fast map (003 eq. 51).
+    #[serde(default)]
+    pub alpha: Option<f64>,
+    /// β = δ/λf = μ/λs of the slow/fast map (003 eq. 51).
+    #[serde(default)]
+    pub beta: Option<f64>,
+    #[serde(default)]
+    pub tableau: Option<TableauSpec>,
+}
+
+/// A checked grid: Re ξ = a + ix(b − a)/(nx − 1), Im ξ = c + iy(d − c)/(ny − 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Grid {
+    pub re: [f64; 2],
+    pub im: [f64; 2],
+    pub nx: usize,
+    pub ny: usize,
+}
+
+impl Grid {
+    /// Checks ranges and sizes.
+    pub fn new(re: [f64; 2], im: [f64; 2], nx: usize, ny: usize) -> Result<Self, OdeError> {
+        for (v, what) in [
+            (re[0], "re[0]"),
+            (re[1], "re[1]"),
+            (im[0], "im[0]"),
+            (im[1], "im[1]"),
+        ] {
+            finite(v, &format!("{what} (the ξ-plane window)"))?;
+        }
+        if re[1] <= re[0] {
+            return Err(OdeError::OutOfRange {
+                what: "re[1], the right end of the Re ξ range,".into(),
+                value: re[1],
+                allowed: format!("greater than re[0] = {}", num(re[0])),
+            });
+        }
+        if im[1] <= im[0] {
+            return Err(OdeError::OutOfRange {
+                what: "im[1], the top of the Im ξ range,".into(),
+                value: im[1],
+                allowed: format!("greater than im[0] = {}", num(im[0])),
+            });
+        }
+        for (n, what) in [(nx, "nx"), (ny, "ny")] {
+            if n < 2 {
+                return Err(OdeError::OutOfRange {
+                    what: what.into(),
+                    value: n as f64,
+                    allowed: "at least 2".into(),
+                });
+            }
+        }
+        match nx.checked_mul(ny) {
+            Some(n) if n <= MAX_POINTS => Ok(Grid { re, im, nx, ny }),
+            _ => Err(OdeError::OutOfRange {
+                what: "nx·ny, the number of map points,".into(),
+                value: nx as f64 * ny as f64,
+                allowed: format!("at most {MAX_POINTS} (2048 × 2048)"),
+            }),
+        }
+    }
+
+    /// Re ξ of column ix.
+    #[inline]
+    pub fn x(&self, ix: usize) -> f64 {
+        self.re[0] + ix as f64 * (self.re[1] - self.re[0]) / (self.nx - 1) as f64
+    }
+
+    /// Im ξ of row iy.
+    #[inline]
+    pub fn y(&self, iy: usize) -> f64 {
+        self.im[0] + iy as f64 * (self.im[1] - self.im[0]) / (self.ny - 1) as f64
+    }
+}
+
+impl StabilitySpec {
+    /// The checked grid of a map request.
+    pub fn grid(&self) -> Result<Grid, OdeError> {
+        let missing = |what: &str| OdeError::BadSpec {
+            message: format!("a stability map needs {what}"),
+        };
+        Grid::new(
+            self.re.ok_or_else(|| missing("re: [a, b]"))?,
+            self.im.ok_or_else(|| missing("im: [c, d]"))?,
+            self.nx.ok_or_else(|| missing("nx (at least 2)"))?,
+            self.ny.ok_or_else(|| missing("ny (at least 2)"))?,
+        )
+    }
+}
+
+impl TableauSpec {
+    /// Shape and value checks: square lower-triangular A, matching b (and c).
+    pub fn check(&self) -> Result<(), OdeError> {
+        let s = self.b.len();
+        if s == 0 || s > 16 {
+            return Err(OdeError::OutOfRange {
+                what: "the number of stages (length of tableau.b)".into(),
+                value: s as f64,
+                allowed: "between 1 and 16".into(),
+            });
+        }
+        if self.a.len() != s {
+            return Err(OdeError::WrongLength {
+                what: "tableau.a (one row per stage, as many as tableau.b has weights)".into(),
+                expected: s,
+                got: self.a.len(),
+            });
+        }
+        for (i, row) in self.a.iter().enumerate() {
+            if row.len() != s {
+                return Err(OdeError::WrongLength {
+                    what: format!("tableau.a[{i}] (a square s × s matrix)"),
+                    expected: s,
+                    got: row.len(),
+                });
+            }
+            for (j, &v) in row.iter().enumerate() {
+                finite(v, &format!("tableau.a[{i}][{j}]"))?;
+                if j > i && v != 0.0 {
+                    return Err(OdeError::BadSpec {
+                        message: format!(
+                            "tableau.a[{i}][{j}] = {} is above the diagonal; only explicit \
+                             (strictly lower triangular) and diagonally implicit (lower \
+                             triangular) tableaux are supported",
+                            num(v)
+                        ),
+                    });
+                }
+            }
+        }
+        for (i, &v) in self.b.iter().enumerate() {
+            finite(v, &format!("tableau.b[{i}]"))?;
+        }
+        if let Some(c) = &self.c {
+            if c.len() != s {
+                return Err(OdeError::WrongLength {
+                    what: "tableau.c (one node per stage)".into(),
+                    expected: s,
+                    got: c.len(),
+                });
+            }
+            for (i, &v) in c.iter().enumerate() {
+                finite(v, &format!("tableau.c[{i}]"))?;
+            }
+        }
+        Ok(())
+    }
+}

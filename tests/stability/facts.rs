@@ -1,0 +1,120 @@
+//! METHODS.md's stability facts, by root refinement (1e-9) from every method's
+//! amplification.
+
+use odelab::stability::{stability_facts, StabilityFacts, StabilitySpec, TableauSpec};
+
+fn facts(id: &str) -> StabilityFacts {
+    stability_facts(&StabilitySpec {
+        method: id.into(),
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+fn close(x: Option<f64>, want: f64, what: &str) {
+    let x = x.unwrap_or_else(|| panic!("{what}: no boundary"));
+    assert!((x - want).abs() < 1e-9, "{what}: {x} vs {want}");
+}
+
+#[test]
+fn issue_5_real_intercepts_and_imaginary_extents_of_methods_md() {
+    close(facts("rk4").real_intercept, -2.785293563405282, "rk4");
+    close(facts("rk4").imag_extent, 2.0 * 2f64.sqrt(), "rk4 extent");
+    close(facts("euler").real_intercept, -2.0, "euler");
+    close(facts("heun").real_intercept, -2.0, "heun");
+    assert_eq!(facts("euler").imag_extent, None);
+    assert_eq!(facts("heun").imag_extent, None);
+    close(facts("bs23").real_intercept, -2.512745326618329, "bs23");
+    close(facts("bs23").imag_extent, 3f64.sqrt(), "bs23 extent");
+    close(facts("dp45").real_intercept, -3.306567892634945, "dp45");
+    close(facts("ab3").real_intercept, -6.0 / 11.0, "ab3");
+    // am-pece (AB2 predictor, AM3 corrector, PECE): −12/5, derived in multistep.rs.
+    close(facts("am-pece").real_intercept, -12.0 / 5.0, "am-pece");
+    // midpoint2 undamped: stable iff hω ≤ 2 (METHODS.md).
+    close(facts("midpoint2").imag_extent, 2.0, "midpoint2 extent");
+}
+
+#[test]
+fn issue_5_explicit_methods_are_not_a_stable() {
+    for id in [
+        "euler",
+        "heun",
+        "rk4",
+        "bs23",
+        "dp45",
+        "ab3",
+        "am-pece",
+        "midpoint2",
+    ] {
+        let f = facts(id);
+        assert!(!f.a_stable && !f.l_stable, "{id}: {f:?}");
+    }
+}
+
+#[test]
+fn issue_5_a_and_l_stability_of_the_implicit_and_exponential_methods() {
+    // Backward Euler: A- and L-stable, whole negative axis stable (METHODS.md).
+    let be = facts("backward-euler");
+    assert!(be.a_stable && be.l_stable, "{be:?}");
+    assert_eq!(be.real_intercept, Some(f64::NEG_INFINITY));
+    assert_eq!(be.imag_extent, Some(f64::INFINITY));
+    // BDF2 A-stable (and its σ = (2/3)ζ² makes it L-stable).
+    let bdf2 = facts("bdf2");
+    assert!(bdf2.a_stable, "{bdf2:?}");
+    assert!(bdf2.value_at_minus_infinity < 1e-12, "{bdf2:?}");
+    // LLM: R = e^ξ, region = closed left half-plane.
+    let llm = facts("llm");
+    assert!(llm.a_stable && llm.l_stable, "{llm:?}");
+    assert_eq!(llm.imag_extent, Some(f64::INFINITY));
+    // ros4: A-stable, |R(−∞)| < 1e-6 (METHODS.md: 9.6e-9).
+    let ros4 = facts("ros4");
+    assert!(ros4.a_stable && ros4.l_stable, "{ros4:?}");
+    assert!(ros4.value_at_minus_infinity < 1e-6);
+    // w2: L-stable.
+    let w2 = facts("w2");
+    assert!(w2.a_stable && w2.l_stable, "{w2:?}");
+}
+
+#[test]
+fn issue_5_am3_corrector_alone_has_intercept_minus_six() {
+    use nalgebra::Complex;
+    use odelab::stability::facts::boundary_along;
+    use odelab::stability::multistep::AM3;
+    let value = |z: Complex<f64>| AM3.max_root(z);
+    let t = boundary_along(&value, Complex::new(-1.0, 0.0)).unwrap();
+    assert!((t - 6.0).abs() < 1e-9, "{t}");
+}
+
+#[test]
+fn issue_5_user_tableau_reproduces_rk4_and_an_sdirk() {
+    let rk4 = TableauSpec {
+        a: vec![
+            vec![0.0, 0.0, 0.0, 0.0],
+            vec![0.5, 0.0, 0.0, 0.0],
+            vec![0.0, 0.5, 0.0, 0.0],
+            vec![0.0, 0.0, 1.0, 0.0],
+        ],
+        b: vec![1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0],
+        c: Some(vec![0.0, 0.5, 0.5, 1.0]),
+    };
+    let f = stability_facts(&StabilitySpec {
+        method: "custom".into(),
+        tableau: Some(rk4),
+        ..Default::default()
+    })
+    .unwrap();
+    close(f.real_intercept, -2.785293563405282, "custom rk4");
+    // The implicit midpoint rule (A = 1/2, b = 1): R = (1 + z/2)/(1 − z/2), A-stable,
+    // |R(−∞)| = 1, so not L-stable.
+    let f = stability_facts(&StabilitySpec {
+        method: "custom".into(),
+        tableau: Some(TableauSpec {
+            a: vec![vec![0.5]],
+            b: vec![1.0],
+            c: None,
+        }),
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(f.a_stable && !f.l_stable, "{f:?}");
+}

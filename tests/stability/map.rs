@@ -1,0 +1,76 @@
+//! The map's layout and values.
+
+use nalgebra::Complex;
+use odelab::stability::{stability_map, Amplification, StabilitySpec};
+
+fn spec(method: &str) -> StabilitySpec {
+    StabilitySpec {
+        method: method.into(),
+        re: Some([-3.0, 1.0]),
+        im: Some([-2.0, 2.0]),
+        nx: Some(5),
+        ny: Some(3),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn issue_5_layout_is_row_major_in_imaginary_part() {
+    let v = stability_map(&spec("euler")).unwrap();
+    assert_eq!(v.len(), 15);
+    for iy in 0..3 {
+        for ix in 0..5 {
+            let z = Complex::new(-3.0 + ix as f64, -2.0 + 2.0 * iy as f64);
+            let want = (z + 1.0).norm();
+            assert!((v[iy * 5 + ix] - want).abs() < 1e-15, "({ix}, {iy})");
+        }
+    }
+}
+
+#[test]
+fn issue_5_every_method_maps_without_nan() {
+    for id in odelab::stability::amplification::IDS {
+        if *id == "custom" {
+            continue;
+        }
+        let mut s = spec(id);
+        s.re = Some([-50.0, 50.0]);
+        s.im = Some([-50.0, 50.0]);
+        s.nx = Some(41);
+        s.ny = Some(41);
+        let v = stability_map(&s).unwrap();
+        assert!(v.iter().all(|x| !x.is_nan() && *x >= 0.0), "{id}");
+    }
+}
+
+#[test]
+fn issue_5_llm_map_is_exp_of_the_real_part() {
+    let v = stability_map(&spec("llm")).unwrap();
+    assert!((v[0] - (-3f64).exp()).abs() < 1e-16);
+    let amp = Amplification::from_spec(&spec("llm")).unwrap();
+    assert_eq!(amp.value(Complex::new(0.0, 7.0)), 1.0);
+}
+
+#[test]
+#[ignore = "timing, not a test: cargo test --release -- --ignored --nocapture"]
+fn issue_5_timing_of_a_1024_squared_map() {
+    for (id, alpha, beta) in [("rk4", None, None), ("slowfast", Some(100.0), Some(0.1))] {
+        let s = StabilitySpec {
+            method: id.into(),
+            re: Some([-4.0, 1.0]),
+            im: Some([-4.0, 4.0]),
+            nx: Some(1024),
+            ny: Some(1024),
+            alpha,
+            beta,
+            tableau: None,
+        };
+        let t = std::time::Instant::now();
+        let v = stability_map(&s).unwrap();
+        println!(
+            "{id}: 1024² map in {:.2} ms (sum {})",
+            t.elapsed().as_secs_f64() * 1e3,
+            v.iter().sum::<f64>()
+        );
+    }
+}
