@@ -22,6 +22,7 @@
 //! ```
 
 pub mod control;
+pub mod convergence;
 pub mod driver;
 pub mod error;
 pub mod event;

@@ -10,7 +10,8 @@ use crate::event::EventRecord;
 use crate::method;
 use crate::model;
 use crate::spec::{check_fields, field_names, ControllerSpec, EventSpec, SolveSpec};
-use js_sys::{Array, Float64Array, Object, Reflect};
+use crate::stability::{self, Contour, StabilitySpec, TableauSpec};
+use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -199,6 +200,64 @@ export interface StepResult {
   errEst?: number;
   /** Events that fired at the end of this step (usually none). */
   events: EventRecord[];
+}
+/** What the stability lab accepts. The map's value at ξ = hλ is |R(ξ)| (one-step
+ *  methods), ρ(M(ξ)) (midpoint2, slowfast) or the largest root modulus of the
+ *  characteristic polynomial (ab3, am-pece, bdf2); the region of absolute stability is
+ *  where it is <= 1. */
+export interface StabilitySpec {
+  /** One of `stabilityMethods()`: euler, heun, rk4, bs23, dp45, midpoint2,
+   *  backward-euler, bdf2, ab3, am-pece, ros4, w2, llm, slowfast, or "custom" with
+   *  `tableau`. */
+  method: string;
+  /** [a, b], a < b: the Re ξ range (maps and contours). */
+  re?: [number, number];
+  /** [c, d], c < d: the Im ξ range. */
+  im?: [number, number];
+  /** Columns and rows, each >= 2, nx * ny <= 4194304 (2048²). */
+  nx?: number;
+  ny?: number;
+  /** slowfast only: α = λf/λs (default 100) and β = δ/λf = μ/λs (default 0.1),
+   *  seed 003 eq. (51). */
+  alpha?: number;
+  beta?: number;
+  /** method "custom" only: an s × s lower-triangular A (explicit or diagonally
+   *  implicit), s weights b, optional s nodes c. */
+  tableau?: { a: number[][]; b: number[]; c?: number[] };
+}
+/** The boundary value = 1 as polylines: polyline k is points offsets[k] .. offsets[k+1]
+ *  (exclusive) of `xy`, which holds (Re ξ, Im ξ) pairs: its coordinates are
+ *  xy[2*offsets[k] .. 2*offsets[k+1]]. A closed polyline repeats its first point last. */
+export interface StabilityContour {
+  xy: Float64Array;
+  /** npolylines + 1 point indices, offsets[0] = 0. */
+  offsets: Uint32Array;
+  closed: boolean[];
+}
+/** Facts by root refinement (to ~1e-12), independent of the window. */
+export interface StabilityFacts {
+  /** End of the stable interval [x, 0] on the negative real axis; -Infinity if the whole
+   *  axis (to |ξ| = 1e8) is stable; absent if unstable just left of 0. */
+  realIntercept?: number;
+  /** End of the stable interval [0, i y]; Infinity if unbounded; absent if no part of
+   *  the imaginary axis but 0 is stable. */
+  imagExtent?: number;
+  /** The closed left half-plane is inside the region. */
+  aStable: boolean;
+  /** The value as ξ → −∞ along the real axis (|R(−∞)|; Infinity for explicit methods). */
+  valueAtMinusInfinity: number;
+  /** A-stable and valueAtMinusInfinity < 1e-6. */
+  lStable: boolean;
+}
+/** Map, contour and facts from one call. `values[iy * nx + ix]` is the value at
+ *  Re ξ = re[0] + ix (re[1] − re[0])/(nx − 1), Im ξ = im[0] + iy (im[1] − im[0])/(ny − 1);
+ *  values are >= 0 and may be Infinity (a pole, or overflow), never NaN. */
+export interface StabilityAnalysis {
+  values: Float64Array;
+  nx: number;
+  ny: number;
+  contour: StabilityContour;
+  facts: StabilityFacts;
 }
 "#;
 
@@ -472,4 +531,84 @@ impl Integrator {
     pub fn stats(&self) -> Result<JsValue, JsError> {
         to_js(&self.inner.stats())
     }
+}
+
+/// Reads a stability request, refusing unknown keys (here and in `tableau`).
+fn read_stability_spec(spec: JsValue) -> Result<StabilitySpec, JsError> {
+    if let Some(keys) = object_keys(&spec) {
+        check_fields("the stability spec", &keys, field_names::<StabilitySpec>())
+            .map_err(js_error)?;
+    }
+    if let Some(keys) = Reflect::get(&spec, &JsValue::from_str("tableau"))
+        .ok()
+        .as_ref()
+        .and_then(object_keys)
+    {
+        check_fields("tableau", &keys, field_names::<TableauSpec>()).map_err(js_error)?;
+    }
+    serde_wasm_bindgen::from_value(spec).map_err(|e| {
+        let text = e.to_string();
+        js_error(OdeError::BadSpec {
+            message: text.trim_start_matches("Error: ").to_string(),
+        })
+    })
+}
+
+fn contour_to_js(c: &Contour) -> Result<JsValue, JsError> {
+    let obj = Object::new();
+    set(&obj, "xy", &Float64Array::from(&c.xy[..]))?;
+    set(&obj, "offsets", &Uint32Array::from(&c.offsets[..]))?;
+    set(&obj, "closed", &to_js(&c.closed)?)?;
+    Ok(obj.into())
+}
+
+/// The ids `stabilityMap` knows (method ids, plus "custom" for a user's tableau).
+#[wasm_bindgen(js_name = stabilityMethods, unchecked_return_type = "string[]")]
+pub fn stability_methods() -> Result<JsValue, JsError> {
+    to_js(stability::amplification::IDS)
+}
+
+/// The stability map: nx·ny values, `values[iy * nx + ix]` (see `StabilityAnalysis`).
+#[wasm_bindgen(js_name = stabilityMap)]
+pub fn stability_map(
+    #[wasm_bindgen(unchecked_param_type = "StabilitySpec")] spec: JsValue,
+) -> Result<Float64Array, JsError> {
+    let spec = read_stability_spec(spec)?;
+    let values = stability::stability_map(&spec).map_err(js_error)?;
+    Ok(Float64Array::from(&values[..]))
+}
+
+/// The boundary value = 1 of the map of `spec`, as polylines.
+#[wasm_bindgen(js_name = stabilityContour, unchecked_return_type = "StabilityContour")]
+pub fn stability_contour(
+    #[wasm_bindgen(unchecked_param_type = "StabilitySpec")] spec: JsValue,
+) -> Result<JsValue, JsError> {
+    let spec = read_stability_spec(spec)?;
+    let c = stability::stability_contour(&spec).map_err(js_error)?;
+    contour_to_js(&c)
+}
+
+/// Intercept, extent, A- and L-stability of `spec.method` (re, im, nx, ny not needed).
+#[wasm_bindgen(js_name = stabilityFacts, unchecked_return_type = "StabilityFacts")]
+pub fn stability_facts(
+    #[wasm_bindgen(unchecked_param_type = "StabilitySpec")] spec: JsValue,
+) -> Result<JsValue, JsError> {
+    let spec = read_stability_spec(spec)?;
+    to_js(&stability::stability_facts(&spec).map_err(js_error)?)
+}
+
+/// Map, contour and facts in one call.
+#[wasm_bindgen(js_name = stabilityAnalysis, unchecked_return_type = "StabilityAnalysis")]
+pub fn stability_analysis(
+    #[wasm_bindgen(unchecked_param_type = "StabilitySpec")] spec: JsValue,
+) -> Result<JsValue, JsError> {
+    let spec = read_stability_spec(spec)?;
+    let a = stability::stability_analysis(&spec).map_err(js_error)?;
+    let obj = Object::new();
+    set(&obj, "values", &Float64Array::from(&a.values[..]))?;
+    set(&obj, "nx", &JsValue::from(spec.nx.unwrap_or(0) as u32))?;
+    set(&obj, "ny", &JsValue::from(spec.ny.unwrap_or(0) as u32))?;
+    set(&obj, "contour", &contour_to_js(&a.contour)?)?;
+    set(&obj, "facts", &to_js(&a.facts)?)?;
+    Ok(obj.into())
 }

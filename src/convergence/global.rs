@@ -1,0 +1,80 @@
+//! Global error at t1 against h = T/2ⁿ (seed 002 §7.1, §7.5–7.6), for one method.
+//!
+//! - error: max-norm distance of y(t1) from the reference (`run.rs`); +∞ when the run
+//!   blew up (the method is unstable at that h);
+//! - Dₙ = |yₙ − yₙ₋₁| (002 §7.6), the difference of two successive runs, max norm;
+//!   Dₙ₋₁/Dₙ → 2^p while truncation dominates (and falls below 1 in the round-off
+//!   regime);
+//! - the Richardson estimate of 002 eq. (7.9), E = |y_{h/2} − y_h|/(2^p − 1) = Dₙ/(2^p − 1),
+//!   an estimate of the error of the finer run yₙ, with p the method's order.
+
+use super::fit::{fit_slope, SlopeFit};
+use super::run::{fixed_step, max_dist, Reference};
+use super::spec::Plan;
+use crate::error::OdeError;
+use serde::Serialize;
+
+/// One method's error-vs-h series; arrays are indexed by level (h decreasing).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GlobalSeries {
+    pub method: String,
+    /// The method's order p (from the catalogue), used by Richardson.
+    pub order: u32,
+    /// n of h = T/2ⁿ.
+    pub n: Vec<u32>,
+    pub h: Vec<f64>,
+    pub error: Vec<f64>,
+    pub nfev: Vec<f64>,
+    /// Dₙ (NaN at the first level).
+    pub d: Vec<f64>,
+    /// Dₙ₋₁/Dₙ (NaN at the first two levels).
+    pub d_ratio: Vec<f64>,
+    /// Richardson's error estimate of yₙ, 002 eq. (7.9) (NaN at the first level).
+    pub richardson: Vec<f64>,
+    pub fit: SlopeFit,
+}
+
+pub fn global_series(
+    plan: &Plan,
+    reference: &Reference,
+    method: &str,
+) -> Result<GlobalSeries, OdeError> {
+    let order = crate::method::info(method)?.order;
+    let mut s = GlobalSeries {
+        method: method.to_string(),
+        order,
+        n: plan.levels.clone(),
+        h: Vec::new(),
+        error: Vec::new(),
+        nfev: Vec::new(),
+        d: Vec::new(),
+        d_ratio: Vec::new(),
+        richardson: Vec::new(),
+        fit: fit_slope(&[], &[]),
+    };
+    let mut previous: Option<Vec<f64>> = None;
+    let denom = 2f64.powi(order as i32) - 1.0;
+    for &n in &plan.levels {
+        let h = plan.h(n);
+        let end = fixed_step(plan, method, plan.t1, h)?;
+        s.h.push(h);
+        s.error.push(if end.blew_up {
+            f64::INFINITY
+        } else {
+            reference.error(&end.y)
+        });
+        s.nfev.push(end.stats.nfev as f64);
+        let d = previous.as_ref().map_or(f64::NAN, |p| max_dist(&end.y, p));
+        let ratio = match s.d.last() {
+            Some(&dp) => dp / d,
+            None => f64::NAN,
+        };
+        s.d.push(d);
+        s.d_ratio.push(ratio);
+        s.richardson.push(d / denom);
+        previous = Some(end.y);
+    }
+    s.fit = fit_slope(&s.h, &s.error);
+    Ok(s)
+}

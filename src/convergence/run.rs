@@ -1,0 +1,135 @@
+//! Running one spec to its end time, and the solution the errors are measured against:
+//! the model's exact solution, or else a fine reference run (dp45 at rtol = 1e-12,
+//! atol = 1e-14, seed 002's ode45 tableau under step-size control).
+
+use super::spec::Plan;
+use crate::driver::Integrator;
+use crate::error::OdeError;
+use crate::model::{self, Model};
+use crate::spec::{SolveSpec, Tol};
+use crate::stats::Stats;
+
+/// The end of a run: y(t1) (NaN-filled if the run blew up) and its work.
+#[derive(Debug, Clone)]
+pub struct RunEnd {
+    pub y: Vec<f64>,
+    pub stats: Stats,
+    /// The run blew up (the method is unstable at this h): the error is +∞.
+    pub blew_up: bool,
+}
+
+/// Runs `spec` to t1, one step at a time (no trajectory is stored).
+pub fn run_to_end(spec: &SolveSpec) -> Result<RunEnd, OdeError> {
+    let mut it = Integrator::new(spec)?;
+    while !it.done() {
+        match it.step() {
+            Ok(_) => {}
+            Err(OdeError::BlewUp { .. }) => {
+                return Ok(RunEnd {
+                    y: vec![f64::NAN; it.y().len()],
+                    stats: it.stats(),
+                    blew_up: true,
+                })
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(RunEnd {
+        y: it.y().to_vec(),
+        stats: it.stats(),
+        blew_up: false,
+    })
+}
+
+/// A fixed-step run of `method` with step h over the plan's interval.
+pub fn fixed_step(plan: &Plan, method: &str, t1: f64, h: f64) -> Result<RunEnd, OdeError> {
+    run_to_end(&SolveSpec {
+        method: method.to_string(),
+        t1: Some(t1),
+        h: Some(h),
+        adaptive: Some(false),
+        ..plan.base.clone()
+    })
+}
+
+/// The reference solution: the model's exact solution from (t0, y0) where it has one,
+/// else tight dp45 runs.
+pub struct Reference {
+    /// y at t1.
+    pub y1: Vec<f64>,
+    pub exact: bool,
+    model: Box<dyn Model>,
+    base: SolveSpec,
+    t0: f64,
+    y0: Vec<f64>,
+}
+
+impl Reference {
+    pub fn new(plan: &Plan) -> Result<Self, OdeError> {
+        // The integrator resolves y0 as a run would (spec, model default, catalogue).
+        let probe = Integrator::new(&SolveSpec {
+            method: "dp45".into(),
+            h: Some((plan.t1 - plan.t0) / 4.0),
+            adaptive: Some(false),
+            ..plan.base.clone()
+        })?;
+        let y0 = probe.y().to_vec();
+        let (_, model) = model::build(&plan.base.model, &plan.base.params)?;
+        let mut r = Reference {
+            y1: Vec::new(),
+            exact: plan.has_exact,
+            model,
+            base: plan.base.clone(),
+            t0: plan.t0,
+            y0,
+        };
+        r.y1 = r.at(plan.t1)?;
+        Ok(r)
+    }
+
+    /// The reference solution at t (exact, or a dp45 run from t0 at rtol 1e-12).
+    pub fn at(&self, t: f64) -> Result<Vec<f64>, OdeError> {
+        if self.exact {
+            let mut out = vec![0.0; self.y0.len()];
+            if self.model.exact(self.t0, &self.y0, t, &mut out) {
+                return Ok(out);
+            }
+        }
+        let end = run_to_end(&SolveSpec {
+            method: "dp45".into(),
+            t1: Some(t),
+            rtol: Some(Tol::Scalar(1e-12)),
+            atol: Some(Tol::Scalar(1e-14)),
+            h: None,
+            adaptive: Some(true),
+            ..self.base.clone()
+        })?;
+        Ok(end.y)
+    }
+
+    pub fn describe(&self) -> String {
+        if self.exact {
+            "exact".into()
+        } else {
+            "dp45, rtol 1e-12, atol 1e-14".into()
+        }
+    }
+
+    /// Max-norm distance of `y` from the reference at t1 (+∞ for a blown-up run).
+    pub fn error(&self, y: &[f64]) -> f64 {
+        max_dist(y, &self.y1)
+    }
+}
+
+/// Max-norm distance; +∞ if either side is not finite.
+pub fn max_dist(a: &[f64], b: &[f64]) -> f64 {
+    let mut worst = 0.0f64;
+    for (x, y) in a.iter().zip(b) {
+        let d = (x - y).abs();
+        if !d.is_finite() {
+            return f64::INFINITY;
+        }
+        worst = worst.max(d);
+    }
+    worst
+}

@@ -1,0 +1,97 @@
+//! Global error vs h on the mass–spring–damper (exact solution): slopes, the round-off
+//! floor, Richardson (002 eq. 7.9) and Dₙ ratios (002 §7.6).
+
+use odelab::convergence::{convergence, ConvergenceSpec};
+
+fn spec(methods: &[&str], n_min: u32, n_max: u32) -> ConvergenceSpec {
+    ConvergenceSpec {
+        model: "mass-spring-damper".into(),
+        // Damping ratio 0.25 (eigenvalues −2.5 ± 9.7i): Euler is stable for h < 0.05, so
+        // its asymptotic range is reached within the sweep.
+        params: [("c".to_string(), 5.0)].into_iter().collect(),
+        methods: methods.iter().map(|s| s.to_string()).collect(),
+        n_min: Some(n_min),
+        n_max: Some(n_max),
+        tols: Some(vec![]),
+        local_h: Some(vec![0.01, 0.005]),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn issue_5_euler_slope_one_and_rk4_slope_four() {
+    let r = convergence(&spec(&["euler", "heun", "rk4"], 6, 16)).unwrap();
+    assert_eq!(r.reference, "exact");
+    for (series, p) in r.global.iter().zip([1.0, 2.0, 4.0]) {
+        println!(
+            "{}: slope {:.4} over h[{}..={}], floor {:?}",
+            series.method, series.fit.slope, series.fit.from, series.fit.to, series.fit.floor
+        );
+        assert!(
+            (series.fit.slope - p).abs() < 0.1,
+            "{}: {:?}",
+            series.method,
+            series.fit
+        );
+    }
+}
+
+#[test]
+fn issue_5_rk4_hits_the_round_off_floor() {
+    let r = convergence(&spec(&["rk4"], 8, 20)).unwrap();
+    let s = &r.global[0];
+    for (h, e) in s.h.iter().zip(&s.error) {
+        println!("h {h:.3e}  error {e:.3e}");
+    }
+    let floor = s.fit.floor.expect("the error stops decreasing at small h");
+    // Past the floor the error grows again (round-off ~ C2/h, 002 §7.5).
+    let last = *s.error.last().unwrap();
+    assert!(last > s.error[floor], "{last} vs {}", s.error[floor]);
+    assert!(s.error[floor] < 1e-11, "{}", s.error[floor]);
+    // The fit stays in the truncation regime.
+    assert!(
+        s.fit.to <= floor && (s.fit.slope - 4.0).abs() < 0.15,
+        "{:?}",
+        s.fit
+    );
+}
+
+#[test]
+fn issue_5_richardson_tracks_the_true_error_and_d_ratios_tend_to_two_to_the_p() {
+    let r = convergence(&spec(&["euler", "heun", "rk4"], 6, 16)).unwrap();
+    for s in &r.global {
+        let p = s.order as i32;
+        // In the asymptotic range (from the fit), estimate / true error ≈ 1 and the
+        // ratio of successive D's ≈ 2^p.
+        let i = (s.fit.from + s.fit.to).div_ceil(2);
+        let ratio = s.richardson[i] / s.error[i];
+        println!(
+            "{}: Richardson/true {ratio:.4}, D ratio {:.4}",
+            s.method, s.d_ratio[i]
+        );
+        assert!((ratio - 1.0).abs() < 0.1, "{}: {ratio}", s.method);
+        let want = 2f64.powi(p);
+        assert!(
+            (s.d_ratio[i] / want - 1.0).abs() < 0.1,
+            "{}: {}",
+            s.method,
+            s.d_ratio[i]
+        );
+    }
+}
+
+#[test]
+fn issue_5_work_precision_of_an_adaptive_method() {
+    let mut sp = spec(&["dp45"], 4, 6);
+    sp.tols = Some(vec![1e-3, 1e-6, 1e-9]);
+    let r = convergence(&sp).unwrap();
+    let w = &r.work_precision[0];
+    assert_eq!(w.tol.len(), 3);
+    // Tighter tolerance: more work, less error.
+    assert!(
+        w.nfev[0] < w.nfev[1] && w.nfev[1] < w.nfev[2],
+        "{:?}",
+        w.nfev
+    );
+    assert!(w.error[0] > w.error[2], "{:?}", w.error);
+}

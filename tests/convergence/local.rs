@@ -1,0 +1,43 @@
+//! Local error after one step: slope p + 1.
+
+use odelab::convergence::{convergence, ConvergenceSpec};
+
+#[test]
+fn issue_5_local_error_slopes_are_order_plus_one() {
+    let r = convergence(&ConvergenceSpec {
+        model: "mass-spring-damper".into(),
+        methods: vec!["euler".into(), "rk4".into()],
+        n_min: Some(4),
+        n_max: Some(6),
+        tols: Some(vec![]),
+        local_h: Some((0..8).map(|k| 0.02 * 2f64.powi(-k)).collect()),
+        ..Default::default()
+    })
+    .unwrap();
+    for (s, p) in r.local.iter().zip([2.0, 5.0]) {
+        println!("{}: local slope {:.3}", s.method, s.fit.slope);
+        assert!(
+            (s.fit.slope - p).abs() < 0.15,
+            "{}: {:?} {:?}",
+            s.method,
+            s.fit,
+            s.error
+        );
+    }
+}
+
+#[test]
+fn issue_5_local_error_against_a_reference_run_when_there_is_no_exact_solution() {
+    let r = convergence(&ConvergenceSpec {
+        model: "pendulum".into(),
+        methods: vec!["heun".into()],
+        n_min: Some(4),
+        n_max: Some(6),
+        tols: Some(vec![]),
+        local_h: Some(vec![0.04, 0.02, 0.01]),
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(r.reference.starts_with("dp45"));
+    assert!((r.local[0].fit.slope - 3.0).abs() < 0.2, "{:?}", r.local[0]);
+}
