@@ -3,7 +3,7 @@
  * `cancel()`, which terminates the worker (wasm cannot be interrupted mid-call) and
  * rejects whatever was pending with a `CancelledError`; the next call starts a fresh one.
  */
-import type { Chunk, ModelInfo, SolveSpec, Solution, SpectrumSpec } from './engine';
+import type { Chunk, ModelInfo, SolveSpec, Solution, SpectrumSpec, StabilityAnalysis, StabilitySpec } from './engine';
 import type { Catalog, Reply, Request, Result, RunStart } from './protocol';
 
 /** Rejection of a request the user cancelled (not an error to show). */
@@ -78,6 +78,11 @@ export class EngineClient {
   /** Eigenvalues of ∂f/∂y at a state, interleaved [re0, im0, …]. */
   spectrum(spec: SpectrumSpec): Promise<Float64Array> {
     return this.request<Float64Array>({ op: 'spectrum', spec });
+  }
+
+  /** Map, boundary and facts of a stability region. */
+  stability(spec: StabilitySpec): Promise<StabilityAnalysis> {
+    return this.request<StabilityAnalysis>({ op: 'stability', spec });
   }
 
   /** Opens a step-by-step run in the worker. */

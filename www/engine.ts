@@ -11,11 +11,29 @@ import type {
   SolveSpec,
   Solution,
   SpectrumSpec,
+  StabilityAnalysis,
+  StabilityContour,
+  StabilityFacts,
+  StabilitySpec,
   Stats,
   StepResult,
 } from '../pkg/odelab.js';
 
-export type { Chunk, MethodInfo, ModelInfo, ParamInfo, SolveSpec, Solution, SpectrumSpec, Stats, StepResult };
+export type {
+  Chunk,
+  MethodInfo,
+  ModelInfo,
+  ParamInfo,
+  SolveSpec,
+  Solution,
+  SpectrumSpec,
+  StabilityAnalysis,
+  StabilityContour,
+  StabilityFacts,
+  StabilitySpec,
+  Stats,
+  StepResult,
+};
 
 /** A run kept in Rust, stepped one step at a time; call `free()` when done with it. */
 export const Integrator = wasm.Integrator;
@@ -50,6 +68,16 @@ export function describeSystem(text: string): ModelInfo {
 /** Eigenvalues of ∂f/∂y at a state, interleaved [re0, im0, …], largest |λ| first. */
 export function spectrum(spec: SpectrumSpec): Float64Array {
   return wasm.spectrum(spec) as Float64Array;
+}
+
+/** Map, boundary and facts of a method's stability region over a window of the ξ-plane. */
+export function stabilityAnalysis(spec: StabilitySpec): StabilityAnalysis {
+  return wasm.stabilityAnalysis(spec);
+}
+
+/** The method ids `stabilityAnalysis` knows. */
+export function stabilityMethods(): string[] {
+  return wasm.stabilityMethods();
 }
 
 /** Integrates a spec; throws an `Error` whose message says what is wrong with a bad spec. */

@@ -9,6 +9,8 @@ import scenarioList from './scenarios.json';
 import type { RunSettings } from './settings';
 import { download, sessionFromJson, sessionToJson } from './export';
 import { decodeSettings, encodeSettings } from './share';
+import { formatNumber } from './format';
+import { StabilityView } from './stability';
 import { TrajectoryView } from './trajectory';
 import './style.css';
 
@@ -91,11 +93,58 @@ async function main(): Promise<void> {
 
   // Every successful run is written into the fragment, so reload and "copy link"
   // reproduce the screen.
+  const stability = new StabilityView(engine, catalog.methods, catalog.stabilityMethods);
+  const scrub = byId<HTMLInputElement>('scrub');
+
+  /** Feeds the ξ-plane view the trajectory view's method, h and hλ at the scrubbed time. */
+  const syncStability = async (): Promise<void> => {
+    if (byId('view-stability').hidden) return;
+    const settings = view.settings();
+    const model = view.modelInfo();
+    const run = view.lastRun();
+    const adaptive = catalog.methods.find((m) => m.id === settings.method)?.adaptive ?? false;
+    let eigenvalues: Float64Array = new Float64Array();
+    let h = settings.h ?? NaN;
+    let where = 'no run yet';
+    if (run && run.t.length > 0) {
+      const n = run.t.length;
+      scrub.max = String(n - 1);
+      const i = Math.min(Number(scrub.value), n - 1);
+      const y = Array.from({ length: run.dim }, (_, j) => run.y[i * run.dim + j]);
+      const source = model.id === 'custom' ? { system: settings.system } : { model: model.id };
+      try {
+        eigenvalues = await engine.spectrum({ ...source, params: settings.params, t: run.t[i], y });
+      } catch {
+        eigenvalues = new Float64Array();
+      }
+      // An adaptive run's step at that time (the one leaving it, or the last one).
+      if (adaptive && n > 1) h = i + 1 < n ? run.t[i + 1] - run.t[i] : run.t[i] - run.t[i - 1];
+      where = `t = ${formatNumber(run.t[i])}`;
+      byId('scrub-t').textContent = where;
+    }
+    const key = `${model.id}|${settings.method}|${adaptive ? '' : String(settings.h)}`;
+    await stability.update({ method: settings.method, h, eigenvalues, where }, key);
+  };
+  scrub.addEventListener('input', () => void syncStability());
+
+  const showView = async (name: string): Promise<void> => {
+    for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs [data-view]')) {
+      tab.setAttribute('aria-selected', String(tab.dataset.view === name));
+      byId(`view-${tab.dataset.view}`).hidden = tab.dataset.view !== name;
+    }
+    await syncStability();
+  };
+  for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs [data-view]')) {
+    tab.addEventListener('click', () => void showView(tab.dataset.view ?? 'trajectory'));
+  }
+
   view.onRun = (settings) => {
     history.replaceState(null, '', `${location.pathname}${location.search}${encodeSettings(settings)}`);
     autosave(settings);
+    void syncStability();
   };
   await view.start(initial);
+  await showView(query.get('view') === 'stability' ? 'stability' : 'trajectory');
   if (link.error) view.notice(link.error);
 
   scenarioSelect.addEventListener('change', () => {

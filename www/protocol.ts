@@ -3,13 +3,23 @@
  * Every request carries an id; the worker answers each with exactly one reply of the
  * same id, `ok: true` with a result or `ok: false` with the core's error message.
  */
-import type { Chunk, MethodInfo, ModelInfo, SolveSpec, Solution, SpectrumSpec } from './engine';
+import type {
+  Chunk,
+  MethodInfo,
+  ModelInfo,
+  SolveSpec,
+  Solution,
+  SpectrumSpec,
+  StabilityAnalysis,
+  StabilitySpec,
+} from './engine';
 
 export type Request =
   | { id: number; op: 'catalog' }
   | { id: number; op: 'solve'; spec: SolveSpec }
   | { id: number; op: 'describe'; text: string }
   | { id: number; op: 'spectrum'; spec: SpectrumSpec }
+  | { id: number; op: 'stability'; spec: StabilitySpec }
   /** Sets up a step-by-step run kept in the worker under `run`. */
   | { id: number; op: 'open'; run: number; spec: SolveSpec }
   /** Takes up to `steps` steps of run `run`. */
@@ -19,6 +29,8 @@ export type Request =
 export interface Catalog {
   methods: MethodInfo[];
   models: ModelInfo[];
+  /** Method ids the stability view can map. */
+  stabilityMethods: string[];
 }
 
 /** What an opened run starts from. */
@@ -29,6 +41,6 @@ export interface RunStart {
   exact?: Float64Array;
 }
 
-export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | null;
+export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | null;
 
 export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };

@@ -351,11 +351,11 @@ export class TrajectoryView {
     this.current = this.engine
       .solve(toSpec(settings, this.model, this.method()))
       .then((sol: Solution) => {
-        this.onRun(settings);
         this.last = { t: sol.t, y: sol.y, outputs: sol.outputs };
         this.draw(sol.t, sol.y, sol.outputs.energy, sol.exact, sol.h);
         this.setStatus(sol.warning ? 'warning' : 'ok', sol.warning ?? '');
         this.showStats(sol, sol.t, sol.y, sol.outputs.energy, sol.exact);
+        this.onRun(settings);
       })
       .catch((e: unknown) => {
         if (e instanceof CancelledError) this.setStatus('warning', 'Cancelled; change a setting to run again.');
@@ -429,6 +429,16 @@ export class TrajectoryView {
         return [dt, dd];
       }),
     );
+  }
+
+  /** The last run drawn (t, row-major y, the steps h[i] = t[i+1] − t[i]), if any. */
+  lastRun(): { t: ArrayLike<number>; y: ArrayLike<number>; dim: number } | undefined {
+    return this.last ? { t: this.last.t, y: this.last.y, dim: this.model.dim } : undefined;
+  }
+
+  /** The model currently shown. */
+  modelInfo(): ModelInfo {
+    return this.model;
   }
 
   private exportCsv(): void {

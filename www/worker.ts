@@ -3,7 +3,17 @@
  * while a run computes. It answers the requests of www/protocol.ts one at a time and
  * transfers the result arrays (no copy). Cancelling = the page terminates this worker.
  */
-import { Integrator, describeSystem, initEngine, methods, models, solve, spectrum } from './engine';
+import {
+  Integrator,
+  describeSystem,
+  initEngine,
+  methods,
+  models,
+  solve,
+  spectrum,
+  stabilityAnalysis,
+  stabilityMethods,
+} from './engine';
 import type { Reply, Request, Result } from './protocol';
 
 const runs = new Map<number, Integrator>();
@@ -13,7 +23,7 @@ function transferables(result: Result): Transferable[] {
   // A Set: listing one buffer twice would make postMessage throw.
   const buffers = new Set<ArrayBuffer>();
   const visit = (value: unknown): void => {
-    if (value instanceof Float64Array) buffers.add(value.buffer as ArrayBuffer);
+    if (value instanceof Float64Array || value instanceof Uint32Array) buffers.add(value.buffer as ArrayBuffer);
     else if (value && typeof value === 'object' && !Array.isArray(value)) Object.values(value).forEach(visit);
   };
   visit(result);
@@ -23,13 +33,15 @@ function transferables(result: Result): Transferable[] {
 function handle(req: Request): Result {
   switch (req.op) {
     case 'catalog':
-      return { methods: methods(), models: models() };
+      return { methods: methods(), models: models(), stabilityMethods: stabilityMethods() };
     case 'solve':
       return solve(req.spec);
     case 'describe':
       return describeSystem(req.text);
     case 'spectrum':
       return spectrum(req.spec);
+    case 'stability':
+      return stabilityAnalysis(req.spec);
     case 'open': {
       runs.get(req.run)?.free();
       runs.delete(req.run);

@@ -33,8 +33,8 @@ function client(answer: (req: Request) => Reply | undefined): { engine: EngineCl
 
 describe('EngineClient', () => {
   it('resolves each request with the reply of the same id', async () => {
-    const { engine } = client((req) => ({ id: req.id, ok: true, result: { methods: [], models: [] } }));
-    await expect(engine.catalog()).resolves.toEqual({ methods: [], models: [] });
+    const { engine } = client((req) => ({ id: req.id, ok: true, result: { methods: [], models: [], stabilityMethods: [] } }));
+    await expect(engine.catalog()).resolves.toEqual({ methods: [], models: [], stabilityMethods: [] });
   });
 
   it('turns an error reply into an Error with the core message', async () => {

@@ -1,0 +1,344 @@
+/**
+ * The ξ-plane view: where a method is absolutely stable. It colours |R(ξ)| (or ρ(M), or
+ * the largest root of a multistep method) on a log scale, draws the boundary |R| = 1 of
+ * the chosen method and of any methods overlaid, and marks hλᵢ — the eigenvalues of the
+ * current model's Jacobian at a chosen time of the last run, times the current step — so
+ * a student sees a run blow up exactly when a marker leaves the region. Drag to pan,
+ * wheel to zoom; α and β reshape the slow/fast map (seed 003 Figs. 2–3).
+ */
+import { CancelledError } from './client';
+import type { EngineClient } from './client';
+import type { MethodInfo, StabilityAnalysis, StabilityFacts, StabilitySpec } from './engine';
+import { formatNumber } from './format';
+import { colorize, niceTicks, pan, pixelToXi, xiToPixel, zoomAt } from './plane';
+import type { PlaneWindow } from './plane';
+
+/** Grid of the colour map: enough detail at a cost of a few ms in the worker. */
+const MAP_SIZE = 400;
+const OVERLAY_COLOURS = ['#e67700', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285', '#5c940d'];
+const DEFAULT_WINDOW: PlaneWindow = { re: [-5, 2], im: [-3.5, 3.5] };
+
+function byId<T extends HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`page is missing #${id}`);
+  return el as T;
+}
+
+/** What the stability view needs to know about the trajectory view's current run. */
+export interface RunContext {
+  method: string;
+  /** Step size to multiply the eigenvalues by (fixed h, or the h at the scrubbed time). */
+  h: number;
+  /** Eigenvalues λ at the scrubbed time, interleaved [re, im, …] (empty if unknown). */
+  eigenvalues: Float64Array;
+  /** Text describing where the eigenvalues were taken. */
+  where: string;
+}
+
+export class StabilityView {
+  private win: PlaneWindow = { ...DEFAULT_WINDOW };
+  private readonly canvas = byId<HTMLCanvasElement>('plane');
+  private readonly overlays = byId<HTMLElement>('overlay-methods');
+  private readonly alpha = byId<HTMLInputElement>('alpha');
+  private readonly beta = byId<HTMLInputElement>('beta');
+  private readonly factsBox = byId<HTMLElement>('stability-facts');
+  private readonly legend = byId<HTMLElement>('stability-legend');
+  private run: RunContext = { method: 'rk4', h: 0, eigenvalues: new Float64Array(), where: '' };
+  /** Each shown method's analysis, with the window it was computed for. */
+  private analyses = new Map<string, { analysis: StabilityAnalysis; spec: StabilitySpec }>();
+  private inflight = false;
+  private queued = false;
+  private drag: { x: number; y: number; win: PlaneWindow } | undefined;
+  private runKey = '';
+
+  constructor(
+    private readonly engine: EngineClient,
+    private readonly methods: MethodInfo[],
+    supported: string[],
+  ) {
+    for (const m of methods.filter((x) => supported.includes(x.id))) {
+      const label = document.createElement('label');
+      label.className = 'check';
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.value = m.id;
+      box.addEventListener('change', () => void this.refresh());
+      label.append(box, ` ${m.name}`);
+      this.overlays.append(label);
+    }
+    for (const input of [this.alpha, this.beta]) input.addEventListener('input', () => void this.refresh());
+    byId('plane-reset').addEventListener('click', () => {
+      this.win = { ...DEFAULT_WINDOW };
+      void this.refresh();
+    });
+    this.canvas.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
+    this.canvas.addEventListener('pointerdown', (e) => {
+      this.drag = { x: e.offsetX, y: e.offsetY, win: this.win };
+      this.canvas.setPointerCapture(e.pointerId);
+    });
+    this.canvas.addEventListener('pointermove', (e) => {
+      if (!this.drag) return;
+      const { width, height } = this.canvas.getBoundingClientRect();
+      const dRe = ((this.drag.x - e.offsetX) / width) * (this.drag.win.re[1] - this.drag.win.re[0]);
+      const dIm = ((e.offsetY - this.drag.y) / height) * (this.drag.win.im[1] - this.drag.win.im[0]);
+      this.win = pan(this.drag.win, dRe, dIm);
+      this.draw();
+    });
+    this.canvas.addEventListener('pointerup', () => {
+      this.drag = undefined;
+      void this.refresh();
+    });
+  }
+
+  /** The methods whose maps are shown: the run's method first, then the overlays. */
+  private shown(): string[] {
+    const extra = [...this.overlays.querySelectorAll<HTMLInputElement>('input:checked')].map((b) => b.value);
+    return [this.run.method, ...extra.filter((m) => m !== this.run.method)];
+  }
+
+  /**
+   * Follows the trajectory view: its method, h and the spectrum at the scrubbed time.
+   * When the run itself changes (`key`: model, method, h), the window grows to show
+   * every marker hλ; scrubbing time alone never moves the window.
+   */
+  update(run: RunContext, key = ''): Promise<void> {
+    const stale = run.method !== this.run.method || this.analyses.size === 0;
+    this.run = run;
+    if (key !== this.runKey) {
+      this.runKey = key;
+      const fitted = fitMarkers(DEFAULT_WINDOW, run.eigenvalues, run.h);
+      if (fitted.re[0] !== this.win.re[0] || fitted.im[1] !== this.win.im[1]) {
+        this.win = fitted;
+        return this.refresh();
+      }
+    }
+    if (stale) return this.refresh();
+    this.draw();
+    return Promise.resolve();
+  }
+
+  private spec(method: string): StabilitySpec {
+    return {
+      method,
+      re: [...this.win.re] as [number, number],
+      im: [...this.win.im] as [number, number],
+      nx: MAP_SIZE,
+      ny: MAP_SIZE,
+      // α and β belong to the slow/fast map only (the core refuses them elsewhere).
+      ...(method === 'slowfast' ? { alpha: Number(this.alpha.value), beta: Number(this.beta.value) } : {}),
+    };
+  }
+
+  /** Recomputes the maps in the worker (coalescing while one is in flight), then draws. */
+  async refresh(): Promise<void> {
+    if (this.inflight) {
+      this.queued = true;
+      return;
+    }
+    this.inflight = true;
+    byId('alpha-beta').hidden = !this.shown().includes('slowfast');
+    try {
+      const specs = this.shown().map((m) => this.spec(m));
+      const results = await Promise.all(specs.map((spec) => this.engine.stability(spec)));
+      this.analyses = new Map(specs.map((spec, i) => [spec.method, { analysis: results[i], spec }]));
+      document.body.dataset.stability = 'ok';
+    } catch (e) {
+      if (!(e instanceof CancelledError)) {
+        this.analyses.clear();
+        this.factsBox.textContent = e instanceof Error ? e.message : String(e);
+        document.body.dataset.stability = 'error';
+      }
+    } finally {
+      this.inflight = false;
+    }
+    this.draw();
+    if (this.queued) {
+      this.queued = false;
+      await this.refresh();
+    }
+  }
+
+  private onWheel(e: WheelEvent): void {
+    e.preventDefault();
+    const { width, height } = this.canvas.getBoundingClientRect();
+    const [re, im] = pixelToXi(this.win, width, height, e.offsetX, e.offsetY);
+    this.win = zoomAt(this.win, re, im, e.deltaY > 0 ? 1.2 : 1 / 1.2);
+    void this.refresh();
+  }
+
+  /** Draws the primary map, every boundary, the axes and the hλ markers. */
+  draw(): void {
+    const dpr = window.devicePixelRatio || 1;
+    const { width, height } = this.canvas.getBoundingClientRect();
+    if (width === 0) return;
+    this.canvas.width = Math.round(width * dpr);
+    this.canvas.height = Math.round(height * dpr);
+    const ctx = this.canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    const primary = this.analyses.get(this.run.method);
+    if (primary) {
+      // The map was computed for the window it was asked with; while dragging, the
+      // window has moved on, so the image is placed where its corners now fall.
+      const { analysis: a, spec } = primary;
+      const off = document.createElement('canvas');
+      off.width = a.nx;
+      off.height = a.ny;
+      off.getContext('2d')?.putImageData(new ImageData(colorize(a.values, a.nx, a.ny), a.nx, a.ny), 0, 0);
+      const [re, im] = [spec.re ?? this.win.re, spec.im ?? this.win.im];
+      const [x0, y0] = xiToPixel(this.win, width, height, re[0], im[1]);
+      const [x1, y1] = xiToPixel(this.win, width, height, re[1], im[0]);
+      ctx.imageSmoothingEnabled = true;
+      ctx.drawImage(off, x0, y0, x1 - x0, y1 - y0);
+    }
+    this.drawAxes(ctx, width, height);
+    const legend: [string, string][] = [];
+    this.shown().forEach((m, i) => {
+      const a = this.analyses.get(m)?.analysis;
+      if (!a) return;
+      const colour = i === 0 ? '#111' : OVERLAY_COLOURS[(i - 1) % OVERLAY_COLOURS.length];
+      legend.push([m, colour]);
+      ctx.strokeStyle = colour;
+      ctx.lineWidth = i === 0 ? 2 : 1.6;
+      const { xy, offsets } = a.contour;
+      for (let k = 0; k + 1 < offsets.length; k++) {
+        ctx.beginPath();
+        for (let p = offsets[k]; p < offsets[k + 1]; p++) {
+          const [x, y] = xiToPixel(this.win, width, height, xy[2 * p], xy[2 * p + 1]);
+          if (p === offsets[k]) ctx.moveTo(x, y);
+          else ctx.lineTo(x, y);
+        }
+        ctx.stroke();
+      }
+    });
+    this.drawMarkers(ctx, width, height);
+    this.showLegend(legend);
+    this.showFacts(primary?.analysis.facts);
+  }
+
+  private drawAxes(ctx: CanvasRenderingContext2D, width: number, height: number): void {
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.fillStyle = '#334';
+    ctx.strokeStyle = 'rgba(40, 50, 70, 0.35)';
+    ctx.lineWidth = 1;
+    const [ox, oy] = xiToPixel(this.win, width, height, 0, 0);
+    ctx.beginPath();
+    ctx.moveTo(0, oy);
+    ctx.lineTo(width, oy);
+    ctx.moveTo(ox, 0);
+    ctx.lineTo(ox, height);
+    ctx.stroke();
+    for (const re of niceTicks(this.win.re[0], this.win.re[1], 8)) {
+      const [x] = xiToPixel(this.win, width, height, re, 0);
+      ctx.fillText(formatNumber(re, 4), x + 2, height - 4);
+    }
+    for (const im of niceTicks(this.win.im[0], this.win.im[1], 8)) {
+      const [, y] = xiToPixel(this.win, width, height, 0, im);
+      if (im !== 0) ctx.fillText(`${formatNumber(im, 4)}i`, 4, y - 2);
+    }
+    ctx.fillText('Re ξ', width - 34, oy - 6);
+    ctx.fillText('Im ξ', ox + 6, 12);
+  }
+
+  private drawMarkers(ctx: CanvasRenderingContext2D, width: number, height: number): void {
+    const { eigenvalues, h } = this.run;
+    let outside = 0;
+    ctx.lineWidth = 2;
+    for (let k = 0; k + 1 < eigenvalues.length; k += 2) {
+      const re = h * eigenvalues[k];
+      const im = h * eigenvalues[k + 1];
+      const [x, y] = xiToPixel(this.win, width, height, re, im);
+      ctx.strokeStyle = '#000';
+      ctx.fillStyle = '#ffd43b';
+      ctx.beginPath();
+      ctx.arc(x, y, 5, 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.stroke();
+      if (this.valueAt(re, im) > 1 + 1e-9) outside++;
+    }
+    const markers = byId('stability-markers');
+    const unknown = this.run.eigenvalues.length / 2 - outside - this.countInside();
+    const n = eigenvalues.length / 2;
+    markers.textContent =
+      n === 0
+        ? 'No eigenvalues to mark: run a model with a Jacobian.'
+        : `${n} markers hλ (h = ${formatNumber(h)}, ${this.run.where}); ${outside} outside the region of ${this.run.method}` +
+          (unknown > 0 ? `, ${unknown} beyond the window.` : '.');
+    markers.dataset.outside = String(outside);
+  }
+
+  private countInside(): number {
+    const { eigenvalues, h } = this.run;
+    let inside = 0;
+    for (let k = 0; k + 1 < eigenvalues.length; k += 2) {
+      if (this.valueAt(h * eigenvalues[k], h * eigenvalues[k + 1]) <= 1 + 1e-9) inside++;
+    }
+    return inside;
+  }
+
+  /** The primary map's value at ξ, from the grid (nearest point); NaN outside it. */
+  private valueAt(re: number, im: number): number {
+    const entry = this.analyses.get(this.run.method);
+    const a = entry?.analysis;
+    const win = entry?.spec;
+    if (!a || !win?.re || !win.im) return NaN;
+    const ix = Math.round(((re - win.re[0]) / (win.re[1] - win.re[0])) * (a.nx - 1));
+    const iy = Math.round(((im - win.im[0]) / (win.im[1] - win.im[0])) * (a.ny - 1));
+    if (ix < 0 || iy < 0 || ix >= a.nx || iy >= a.ny) return NaN;
+    return a.values[iy * a.nx + ix];
+  }
+
+  private showLegend(entries: [string, string][]): void {
+    this.legend.replaceChildren(
+      ...entries.map(([m, colour]) => {
+        const item = document.createElement('span');
+        item.className = 'legend-item';
+        const swatch = document.createElement('span');
+        swatch.className = 'swatch';
+        swatch.style.background = colour;
+        item.append(swatch, this.methods.find((x) => x.id === m)?.name ?? m);
+        return item;
+      }),
+    );
+  }
+
+  private showFacts(facts: StabilityFacts | undefined): void {
+    if (!facts) return;
+    const rows: [string, string][] = [
+      ['real-axis intercept', facts.realIntercept === undefined ? 'none' : formatNumber(facts.realIntercept, 12)],
+      ['imaginary-axis extent', facts.imagExtent === undefined ? 'none' : `${formatNumber(facts.imagExtent, 12)}i`],
+      ['A-stable', facts.aStable ? 'yes' : 'no'],
+      ['|R(−∞)|', formatNumber(facts.valueAtMinusInfinity, 3)],
+      ['L-stable', facts.lStable ? 'yes' : 'no'],
+    ];
+    this.factsBox.replaceChildren(
+      ...rows.flatMap(([k, v]) => {
+        const dt = document.createElement('dt');
+        dt.textContent = k;
+        const dd = document.createElement('dd');
+        dd.textContent = v;
+        dd.dataset.fact = k;
+        return [dt, dd];
+      }),
+    );
+  }
+}
+
+/** Largest window the view grows to when fitting markers (beyond, they are listed). */
+const MAX_FIT = 1e4;
+
+/** `base` grown to contain every hλ (with a margin), up to ±MAX_FIT. */
+export function fitMarkers(base: PlaneWindow, eigenvalues: ArrayLike<number>, h: number): PlaneWindow {
+  let [re0, re1] = base.re;
+  let im1 = Math.max(Math.abs(base.im[0]), Math.abs(base.im[1]));
+  for (let k = 0; k + 1 < eigenvalues.length; k += 2) {
+    const re = h * eigenvalues[k];
+    const im = Math.abs(h * eigenvalues[k + 1]);
+    if (!Number.isFinite(re) || !Number.isFinite(im)) continue;
+    re0 = Math.max(-MAX_FIT, Math.min(re0, 1.15 * re));
+    re1 = Math.min(MAX_FIT, Math.max(re1, 1.15 * re));
+    im1 = Math.min(MAX_FIT, Math.max(im1, 1.15 * im));
+  }
+  return { re: [re0, re1], im: [-im1, im1] };
+}
