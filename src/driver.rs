@@ -10,7 +10,8 @@ use crate::error::OdeError;
 use crate::event::detector::{StepView, EVENT_RTOL};
 use crate::event::{Detector, EventRecord, EventSource};
 use crate::expr::{build_user_system, compile_model_expr};
-use crate::method::{self, MethodInfo, Stepper};
+use crate::jacobian::{JacobianOptions, JacobianSource};
+use crate::method::{self, MethodInfo, MethodOptions, Stepper};
 use crate::model::{self, Model, ModelInfo};
 use crate::spec::{finite, Grid, SolveSpec, DEFAULT_MAX_STEPS};
 pub use crate::stats::Stats;
@@ -185,7 +186,17 @@ impl Integrator {
                 model: info.id.clone(),
             });
         }
-        let stepper = method::create(&spec.method, info.dim)?;
+        let jacobian = JacobianOptions::from_spec(
+            spec.jacobian.as_deref(),
+            spec.jacobian_update,
+            spec.jacobian_scale,
+        )?;
+        let fast = match &spec.fast {
+            Some(fast) => fast.clone(),
+            None => info.fast.clone(),
+        };
+        let options = MethodOptions { jacobian, fast };
+        let stepper = method::create_with(&spec.method, info.dim, &options)?;
         let y0 = match &spec.y0 {
             Some(y0) if y0.len() != info.dim => {
                 return Err(OdeError::WrongLength {
@@ -199,6 +210,18 @@ impl Integrator {
         };
         for (v, name) in y0.iter().zip(&info.names) {
             finite(*v, &format!("initial value of {name}"))?;
+        }
+        // Refuse up front, with both names, a method that needs derivatives the model
+        // does not give (rather than failing at the first step).
+        if method.needs_jacobian
+            && jacobian.source == JacobianSource::Analytic
+            && (model.jacobian(spec.t0.unwrap_or(info.t0), &y0).is_none()
+                || model.dfdt(spec.t0.unwrap_or(info.t0), &y0).is_none())
+        {
+            return Err(OdeError::NoJacobian {
+                method: method.id.into(),
+                model: info.id.clone(),
+            });
         }
         let adaptive = match spec.adaptive {
             None => method.adaptive,
@@ -664,7 +687,10 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
             Err(
                 e @ (OdeError::BlewUp { .. }
                 | OdeError::StepSizeUnderflow { .. }
-                | OdeError::AdaptiveBudget { .. }),
+                | OdeError::AdaptiveBudget { .. }
+                | OdeError::SingularMatrix { .. }
+                | OdeError::NewtonFailed { .. }
+                | OdeError::ExpmNotFinite { .. }),
             ) => {
                 stopped_by = Some(e);
                 break;

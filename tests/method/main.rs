@@ -10,3 +10,5 @@ mod explicit_rk;
 mod heun;
 mod midpoint2;
 mod rk4;
+mod ros4;
+mod stiff_common;
