@@ -9,6 +9,7 @@ mod euler;
 mod explicit_rk;
 mod hermite;
 mod heun;
+pub mod llm;
 mod midpoint2;
 mod rk4;
 pub mod ros4;
@@ -114,6 +115,7 @@ pub const CATALOG: &[&MethodInfo] = &[
     &dp45::INFO,
     &ros4::INFO,
     &w2::INFO,
+    &llm::INFO,
 ];
 
 /// The explicit RK tableaux, for the stability analysis and consistency tests.
@@ -169,6 +171,9 @@ pub fn create_with(
     let info = info(id)?;
     if id == midpoint2::INFO.id {
         return Ok(Box::new(Midpoint2::new(dim)));
+    }
+    if id == llm::INFO.id {
+        return Ok(Box::new(llm::Llm::new(dim, options.jacobian)));
     }
     if let Some(tab) = rosenbrock_tableau(id) {
         return Ok(Box::new(Rosenbrock::new(info, tab, dim, options.jacobian)));

@@ -12,3 +12,4 @@ mod midpoint2;
 mod rk4;
 mod ros4;
 mod stiff_common;
+mod llm;
