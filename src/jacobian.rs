@@ -195,6 +195,25 @@ impl JacobianProvider {
         }
     }
 
+    /// A freshly evaluated (and scaled) ∂f/∂y at (t, y), for a Newton iteration that
+    /// needs a better one than the step started with. It becomes the provider's
+    /// current Jacobian.
+    pub fn fresh(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        stats: &mut Stats,
+    ) -> Result<DMatrix<f64>, OdeError> {
+        let mut jac = jacobian(sys, self.options.source, self.method, t, y, stats)?;
+        if self.options.scale != 1.0 {
+            jac *= self.options.scale;
+        }
+        self.jac = Some(jac.clone());
+        self.uses = 1;
+        Ok(jac)
+    }
+
     /// The (possibly frozen, scaled) ∂f/∂y and the ∂f/∂t for a step from (t, y).
     /// ∂f/∂t is always evaluated at (t, y) (it is cheap and only the Jacobian is the
     /// subject of the knobs).

@@ -30,6 +30,7 @@
 //! controller, so k = 3 per step (EPS) or k = 2 per unit step (EPUS, 000 eq. 39 with
 //! `controller.perUnitStep`), safety 0.9, PI (000 eq. 40) with `controller.kind: "pi"`.
 
+use super::history::same_time;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
@@ -118,7 +119,7 @@ impl Stepper for Llm {
         // evaluated it), else evaluated.
         if t == self.last_t && y == self.last_y.as_slice() {
             // f_start already holds f(t, y).
-        } else if t == self.last_t + self.last_h && y == self.last_y_new.as_slice() {
+        } else if same_time(t, self.last_t + self.last_h) && y == self.last_y_new.as_slice() {
             self.f_start.copy_from_slice(&self.f_end);
         } else {
             sys.rhs(t, y, &mut self.f_start);

@@ -3,11 +3,16 @@
 //! One method per file. A method file holds its coefficients as cited `const`
 //! tables and its [`MethodInfo`]; [`create`] turns an id into a ready stepper.
 
+mod backward_euler;
+mod bdf2;
 mod bs23;
 mod dp45;
 mod euler;
 mod explicit_rk;
 mod hermite;
+pub(crate) mod history;
+mod implicit;
+mod newton;
 mod heun;
 pub mod llm;
 mod midpoint2;
@@ -116,6 +121,8 @@ pub const CATALOG: &[&MethodInfo] = &[
     &ros4::INFO,
     &w2::INFO,
     &llm::INFO,
+    &backward_euler::INFO,
+    &bdf2::INFO,
 ];
 
 /// The explicit RK tableaux, for the stability analysis and consistency tests.
@@ -171,6 +178,19 @@ pub fn create_with(
     let info = info(id)?;
     if id == midpoint2::INFO.id {
         return Ok(Box::new(Midpoint2::new(dim)));
+    }
+    if id == backward_euler::INFO.id || id == bdf2::INFO.id {
+        let formula = if id == bdf2::INFO.id {
+            implicit::Formula::Bdf2
+        } else {
+            implicit::Formula::BackwardEuler
+        };
+        return Ok(Box::new(implicit::ImplicitStepper::new(
+            info,
+            formula,
+            dim,
+            options.jacobian,
+        )));
     }
     if id == llm::INFO.id {
         return Ok(Box::new(llm::Llm::new(dim, options.jacobian)));

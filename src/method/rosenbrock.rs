@@ -19,6 +19,7 @@
 //! f(t_{n+1}, y_{n+1}) (evaluated once when asked, then reused as the next first stage).
 
 use super::hermite::hermite_cubic;
+use super::history::same_time;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
@@ -135,7 +136,7 @@ impl Rosenbrock {
     /// dense output evaluated it), else evaluated.
     fn first_f(&mut self, sys: &dyn System, t: f64, y: &[f64], stats: &mut Stats) {
         let at_start = t == self.last_t && y == self.last_y.as_slice();
-        let at_end = t == self.last_t + self.last_h && y == self.last_y_new.as_slice();
+        let at_end = same_time(t, self.last_t + self.last_h) && y == self.last_y_new.as_slice();
         if at_start {
             self.f_stage[0].copy_from_slice(&self.f_start);
         } else if let (true, Some(f_end)) = (at_end, &self.f_end) {

@@ -13,3 +13,5 @@ mod rk4;
 mod ros4;
 mod stiff_common;
 mod llm;
+mod backward_euler;
+mod bdf2;
