@@ -15,3 +15,4 @@ mod stiff_common;
 mod llm;
 mod backward_euler;
 mod bdf2;
+mod w2;

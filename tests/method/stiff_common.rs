@@ -82,3 +82,46 @@ pub fn embedded_order_on_riccati(method: &str, h0: f64, n: i32) -> (f64, Vec<f64
         .collect();
     (loglog_slope(&hs, &ests), ests)
 }
+
+/// Observed order of `method` on the fixed grid, with `tweak` applied to each spec
+/// (Jacobian options, parameters): the error at t1 against `reference` (or the
+/// model's exact solution when `reference` is `None`).
+pub fn order_with(
+    model: &str,
+    method: &str,
+    h0: f64,
+    n: i32,
+    t1: f64,
+    reference: Option<&[f64]>,
+    tweak: &dyn Fn(&mut odelab::spec::SolveSpec),
+) -> (f64, Vec<f64>) {
+    let hs: Vec<f64> = (0..n).map(|k| h0 / 2f64.powi(k)).collect();
+    let errs: Vec<f64> = hs
+        .iter()
+        .map(|&h| {
+            let mut s = super::common::fixed(model, method, h, t1);
+            tweak(&mut s);
+            let sol = odelab::solve(&s).unwrap();
+            match reference {
+                None => super::common::final_error(&sol),
+                Some(r) => super::common::last(&sol)
+                    .iter()
+                    .zip(r)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f64::max),
+            }
+        })
+        .collect();
+    (loglog_slope(&hs, &errs), errs)
+}
+
+/// Van der Pol with μ = 1 at t1 = 2 from a fine RK4 run (its error ~1e-14).
+pub fn van_der_pol_mu1_reference() -> Vec<f64> {
+    let mut s = super::common::fixed("van-der-pol", "rk4", 1e-4, 2.0);
+    s.params.insert("mu".into(), 1.0);
+    super::common::last(&odelab::solve(&s).unwrap()).to_vec()
+}
+
+pub fn mu1(s: &mut odelab::spec::SolveSpec) {
+    s.params.insert("mu".into(), 1.0);
+}
