@@ -3,6 +3,9 @@
 //! One method per file. A method file holds its coefficients as cited `const`
 //! tables and its [`MethodInfo`]; [`create`] turns an id into a ready stepper.
 
+mod ab3;
+mod adams;
+mod am_pece;
 mod backward_euler;
 mod bdf2;
 mod bs23;
@@ -123,6 +126,8 @@ pub const CATALOG: &[&MethodInfo] = &[
     &llm::INFO,
     &backward_euler::INFO,
     &bdf2::INFO,
+    &ab3::INFO,
+    &am_pece::INFO,
 ];
 
 /// The explicit RK tableaux, for the stability analysis and consistency tests.
@@ -191,6 +196,14 @@ pub fn create_with(
             dim,
             options.jacobian,
         )));
+    }
+    if id == ab3::INFO.id || id == am_pece::INFO.id {
+        let scheme = if id == ab3::INFO.id {
+            adams::Scheme::Ab3
+        } else {
+            adams::Scheme::Pece
+        };
+        return Ok(Box::new(adams::Adams::new(info, scheme, dim)));
     }
     if id == llm::INFO.id {
         return Ok(Box::new(llm::Llm::new(dim, options.jacobian)));

@@ -16,3 +16,5 @@ mod llm;
 mod backward_euler;
 mod bdf2;
 mod w2;
+mod ab3;
+mod am_pece;
