@@ -195,6 +195,15 @@ impl Integrator {
             Some(fast) => fast.clone(),
             None => info.fast.clone(),
         };
+        if method.partitioned && fast.is_empty() {
+            return Err(OdeError::BadSpec {
+                message: format!(
+                    "method \"{}\" needs the fast states: model \"{}\" declares none, so \
+                     give their indices in the spec, e.g. fast: [1]",
+                    method.id, info.id
+                ),
+            });
+        }
         let options = MethodOptions { jacobian, fast };
         let stepper = method::create_with(&spec.method, info.dim, &options)?;
         let y0 = match &spec.y0 {

@@ -30,4 +30,5 @@ pub const INFO: MethodInfo = MethodInfo {
     second_order: false,
     needs_jacobian: false,
     l_stable: false,
+    partitioned: false,
 };

@@ -53,6 +53,7 @@ pub const INFO: MethodInfo = MethodInfo {
     second_order: false,
     needs_jacobian: true,
     l_stable: false,
+    partitioned: false,
 };
 
 /// The LLM stepper: the last step's block matrix C_n (for the dense output), its

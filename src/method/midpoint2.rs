@@ -29,6 +29,7 @@ pub const INFO: MethodInfo = MethodInfo {
     second_order: true,
     needs_jacobian: false,
     l_stable: false,
+    partitioned: false,
 };
 
 /// The 002 §7.4 stepper. The model's state must be y = (q, q') halves; the driver

@@ -22,6 +22,7 @@ mod midpoint2;
 mod rk4;
 pub mod ros4;
 mod rosenbrock;
+pub mod slowfast;
 pub mod w2;
 
 pub use explicit_rk::{ExplicitRk, Tableau};
@@ -69,6 +70,8 @@ pub struct MethodInfo {
     pub needs_jacobian: bool,
     /// L-stable: R(z) → 0 as z → −∞ (stiff components are damped in one step).
     pub l_stable: bool,
+    /// Needs a slow/fast partition of the state (`ModelInfo.fast` or the spec's `fast`).
+    pub partitioned: bool,
 }
 
 /// What a stepper needs to know beyond the method id: where its Jacobian comes from
@@ -128,6 +131,7 @@ pub const CATALOG: &[&MethodInfo] = &[
     &bdf2::INFO,
     &ab3::INFO,
     &am_pece::INFO,
+    &slowfast::INFO,
 ];
 
 /// The explicit RK tableaux, for the stability analysis and consistency tests.
@@ -204,6 +208,13 @@ pub fn create_with(
             adams::Scheme::Pece
         };
         return Ok(Box::new(adams::Adams::new(info, scheme, dim)));
+    }
+    if id == slowfast::INFO.id {
+        return Ok(Box::new(slowfast::SlowFast::new(
+            dim,
+            &options.fast,
+            options.jacobian,
+        )?));
     }
     if id == llm::INFO.id {
         return Ok(Box::new(llm::Llm::new(dim, options.jacobian)));

@@ -59,4 +59,5 @@ pub const INFO: MethodInfo = MethodInfo {
     second_order: false,
     needs_jacobian: true,
     l_stable: true,
+    partitioned: false,
 };

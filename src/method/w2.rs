@@ -38,4 +38,5 @@ pub const INFO: MethodInfo = MethodInfo {
     second_order: false,
     needs_jacobian: true,
     l_stable: true,
+    partitioned: false,
 };

@@ -18,3 +18,4 @@ mod bdf2;
 mod w2;
 mod ab3;
 mod am_pece;
+mod slowfast;
