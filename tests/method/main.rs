@@ -19,3 +19,4 @@ mod w2;
 mod ab3;
 mod am_pece;
 mod slowfast;
+mod stiff_vdp;
