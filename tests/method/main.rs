@@ -20,3 +20,4 @@ mod ab3;
 mod am_pece;
 mod slowfast;
 mod stiff_vdp;
+mod stiff_runs;

@@ -1,0 +1,80 @@
+//! Deterministic work counts of a few stiff runs (pinned, so a change in the step
+//! control, the Jacobian reuse or the caching shows up), and the typed failures of
+//! whole runs.
+
+use super::common::*;
+use super::stiff_common::*;
+use odelab::method::create;
+use odelab::stats::Stats;
+use odelab::OdeError;
+
+fn counts(model: &str, method: &str, mu: Option<f64>, t1: f64) -> Stats {
+    let mut s = adaptive(model, method, 1e-6, 1e-8, t1);
+    if let Some(mu) = mu {
+        s.params.insert("mu".into(), mu);
+    }
+    let sol = odelab::solve(&s).unwrap();
+    println!("{model} {method}: {:?}", sol.stats);
+    sol.stats
+}
+
+#[test]
+fn issue_4_pinned_counts() {
+    let ros4 = counts("van-der-pol", "ros4", Some(1000.0), 300.0);
+    assert_eq!(
+        (ros4.naccept, ros4.nreject, ros4.nfev, ros4.njev, ros4.nlu),
+        (45, 3, 143, 45, 48)
+    );
+    let llm = counts("van-der-pol", "llm", Some(1000.0), 300.0);
+    assert_eq!(
+        (llm.naccept, llm.nreject, llm.nfev, llm.njev, llm.nexpm),
+        (64, 0, 67, 64, 128)
+    );
+}
+
+/// y' = λy with hλ = 1000: e^{1000} overflows; a typed error at the step's t and h.
+#[test]
+fn issue_4_non_finite_exponential_is_a_typed_error() {
+    let sys = Rotation { a: 1e4, b: 0.0 };
+    let mut s = create("llm", 2).unwrap();
+    let mut y1 = [0.0; 2];
+    let err = s
+        .step(&sys, 2.0, &[1.0, 0.0], 0.1, &mut y1, &mut Stats::default())
+        .unwrap_err();
+    assert_eq!(err, OdeError::ExpmNotFinite { t: 2.0, h: 0.1 });
+}
+
+/// ros4 on y' = λy with γhλ = 1: I − γhJ is singular; the run keeps what it computed
+/// and reports the typed error in `stoppedBy`.
+#[test]
+fn issue_4_singular_rosenbrock_matrix_stops_the_run_with_a_typed_error() {
+    let sys = Rotation { a: 1.0, b: 0.0 };
+    let gamma = odelab::method::rosenbrock_tableau("ros4").unwrap().gamma_diag;
+    let mut s = create("ros4", 2).unwrap();
+    let mut y1 = [0.0; 2];
+    let err = s
+        .step(&sys, 0.0, &[1.0, 0.0], 1.0 / gamma, &mut y1, &mut Stats::default())
+        .unwrap_err();
+    assert!(matches!(err, OdeError::SingularMatrix { t, .. } if t == 0.0), "{err:?}");
+    // Through the driver: backward Euler with h = 1 on the user system x' = x has
+    // I − hJ = 0 at the first step. `solve` keeps the start point and says why.
+    let spec = odelab::spec::SolveSpec {
+        system: Some("x' = x\nx(0) = 1".into()),
+        method: "backward-euler".into(),
+        h: Some(1.0),
+        t1: Some(3.0),
+        ..Default::default()
+    };
+    let sol = odelab::solve(&spec).unwrap();
+    assert_eq!(sol.t, vec![0.0]);
+    assert!(
+        matches!(sol.stopped_by, Some(OdeError::SingularMatrix { t, h, .. }) if t == 0.0 && h == 1.0),
+        "{:?}",
+        sol.stopped_by
+    );
+    let warning = sol.warning.unwrap();
+    assert!(warning.contains("singular at t = 0 with h = 1"), "{warning}");
+    // The step-by-step Integrator reports it as an error.
+    let mut run = odelab::Integrator::new(&spec).unwrap();
+    assert!(matches!(run.step(), Err(OdeError::SingularMatrix { .. })));
+}
