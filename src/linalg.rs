@@ -17,6 +17,7 @@
 //!   largest entry;
 //! - the LLM step built on it is exact on y' = λy to 2.7e-15 (real hλ ∈ [−100, 0]) and
 //!   6.3e-15 (complex, |hλ| ≤ 100) relative to the exact value (`tests/method/llm.rs`).
+//!
 //! So the exponential is not the accuracy bottleneck of any method here.
 //!
 //! nalgebra's routine unwraps an LU internally and its squaring count is derived from
@@ -39,7 +40,8 @@ pub fn expm(m: &DMatrix<f64>, t: f64, h: f64, stats: &mut Stats) -> Result<DMatr
         .map(|c| c.iter().map(|v| v.abs()).sum::<f64>())
         .fold(0.0, f64::max);
     // f64::max ignores NaN, so the norm alone would let a NaN entry through.
-    if !(norm1 <= MAX_EXPM_NORM) || !m.iter().all(|v| v.is_finite()) {
+    let within = norm1 <= MAX_EXPM_NORM;
+    if !within || !m.iter().all(|v| v.is_finite()) {
         return Err(OdeError::ExpmNotFinite { t, h });
     }
     stats.nexpm += 1;

@@ -29,17 +29,37 @@ fn issue_4_finite_differences_agree_with_analytic() {
     let (_, model) = odelab::model::build("van-der-pol", &Default::default()).unwrap();
     let y = [1.5, -0.3];
     let mut stats = Stats::default();
-    let exact: DMatrix<f64> =
-        jacobian(model.as_ref(), JacobianSource::Analytic, "ros4", 0.0, &y, &mut stats).unwrap();
-    let fd = jacobian(model.as_ref(), JacobianSource::FiniteDifference, "ros4", 0.0, &y, &mut stats)
-        .unwrap();
+    let exact: DMatrix<f64> = jacobian(
+        model.as_ref(),
+        JacobianSource::Analytic,
+        "ros4",
+        0.0,
+        &y,
+        &mut stats,
+    )
+    .unwrap();
+    let fd = jacobian(
+        model.as_ref(),
+        JacobianSource::FiniteDifference,
+        "ros4",
+        0.0,
+        &y,
+        &mut stats,
+    )
+    .unwrap();
     let rel = (&fd - &exact).amax() / exact.amax();
     assert!(rel < 1e-7, "relative difference {rel:e}");
     // One analytic and one FD Jacobian; FD cost n + 1 = 3 f evaluations.
     assert_eq!((stats.njev, stats.nfev), (2, 3));
-    let ft: DVector<f64> =
-        dfdt(&NoJac, JacobianSource::FiniteDifference, "ros4", 0.5, &[0.8], &mut stats)
-            .unwrap();
+    let ft: DVector<f64> = dfdt(
+        &NoJac,
+        JacobianSource::FiniteDifference,
+        "ros4",
+        0.5,
+        &[0.8],
+        &mut stats,
+    )
+    .unwrap();
     assert!((ft[0] - (-2.0 * 0.64)).abs() < 1e-7, "{ft}");
 }
 
@@ -107,4 +127,32 @@ fn issue_4_frozen_jacobian_is_evaluated_every_k_steps() {
     assert_eq!(sol.stats.nsteps, 100);
     assert_eq!(sol.stats.njev, 10);
     assert_eq!(sol.stats.nlu, 100);
+}
+
+/// The JS contract of issue 4: new spec fields read in camelCase, new Stats and
+/// MethodInfo fields written in camelCase (additions only).
+#[test]
+fn issue_4_js_field_names() {
+    let spec: odelab::spec::SolveSpec = serde_json::from_str(
+        r#"{"model": "slowfast-linear", "method": "slowfast", "h": 0.01, "t1": 0.1,
+            "jacobian": "fd", "jacobianUpdate": 2, "jacobianScale": 1, "fast": [2, 3]}"#,
+    )
+    .unwrap();
+    let sol = odelab::solve(&spec).unwrap();
+    let stats = serde_json::to_value(sol.stats).unwrap();
+    for key in [
+        "nfev", "nsteps", "naccept", "nreject", "njev", "nlu", "nexpm", "nnewton",
+    ] {
+        assert!(stats.get(key).is_some(), "{key} in {stats}");
+    }
+    assert_eq!(stats["nexpm"], 20);
+    let info = serde_json::to_value(odelab::method::info("ros4").unwrap()).unwrap();
+    assert_eq!(info["needsJacobian"], true);
+    assert_eq!(info["lStable"], true);
+    assert_eq!(info["embeddedOrder"], 3);
+    assert_eq!(info["partitioned"], false);
+    let fields = odelab::spec::field_names::<odelab::spec::SolveSpec>();
+    for f in ["jacobian", "jacobianUpdate", "jacobianScale", "fast"] {
+        assert!(fields.contains(&f), "{f}");
+    }
 }

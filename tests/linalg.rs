@@ -47,12 +47,14 @@ fn issue_4_expm_of_scalar_van_loan_block_matches_phi_functions() {
 #[test]
 fn issue_4_expm_of_rotation_block_matches_closed_form() {
     let mut worst: f64 = 0.0;
-    for &(a, b) in &[(0.0, 100.0), (-1.0, 10.0), (-60.0, 80.0), (-0.5, 3.0), (0.0, 1.0)] {
-        let m = DMatrix::from_row_slice(
-            3,
-            3,
-            &[a, -b, 1.0, b, a, 0.0, 0.0, 0.0, 0.0],
-        );
+    for &(a, b) in &[
+        (0.0, 100.0),
+        (-1.0, 10.0),
+        (-60.0, 80.0),
+        (-0.5, 3.0),
+        (0.0, 1.0),
+    ] {
+        let m = DMatrix::from_row_slice(3, 3, &[a, -b, 1.0, b, a, 0.0, 0.0, 0.0, 0.0]);
         let e = expm(&m, 0.0, 1.0, &mut Stats::default()).unwrap();
         let ea = f64::exp(a);
         let (c, s) = (b.cos(), b.sin());
@@ -62,7 +64,14 @@ fn issue_4_expm_of_rotation_block_matches_closed_form() {
         let d = a * a + b * b;
         let input = [(a * u + b * v) / d, (-b * u + a * v) / d];
         let scale = rot.iter().chain(&input).fold(0.0f64, |m, x| m.max(x.abs()));
-        let got = [e[(0, 0)], e[(0, 1)], e[(1, 0)], e[(1, 1)], e[(0, 2)], e[(1, 2)]];
+        let got = [
+            e[(0, 0)],
+            e[(0, 1)],
+            e[(1, 0)],
+            e[(1, 1)],
+            e[(0, 2)],
+            e[(1, 2)],
+        ];
         let want = [rot[0], rot[1], rot[2], rot[3], input[0], input[1]];
         for (g, w) in got.iter().zip(&want) {
             let err = (g - w).abs() / scale;

@@ -4,9 +4,9 @@
 //! is evaluated once when asked and kept for the next step).
 
 use super::hermite::hermite_cubic;
+use super::history::same_time;
 use super::history::History;
 use super::newton::{self, Implicit};
-use super::history::same_time;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};

@@ -186,7 +186,11 @@ impl Stepper for Rosenbrock {
                             }
                         }
                     }
-                    sys.rhs(t + tab.alpha_sum(i) * h, &self.y_stage, &mut self.f_stage[i]);
+                    sys.rhs(
+                        t + tab.alpha_sum(i) * h,
+                        &self.y_stage,
+                        &mut self.f_stage[i],
+                    );
                     stats.nfev += 1;
                 }
             }
@@ -211,9 +215,9 @@ impl Stepper for Rosenbrock {
         self.error.fill(0.0);
         for i in 0..tab.stages() {
             let (b, e) = (tab.b[i], tab.b[i] - tab.b_hat[i]);
-            for r in 0..n {
-                y_out[r] += b * self.k[i][r];
-                self.error[r] += e * self.k[i][r];
+            for ((yo, err), k) in y_out.iter_mut().zip(&mut self.error).zip(self.k[i].iter()) {
+                *yo += b * k;
+                *err += e * k;
             }
         }
         self.last_t = t;

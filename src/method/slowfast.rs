@@ -173,13 +173,20 @@ impl Stepper for SlowFast {
         let f_z = block(jac, &self.slow, &self.fast);
         let g_x = block(jac, &self.fast, &self.slow);
         let g_z = block(jac, &self.fast, &self.fast);
-        let pick = |v: &[f64], idx: &[usize]| DVector::from_iterator(idx.len(), idx.iter().map(|&i| v[i]));
+        let pick =
+            |v: &[f64], idx: &[usize]| DVector::from_iterator(idx.len(), idx.iter().map(|&i| v[i]));
         let x_n = pick(y, &self.slow);
         let z_n = pick(y, &self.fast);
         let f_x = pick(&self.f_start, &self.slow);
         let g_n = pick(&self.f_start, &self.fast);
 
-        let lu = Factored::new(g_z.clone(), "g_z (the fast block of the Jacobian)", t, h, stats)?;
+        let lu = Factored::new(
+            g_z.clone(),
+            "g_z (the fast block of the Jacobian)",
+            t,
+            h,
+            stats,
+        )?;
         let mut sigma = g_n.clone();
         lu.solve_in_place(&mut sigma)?;
         let mut k = DMatrix::<f64>::zeros(nf, ns);
@@ -207,7 +214,16 @@ impl Stepper for SlowFast {
         let mut x_stage = x_n.clone();
         let mut f0 = DVector::zeros(ns);
         for s in 0..4 {
-            let (fs, _) = self.slow_rhs(sys, t + RK4_C[s] * h, &x_stage, &x_n, &z_n, &sigma, &k, stats);
+            let (fs, _) = self.slow_rhs(
+                sys,
+                t + RK4_C[s] * h,
+                &x_stage,
+                &x_n,
+                &z_n,
+                &sigma,
+                &k,
+                stats,
+            );
             if s == 0 {
                 f0 = fs.clone();
             }

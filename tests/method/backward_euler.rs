@@ -40,7 +40,11 @@ fn issue_4_singular_newton_matrix_is_a_typed_error() {
         OdeError::SingularMatrix { t, h, .. } => assert_eq!((*t, *h), (0.25, 0.5)),
         other => panic!("expected SingularMatrix, got {other:?}"),
     }
-    assert!(err.to_string().contains("singular at t = 0.25 with h = 0.5"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("singular at t = 0.25 with h = 0.5"),
+        "{err}"
+    );
 }
 
 /// Van der Pol μ = 1000 at h = 1 stays bounded (Newton converges at every step).

@@ -147,9 +147,8 @@ fn issue_3_order_conditions_hold() {
 fn issue_3_dense_output_has_the_stated_order() {
     // The stiff, exponential and multistep methods of issue 4 are left out: on this
     // linear test LLM is exact, and a multistep method's first step is its start-up.
-    let explicit_one_step = |m: &&&method::MethodInfo| {
-        method::tableau(m.id).is_some() || m.second_order
-    };
+    let explicit_one_step =
+        |m: &&&method::MethodInfo| method::tableau(m.id).is_some() || m.second_order;
     for info in CATALOG
         .iter()
         .filter(explicit_one_step)

@@ -47,7 +47,10 @@ fn issue_4_llm_exact_on_complex_test_equation() {
         (-0.5, -3.0),
     ] {
         let h = 0.1;
-        let sys = Rotation { a: ha / h, b: hb / h };
+        let sys = Rotation {
+            a: ha / h,
+            b: hb / h,
+        };
         let (y1, _) = one_step(&sys, &[1.0, 0.0], h);
         let mag = f64::exp(ha);
         let exact = [mag * f64::cos(hb), mag * f64::sin(hb)];
@@ -92,7 +95,10 @@ fn issue_4_llm_error_estimate_tracks_exact_local_error() {
         let ratio = norm(s.error_estimate().unwrap()) / norm(&true_err);
         ratios.push((h, ratio));
         if h <= 0.01 {
-            assert!((ratio - 1.0).abs() <= 0.2, "h = {h}: estimate/exact = {ratio}");
+            assert!(
+                (ratio - 1.0).abs() <= 0.2,
+                "h = {h}: estimate/exact = {ratio}"
+            );
         }
     }
     println!("LLM estimate/exact local error: {ratios:?}");

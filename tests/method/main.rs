@@ -3,21 +3,21 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod ab3;
+mod am_pece;
+mod backward_euler;
+mod bdf2;
 mod bs23;
 mod dp45;
 mod euler;
 mod explicit_rk;
 mod heun;
+mod llm;
 mod midpoint2;
 mod rk4;
 mod ros4;
-mod stiff_common;
-mod llm;
-mod backward_euler;
-mod bdf2;
-mod w2;
-mod ab3;
-mod am_pece;
 mod slowfast;
-mod stiff_vdp;
+mod stiff_common;
 mod stiff_runs;
+mod stiff_vdp;
+mod w2;

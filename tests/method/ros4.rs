@@ -47,5 +47,8 @@ fn issue_4_ros4_order_four_and_embedded_three() {
     let (p, errs) = observed_order("ros4", 0.01, 4, 1.0);
     assert!((p - 4.0).abs() < 0.15, "order {p}, errors {errs:?}");
     let (q, ests) = embedded_order_on_riccati("ros4", 0.1, 4);
-    assert!((q - 4.0).abs() < 0.15, "local estimate slope {q} (order 3 ⇒ h⁴), {ests:?}");
+    assert!(
+        (q - 4.0).abs() < 0.15,
+        "local estimate slope {q} (order 3 ⇒ h⁴), {ests:?}"
+    );
 }

@@ -56,8 +56,15 @@ fn issue_4_slowfast_step_matches_amplification_matrix_of_eq_56() {
     let column = |y0: [f64; 4]| {
         let mut s = create_with("slowfast", 4, &options).unwrap();
         let mut y1 = [0.0; 4];
-        s.step(model.as_ref(), 0.0, &y0, h, &mut y1, &mut Default::default())
-            .unwrap();
+        s.step(
+            model.as_ref(),
+            0.0,
+            &y0,
+            h,
+            &mut y1,
+            &mut Default::default(),
+        )
+        .unwrap();
         (y1[0], y1[2])
     };
     let xi: f64 = h * lambda;
@@ -69,7 +76,8 @@ fn issue_4_slowfast_step_matches_amplification_matrix_of_eq_56() {
     let s = alpha + beta * beta;
     let e = (s * xi).exp();
     let c = beta * (beta * beta - 1.0);
-    let m21 = -beta * m11 + beta * e + c * (m11 - e) / s - c * (e - 1.0) * (m11 - 1.0) / (s * s * xi);
+    let m21 =
+        -beta * m11 + beta * e + c * (m11 - e) / s - c * (e - 1.0) * (m11 - 1.0) / (s * s * xi);
     let m22 = -beta * m12 + e + m12 * c / s - m12 * c * (e - 1.0) / (s * s * xi);
     let (a11, a21) = column([1.0, 0.0, 0.0, 0.0]);
     let (a12, a22) = column([0.0, 0.0, 1.0, 0.0]);

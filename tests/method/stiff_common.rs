@@ -47,7 +47,11 @@ impl System for Rotation {
         dy[1] = self.b * y[0] + self.a * y[1];
     }
     fn jacobian(&self, _t: f64, _y: &[f64]) -> Option<DMatrix<f64>> {
-        Some(DMatrix::from_row_slice(2, 2, &[self.a, -self.b, self.b, self.a]))
+        Some(DMatrix::from_row_slice(
+            2,
+            2,
+            &[self.a, -self.b, self.b, self.a],
+        ))
     }
     fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
         Some(DVector::zeros(2))

@@ -49,13 +49,25 @@ fn issue_4_non_finite_exponential_is_a_typed_error() {
 #[test]
 fn issue_4_singular_rosenbrock_matrix_stops_the_run_with_a_typed_error() {
     let sys = Rotation { a: 1.0, b: 0.0 };
-    let gamma = odelab::method::rosenbrock_tableau("ros4").unwrap().gamma_diag;
+    let gamma = odelab::method::rosenbrock_tableau("ros4")
+        .unwrap()
+        .gamma_diag;
     let mut s = create("ros4", 2).unwrap();
     let mut y1 = [0.0; 2];
     let err = s
-        .step(&sys, 0.0, &[1.0, 0.0], 1.0 / gamma, &mut y1, &mut Stats::default())
+        .step(
+            &sys,
+            0.0,
+            &[1.0, 0.0],
+            1.0 / gamma,
+            &mut y1,
+            &mut Stats::default(),
+        )
         .unwrap_err();
-    assert!(matches!(err, OdeError::SingularMatrix { t, .. } if t == 0.0), "{err:?}");
+    assert!(
+        matches!(err, OdeError::SingularMatrix { t, .. } if t == 0.0),
+        "{err:?}"
+    );
     // Through the driver: backward Euler with h = 1 on the user system x' = x has
     // I − hJ = 0 at the first step. `solve` keeps the start point and says why.
     let spec = odelab::spec::SolveSpec {
@@ -73,7 +85,10 @@ fn issue_4_singular_rosenbrock_matrix_stops_the_run_with_a_typed_error() {
         sol.stopped_by
     );
     let warning = sol.warning.unwrap();
-    assert!(warning.contains("singular at t = 0 with h = 1"), "{warning}");
+    assert!(
+        warning.contains("singular at t = 0 with h = 1"),
+        "{warning}"
+    );
     // The step-by-step Integrator reports it as an error.
     let mut run = odelab::Integrator::new(&spec).unwrap();
     assert!(matches!(run.step(), Err(OdeError::SingularMatrix { .. })));

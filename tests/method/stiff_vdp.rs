@@ -41,7 +41,11 @@ fn issue_4_stiff_methods_beat_dp45_on_van_der_pol_short() {
     let ros4 = report("ros4", t1);
     let llm = report("llm", t1);
     let (rd, rr, rl) = (dp45.stats.nfev, ros4.stats.nfev, llm.stats.nfev);
-    println!("nfev ratio dp45/ros4 = {:.0}, dp45/llm = {:.0}", rd as f64 / rr as f64, rd as f64 / rl as f64);
+    println!(
+        "nfev ratio dp45/ros4 = {:.0}, dp45/llm = {:.0}",
+        rd as f64 / rr as f64,
+        rd as f64 / rl as f64
+    );
     assert!(rd > 30 * rr, "dp45 {rd} vs ros4 {rr}");
     assert!(rd > 30 * rl, "dp45 {rd} vs llm {rl}");
     // All three agree at t1 (a point on the slow branch).
@@ -58,7 +62,11 @@ fn issue_4_stiff_methods_beat_dp45_on_van_der_pol_full() {
     let ros4 = report("ros4", t1);
     let llm = report("llm", t1);
     let (rd, rr, rl) = (dp45.stats.nfev, ros4.stats.nfev, llm.stats.nfev);
-    println!("nfev ratio dp45/ros4 = {:.0}, dp45/llm = {:.0}", rd as f64 / rr as f64, rd as f64 / rl as f64);
+    println!(
+        "nfev ratio dp45/ros4 = {:.0}, dp45/llm = {:.0}",
+        rd as f64 / rr as f64,
+        rd as f64 / rl as f64
+    );
     assert!(rd > 100 * rr && rd > 100 * rl);
     for sol in [&ros4, &llm] {
         assert!((last(sol)[0] - Y_3000[0]).abs() < 1e-2);

@@ -44,10 +44,18 @@ fn issue_4_w2_order_two_with_frozen_jacobian() {
 #[test]
 fn issue_4_ros4_loses_its_order_with_zero_jacobian() {
     let reference = van_der_pol_mu1_reference();
-    let (p, errs) = order_with("van-der-pol", "ros4", 0.02, 4, 2.0, Some(&reference), &|s| {
-        mu1(s);
-        s.jacobian_scale = Some(0.0);
-    });
+    let (p, errs) = order_with(
+        "van-der-pol",
+        "ros4",
+        0.02,
+        4,
+        2.0,
+        Some(&reference),
+        &|s| {
+            mu1(s);
+            s.jacobian_scale = Some(0.0);
+        },
+    );
     println!("ros4 J = 0: order {p}, {errs:?}");
     assert!((p - 1.0).abs() < 0.15, "order {p}, {errs:?}");
 }
