@@ -8,7 +8,8 @@
 //! β = 2/3, 002 §7.8 corrected per `../shared/METHODS.md`). Simplified Newton: J is
 //! taken at the start of the step and I − hβJ factorised once (nalgebra's LU). The
 //! iteration stops when the scaled correction max_i |Δ_i|/(ATOL + RTOL |y_i|) ≤ 1;
-//! if it has not after [`MAX_ITERATIONS`], or the corrections stop shrinking, J is
+//! if it has not after [`MAX_ITERATIONS`], or the corrections stop shrinking (a
+//! diverging or stalled iteration is abandoned early), J is
 //! re-evaluated at the latest iterate, re-factorised, and Newton restarts once from
 //! the predictor; a second failure is [`OdeError::NewtonFailed`] at (t, h). These
 //! methods run on a fixed grid, so there is no step-size reduction to fall back on:
@@ -56,6 +57,7 @@ pub fn solve(
     let mut jac = jac.clone();
     let mut f = vec![0.0; n];
     let mut rhs = DVector::<f64>::zeros(n);
+    let mut iterations = 0;
     for attempt in 0..2 {
         if attempt == 1 {
             // Refresh J at the latest iterate and start again from the predictor.
@@ -70,6 +72,7 @@ pub fn solve(
             sys.rhs(eq.t_new, y, &mut f);
             stats.nfev += 1;
             stats.nnewton += 1;
+            iterations += 1;
             for i in 0..n {
                 rhs[i] = -(y[i] - eq.psi[i] - eq.h * eq.beta * f[i]);
             }
@@ -95,6 +98,6 @@ pub fn solve(
     Err(OdeError::NewtonFailed {
         t: eq.t,
         h: eq.h,
-        iterations: 2 * MAX_ITERATIONS,
+        iterations,
     })
 }

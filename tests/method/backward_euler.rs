@@ -56,3 +56,24 @@ fn issue_4_backward_euler_on_stiff_van_der_pol() {
     assert!(sol.stopped_by.is_none(), "{:?}", sol.warning);
     assert!(last(&sol)[0].abs() < 2.1);
 }
+
+/// x' = x² from x = 1 with h = 1: y = 1 + y² has no real solution, so Newton cannot
+/// converge; `solve` stops with the typed error at t = 0, h = 1.
+#[test]
+fn issue_4_newton_non_convergence_is_a_typed_error() {
+    let spec = odelab::spec::SolveSpec {
+        system: Some("x' = x*x\nx(0) = 1".into()),
+        method: "backward-euler".into(),
+        h: Some(1.0),
+        t1: Some(2.0),
+        ..Default::default()
+    };
+    let sol = odelab::solve(&spec).unwrap();
+    println!("{:?} {:?}", sol.stopped_by, sol.stats);
+    assert!(
+        matches!(sol.stopped_by, Some(OdeError::NewtonFailed { t, h, .. }) if t == 0.0 && h == 1.0),
+        "{:?}",
+        sol.stopped_by
+    );
+    assert!(sol.warning.unwrap().contains("did not converge"));
+}

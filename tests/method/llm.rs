@@ -105,3 +105,64 @@ fn issue_4_llm_error_estimate_tracks_exact_local_error() {
     // METHODS.md: 0.87 at h = 0.1.
     assert!((ratios[0].1 - 0.87).abs() < 0.03, "{ratios:?}");
 }
+
+/// 000 eq. (18): the dense output is the same exponential formula at θh, so on a linear
+/// problem it is exact inside the step too.
+#[test]
+fn issue_4_llm_dense_output_is_exact_on_linear_problems() {
+    let sys = Rotation { a: -3.0, b: 40.0 };
+    let mut s = create("llm", 2).unwrap();
+    let mut y1 = [0.0; 2];
+    let mut stats = Stats::default();
+    s.step(&sys, 0.0, &[1.0, 0.0], 0.5, &mut y1, &mut stats)
+        .unwrap();
+    for theta in [0.1, 0.37, 0.5, 0.9] {
+        let mut out = [0.0; 2];
+        s.dense_output(&sys, theta, &mut out, &mut stats).unwrap();
+        let tau = theta * 0.5;
+        let mag = f64::exp(-3.0 * tau);
+        let exact = [mag * f64::cos(40.0 * tau), mag * f64::sin(40.0 * tau)];
+        for (o, e) in out.iter().zip(&exact) {
+            assert!(
+                (o - e).abs() < 1e-14 * mag.max(1e-300) * 10.0,
+                "θ = {theta}: {out:?} vs {exact:?}"
+            );
+        }
+    }
+    // One exponential for the step, one for its error estimate, one per dense point.
+    assert_eq!(stats.nexpm, 2 + 4);
+}
+
+/// 000 §5: EPUS with k = 2 (k = q for a per-unit-step controller with q = 2), safety
+/// 0.9 and the PI controller of eq. (40): an adaptive run on eq. (35) meets its
+/// tolerance at t1.
+#[test]
+fn issue_4_llm_adaptive_epus_pi_on_sin_inv_t() {
+    let mut s = adaptive("sin-inv-t", "llm", 1e-6, 1e-8, 1.0);
+    s.controller = Some(odelab::spec::ControllerSpec {
+        kind: Some("pi".into()),
+        per_unit_step: Some(true),
+        safety: Some(0.9),
+        ..Default::default()
+    });
+    let c = s
+        .controller(odelab::method::info("llm").unwrap().embedded_order.unwrap())
+        .unwrap();
+    assert_eq!(c.k, 2.0);
+    let sol = odelab::solve(&s).unwrap();
+    println!(
+        "llm EPUS+PI on sin-inv-t: {:?}, final error {:e}",
+        sol.stats,
+        final_error(&sol)
+    );
+    assert!(sol.stopped_by.is_none());
+    assert!(final_error(&sol) < 1e-4, "{}", final_error(&sol));
+    let eps = odelab::solve(&adaptive("sin-inv-t", "llm", 1e-6, 1e-8, 1.0)).unwrap();
+    println!(
+        "llm EPS+I on sin-inv-t: {:?}, final error {:e}",
+        eps.stats,
+        final_error(&eps)
+    );
+    // Error per step lets the global error accumulate over the steps (000 §5).
+    assert!(final_error(&eps) < 5e-4, "{}", final_error(&eps));
+}

@@ -19,5 +19,6 @@ mod ros4;
 mod slowfast;
 mod stiff_common;
 mod stiff_runs;
+mod stiff_smoke;
 mod stiff_vdp;
 mod w2;

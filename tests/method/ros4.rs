@@ -31,6 +31,7 @@ fn issue_4_ros4_golden_step_with_dfdt_term() {
 fn issue_4_ros4_is_l_stable() {
     let tab = rosenbrock_tableau("ros4").unwrap();
     let r_inf = tab.stability(f64::NEG_INFINITY);
+    println!("ros4 R(−∞) = {r_inf:e}");
     assert!(r_inf.abs() < 1e-6, "R(−∞) = {r_inf:e}");
     assert!(r_inf.abs() > 1e-10, "R(−∞) = {r_inf:e} (γ has 8 digits)");
     // The limit agrees with R at a very large |z|.
@@ -45,8 +46,13 @@ fn issue_4_ros4_is_l_stable() {
 #[test]
 fn issue_4_ros4_order_four_and_embedded_three() {
     let (p, errs) = observed_order("ros4", 0.01, 4, 1.0);
+    println!("ros4 order {p}, errors {errs:?}");
     assert!((p - 4.0).abs() < 0.15, "order {p}, errors {errs:?}");
     let (q, ests) = embedded_order_on_riccati("ros4", 0.1, 4);
+    println!(
+        "ros4 local error estimate slope {q} (embedded order {}), {ests:?}",
+        q - 1.0
+    );
     assert!(
         (q - 4.0).abs() < 0.15,
         "local estimate slope {q} (order 3 ⇒ h⁴), {ests:?}"

@@ -93,3 +93,20 @@ fn issue_4_singular_rosenbrock_matrix_stops_the_run_with_a_typed_error() {
     let mut run = odelab::Integrator::new(&spec).unwrap();
     assert!(matches!(run.step(), Err(OdeError::SingularMatrix { .. })));
 }
+
+#[test]
+fn issue_4_pinned_counts_w2_and_bdf2() {
+    let w2 = counts("van-der-pol", "w2", Some(1000.0), 300.0);
+    assert_eq!(
+        (w2.naccept, w2.nreject, w2.nfev, w2.njev, w2.nlu),
+        (676, 0, 1354, 676, 676)
+    );
+    let mut s = fixed("van-der-pol", "bdf2", 1.0, 300.0);
+    s.params.insert("mu".into(), 1000.0);
+    let bdf2 = odelab::solve(&s).unwrap().stats;
+    // One J and one LU per step, about three Newton iterations (one f each) per step.
+    assert_eq!(
+        (bdf2.nsteps, bdf2.nfev, bdf2.njev, bdf2.nlu, bdf2.nnewton),
+        (300, 902, 300, 300, 902)
+    );
+}
