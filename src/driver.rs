@@ -21,6 +21,11 @@ pub use crate::stats::Stats;
 /// finite, so what was computed up to the blow-up can still be plotted.
 pub const BLOW_UP: f64 = 1e150;
 
+/// Consecutive step failures (singular matrix, Newton, exponential) an adaptive run
+/// retries with a step cut by facMin before it reports the failure: 10 cuts of 0.2
+/// shrink h by 1e-7, far past any step-size effect.
+const MAX_STEP_FAILURES: u32 = 10;
+
 /// Whether a state counts as blown up: a component past [`BLOW_UP`] or NaN (which
 /// fails every comparison, hence the negated "within bounds" test).
 fn blew_up(y: &[f64]) -> bool {
@@ -351,6 +356,7 @@ impl Integrator {
             unreachable!("adaptive_step is only called with step-size control");
         };
         let mut rejected = false;
+        let mut failures = 0;
         loop {
             if self.stats.nsteps >= *max_steps as u64 {
                 return Err(OdeError::AdaptiveBudget {
@@ -370,14 +376,36 @@ impl Integrator {
             if h.is_nan() || h <= h_min {
                 return Err(OdeError::StepSizeUnderflow { t: self.t, h });
             }
-            self.stepper.step(
+            match self.stepper.step(
                 self.model.as_ref(),
                 self.t,
                 &self.y,
                 h,
                 &mut self.y_next,
                 &mut self.stats,
-            )?;
+            ) {
+                Ok(()) => {}
+                // A step too large for its linear algebra (a singular I − γhJ, Newton
+                // not converging, e^{hJ} overflowing) is retried smaller, like a
+                // rejected step; after MAX_STEP_FAILURES cuts in a row the failure is
+                // the answer, with the t and h where it happened.
+                Err(
+                    e @ (OdeError::SingularMatrix { .. }
+                    | OdeError::NewtonFailed { .. }
+                    | OdeError::ExpmNotFinite { .. }),
+                ) => {
+                    self.stats.nsteps += 1;
+                    self.stats.nreject += 1;
+                    failures += 1;
+                    if failures >= MAX_STEP_FAILURES {
+                        return Err(e);
+                    }
+                    rejected = true;
+                    *h_proposed = controller.after_reject(h, f64::INFINITY);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            }
             self.stats.nsteps += 1;
             let err = step_error(
                 self.stepper.as_ref(),

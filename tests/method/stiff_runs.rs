@@ -110,3 +110,26 @@ fn issue_4_pinned_counts_w2_and_bdf2() {
         (300, 902, 300, 300, 902)
     );
 }
+
+/// An adaptive run retries a step whose exponential overflows with a smaller h (like a
+/// rejection) instead of stopping: llm on x' = x from a first step h = 2000 (e^{2000}
+/// overflows) proceeds until the solution itself leaves the floating-point range
+/// (e^t overflows at t ≈ 709.78, where the step size underflows).
+#[test]
+fn issue_4_adaptive_run_retries_a_failed_step_smaller() {
+    let spec = odelab::spec::SolveSpec {
+        system: Some("x' = x\nx(0) = 1".into()),
+        method: "llm".into(),
+        h: Some(2000.0),
+        t1: Some(2000.0),
+        ..Default::default()
+    };
+    let sol = odelab::solve(&spec).unwrap();
+    assert!(sol.stats.nreject >= 1);
+    assert!(*sol.t.last().unwrap() > 700.0, "{:?}", sol.stopped_by);
+    assert!(
+        !matches!(sol.stopped_by, Some(OdeError::ExpmNotFinite { .. })),
+        "{:?}",
+        sol.stopped_by
+    );
+}
