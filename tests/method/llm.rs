@@ -166,3 +166,44 @@ fn issue_4_llm_adaptive_epus_pi_on_sin_inv_t() {
     // Error per step lets the global error accumulate over the steps (000 §5).
     assert!(final_error(&eps) < 5e-4, "{}", final_error(&eps));
 }
+
+/// Non-autonomous via f_t (000 eq. 2): on y' = λy + ct the linearisation is f itself,
+/// so ten LLM steps are exact to round-off; without the f_t column they would not be.
+#[test]
+fn issue_4_llm_exact_on_affine_non_autonomous_problem() {
+    let sys = Affine {
+        lambda: -20.0,
+        c: 3.0,
+    };
+    let mut s = create("llm", 1).unwrap();
+    let (mut t, mut y, h) = (0.0, [1.0], 0.25);
+    let mut stats = Stats::default();
+    for _ in 0..10 {
+        let mut y1 = [0.0];
+        s.step(&sys, t, &y, h, &mut y1, &mut stats).unwrap();
+        t += h;
+        y = y1;
+    }
+    let exact = sys.exact(1.0, t);
+    assert!(((y[0] - exact) / exact).abs() < 1e-13, "{} vs {exact}", y[0]);
+}
+
+/// Order 2 on the non-autonomous nonlinear y' = −2ty² (one step from the exact
+/// solution, local error h³).
+#[test]
+fn issue_4_llm_local_order_three_on_riccati() {
+    let hs: Vec<f64> = (0..4).map(|k| 0.1 / 2f64.powi(k)).collect();
+    let errs: Vec<f64> = hs
+        .iter()
+        .map(|&h| {
+            let mut s = create("llm", 1).unwrap();
+            let mut y1 = [0.0];
+            s.step(&Riccati, 0.5, &[0.8], h, &mut y1, &mut Stats::default())
+                .unwrap();
+            (y1[0] - riccati_exact(0.5, 0.8, 0.5 + h)).abs()
+        })
+        .collect();
+    let p = loglog_slope(&hs, &errs);
+    println!("llm local error slope on Riccati {p}, {errs:?}");
+    assert!((p - 3.0).abs() < 0.15, "{p}, {errs:?}");
+}

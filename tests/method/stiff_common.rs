@@ -129,3 +129,32 @@ pub fn van_der_pol_mu1_reference() -> Vec<f64> {
 pub fn mu1(s: &mut odelab::spec::SolveSpec) {
     s.params.insert("mu".into(), 1.0);
 }
+
+/// y' = λ y + c t: affine in y and t, so a method that linearises f with its ∂f/∂t
+/// term (LLM) is exact. Exact: y(t) = (y0 + c/λ²) e^{λt} − c t/λ − c/λ² from t = 0.
+pub struct Affine {
+    pub lambda: f64,
+    pub c: f64,
+}
+
+impl System for Affine {
+    fn dim(&self) -> usize {
+        1
+    }
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = self.lambda * y[0] + self.c * t;
+    }
+    fn jacobian(&self, _t: f64, _y: &[f64]) -> Option<DMatrix<f64>> {
+        Some(DMatrix::from_element(1, 1, self.lambda))
+    }
+    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
+        Some(DVector::from_element(1, self.c))
+    }
+}
+
+impl Affine {
+    pub fn exact(&self, y0: f64, t: f64) -> f64 {
+        let (l, c) = (self.lambda, self.c);
+        (y0 + c / (l * l)) * (l * t).exp() - c * t / l - c / (l * l)
+    }
+}
