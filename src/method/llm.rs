@@ -29,6 +29,16 @@
 //! step's f_n, and a second exponential. Its order as an estimate is h³: q = 2 for the
 //! controller, so k = 3 per step (EPS) or k = 2 per unit step (EPUS, 000 eq. 39 with
 //! `controller.perUnitStep`), safety 0.9, PI (000 eq. 40) with `controller.kind: "pi"`.
+//!
+//! **Limitation at switches** (piecewise-linear f such as the penalty contact of
+//! `bouncing-balls`, 000 §3). f and J are taken at t_n, so a step that starts at a
+//! switch is linearised on the side the state is on, and within one linear regime
+//! r ≡ 0: the estimate is 0 and the step grows. Under step-size control a step that
+//! ends in the other regime is caught (r ≠ 0), but one that leaves a regime and comes
+//! back (a whole 7 ms contact inside one step) has both ends on the same side and is
+//! invisible to the estimate and to the event detector's end-point sign test. On
+//! such models use a fixed h below the contact time, as 000 §3 does
+//! (`tests/method/stiff_runs.rs` compares the contact times with dp45's).
 
 use super::history::same_time;
 use super::{MethodInfo, Stepper};

@@ -185,7 +185,11 @@ fn issue_4_llm_exact_on_affine_non_autonomous_problem() {
         y = y1;
     }
     let exact = sys.exact(1.0, t);
-    assert!(((y[0] - exact) / exact).abs() < 1e-13, "{} vs {exact}", y[0]);
+    assert!(
+        ((y[0] - exact) / exact).abs() < 1e-13,
+        "{} vs {exact}",
+        y[0]
+    );
 }
 
 /// Order 2 on the non-autonomous nonlinear y' = −2ty² (one step from the exact
