@@ -26,7 +26,7 @@ use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::Factored;
 use crate::problem::System;
 use crate::stats::Stats;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::{Complex, DMatrix, DVector};
 
 /// Coefficients of a Rosenbrock method in the form of seed 001 eq. (2b). Row `i` of
 /// `alpha` and `gamma` holds the `i` entries left of the diagonal (row 0 is empty).
@@ -63,6 +63,21 @@ impl RosenbrockTableau {
     /// γ_i = γ + Σ_{j<i} γ_ij: the weight of the ∂f/∂t term.
     pub fn gamma_sum(&self, i: usize) -> f64 {
         self.gamma_diag + self.gamma[i].iter().sum::<f64>()
+    }
+
+    /// R(z) for complex z = hλ, the same recursion as [`RosenbrockTableau::stability`]
+    /// (for stability maps and the A-stability check on the imaginary axis).
+    pub fn stability_complex(&self, z: Complex<f64>) -> Complex<f64> {
+        let s = self.stages();
+        let one = Complex::new(1.0, 0.0);
+        let mut k = vec![Complex::new(0.0, 0.0); s];
+        for i in 0..s {
+            let acc = (0..i).fold(one, |acc, j| {
+                acc + k[j] * (self.alpha[i][j] + self.gamma[i][j])
+            });
+            k[i] = z * acc / (one - z * self.gamma_diag);
+        }
+        self.b.iter().zip(&k).fold(one, |r, (b, k)| r + k * *b)
     }
 
     /// R(z) of the method on y' = λy (z = hλ): (1 − γz) k_i = z (y + Σ_{j<i} β_ij k_j)

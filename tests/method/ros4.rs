@@ -58,3 +58,20 @@ fn issue_4_ros4_order_four_and_embedded_three() {
         "local estimate slope {q} (order 3 ⇒ h⁴), {ests:?}"
     );
 }
+
+/// A-stable: |R(iy)| ≤ 1 on the imaginary axis (and R real-consistent), for ros4 and w2.
+#[test]
+fn issue_4_rosenbrock_methods_are_a_stable_on_the_imaginary_axis() {
+    use nalgebra::Complex;
+    for id in ["ros4", "w2"] {
+        let tab = rosenbrock_tableau(id).unwrap();
+        for k in 0..400 {
+            let y = 10f64.powf(-3.0 + 0.02 * k as f64);
+            let r = tab.stability_complex(Complex::new(0.0, y)).norm();
+            assert!(r <= 1.0 + 1e-12, "{id}: |R({y}i)| = {r}");
+        }
+        let z = -2.5;
+        let rc = tab.stability_complex(Complex::new(z, 0.0));
+        assert!((rc.re - tab.stability(z)).abs() < 1e-14 && rc.im == 0.0);
+    }
+}
