@@ -116,3 +116,39 @@ impl History {
         self.pending.as_mut()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::History;
+
+    #[test]
+    fn accepted_steps_build_up_an_equally_spaced_history() {
+        let mut hist = History::new(3);
+        assert_eq!(hist.begin(0.0, &[1.0], 0.1), 1);
+        hist.propose(0.1, &[2.0], None);
+        assert_eq!(hist.begin(0.1, &[2.0], 0.1), 2);
+        hist.propose(0.2, &[3.0], None);
+        assert_eq!(hist.begin(0.2, &[3.0], 0.1), 3);
+        hist.propose(0.30000000000000004, &[4.0], None);
+        // The grid's t0 + 3h differs from 0.2 + 0.1 by an ulp: still the same point.
+        assert_eq!(hist.begin(0.3, &[4.0], 0.1), 3);
+        assert_eq!(hist.back(2).y, [2.0]);
+    }
+
+    #[test]
+    fn a_rejected_step_is_dropped_and_a_changed_h_restarts() {
+        let mut hist = History::new(3);
+        hist.begin(0.0, &[1.0], 0.1);
+        hist.propose(0.1, &[2.0], None);
+        hist.begin(0.1, &[2.0], 0.1);
+        hist.propose(0.2, &[3.0], None);
+        // Retried from 0.1 (a rejection, or an event cut recomputing the step).
+        assert_eq!(hist.begin(0.1, &[2.0], 0.05), 1);
+        hist.propose(0.15, &[2.5], None);
+        // The next step starts at the cut; its spacing differs: start-up again.
+        assert_eq!(hist.begin(0.15, &[2.5], 0.1), 1);
+        // A state changed from outside (same t, other y) restarts too.
+        hist.propose(0.25, &[3.5], None);
+        assert_eq!(hist.begin(0.25, &[9.0], 0.1), 1);
+    }
+}

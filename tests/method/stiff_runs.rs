@@ -175,3 +175,22 @@ fn issue_4_contact_events_with_ros4_and_llm() {
         assert!((a.0 - b.0).abs() < 1e-3, "llm {a:?} vs dp45 {b:?}");
     }
 }
+
+/// Multistep methods across event cuts: each cut breaks the equal spacing, the
+/// stepper restarts its start-up (history.rs), and the switch times still match dp45.
+#[test]
+fn issue_4_multistep_methods_restart_at_event_cuts() {
+    let reference = contact_times("dp45", None);
+    for method in ["ab3", "am-pece", "bdf2"] {
+        let mut s = fixed("bouncing-balls", method, 2e-4, 0.6);
+        s.events = watch(&["psi1", "psi2"]);
+        let sol = odelab::solve(&s).unwrap();
+        assert!(sol.stopped_by.is_none(), "{method}: {:?}", sol.warning);
+        let times: Vec<f64> = sol.events.iter().map(|e| e.t).collect();
+        println!("{method}: {times:?}");
+        assert_eq!(times.len(), 8, "{method}");
+        for (t, r) in times.iter().zip(&reference) {
+            assert!((t - r.0).abs() < 1e-3, "{method}: {t} vs dp45 {}", r.0);
+        }
+    }
+}
