@@ -106,7 +106,18 @@ pub fn jacobian(
 ) -> Result<DMatrix<f64>, OdeError> {
     stats.njev += 1;
     match source {
-        JacobianSource::Analytic => sys.jacobian(t, y).ok_or_else(|| no_jacobian(method)),
+        JacobianSource::Analytic => {
+            let jac = sys.jacobian(t, y).ok_or_else(|| no_jacobian(method))?;
+            // A model bug, not user input; still an error rather than a panic later.
+            if jac.shape() != (y.len(), y.len()) {
+                return Err(OdeError::WrongLength {
+                    what: "the model's Jacobian (rows × columns)".into(),
+                    expected: y.len() * y.len(),
+                    got: jac.len(),
+                });
+            }
+            Ok(jac)
+        }
         JacobianSource::FiniteDifference => {
             let n = y.len();
             let mut f0 = vec![0.0; n];
@@ -141,7 +152,17 @@ pub fn dfdt(
     stats: &mut Stats,
 ) -> Result<DVector<f64>, OdeError> {
     match source {
-        JacobianSource::Analytic => sys.dfdt(t, y).ok_or_else(|| no_jacobian(method)),
+        JacobianSource::Analytic => {
+            let ft = sys.dfdt(t, y).ok_or_else(|| no_jacobian(method))?;
+            if ft.len() != y.len() {
+                return Err(OdeError::WrongLength {
+                    what: "the model's ∂f/∂t".into(),
+                    expected: y.len(),
+                    got: ft.len(),
+                });
+            }
+            Ok(ft)
+        }
         JacobianSource::FiniteDifference => {
             let n = y.len();
             let mut f0 = vec![0.0; n];
