@@ -2,6 +2,9 @@
 //!
 //! One method per file. A method file holds its coefficients as cited `const`
 //! tables and its [`MethodInfo`]; [`create`] turns an id into a ready stepper.
+//! Shared machinery has its own file: `explicit_rk.rs` (explicit tableaux),
+//! `rosenbrock.rs` (Rosenbrock/W tables), `newton.rs` + `implicit.rs` (backward Euler,
+//! BDF2), `adams.rs` (AB3, PECE), `history.rs` (multistep history), `hermite.rs`.
 
 mod ab3;
 mod adams;
@@ -124,13 +127,13 @@ pub const CATALOG: &[&MethodInfo] = &[
     &rk4::INFO,
     &bs23::INFO,
     &dp45::INFO,
+    &ab3::INFO,
+    &am_pece::INFO,
+    &backward_euler::INFO,
+    &bdf2::INFO,
     &ros4::INFO,
     &w2::INFO,
     &llm::INFO,
-    &backward_euler::INFO,
-    &bdf2::INFO,
-    &ab3::INFO,
-    &am_pece::INFO,
     &slowfast::INFO,
 ];
 
