@@ -10,7 +10,8 @@ use crate::error::OdeError;
 use crate::event::detector::{StepView, EVENT_RTOL};
 use crate::event::{Detector, EventRecord, EventSource};
 use crate::expr::{build_user_system, compile_model_expr};
-use crate::method::{self, MethodInfo, Stepper};
+use crate::jacobian::{JacobianOptions, JacobianSource};
+use crate::method::{self, MethodInfo, MethodOptions, Stepper};
 use crate::model::{self, Model, ModelInfo};
 use crate::spec::{finite, Grid, SolveSpec, DEFAULT_MAX_STEPS};
 pub use crate::stats::Stats;
@@ -19,6 +20,11 @@ pub use crate::stats::Stats;
 /// above any physical value, and low enough that squares of it (energies, norms) stay
 /// finite, so what was computed up to the blow-up can still be plotted.
 pub const BLOW_UP: f64 = 1e150;
+
+/// Consecutive step failures (singular matrix, Newton, exponential) an adaptive run
+/// retries with a step cut by facMin before it reports the failure: 10 cuts of 0.2
+/// shrink h by 1e-7, far past any step-size effect.
+const MAX_STEP_FAILURES: u32 = 10;
 
 /// Whether a state counts as blown up: a component past [`BLOW_UP`] or NaN (which
 /// fails every comparison, hence the negated "within bounds" test).
@@ -185,7 +191,26 @@ impl Integrator {
                 model: info.id.clone(),
             });
         }
-        let stepper = method::create(&spec.method, info.dim)?;
+        let jacobian = JacobianOptions::from_spec(
+            spec.jacobian.as_deref(),
+            spec.jacobian_update,
+            spec.jacobian_scale,
+        )?;
+        let fast = match &spec.fast {
+            Some(fast) => fast.clone(),
+            None => info.fast.clone(),
+        };
+        if method.partitioned && fast.is_empty() {
+            return Err(OdeError::BadSpec {
+                message: format!(
+                    "method \"{}\" needs the fast states: model \"{}\" declares none, so \
+                     give their indices in the spec, e.g. fast: [1]",
+                    method.id, info.id
+                ),
+            });
+        }
+        let options = MethodOptions { jacobian, fast };
+        let stepper = method::create_with(&spec.method, info.dim, &options)?;
         let y0 = match &spec.y0 {
             Some(y0) if y0.len() != info.dim => {
                 return Err(OdeError::WrongLength {
@@ -199,6 +224,18 @@ impl Integrator {
         };
         for (v, name) in y0.iter().zip(&info.names) {
             finite(*v, &format!("initial value of {name}"))?;
+        }
+        // Refuse up front, with both names, a method that needs derivatives the model
+        // does not give (rather than failing at the first step).
+        if method.needs_jacobian
+            && jacobian.source == JacobianSource::Analytic
+            && (model.jacobian(spec.t0.unwrap_or(info.t0), &y0).is_none()
+                || model.dfdt(spec.t0.unwrap_or(info.t0), &y0).is_none())
+        {
+            return Err(OdeError::NoJacobian {
+                method: method.id.into(),
+                model: info.id.clone(),
+            });
         }
         let adaptive = match spec.adaptive {
             None => method.adaptive,
@@ -319,6 +356,7 @@ impl Integrator {
             unreachable!("adaptive_step is only called with step-size control");
         };
         let mut rejected = false;
+        let mut failures = 0;
         loop {
             if self.stats.nsteps >= *max_steps as u64 {
                 return Err(OdeError::AdaptiveBudget {
@@ -338,14 +376,36 @@ impl Integrator {
             if h.is_nan() || h <= h_min {
                 return Err(OdeError::StepSizeUnderflow { t: self.t, h });
             }
-            self.stepper.step(
+            match self.stepper.step(
                 self.model.as_ref(),
                 self.t,
                 &self.y,
                 h,
                 &mut self.y_next,
                 &mut self.stats,
-            )?;
+            ) {
+                Ok(()) => {}
+                // A step too large for its linear algebra (a singular I − γhJ, Newton
+                // not converging, e^{hJ} overflowing) is retried smaller, like a
+                // rejected step; after MAX_STEP_FAILURES cuts in a row the failure is
+                // the answer, with the t and h where it happened.
+                Err(
+                    e @ (OdeError::SingularMatrix { .. }
+                    | OdeError::NewtonFailed { .. }
+                    | OdeError::ExpmNotFinite { .. }),
+                ) => {
+                    self.stats.nsteps += 1;
+                    self.stats.nreject += 1;
+                    failures += 1;
+                    if failures >= MAX_STEP_FAILURES {
+                        return Err(e);
+                    }
+                    rejected = true;
+                    *h_proposed = controller.after_reject(h, f64::INFINITY);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            }
             self.stats.nsteps += 1;
             let err = step_error(
                 self.stepper.as_ref(),
@@ -664,7 +724,10 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
             Err(
                 e @ (OdeError::BlewUp { .. }
                 | OdeError::StepSizeUnderflow { .. }
-                | OdeError::AdaptiveBudget { .. }),
+                | OdeError::AdaptiveBudget { .. }
+                | OdeError::SingularMatrix { .. }
+                | OdeError::NewtonFailed { .. }
+                | OdeError::ExpmNotFinite { .. }),
             ) => {
                 stopped_by = Some(e);
                 break;

@@ -73,6 +73,17 @@ pub enum OdeError {
         method: String,
         adaptive: Vec<String>,
     },
+    /// A method needs the Jacobian ∂f/∂y (or ∂f/∂t) and the model does not provide it,
+    /// and finite differences were not requested.
+    NoJacobian { method: String, model: String },
+    /// The linear system of an implicit or linearly implicit step (I − γhJ, the Newton
+    /// matrix, or the fast block g_z) is singular or too ill-conditioned to solve.
+    SingularMatrix { t: f64, h: f64, what: String },
+    /// Newton's method did not converge within its iteration limit.
+    NewtonFailed { t: f64, h: f64, iterations: u32 },
+    /// A matrix exponential of a step came out non-finite (or its argument was too
+    /// large to exponentiate).
+    ExpmNotFinite { t: f64, h: f64 },
     /// User text (a system or an expression) that does not parse or does not make
     /// sense. `line` and `column` are 1-based (columns count characters); `snippet` is
     /// the source line and a line of carets under the offending text.
@@ -237,6 +248,34 @@ impl fmt::Display for OdeError {
                 "method \"{method}\" has no error estimate, so it cannot adapt its step; \
                  the adaptive methods are {}",
                 list(adaptive)
+            ),
+            OdeError::NoJacobian { method, model } => write!(
+                f,
+                "method \"{method}\" needs the Jacobian ∂f/∂y and ∂f/∂t, and model \"{model}\" \
+                 does not provide them; add jacobian: \"fd\" to the spec to approximate them \
+                 by finite differences, or pick an explicit method"
+            ),
+            OdeError::SingularMatrix { t, h, what } => write!(
+                f,
+                "the matrix {what} is singular at t = {} with h = {}, so the step cannot be \
+                 solved; try a different step size h (or tolerance), or check the Jacobian",
+                num(*t),
+                num(*h)
+            ),
+            OdeError::NewtonFailed { t, h, iterations } => write!(
+                f,
+                "Newton's method did not converge in {iterations} iterations at t = {} with \
+                 h = {}: the step is too large for the nonlinearity here; try a smaller h",
+                num(*t),
+                num(*h)
+            ),
+            OdeError::ExpmNotFinite { t, h } => write!(
+                f,
+                "the matrix exponential of the step at t = {} with h = {} is not finite \
+                 (the linearised solution grows past the floating-point range); try a \
+                 smaller h",
+                num(*t),
+                num(*h)
             ),
             OdeError::Parse {
                 line,

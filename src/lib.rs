@@ -27,6 +27,8 @@ pub mod driver;
 pub mod error;
 pub mod event;
 pub mod expr;
+pub mod jacobian;
+pub mod linalg;
 pub mod method;
 pub mod model;
 pub mod problem;

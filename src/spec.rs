@@ -66,6 +66,22 @@ pub struct SolveSpec {
     /// Switching functions to watch; a sign change cuts the step there.
     #[serde(default)]
     pub events: Vec<EventSpec>,
+    /// Where methods that need ∂f/∂y and ∂f/∂t get them: "analytic" (the model's own,
+    /// the default) or "fd" (forward finite differences, only on request).
+    #[serde(default)]
+    pub jacobian: Option<String>,
+    /// Re-evaluate the Jacobian only every k-th step (default 1: every step); a
+    /// frozen Jacobian shows which methods (W-methods) tolerate an inexact one.
+    #[serde(default)]
+    pub jacobian_update: Option<usize>,
+    /// Multiply the Jacobian by this factor (default 1; 0 gives J = 0), again to
+    /// show what an inexact Jacobian does to each method.
+    #[serde(default)]
+    pub jacobian_scale: Option<f64>,
+    /// Indices of the fast states for the `slowfast` method (default: the model's
+    /// `ModelInfo.fast`).
+    #[serde(default)]
+    pub fast: Option<Vec<usize>>,
 }
 
 /// Default relative tolerance (MATLAB's and SciPy's).

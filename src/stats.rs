@@ -15,4 +15,12 @@ pub struct Stats {
     pub naccept: u64,
     /// Steps rejected by the error control and retried with a smaller h.
     pub nreject: u64,
+    /// Evaluations of the Jacobian ∂f/∂y (analytic, or one finite-difference sweep).
+    pub njev: u64,
+    /// LU factorisations (of the Newton or Rosenbrock matrix, or of g_z).
+    pub nlu: u64,
+    /// Matrix exponentials (block matrices of the exponential methods).
+    pub nexpm: u64,
+    /// Newton iterations of the implicit methods (each one linear solve).
+    pub nnewton: u64,
 }

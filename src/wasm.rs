@@ -37,6 +37,13 @@ export interface MethodInfo {
   denseOrder: number;
   /** Only for second-order models (ModelInfo.secondOrder): y = (q, q'). */
   secondOrder: boolean;
+  /** Uses the Jacobian ∂f/∂y and ∂f/∂t (the model's, or finite differences with
+   *  `jacobian: "fd"`). */
+  needsJacobian: boolean;
+  /** L-stable: R(z) → 0 as z → −∞. */
+  lStable: boolean;
+  /** Needs a slow/fast partition (ModelInfo.fast or SolveSpec.fast). */
+  partitioned: boolean;
 }
 /** A switching function a model declares; name it in SolveSpec.events by id. */
 export interface EventInfo {
@@ -136,6 +143,14 @@ export interface SolveSpec {
   /** Sorted times in [t0, t1] at which to report y from the dense output. */
   tEval?: number[];
   events?: EventSpec[];
+  /** Where ∂f/∂y and ∂f/∂t come from: "analytic" (default) or "fd" (finite differences). */
+  jacobian?: "analytic" | "fd";
+  /** Re-evaluate the Jacobian only every k steps (default 1). */
+  jacobianUpdate?: number;
+  /** Hand the method s·J instead of J (default 1; 0 gives J = 0). */
+  jacobianScale?: number;
+  /** Indices of the fast states for "slowfast" (default: ModelInfo.fast). */
+  fast?: number[];
 }
 /** Work counters of a run. */
 export interface Stats {
@@ -144,6 +159,14 @@ export interface Stats {
   nsteps: number;
   naccept: number;
   nreject: number;
+  /** Jacobian evaluations. */
+  njev: number;
+  /** LU factorisations. */
+  nlu: number;
+  /** Matrix exponentials. */
+  nexpm: number;
+  /** Newton iterations. */
+  nnewton: number;
 }
 /** A whole run. `y` is row-major: `y[i * dim + j]` is state `names[j]` at `t[i]`. */
 export interface Solution {
@@ -166,7 +189,8 @@ export interface Solution {
   tEval: Float64Array;
   yEval: Float64Array;
   stats: Stats;
-  /** Why the run stopped before t1 (it blew up, step size underflow, step budget). */
+  /** Why the run stopped before t1 (it blew up, step size underflow, step budget, a
+   *  singular matrix, Newton failure, a non-finite exponential). */
   warning?: string;
 }
 /** What `spectrum()` takes: a model (or system text), its parameters and a state. */

@@ -45,4 +45,7 @@ pub const INFO: MethodInfo = MethodInfo {
     fsal: true,
     dense_order: 3,
     second_order: false,
+    needs_jacobian: false,
+    l_stable: false,
+    partitioned: false,
 };

@@ -26,4 +26,7 @@ pub const INFO: MethodInfo = MethodInfo {
     fsal: false,
     dense_order: 1,
     second_order: false,
+    needs_jacobian: false,
+    l_stable: false,
+    partitioned: false,
 };

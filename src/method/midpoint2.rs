@@ -27,6 +27,9 @@ pub const INFO: MethodInfo = MethodInfo {
     fsal: false,
     dense_order: 1,
     second_order: true,
+    needs_jacobian: false,
+    l_stable: false,
+    partitioned: false,
 };
 
 /// The 002 §7.4 stepper. The model's state must be y = (q, q') halves; the driver

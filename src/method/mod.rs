@@ -2,21 +2,39 @@
 //!
 //! One method per file. A method file holds its coefficients as cited `const`
 //! tables and its [`MethodInfo`]; [`create`] turns an id into a ready stepper.
+//! Shared machinery has its own file: `explicit_rk.rs` (explicit tableaux),
+//! `rosenbrock.rs` (Rosenbrock/W tables), `newton.rs` + `implicit.rs` (backward Euler,
+//! BDF2), `adams.rs` (AB3, PECE), `history.rs` (multistep history), `hermite.rs`.
 
+mod ab3;
+mod adams;
+mod am_pece;
+mod backward_euler;
+mod bdf2;
 mod bs23;
 mod dp45;
 mod euler;
 mod explicit_rk;
 mod hermite;
 mod heun;
+pub(crate) mod history;
+mod implicit;
+pub mod llm;
 mod midpoint2;
+mod newton;
 mod rk4;
+pub mod ros4;
+mod rosenbrock;
+pub mod slowfast;
+pub mod w2;
 
 pub use explicit_rk::{ExplicitRk, Tableau};
 pub use hermite::hermite_cubic;
 pub use midpoint2::Midpoint2;
+pub use rosenbrock::{Rosenbrock, RosenbrockTableau};
 
 use crate::error::OdeError;
+use crate::jacobian::JacobianOptions;
 use crate::problem::System;
 use crate::stats::Stats;
 use serde::Serialize;
@@ -50,6 +68,22 @@ pub struct MethodInfo {
     pub dense_order: u32,
     /// For second-order systems only: y = (q, q') halves, see `ModelInfo::second_order`.
     pub second_order: bool,
+    /// Uses ∂f/∂y (and ∂f/∂t): the model's analytic ones, or finite differences when
+    /// the spec asks (`jacobian: "fd"`), see `crate::jacobian`.
+    pub needs_jacobian: bool,
+    /// L-stable: R(z) → 0 as z → −∞ (stiff components are damped in one step).
+    pub l_stable: bool,
+    /// Needs a slow/fast partition of the state (`ModelInfo.fast` or the spec's `fast`).
+    pub partitioned: bool,
+}
+
+/// What a stepper needs to know beyond the method id: where its Jacobian comes from
+/// and, for `slowfast`, which states are fast.
+#[derive(Debug, Clone, Default)]
+pub struct MethodOptions {
+    pub jacobian: JacobianOptions,
+    /// Indices of the fast states (slow/fast partition, seed 003 eq. 17).
+    pub fast: Vec<usize>,
 }
 
 /// One step of a method: advances y(t) to y(t + h).
@@ -93,6 +127,14 @@ pub const CATALOG: &[&MethodInfo] = &[
     &rk4::INFO,
     &bs23::INFO,
     &dp45::INFO,
+    &ab3::INFO,
+    &am_pece::INFO,
+    &backward_euler::INFO,
+    &bdf2::INFO,
+    &ros4::INFO,
+    &w2::INFO,
+    &llm::INFO,
+    &slowfast::INFO,
 ];
 
 /// The explicit RK tableaux, for the stability analysis and consistency tests.
@@ -124,11 +166,64 @@ pub fn info(id: &str) -> Result<&'static MethodInfo, OdeError> {
         })
 }
 
-/// A stepper for method `id` on a system of dimension `dim`.
+/// The Rosenbrock and W-method coefficient tables, for stability analysis and tests.
+pub fn rosenbrock_tableau(id: &str) -> Option<&'static RosenbrockTableau> {
+    match id {
+        "ros4" => Some(&ros4::TABLEAU),
+        "w2" => Some(&w2::TABLEAU),
+        _ => None,
+    }
+}
+
+/// A stepper for method `id` on a system of dimension `dim`, with default options
+/// (analytic Jacobian, the model's partition).
 pub fn create(id: &str, dim: usize) -> Result<Box<dyn Stepper>, OdeError> {
+    create_with(id, dim, &MethodOptions::default())
+}
+
+/// A stepper for method `id` on a system of dimension `dim`.
+pub fn create_with(
+    id: &str,
+    dim: usize,
+    options: &MethodOptions,
+) -> Result<Box<dyn Stepper>, OdeError> {
     let info = info(id)?;
     if id == midpoint2::INFO.id {
         return Ok(Box::new(Midpoint2::new(dim)));
+    }
+    if id == backward_euler::INFO.id || id == bdf2::INFO.id {
+        let formula = if id == bdf2::INFO.id {
+            implicit::Formula::Bdf2
+        } else {
+            implicit::Formula::BackwardEuler
+        };
+        return Ok(Box::new(implicit::ImplicitStepper::new(
+            info,
+            formula,
+            dim,
+            options.jacobian,
+        )));
+    }
+    if id == ab3::INFO.id || id == am_pece::INFO.id {
+        let scheme = if id == ab3::INFO.id {
+            adams::Scheme::Ab3
+        } else {
+            adams::Scheme::Pece
+        };
+        return Ok(Box::new(adams::Adams::new(info, scheme, dim)));
+    }
+    if id == slowfast::INFO.id {
+        return Ok(Box::new(slowfast::SlowFast::new(
+            dim,
+            &options.fast,
+            options.jacobian,
+        )?));
+    }
+    if id == llm::INFO.id {
+        return Ok(Box::new(llm::Llm::new(dim, options.jacobian)));
+    }
+    if let Some(tab) = rosenbrock_tableau(id) {
+        return Ok(Box::new(Rosenbrock::new(info, tab, dim, options.jacobian)));
     }
     match tableau(id) {
         Some(tab) => Ok(Box::new(ExplicitRk::new(info, tab, dim))),

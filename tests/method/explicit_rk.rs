@@ -30,7 +30,13 @@ fn unknown_method_lists_the_known_ones() {
 fn issue_3_tableaux_are_consistent_with_their_metadata() {
     for info in CATALOG {
         let Some(tab) = method::tableau(info.id) else {
-            assert!(info.second_order, "{} has no tableau", info.id);
+            // Only the explicit Runge–Kutta methods are tableaux; the stiff,
+            // exponential and multistep methods of issue 4 have their own tests.
+            assert!(
+                info.second_order || info.family != "explicit Runge–Kutta",
+                "{} has no tableau",
+                info.id
+            );
             continue;
         };
         let s = tab.stages();
@@ -133,13 +139,21 @@ fn issue_3_order_conditions_hold() {
     }
 }
 
-/// Every method's dense output has the order its metadata states: the local error at
+/// Every explicit one-step method's dense output has the order its metadata states: the local error at
 /// a step midpoint is O(h^(denseOrder + 1)). RK4 is left out: its Hermite interpolant's
 /// error h⁴ω⁴/384 stays below RK4's own local error ~h⁵ω⁵/… until hω ≲ 1/384, where
 /// both are at round-off (observed slope 4.3 at h = 0.005…0.000625, falling towards 4).
 #[test]
 fn issue_3_dense_output_has_the_stated_order() {
-    for info in CATALOG.iter().filter(|m| m.id != "rk4") {
+    // The stiff, exponential and multistep methods of issue 4 are left out: on this
+    // linear test LLM is exact, and a multistep method's first step is its start-up.
+    let explicit_one_step =
+        |m: &&&method::MethodInfo| method::tableau(m.id).is_some() || m.second_order;
+    for info in CATALOG
+        .iter()
+        .filter(explicit_one_step)
+        .filter(|m| m.id != "rk4")
+    {
         let h0 = if info.id == "dp45" { 0.04 } else { 0.01 };
         let (p, errs) = super::common::dense_order(info.id, h0, 4);
         let expected = info.dense_order as f64 + 1.0;

@@ -3,10 +3,22 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod ab3;
+mod am_pece;
+mod backward_euler;
+mod bdf2;
 mod bs23;
 mod dp45;
 mod euler;
 mod explicit_rk;
 mod heun;
+mod llm;
 mod midpoint2;
 mod rk4;
+mod ros4;
+mod slowfast;
+mod stiff_common;
+mod stiff_runs;
+mod stiff_smoke;
+mod stiff_vdp;
+mod w2;

@@ -1,0 +1,29 @@
+//! `bdf2`: the two-step backward differentiation formula of seed 002 §7.8,
+//! y_{n+1} = 4/3 y_n − 1/3 y_{n−1} + 2/3 h f(t_{n+1}, y_{n+1}), with the misprints
+//! corrected (`../shared/METHODS.md`: "+½ f₋₁" is "+½ y₋₁", and f(t₁, y_n) is
+//! f(t₁, y₁)). Newton with an LU of I − (2/3)hJ. A-stable (METHODS.md: BDF is A-stable
+//! only up to order 2, not "up to order 6" as 002 says), and L-stable.
+//!
+//! **Start-up:** the first step (and the first step after any break in the history:
+//! a changed h, an event cut, a new start) is one backward Euler step; its O(h²) local
+//! error enters once, so the global order stays 2. Needs equal steps, so it runs on
+//! the fixed grid only.
+
+use super::MethodInfo;
+
+pub const INFO: MethodInfo = MethodInfo {
+    id: "bdf2",
+    name: "BDF2",
+    order: 2,
+    family: "implicit multistep (BDF)",
+    source: "seed 002 §7.8 (corrected per ../shared/METHODS.md)",
+    stages: 1,
+    adaptive: false,
+    embedded_order: None,
+    fsal: false,
+    dense_order: 2,
+    second_order: false,
+    needs_jacobian: true,
+    l_stable: true,
+    partitioned: false,
+};

@@ -1,0 +1,148 @@
+//! The one stepper behind `backward-euler` and `bdf2`: a Newton solve (`newton.rs`) of
+//! y_{n+1} = ψ + hβ f(t_{n+1}, y_{n+1}) per step, with the history of `history.rs` for
+//! BDF2's y_{n−1}, and the cubic Hermite dense output on f at both ends (f at the end
+//! is evaluated once when asked and kept for the next step).
+
+use super::hermite::hermite_cubic;
+use super::history::same_time;
+use super::history::History;
+use super::newton::{self, Implicit};
+use super::{MethodInfo, Stepper};
+use crate::error::OdeError;
+use crate::jacobian::{JacobianOptions, JacobianProvider};
+use crate::problem::System;
+use crate::stats::Stats;
+
+/// Which formula: one-step backward Euler, or BDF2 (started by one backward Euler step).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Formula {
+    BackwardEuler,
+    Bdf2,
+}
+
+pub struct ImplicitStepper {
+    info: &'static MethodInfo,
+    formula: Formula,
+    provider: JacobianProvider,
+    history: History,
+    psi: Vec<f64>,
+    last_t: f64,
+    last_h: f64,
+    last_y: Vec<f64>,
+    last_y_new: Vec<f64>,
+    f_start: Option<Vec<f64>>,
+    f_end: Option<Vec<f64>>,
+}
+
+impl ImplicitStepper {
+    pub fn new(
+        info: &'static MethodInfo,
+        formula: Formula,
+        dim: usize,
+        jacobian: JacobianOptions,
+    ) -> Self {
+        Self {
+            info,
+            formula,
+            provider: JacobianProvider::new(info.id, jacobian),
+            history: History::new(2),
+            psi: vec![0.0; dim],
+            last_t: f64::NAN,
+            last_h: f64::NAN,
+            last_y: vec![0.0; dim],
+            last_y_new: vec![0.0; dim],
+            f_start: None,
+            f_end: None,
+        }
+    }
+}
+
+impl Stepper for ImplicitStepper {
+    fn info(&self) -> &'static MethodInfo {
+        self.info
+    }
+
+    fn step(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        y_out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        // f at the start, for the dense output: the end of the last step if we start there.
+        let continues = same_time(t, self.last_t + self.last_h) && y == self.last_y_new.as_slice();
+        let retry = t == self.last_t && y == self.last_y.as_slice();
+        if continues {
+            self.f_start = self.f_end.take();
+        } else if !retry {
+            self.f_start = None;
+        }
+        let usable = self.history.begin(t, y, h);
+        let (beta, what) = if self.formula == Formula::Bdf2 && usable >= 2 {
+            // 002 §7.8 (corrected, ../shared/METHODS.md): y1 = 4/3 y0 − 1/3 y−1 + 2/3 h f(t1, y1).
+            let y_prev = &self.history.back(1).y;
+            for i in 0..y.len() {
+                self.psi[i] = (4.0 * y[i] - y_prev[i]) / 3.0;
+            }
+            (2.0 / 3.0, "I − (2/3)hJ of the BDF2 Newton iteration")
+        } else {
+            // Backward Euler (002 §7.7), also BDF2's start-up step.
+            self.psi.copy_from_slice(y);
+            (1.0, "I − hJ of the backward Euler Newton iteration")
+        };
+        // Predictor: the current state (robust for stiff decay; Newton does the rest).
+        y_out.copy_from_slice(y);
+        let eq = Implicit {
+            t,
+            h,
+            t_new: t + h,
+            psi: &self.psi,
+            beta,
+            what,
+        };
+        newton::solve(sys, &mut self.provider, &eq, y, y_out, stats)?;
+        self.history.propose(t + h, y_out, None);
+        self.last_t = t;
+        self.last_h = h;
+        self.last_y.copy_from_slice(y);
+        self.last_y_new.copy_from_slice(y_out);
+        self.f_end = None;
+        Ok(())
+    }
+
+    fn dense_output(
+        &mut self,
+        sys: &dyn System,
+        theta: f64,
+        out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let n = out.len();
+        if self.f_start.is_none() {
+            let mut f = vec![0.0; n];
+            sys.rhs(self.last_t, &self.last_y, &mut f);
+            stats.nfev += 1;
+            self.f_start = Some(f);
+        }
+        if self.f_end.is_none() {
+            let mut f = vec![0.0; n];
+            sys.rhs(self.last_t + self.last_h, &self.last_y_new, &mut f);
+            stats.nfev += 1;
+            self.f_end = Some(f);
+        }
+        if let (Some(f0), Some(f1)) = (&self.f_start, &self.f_end) {
+            hermite_cubic(
+                theta,
+                self.last_h,
+                &self.last_y,
+                f0,
+                &self.last_y_new,
+                f1,
+                out,
+            );
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,276 @@
+//! A generic Rosenbrock (linearly implicit) step, seed 001 eqs. (2a)–(3), over a
+//! `const` [`RosenbrockTableau`]; `ros4.rs` and `w2.rs` are such tables.
+//!
+//! ```text
+//! k_i = h f(t_n + α_i h, y_n + Σ_{j<i} α_ij k_j) + γ_i h² f_t(t_n, y_n) + hJ Σ_{j≤i} γ_ij k_j
+//! y_{n+1} = y_n + Σ b_i k_i,   ŷ_{n+1} = y_n + Σ b̂_i k_i
+//! ```
+//!
+//! with γ_ii = γ for every stage, α_i = Σ_j α_ij and γ_i = Σ_{j≤i} γ_ij (001 §2). Each
+//! stage solves (I − γhJ) k_i = h f(…) + γ_i h² f_t + hJ Σ_{j<i} γ_ij k_j with one LU of
+//! I − γhJ per step. A stage whose argument row α_i· equals the previous stage's (001
+//! eq. 11: α4j = α3j) reuses that f evaluation: the four-stage ros4 costs three.
+//! The error estimate is y_{n+1} − ŷ_{n+1} = Σ (b_i − b̂_i) k_i (001 eq. 3), controlled
+//! by `crate::control` (001 eqs. 4–7). The same loop is a W-method when J is inexact.
+//!
+//! The Jacobian comes from a [`JacobianProvider`]: a retried step (after a rejection)
+//! reuses it, so a rejection costs f evaluations and one LU but no Jacobian.
+//! Dense output: the cubic Hermite interpolant on f(t_n, y_n) (the first stage) and
+//! f(t_{n+1}, y_{n+1}) (evaluated once when asked, then reused as the next first stage).
+
+use super::hermite::hermite_cubic;
+use super::history::same_time;
+use super::{MethodInfo, Stepper};
+use crate::error::OdeError;
+use crate::jacobian::{JacobianOptions, JacobianProvider};
+use crate::linalg::Factored;
+use crate::problem::System;
+use crate::stats::Stats;
+use nalgebra::{Complex, DMatrix, DVector};
+
+/// Coefficients of a Rosenbrock method in the form of seed 001 eq. (2b). Row `i` of
+/// `alpha` and `gamma` holds the `i` entries left of the diagonal (row 0 is empty).
+#[derive(Debug, Clone, Copy)]
+pub struct RosenbrockTableau {
+    /// The diagonal γ_ii = γ.
+    pub gamma_diag: f64,
+    pub alpha: &'static [&'static [f64]],
+    /// The off-diagonal γ_ij, j < i.
+    pub gamma: &'static [&'static [f64]],
+    pub b: &'static [f64],
+    /// Embedded weights b̂.
+    pub b_hat: &'static [f64],
+}
+
+impl RosenbrockTableau {
+    pub const fn stages(&self) -> usize {
+        self.b.len()
+    }
+
+    /// Whether stages `i` and `j` evaluate f at the same point (rows equal up to
+    /// trailing zeros; 001 eq. 11 for ros4's stages 3 and 4).
+    pub fn same_argument(&self, i: usize, j: usize) -> bool {
+        let (a, b) = (self.alpha[i], self.alpha[j]);
+        (0..a.len().max(b.len()))
+            .all(|k| a.get(k).copied().unwrap_or(0.0) == b.get(k).copied().unwrap_or(0.0))
+    }
+
+    /// α_i = Σ_j α_ij: the stage's time node.
+    pub fn alpha_sum(&self, i: usize) -> f64 {
+        self.alpha[i].iter().sum()
+    }
+
+    /// γ_i = γ + Σ_{j<i} γ_ij: the weight of the ∂f/∂t term.
+    pub fn gamma_sum(&self, i: usize) -> f64 {
+        self.gamma_diag + self.gamma[i].iter().sum::<f64>()
+    }
+
+    /// R(z) for complex z = hλ, the same recursion as [`RosenbrockTableau::stability`]
+    /// (for stability maps and the A-stability check on the imaginary axis).
+    pub fn stability_complex(&self, z: Complex<f64>) -> Complex<f64> {
+        let s = self.stages();
+        let one = Complex::new(1.0, 0.0);
+        let mut k = vec![Complex::new(0.0, 0.0); s];
+        for i in 0..s {
+            let acc = (0..i).fold(one, |acc, j| {
+                acc + k[j] * (self.alpha[i][j] + self.gamma[i][j])
+            });
+            k[i] = z * acc / (one - z * self.gamma_diag);
+        }
+        self.b.iter().zip(&k).fold(one, |r, (b, k)| r + k * *b)
+    }
+
+    /// R(z) of the method on y' = λy (z = hλ): (1 − γz) k_i = z (y + Σ_{j<i} β_ij k_j)
+    /// with β_ij = α_ij + γ_ij, R = 1 + Σ b_i k_i. `z = ∞` gives the limit R(∞):
+    /// k_i = −(1 + Σ β_ij k_j)/γ.
+    pub fn stability(&self, z: f64) -> f64 {
+        let s = self.stages();
+        let mut k = vec![0.0; s];
+        for i in 0..s {
+            let acc: f64 = 1.0
+                + (0..i)
+                    .map(|j| (self.alpha[i][j] + self.gamma[i][j]) * k[j])
+                    .sum::<f64>();
+            k[i] = if z.is_infinite() {
+                -acc / self.gamma_diag
+            } else {
+                z * acc / (1.0 - self.gamma_diag * z)
+            };
+        }
+        1.0 + self.b.iter().zip(&k).map(|(b, k)| b * k).sum::<f64>()
+    }
+}
+
+/// A Rosenbrock stepper with its work vectors and the last step kept for the error
+/// estimate and dense output.
+pub struct Rosenbrock {
+    info: &'static MethodInfo,
+    tableau: &'static RosenbrockTableau,
+    provider: JacobianProvider,
+    k: Vec<DVector<f64>>,
+    /// f of each stage (kept so a stage with the same argument reuses it).
+    f_stage: Vec<Vec<f64>>,
+    y_stage: Vec<f64>,
+    error: Vec<f64>,
+    last_t: f64,
+    last_h: f64,
+    last_y: Vec<f64>,
+    last_y_new: Vec<f64>,
+    /// f(t_n, y_n) of the last step.
+    f_start: Vec<f64>,
+    /// f(t_{n+1}, y_{n+1}) once the dense output needed it (`None` until then).
+    f_end: Option<Vec<f64>>,
+}
+
+impl Rosenbrock {
+    pub fn new(
+        info: &'static MethodInfo,
+        tableau: &'static RosenbrockTableau,
+        dim: usize,
+        jacobian: JacobianOptions,
+    ) -> Self {
+        let s = tableau.stages();
+        Self {
+            info,
+            tableau,
+            provider: JacobianProvider::new(info.id, jacobian),
+            k: vec![DVector::zeros(dim); s],
+            f_stage: vec![vec![0.0; dim]; s],
+            y_stage: vec![0.0; dim],
+            error: vec![0.0; dim],
+            last_t: f64::NAN,
+            last_h: f64::NAN,
+            last_y: vec![0.0; dim],
+            last_y_new: vec![0.0; dim],
+            f_start: vec![0.0; dim],
+            f_end: None,
+        }
+    }
+
+    /// f(t, y) for the first stage: from the last step's start (a retry) or end (the
+    /// dense output evaluated it), else evaluated.
+    fn first_f(&mut self, sys: &dyn System, t: f64, y: &[f64], stats: &mut Stats) {
+        let at_start = t == self.last_t && y == self.last_y.as_slice();
+        let at_end = same_time(t, self.last_t + self.last_h) && y == self.last_y_new.as_slice();
+        if at_start {
+            self.f_stage[0].copy_from_slice(&self.f_start);
+        } else if let (true, Some(f_end)) = (at_end, &self.f_end) {
+            self.f_stage[0].copy_from_slice(f_end);
+        } else {
+            sys.rhs(t, y, &mut self.f_stage[0]);
+            stats.nfev += 1;
+        }
+    }
+}
+
+impl Stepper for Rosenbrock {
+    fn info(&self) -> &'static MethodInfo {
+        self.info
+    }
+
+    fn step(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        y_out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let tab = self.tableau;
+        let n = y.len();
+        self.first_f(sys, t, y, stats);
+        let (jac, ft) = self.provider.at(sys, t, y, stats)?;
+        let mut m = DMatrix::<f64>::identity(n, n);
+        m -= jac * (tab.gamma_diag * h);
+        let lu = Factored::new(m, "I − γhJ of the Rosenbrock step", t, h, stats)?;
+        let mut rhs = DVector::<f64>::zeros(n);
+        let mut coupling = DVector::<f64>::zeros(n);
+        for i in 0..tab.stages() {
+            if i > 0 {
+                if tab.same_argument(i, i - 1) {
+                    // Same argument as the previous stage (001 eq. 11): reuse its f.
+                    let (done, rest) = self.f_stage.split_at_mut(i);
+                    rest[0].copy_from_slice(&done[i - 1]);
+                } else {
+                    self.y_stage.copy_from_slice(y);
+                    for (j, &a) in tab.alpha[i].iter().enumerate() {
+                        if a != 0.0 {
+                            for (ys, kj) in self.y_stage.iter_mut().zip(self.k[j].iter()) {
+                                *ys += a * kj;
+                            }
+                        }
+                    }
+                    sys.rhs(
+                        t + tab.alpha_sum(i) * h,
+                        &self.y_stage,
+                        &mut self.f_stage[i],
+                    );
+                    stats.nfev += 1;
+                }
+            }
+            // rhs = h f_i + γ_i h² f_t + hJ Σ_{j<i} γ_ij k_j
+            coupling.fill(0.0);
+            for (j, &g) in tab.gamma[i].iter().enumerate() {
+                if g != 0.0 {
+                    coupling.axpy(g, &self.k[j], 1.0);
+                }
+            }
+            let gi = tab.gamma_sum(i) * h * h;
+            for r in 0..n {
+                rhs[r] = h * self.f_stage[i][r] + gi * ft[r];
+            }
+            if i > 0 {
+                rhs.gemv(h, jac, &coupling, 1.0);
+            }
+            lu.solve_in_place(&mut rhs)?;
+            self.k[i].copy_from(&rhs);
+        }
+        y_out.copy_from_slice(y);
+        self.error.fill(0.0);
+        for i in 0..tab.stages() {
+            let (b, e) = (tab.b[i], tab.b[i] - tab.b_hat[i]);
+            for ((yo, err), k) in y_out.iter_mut().zip(&mut self.error).zip(self.k[i].iter()) {
+                *yo += b * k;
+                *err += e * k;
+            }
+        }
+        self.last_t = t;
+        self.last_h = h;
+        self.last_y.copy_from_slice(y);
+        self.last_y_new.copy_from_slice(y_out);
+        self.f_start.copy_from_slice(&self.f_stage[0]);
+        self.f_end = None;
+        Ok(())
+    }
+
+    fn error_estimate(&self) -> Option<&[f64]> {
+        Some(&self.error)
+    }
+
+    fn dense_output(
+        &mut self,
+        sys: &dyn System,
+        theta: f64,
+        out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        if self.f_end.is_none() {
+            let mut f = vec![0.0; out.len()];
+            sys.rhs(self.last_t + self.last_h, &self.last_y_new, &mut f);
+            stats.nfev += 1;
+            self.f_end = Some(f);
+        }
+        let f_end = self.f_end.as_deref().unwrap_or(&[]);
+        hermite_cubic(
+            theta,
+            self.last_h,
+            &self.last_y,
+            &self.f_start,
+            &self.last_y_new,
+            f_end,
+            out,
+        );
+        Ok(())
+    }
+}

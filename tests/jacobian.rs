@@ -1,0 +1,158 @@
+//! Where the stiff methods get ∂f/∂y and ∂f/∂t: analytic, finite differences on
+//! request, typed refusals; frozen and scaled Jacobians are counted honestly.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use common::*;
+use nalgebra::{DMatrix, DVector};
+use odelab::jacobian::{dfdt, jacobian, JacobianOptions, JacobianSource};
+use odelab::method::{create, create_with, MethodOptions};
+use odelab::problem::System;
+use odelab::stats::Stats;
+use odelab::OdeError;
+
+/// y' = −2ty² without derivatives.
+struct NoJac;
+
+impl System for NoJac {
+    fn dim(&self) -> usize {
+        1
+    }
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = -2.0 * t * y[0] * y[0];
+    }
+}
+
+#[test]
+fn issue_4_finite_differences_agree_with_analytic() {
+    let (_, model) = odelab::model::build("van-der-pol", &Default::default()).unwrap();
+    let y = [1.5, -0.3];
+    let mut stats = Stats::default();
+    let exact: DMatrix<f64> = jacobian(
+        model.as_ref(),
+        JacobianSource::Analytic,
+        "ros4",
+        0.0,
+        &y,
+        &mut stats,
+    )
+    .unwrap();
+    let fd = jacobian(
+        model.as_ref(),
+        JacobianSource::FiniteDifference,
+        "ros4",
+        0.0,
+        &y,
+        &mut stats,
+    )
+    .unwrap();
+    let rel = (&fd - &exact).amax() / exact.amax();
+    assert!(rel < 1e-7, "relative difference {rel:e}");
+    // One analytic and one FD Jacobian; FD cost n + 1 = 3 f evaluations.
+    assert_eq!((stats.njev, stats.nfev), (2, 3));
+    let ft: DVector<f64> = dfdt(
+        &NoJac,
+        JacobianSource::FiniteDifference,
+        "ros4",
+        0.5,
+        &[0.8],
+        &mut stats,
+    )
+    .unwrap();
+    assert!((ft[0] - (-2.0 * 0.64)).abs() < 1e-7, "{ft}");
+}
+
+/// A model without derivatives is refused unless finite differences were requested.
+#[test]
+fn issue_4_missing_jacobian_is_a_typed_error_unless_fd_requested() {
+    for id in ["ros4", "w2", "llm", "backward-euler", "bdf2"] {
+        let mut s = create(id, 1).unwrap();
+        let mut y1 = [0.0];
+        let err = s
+            .step(&NoJac, 0.5, &[0.8], 0.1, &mut y1, &mut Stats::default())
+            .unwrap_err();
+        assert!(matches!(err, OdeError::NoJacobian { .. }), "{id}: {err:?}");
+        assert!(err.to_string().contains("jacobian: \"fd\""), "{err}");
+    }
+    let fd = MethodOptions {
+        jacobian: JacobianOptions {
+            source: JacobianSource::FiniteDifference,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mut s = create_with("ros4", 1, &fd).unwrap();
+    let mut y1 = [0.0];
+    s.step(&NoJac, 0.5, &[0.8], 0.1, &mut y1, &mut Stats::default())
+        .unwrap();
+    // The golden value of METHODS.md, to finite-difference accuracy.
+    assert!((y1[0] - 0.7352912959643092).abs() < 1e-8, "{}", y1[0]);
+}
+
+#[test]
+fn issue_4_jacobian_spec_fields_are_checked() {
+    let mut s = spec("van-der-pol", "ros4", 0.01, 1.0);
+    s.jacobian = Some("ad".into());
+    assert!(run_err(&s).to_string().contains("unknown jacobian \"ad\""));
+    s.jacobian = None;
+    s.jacobian_update = Some(0);
+    assert!(run_err(&s).to_string().contains("jacobianUpdate"));
+    s.jacobian_update = None;
+    s.jacobian_scale = Some(f64::NAN);
+    assert!(run_err(&s).to_string().contains("jacobianScale"));
+}
+
+/// `jacobian: "fd"` through the whole driver gives nearly the analytic run.
+#[test]
+fn issue_4_fd_run_matches_analytic_run() {
+    let mut s = adaptive("van-der-pol", "ros4", 1e-6, 1e-8, 1.0);
+    s.params.insert("mu".into(), 10.0);
+    let analytic = odelab::solve(&s).unwrap();
+    s.jacobian = Some("fd".into());
+    let fd = odelab::solve(&s).unwrap();
+    let diff = (last(&analytic)[0] - last(&fd)[0]).abs();
+    assert!(diff < 1e-6, "{diff:e}");
+    assert_eq!(analytic.stats.naccept, fd.stats.naccept);
+    // FD Jacobians cost 3 f each (n + 1 with n = 2); ∂f/∂t 2 more per Jacobian.
+    assert_eq!(fd.stats.nfev, analytic.stats.nfev + 5 * fd.stats.njev);
+}
+
+/// Frozen for k steps: one evaluation per k accepted steps on a fixed grid.
+#[test]
+fn issue_4_frozen_jacobian_is_evaluated_every_k_steps() {
+    let mut s = fixed("van-der-pol", "w2", 0.01, 1.0);
+    s.jacobian_update = Some(10);
+    let sol = odelab::solve(&s).unwrap();
+    assert_eq!(sol.stats.nsteps, 100);
+    assert_eq!(sol.stats.njev, 10);
+    assert_eq!(sol.stats.nlu, 100);
+}
+
+/// The JS contract of issue 4: new spec fields read in camelCase, new Stats and
+/// MethodInfo fields written in camelCase (additions only).
+#[test]
+fn issue_4_js_field_names() {
+    let spec: odelab::spec::SolveSpec = serde_json::from_str(
+        r#"{"model": "slowfast-linear", "method": "slowfast", "h": 0.01, "t1": 0.1,
+            "jacobian": "fd", "jacobianUpdate": 2, "jacobianScale": 1, "fast": [2, 3]}"#,
+    )
+    .unwrap();
+    let sol = odelab::solve(&spec).unwrap();
+    let stats = serde_json::to_value(sol.stats).unwrap();
+    for key in [
+        "nfev", "nsteps", "naccept", "nreject", "njev", "nlu", "nexpm", "nnewton",
+    ] {
+        assert!(stats.get(key).is_some(), "{key} in {stats}");
+    }
+    assert_eq!(stats["nexpm"], 20);
+    let info = serde_json::to_value(odelab::method::info("ros4").unwrap()).unwrap();
+    assert_eq!(info["needsJacobian"], true);
+    assert_eq!(info["lStable"], true);
+    assert_eq!(info["embeddedOrder"], 3);
+    assert_eq!(info["partitioned"], false);
+    let fields = odelab::spec::field_names::<odelab::spec::SolveSpec>();
+    for f in ["jacobian", "jacobianUpdate", "jacobianScale", "fast"] {
+        assert!(fields.contains(&f), "{f}");
+    }
+}

@@ -1,0 +1,77 @@
+//! `ros4`, seed 001 Table 1 with γ21's sign corrected (`../shared/METHODS.md`): the
+//! golden step, order 4 and embedded order 3, L-stability, stiff efficiency, errors.
+
+use super::common::*;
+use super::stiff_common::*;
+use odelab::method::{create, rosenbrock_tableau};
+use odelab::stats::Stats;
+
+/// `../shared/METHODS.md`: one step of y' = −2ty² from t = 0.5, y = 0.8, h = 0.1
+/// (exercises the ∂f/∂t term of 001 eq. 2b) gives y1 = 0.7352912959643092.
+#[test]
+fn issue_4_ros4_golden_step_with_dfdt_term() {
+    let mut stepper = create("ros4", 1).unwrap();
+    let mut y1 = [0.0];
+    let mut stats = Stats::default();
+    stepper
+        .step(&Riccati, 0.5, &[0.8], 0.1, &mut y1, &mut stats)
+        .unwrap();
+    assert!(
+        (y1[0] - 0.7352912959643092).abs() < 1e-15,
+        "y1 = {:.17}",
+        y1[0]
+    );
+    assert_eq!(stats.nfev, 3);
+    assert_eq!(stats.njev, 1);
+    assert_eq!(stats.nlu, 1);
+}
+
+/// R(−∞) from the implemented coefficients: ≈ 9.6e-9 (γ printed to 8 digits).
+#[test]
+fn issue_4_ros4_is_l_stable() {
+    let tab = rosenbrock_tableau("ros4").unwrap();
+    let r_inf = tab.stability(f64::NEG_INFINITY);
+    println!("ros4 R(−∞) = {r_inf:e}");
+    assert!(r_inf.abs() < 1e-6, "R(−∞) = {r_inf:e}");
+    assert!(r_inf.abs() > 1e-10, "R(−∞) = {r_inf:e} (γ has 8 digits)");
+    // The limit agrees with R at a very large |z|.
+    assert!((tab.stability(-1e9) - r_inf).abs() < 1e-8);
+    // A-stable along the negative real axis.
+    for k in 0..200 {
+        let z = -10f64.powf(-3.0 + 0.05 * k as f64);
+        assert!(tab.stability(z).abs() <= 1.0, "R({z}) > 1");
+    }
+}
+
+#[test]
+fn issue_4_ros4_order_four_and_embedded_three() {
+    let (p, errs) = observed_order("ros4", 0.01, 4, 1.0);
+    println!("ros4 order {p}, errors {errs:?}");
+    assert!((p - 4.0).abs() < 0.15, "order {p}, errors {errs:?}");
+    let (q, ests) = embedded_order_on_riccati("ros4", 0.1, 4);
+    println!(
+        "ros4 local error estimate slope {q} (embedded order {}), {ests:?}",
+        q - 1.0
+    );
+    assert!(
+        (q - 4.0).abs() < 0.15,
+        "local estimate slope {q} (order 3 ⇒ h⁴), {ests:?}"
+    );
+}
+
+/// A-stable: |R(iy)| ≤ 1 on the imaginary axis (and R real-consistent), for ros4 and w2.
+#[test]
+fn issue_4_rosenbrock_methods_are_a_stable_on_the_imaginary_axis() {
+    use nalgebra::Complex;
+    for id in ["ros4", "w2"] {
+        let tab = rosenbrock_tableau(id).unwrap();
+        for k in 0..400 {
+            let y = 10f64.powf(-3.0 + 0.02 * k as f64);
+            let r = tab.stability_complex(Complex::new(0.0, y)).norm();
+            assert!(r <= 1.0 + 1e-12, "{id}: |R({y}i)| = {r}");
+        }
+        let z = -2.5;
+        let rc = tab.stability_complex(Complex::new(z, 0.0));
+        assert!((rc.re - tab.stability(z)).abs() < 1e-14 && rc.im == 0.0);
+    }
+}
