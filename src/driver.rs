@@ -41,6 +41,8 @@ enum Pacing {
         controller: Controller,
         h: f64,
         max_steps: usize,
+        /// Largest step allowed (`hMax`; infinite when not given).
+        h_max: f64,
     },
 }
 
@@ -262,6 +264,17 @@ impl Integrator {
         let max_steps = spec.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
         let pacing = if adaptive {
             let (t0, t1) = check_interval(t0, t1)?;
+            let h_max = match spec.h_max {
+                None => f64::INFINITY,
+                Some(m) if m.is_nan() || m <= 0.0 => {
+                    return Err(OdeError::OutOfRange {
+                        what: "hMax (the largest step)".into(),
+                        value: m,
+                        allowed: "a positive number".into(),
+                    })
+                }
+                Some(m) => m,
+            };
             let h = match spec.h {
                 Some(h) if h.is_nan() || h <= 0.0 => return Err(OdeError::BadStepSize { h }),
                 Some(h) => finite(h, "step size h")?.min(t1 - t0),
@@ -269,8 +282,9 @@ impl Integrator {
             };
             Pacing::Adaptive {
                 controller,
-                h,
+                h: h.min(h_max),
                 max_steps,
+                h_max,
             }
         } else {
             let h = spec.h.ok_or_else(|| OdeError::BadSpec {
@@ -351,6 +365,7 @@ impl Integrator {
             controller,
             h: h_proposed,
             max_steps,
+            h_max,
         } = &mut self.pacing
         else {
             unreachable!("adaptive_step is only called with step-size control");
@@ -364,6 +379,7 @@ impl Integrator {
                     max_steps: *max_steps,
                 });
             }
+            *h_proposed = h_proposed.min(*h_max);
             // Land exactly on t1; h is recomputed from the times ("purify h", ode45).
             let t_new = if self.t + *h_proposed >= self.t1 {
                 self.t1

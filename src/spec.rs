@@ -41,6 +41,11 @@ pub struct SolveSpec {
     /// attempted steps (accepted and rejected).
     #[serde(default)]
     pub max_steps: Option<usize>,
+    /// Largest step an adaptive method may take (MATLAB's MaxStep): the error control
+    /// only sees the points it steps on, so a short input (a bump in the road) between
+    /// two long steps would go unnoticed.
+    #[serde(default)]
+    pub h_max: Option<f64>,
     /// Relative tolerance of adaptive methods: one number, or one per state component
     /// (default [`DEFAULT_RTOL`]).
     #[serde(default)]

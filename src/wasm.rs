@@ -131,6 +131,9 @@ export interface SolveSpec {
   h?: number;
   /** Step budget; for adaptive methods, attempted steps. */
   maxSteps?: number;
+  /** Largest step an adaptive method may take (MATLAB's MaxStep): keeps it from
+   *  stepping over a short input such as a bump in the road. */
+  hMax?: number;
   /** Relative tolerance, one or per component (default 1e-3). */
   rtol?: number | number[];
   /** Absolute tolerance, one or per component (default 1e-6). */

@@ -620,3 +620,44 @@ fn issue_3_field_lists_for_the_binding_match_the_js_names() {
         .to_string();
     assert!(err.contains("must each be a number, or an array"), "{err}");
 }
+
+/// An adaptive method can step over a short input it never samples: ros4 on the stiff
+/// vehicle takes 11 steps over 2 s and never sees the 22 ms bump. `hMax` (MATLAB's
+/// MaxStep) makes it land on the bump.
+#[test]
+fn issue_6_h_max_keeps_ros4_from_stepping_over_the_bump() {
+    let chassis_range = |h_max: Option<f64>| {
+        let s = SolveSpec {
+            rtol: Some(odelab::spec::Tol::Scalar(1e-3)),
+            atol: Some(odelab::spec::Tol::Scalar(1e-6)),
+            h: None,
+            h_max,
+            ..spec("vehicle-stiff", "ros4", 0.0, 2.0)
+        };
+        let sol = odelab::solve(&s).unwrap();
+        let (_, height) = sol
+            .outputs
+            .iter()
+            .find(|(n, _)| n == "chassis height")
+            .unwrap();
+        let lo = height.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = height.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (hi - lo, sol.stats.naccept)
+    };
+    let (blind, steps) = chassis_range(None);
+    assert!(
+        blind < 1e-9,
+        "without hMax the bump is missed: range {blind}, {steps} steps"
+    );
+    let (seen, steps) = chassis_range(Some(0.005));
+    assert!(
+        seen > 0.02,
+        "with hMax = 5 ms the chassis moves: range {seen}, {steps} steps"
+    );
+    let err = run_err(&SolveSpec {
+        h_max: Some(0.0),
+        h: None,
+        ..spec("vehicle-stiff", "ros4", 0.0, 2.0)
+    });
+    assert!(err.to_string().contains("hMax"), "{err}");
+}

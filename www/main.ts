@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     const settings = view.settings();
     const model = view.modelInfo();
     const run = view.lastRun();
-    const adaptive = catalog.methods.find((m) => m.id === settings.method)?.adaptive ?? false;
+    const adaptive = (catalog.methods.find((m) => m.id === settings.method)?.adaptive ?? false) && !settings.fixedStep;
     let eigenvalues: Float64Array = new Float64Array();
     let h = settings.h ?? NaN;
     let where = 'no run yet';

@@ -28,6 +28,10 @@ export interface RunSettings {
   /** Tolerances of adaptive methods. */
   rtol?: number;
   atol?: number;
+  /** Largest step of an adaptive method (so it cannot step over a short input). */
+  hMax?: number;
+  /** Run an adaptive method on a fixed grid of step h instead. */
+  fixedStep?: boolean;
   t1?: number;
   params?: Record<string, number>;
   /** Locate the model's declared events. */
@@ -40,11 +44,13 @@ export function toSpec(settings: RunSettings, model: ModelInfo, method: MethodIn
   if (settings.t1 !== undefined) spec.t1 = settings.t1;
   if (settings.model === CUSTOM) spec.system = settings.system ?? '';
   else spec.model = settings.model;
-  if (method?.adaptive) {
+  if (method?.adaptive && !settings.fixedStep) {
     if (settings.rtol !== undefined) spec.rtol = settings.rtol;
     if (settings.atol !== undefined) spec.atol = settings.atol;
+    if (settings.hMax !== undefined) spec.hMax = settings.hMax;
   } else {
     spec.h = settings.h;
+    if (method?.adaptive) spec.adaptive = false;
   }
   const declared = model.events.filter((e) => !e.watched);
   if (settings.events && declared.length > 0) spec.events = declared.map((e) => ({ id: e.id }));

@@ -65,10 +65,11 @@ export function decodeSettings(hash: string): Decoded {
   }
   const settings: RunSettings = { model: r.model, method: r.method };
   if (typeof r.system === 'string' && r.system.length <= MAX_SYSTEM_CHARS) settings.system = r.system;
-  for (const key of ['h', 'rtol', 'atol', 't1'] as const) {
+  for (const key of ['h', 'rtol', 'atol', 'hMax', 't1'] as const) {
     if (isFiniteNumber(r[key])) settings[key] = r[key];
   }
   if (typeof r.events === 'boolean') settings.events = r.events;
+  if (typeof r.fixedStep === 'boolean') settings.fixedStep = r.fixedStep;
   if (typeof r.params === 'object' && r.params !== null && !Array.isArray(r.params)) {
     const entries = Object.entries(r.params as Record<string, unknown>)
       .filter(([k, v]) => /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(k) && isFiniteNumber(v))

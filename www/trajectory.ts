@@ -70,6 +70,9 @@ export class TrajectoryView {
   private readonly rtolSlider = byId<HTMLInputElement>('rtol-slider');
   private readonly rtolInput = byId<HTMLInputElement>('rtol');
   private readonly atolInput = byId<HTMLInputElement>('atol');
+  private readonly hMaxInput = byId<HTMLInputElement>('hmax');
+  private readonly fixedStepBox = byId<HTMLElement>('fixed-step-box');
+  private readonly fixedStep = byId<HTMLInputElement>('fixed-step');
   private readonly t1Input = byId<HTMLInputElement>('t1');
   private readonly paramsBox = byId<HTMLElement>('params');
   private readonly eventsBox = byId<HTMLElement>('events-box');
@@ -128,6 +131,11 @@ export class TrajectoryView {
       void this.run();
     });
     this.atolInput.addEventListener('input', () => void this.run());
+    this.hMaxInput.addEventListener('input', () => void this.run());
+    this.fixedStep.addEventListener('change', () => {
+      this.showMethodControls();
+      void this.run();
+    });
     this.t1Input.addEventListener('input', () => void this.run());
     this.eventsCheck.addEventListener('change', () => void this.run());
     this.systemText.addEventListener('input', () => {
@@ -154,6 +162,8 @@ export class TrajectoryView {
     if (settings.h !== undefined) this.setH(settings.h);
     if (settings.rtol !== undefined) this.setRtol(settings.rtol);
     if (settings.atol !== undefined) this.atolInput.value = String(settings.atol);
+    this.hMaxInput.value = settings.hMax !== undefined ? String(settings.hMax) : '';
+    this.fixedStep.checked = settings.fixedStep ?? false;
     this.eventsCheck.checked = settings.events ?? false;
     await this.selectModel(settings.model ?? 'pendulum', settings);
   }
@@ -167,12 +177,14 @@ export class TrajectoryView {
       if (name) params[name] = num(input);
     }
     const custom = this.model.id === CUSTOM;
-    const adaptive = this.method()?.adaptive ?? false;
+    const adaptive = this.adaptive();
+    const hMax = this.hMaxInput.value === '' ? {} : { hMax: num(this.hMaxInput) };
     return {
       model: custom ? CUSTOM : this.model.id,
       method: this.methodSelect.value,
       ...(custom ? { system: this.systemText.value } : {}),
-      ...(adaptive ? { rtol: num(this.rtolInput), atol: num(this.atolInput) } : { h: num(this.hInput) }),
+      ...(adaptive ? { rtol: num(this.rtolInput), atol: num(this.atolInput), ...hMax } : { h: num(this.hInput) }),
+      ...(this.fixedStep.checked && !this.fixedStepBox.hidden ? { fixedStep: true } : {}),
       t1: num(this.t1Input),
       params,
       ...(this.eventsBox.hidden ? {} : { events: this.eventsCheck.checked }),
@@ -193,8 +205,14 @@ export class TrajectoryView {
     return this.methodList.find((m) => m.id === this.methodSelect.value);
   }
 
+  /** The method adapts its step in this run (it can, and fixed step is not ticked). */
+  private adaptive(): boolean {
+    return (this.method()?.adaptive ?? false) && !this.fixedStep.checked;
+  }
+
   private showMethodControls(): void {
-    const adaptive = this.method()?.adaptive ?? false;
+    const adaptive = this.adaptive();
+    this.fixedStepBox.hidden = !(this.method()?.adaptive ?? false);
     this.fixedBox.hidden = adaptive;
     this.adaptiveBox.hidden = !adaptive;
     if (this.plots) this.buildPlots();
@@ -297,7 +315,7 @@ export class TrajectoryView {
     }
     const trajectory = new Plot(byId('plot-trajectory'), { xLabel: 't', yLabel: 'state', series });
     const hasEnergy = this.model.outputs.includes('energy');
-    const adaptive = this.method()?.adaptive ?? false;
+    const adaptive = this.adaptive();
     byId('fig-energy').hidden = !hasEnergy;
     byId('fig-error').hidden = !this.model.exact;
     byId('fig-steps').hidden = !adaptive;
@@ -404,7 +422,7 @@ export class TrajectoryView {
     exact?: ArrayLike<number>,
   ): void {
     const rows: [string, string][] = [['steps', String(sol.stats.naccept)]];
-    if (sol.stats.nreject > 0 || this.method()?.adaptive) rows.push(['rejected', String(sol.stats.nreject)]);
+    if (sol.stats.nreject > 0 || this.adaptive()) rows.push(['rejected', String(sol.stats.nreject)]);
     rows.push(['f-evaluations', String(sol.stats.nfev)], ['reached t', formatNumber(t[t.length - 1] ?? NaN)]);
     if (energy && energy.length > 0) {
       // Relative drift needs a nonzero reference; a run from E0 = 0 (the spring from
@@ -483,7 +501,7 @@ export class TrajectoryView {
     const energy: number[] = energyIndex >= 0 ? [handle.start.outputs[energyIndex]] : [];
     const exact: number[] | undefined = handle.start.exact ? Array.from(handle.start.exact) : undefined;
     const h: number[] = [];
-    const perFrame = this.method()?.adaptive
+    const perFrame = this.adaptive()
       ? ADAPTIVE_STEPS_PER_FRAME
       : Math.max(1, Math.ceil(Number(this.t1Input.value) / Number(this.hInput.value) / ANIMATION_FRAMES));
     const animation = { handle, frame: 0, stopped: false };

@@ -127,6 +127,60 @@ describe('issue 6: scenarios', () => {
     expect(Math.abs(theta1[theta1.length - 1] - (3 * Math.PI) / 2)).toBeLessThan(0.2);
   });
 
+  it('003 Figs. 7–8: slowfast at h = 0.005 stays bounded, energy drift like dp45 at rtol 1e-3', () => {
+    const sol = run(byId('pendulum-particle-slowfast').settings);
+    expect(sol.warning).toBeUndefined();
+    const dp45 = run({ model: 'pendulum-particle', method: 'dp45', rtol: 1e-3, atol: 1e-6, t1: 10 });
+    const [mine, theirs] = [drift(sol.outputs.energy), drift(dp45.outputs.energy)];
+    expect(mine).toBeLessThan(1e-6);
+    expect(mine / theirs).toBeGreaterThan(0.1);
+    expect(mine / theirs).toBeLessThan(10);
+    expect(sol.stats.nfev).toBeLessThan(dp45.stats.nfev);
+  });
+
+  it('000 Fig. 5: LLM with events keeps the energy to 1e-12; dp45 without events does not', () => {
+    const llm = run(byId('bouncing-balls-llm').settings);
+    expect(llm.events.length).toBeGreaterThan(20);
+    expect(drift(llm.outputs.energy)).toBeLessThan(1e-12);
+    const dp45 = run({ model: 'bouncing-balls', method: 'dp45', rtol: 1e-3, atol: 1e-6, t1: 3 });
+    expect(drift(dp45.outputs.energy)).toBeGreaterThan(1e-2);
+  });
+
+  it('000 Fig. 6: adaptive LLM follows sin(1/t) to 2e-4', () => {
+    const sol = run(byId('sin-inv-t-llm').settings);
+    const exact = sol.exact as Float64Array;
+    expect(sol.y.reduce((w, v, i) => Math.max(w, Math.abs(v - exact[i])), 0)).toBeLessThan(2e-4);
+  });
+
+  it('001 Tables 4–6: ros4 step counts within a factor 1.5 of the seed for tol 1e-2 … 1e-7', () => {
+    const base = byId('double-pendulum-rsda-ros4').settings;
+    const seed = [29, 49, 85, 148, 264, 467];
+    seed.forEach((steps, k) => {
+      const tol = 10 ** -(k + 2);
+      const ours = run({ ...base, rtol: tol, atol: tol }).stats.naccept;
+      expect(ours / steps, `tol ${tol}: ${ours} vs ${steps}`).toBeGreaterThan(1 / 1.5);
+      expect(ours / steps, `tol ${tol}: ${ours} vs ${steps}`).toBeLessThan(1.5);
+    });
+  });
+
+  it('001 §3.2: ros4 (hMax 5 ms) needs two orders fewer f-evaluations than dp45 for the same bump', () => {
+    const ros4 = run(byId('vehicle-ros4').settings);
+    const dp45 = run(byId('vehicle-explicit').settings);
+    expect(dp45.stats.nfev / ros4.stats.nfev).toBeGreaterThan(100);
+    const range = (s: Solution): number => {
+      const h = s.outputs['chassis height'];
+      return Math.max(...h) - Math.min(...h);
+    };
+    expect(Math.abs(range(ros4) - range(dp45))).toBeLessThan(0.02 * range(dp45));
+  });
+
+  it('Van der Pol μ = 1000: ros4 over [0, 3000] in under 20,000 f-evaluations, near the reference', () => {
+    const sol = run(byId('van-der-pol-ros4').settings);
+    expect(sol.stats.nfev).toBeLessThan(20_000);
+    const n = sol.t.length - 1;
+    expect(Math.abs(sol.y[2 * n] - -1.51060693674397)).toBeLessThan(1e-5);
+  });
+
   it('your own system: the example solves and its event line fires', () => {
     const sol = run(byId('your-system').settings);
     expect(sol.warning).toBeUndefined();
