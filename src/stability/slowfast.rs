@@ -35,6 +35,12 @@ fn rk4(s: C) -> C {
 /// else the quotients, whose cancellation costs at most eps/|w|².
 #[inline]
 pub fn phi12(w: C, ew: C) -> (C, C) {
+    phi12_inv(w, ew, || w.conj() / w.norm_sqr())
+}
+
+/// [`phi12`] with 1/w supplied lazily (the map shares one 1/ξ between αξ and κξ).
+#[inline]
+fn phi12_inv(w: C, ew: C, inv: impl FnOnce() -> C) -> (C, C) {
     if w.norm_sqr() < 0.04 {
         // φ₁ = Σ w^k/(k+1)!, φ₂ = Σ w^k/(k+2)!
         let mut p1 = C::new(0.0, 0.0);
@@ -64,7 +70,7 @@ pub fn phi12(w: C, ew: C) -> (C, C) {
         }
         (p1, p2)
     } else {
-        let inv = w.conj() / w.norm_sqr();
+        let inv = inv();
         let p1 = (ew - 1.0) * inv;
         (p1, (p1 - 1.0) * inv)
     }
@@ -113,8 +119,11 @@ impl SlowFast {
         let (a, b) = (self.alpha, self.beta);
         let b2 = b * b;
         let c = b * (1.0 - b2);
-        let (p1a, p2a) = phi12(xi * a, e_alpha);
-        let (p1k, p2k) = phi12(xi * self.kappa(), e_kappa);
+        let k = self.kappa();
+        // One 1/ξ for both φ pairs: 1/(wξ) = (1/ξ)/w (only used when |wξ| ≥ 0.2).
+        let inv_xi = xi.conj() / xi.norm_sqr();
+        let (p1a, p2a) = phi12_inv(xi * a, e_alpha, || inv_xi / a);
+        let (p1k, p2k) = phi12_inv(xi * k, e_kappa, || inv_xi / k);
         let xi2 = xi * xi;
         let u = rk4(xi * (1.0 - b2)) + xi2 * p2a * (b2 * (1.0 - b2));
         let m12 = xi * (p1a + xi * p2a * b2) * b;
