@@ -308,6 +308,9 @@ export interface LocalSeries {
   method: string;
   h: Float64Array;
   error: Float64Array;
+  /** Max norm of the method's own error estimate of that step (000 Fig. 6); NaN for
+   *  methods without one. */
+  estimate: Float64Array;
   fit: SlopeFit;
 }
 export interface ConvergenceResult {
@@ -709,6 +712,7 @@ pub fn convergence(
         set(&o, "method", &JsValue::from_str(&l.method))?;
         set(&o, "h", &f64s(&l.h))?;
         set(&o, "error", &f64s(&l.error))?;
+        set(&o, "estimate", &f64s(&l.estimate))?;
         set(&o, "fit", &to_js(&l.fit)?)?;
         local.push(&o);
     }
