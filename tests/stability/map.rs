@@ -74,3 +74,69 @@ fn issue_5_timing_of_a_1024_squared_map() {
         );
     }
 }
+
+fn window(
+    method: &str,
+    re: [f64; 2],
+    im: [f64; 2],
+    n: usize,
+) -> (Vec<f64>, odelab::stability::Grid) {
+    let s = StabilitySpec {
+        method: method.into(),
+        re: Some(re),
+        im: Some(im),
+        nx: Some(n),
+        ny: Some(n),
+        ..Default::default()
+    };
+    (stability_map(&s).unwrap(), s.grid().unwrap())
+}
+
+#[test]
+fn issue_5_backward_euler_is_unstable_only_in_the_disk_around_one() {
+    let (v, g) = window("backward-euler", [-2.0, 4.0], [-3.0, 3.0], 121);
+    for iy in 0..g.ny {
+        for ix in 0..g.nx {
+            let d = (g.x(ix) - 1.0).hypot(g.y(iy));
+            if (d - 1.0).abs() < 1e-6 {
+                continue;
+            }
+            assert_eq!(
+                v[iy * g.nx + ix] > 1.0,
+                d < 1.0,
+                "({}, {})",
+                g.x(ix),
+                g.y(iy)
+            );
+        }
+    }
+}
+
+#[test]
+fn issue_5_llm_region_is_the_closed_left_half_plane() {
+    let (v, g) = window("llm", [-3.0, 3.0], [-30.0, 30.0], 61);
+    for iy in 0..g.ny {
+        for ix in 0..g.nx {
+            assert_eq!(v[iy * g.nx + ix] <= 1.0, g.x(ix) <= 0.0);
+        }
+    }
+}
+
+#[test]
+fn issue_5_slowfast_with_beta_zero_has_rk4_facts() {
+    let f = odelab::stability::stability_facts(&StabilitySpec {
+        method: "slowfast".into(),
+        alpha: Some(50.0),
+        beta: Some(0.0),
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(
+        (f.real_intercept.unwrap() + 2.785293563405282).abs() < 1e-9,
+        "{f:?}"
+    );
+    assert!(
+        (f.imag_extent.unwrap() - 2.0 * 2f64.sqrt()).abs() < 1e-9,
+        "{f:?}"
+    );
+}
