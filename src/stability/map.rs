@@ -51,6 +51,7 @@ pub fn map_of(amp: &Amplification, grid: &Grid) -> Vec<f64> {
                     .collect::<Vec<_>>()
             };
             let (col_a, col_k, row_a, row_k) = (col(a), col(k), row(a), row(k));
+            let sf = sf.prepared();
             for (iy, line) in out.chunks_exact_mut(nx).enumerate() {
                 let y = grid.y(iy);
                 let (ra, rk) = (row_a[iy], row_k[iy]);
