@@ -195,8 +195,9 @@ export interface StepResult {
 }
 /** What the stability lab accepts. The map's value at ξ = hλ is |R(ξ)| (one-step
  *  methods), ρ(M(ξ)) (midpoint2, slowfast) or the largest root modulus of the
- *  characteristic polynomial (ab3, am-pece, bdf2); the region of absolute stability is
- *  where it is <= 1. */
+ *  characteristic polynomial (ab3, am-pece = AB3 + AM4 PECE, bdf2); the region of
+ *  absolute stability is where it is <= 1. midpoint2 is for q'' + 2βωq' + ω²q = 0: ξ
+ *  stands for that oscillator's eigenvalue pair hλ, hλ̄ (hω = |ξ|, β = −Re ξ/|ξ|). */
 export interface StabilitySpec {
   /** One of `stabilityMethods()`: euler, heun, rk4, bs23, dp45, midpoint2,
    *  backward-euler, bdf2, ab3, am-pece, ros4, w2, llm, slowfast, or "custom" with
