@@ -70,29 +70,34 @@ fn issue_5_analysis_bundles_map_contour_and_facts() {
 }
 
 /// Where the contour crosses the real axis (leftmost) and the positive imaginary axis
-/// (topmost), on a grid with a row on Im ξ = 0 and a column on Re ξ = 0.
+/// (topmost): contours of two thin windows, a strip along the real axis (its middle row
+/// is Im ξ = 0) and one along the imaginary axis (its middle column is Re ξ = 0).
 fn axis_crossings(method: &str, left: f64, top: f64) -> (f64, f64) {
-    let width = 1.0 - left;
-    // Choose nx so that 0 is a grid column: x_k = left + k·width/(nx − 1).
-    let nx = 2001;
-    let re = [left, left + width];
-    assert!((-left / width * (nx - 1) as f64).fract().abs() < 1e-9);
-    let c = stability_contour(&StabilitySpec {
-        method: method.into(),
-        re: Some(re),
-        im: Some([-top, top]),
-        nx: Some(nx),
-        ny: Some(1001),
-        ..Default::default()
-    })
-    .unwrap();
+    let contour = |re: [f64; 2], im: [f64; 2], nx: usize, ny: usize| {
+        stability_contour(&StabilitySpec {
+            method: method.into(),
+            re: Some(re),
+            im: Some(im),
+            nx: Some(nx),
+            ny: Some(ny),
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let strip = 1e-3;
     let (mut x_min, mut y_max) = (f64::INFINITY, 0.0f64);
+    let c = contour([left, 1.0], [-strip, strip], 4001, 3);
     for k in 0..c.len() {
         for (x, y) in c.polyline(k) {
-            if y.abs() < 1e-12 {
+            if y.abs() < 1e-15 {
                 x_min = x_min.min(x);
             }
-            if x.abs() < 1e-12 {
+        }
+    }
+    let c = contour([-strip, strip], [-top, top], 3, 4001);
+    for k in 0..c.len() {
+        for (x, y) in c.polyline(k) {
+            if x.abs() < 1e-15 {
                 y_max = y_max.max(y);
             }
         }
