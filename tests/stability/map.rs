@@ -140,3 +140,39 @@ fn issue_5_slowfast_with_beta_zero_has_rk4_facts() {
         "{f:?}"
     );
 }
+
+#[test]
+fn issue_5_mirrored_rows_equal_direct_evaluation() {
+    // A symmetric window: the upper rows are copies of the lower ones; they must agree
+    // with evaluating each point directly (to rounding of the grid coordinates).
+    for (id, alpha, beta) in [
+        ("rk4", None, None),
+        ("slowfast", Some(30.0), Some(0.3)),
+        ("ab3", None, None),
+        ("midpoint2", None, None),
+    ] {
+        let s = StabilitySpec {
+            method: id.into(),
+            re: Some([-3.0, 1.0]),
+            im: Some([-3.0, 3.0]),
+            nx: Some(41),
+            ny: Some(61),
+            alpha,
+            beta,
+            tableau: None,
+        };
+        let v = stability_map(&s).unwrap();
+        let g = s.grid().unwrap();
+        let amp = Amplification::from_spec(&s).unwrap();
+        for iy in 0..g.ny {
+            for ix in 0..g.nx {
+                let want = amp.value(Complex::new(g.x(ix), g.y(iy)));
+                let got = v[iy * g.nx + ix];
+                assert!(
+                    (got - want).abs() <= 1e-12 * want.max(1.0),
+                    "{id} ({ix}, {iy}): {got} vs {want}"
+                );
+            }
+        }
+    }
+}
