@@ -1,7 +1,7 @@
 //! odelab: numerical integrators for stiff and oscillatory multibody dynamics.
 //!
 //! The crate is a pure numerical core ([`problem`], [`method`], [`control`], [`event`],
-//! [`model`], [`driver`], [`spec`], [`stability`]) plus exactly one module, `wasm`,
+//! [`model`], [`driver`], [`spec`], [`stability`], [`convergence`]) plus exactly one module, `wasm`,
 //! that knows about wasm-bindgen and turns the core's types into JavaScript values.
 //! Nothing outside `wasm` depends on JS.
 //!

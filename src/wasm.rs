@@ -4,6 +4,7 @@
 //! Bulk arrays cross as `Float64Array` copies (never views into wasm memory, which
 //! are invalidated when memory grows); small objects cross through serde.
 
+use crate::convergence::{self, ConvergenceSpec};
 use crate::driver::{self, Solution};
 use crate::error::OdeError;
 use crate::event::EventRecord;
@@ -230,8 +231,9 @@ export interface StepResult {
 }
 /** What the stability lab accepts. The map's value at ξ = hλ is |R(ξ)| (one-step
  *  methods), ρ(M(ξ)) (midpoint2, slowfast) or the largest root modulus of the
- *  characteristic polynomial (ab3, am-pece, bdf2); the region of absolute stability is
- *  where it is <= 1. */
+ *  characteristic polynomial (ab3, am-pece = AB3 + AM4 PECE, bdf2); the region of
+ *  absolute stability is where it is <= 1. midpoint2 is for q'' + 2βωq' + ω²q = 0: ξ
+ *  stands for that oscillator's eigenvalue pair hλ, hλ̄ (hω = |ξ|, β = −Re ξ/|ξ|). */
 export interface StabilitySpec {
   /** One of `stabilityMethods()`: euler, heun, rk4, bs23, dp45, midpoint2,
    *  backward-euler, bdf2, ab3, am-pece, ros4, w2, llm, slowfast, or "custom" with
@@ -285,6 +287,95 @@ export interface StabilityAnalysis {
   ny: number;
   contour: StabilityContour;
   facts: StabilityFacts;
+}
+/** What `convergence` runs. h = (t1 − t0)/2^n for n = nMin..nMax (defaults 4, 14;
+ *  nMax <= 24, at least three levels; all fixed-step runs together <= 2^25 steps). */
+export interface ConvergenceSpec {
+  model: string;
+  params?: Record<string, number>;
+  y0?: number[];
+  t0?: number;
+  t1?: number;
+  /** Method ids (see `methods()`); adaptive ones also run the tolerance sweep. */
+  methods: string[];
+  nMin?: number;
+  nMax?: number;
+  /** Work–precision tolerances, rtol = atol = tol (default 1e-2 … 1e-10; [] for none). */
+  tols?: number[];
+  /** One-step study step sizes (default 0.1 · 2^-k, k = 0..9). */
+  localH?: number[];
+}
+/** A least-squares slope of log(error) vs log(h) over points from..to (inclusive). */
+export interface SlopeFit {
+  /** NaN if fewer than two usable points. */
+  slope: number;
+  from: number;
+  to: number;
+  /** Index of the smallest error when the error stops decreasing after it (the
+   *  round-off floor of seed 002 §7.5); absent if still decreasing at the smallest h. */
+  floor?: number;
+}
+/** Global error at t1 for each h (arrays indexed by level, h decreasing). */
+export interface GlobalSeries {
+  method: string;
+  /** The method's order p, used by Richardson. */
+  order: number;
+  n: Float64Array;
+  h: Float64Array;
+  /** Max-norm error at t1; Infinity where the run blew up. */
+  error: Float64Array;
+  nfev: Float64Array;
+  /** D_n = |y_n − y_(n−1)| (seed 002 §7.6); NaN at the first level. */
+  d: Float64Array;
+  /** D_(n−1)/D_n → 2^p; NaN at the first two levels. */
+  dRatio: Float64Array;
+  /** Richardson's estimate of the error of y_n, D_n/(2^p − 1) (002 eq. 7.9). */
+  richardson: Float64Array;
+  fit: SlopeFit;
+}
+export interface WorkPrecisionSeries {
+  method: string;
+  tol: Float64Array;
+  nfev: Float64Array;
+  nsteps: Float64Array;
+  error: Float64Array;
+}
+/** Error of one step from the exact state at t0, for each h (decreasing). */
+export interface LocalSeries {
+  method: string;
+  h: Float64Array;
+  error: Float64Array;
+  /** Max norm of the method's own error estimate of that step (000 Fig. 6); NaN for
+   *  methods without one. */
+  estimate: Float64Array;
+  fit: SlopeFit;
+}
+export interface ConvergenceResult {
+  /** "exact" (the model's solution) or the reference run used. */
+  reference: string;
+  t0: number;
+  t1: number;
+  global: GlobalSeries[];
+  workPrecision: WorkPrecisionSeries[];
+  local: LocalSeries[];
+}
+/** Markers for the ξ-plane: the eigenvalues of ∂f/∂y at (t, y), times h. */
+export interface EigenSpec {
+  /** A model id, or give `system` text instead. */
+  model?: string;
+  system?: string;
+  params?: Record<string, number>;
+  /** Default: the model's t0. */
+  t?: number;
+  /** Default: the model's y0. */
+  y?: number[];
+  /** h > 0 (default 1: the eigenvalues themselves). */
+  h?: number;
+}
+/** hλ_i: `re[i] + i·im[i]`, one per state component (complex pairs both listed). */
+export interface ScaledEigenvalues {
+  re: Float64Array;
+  im: Float64Array;
 }
 "#;
 
@@ -637,5 +728,97 @@ pub fn stability_analysis(
     set(&obj, "ny", &JsValue::from(spec.ny.unwrap_or(0) as u32))?;
     set(&obj, "contour", &contour_to_js(&a.contour)?)?;
     set(&obj, "facts", &to_js(&a.facts)?)?;
+    Ok(obj.into())
+}
+
+fn f64s(v: &[f64]) -> Float64Array {
+    Float64Array::from(v)
+}
+
+/// Runs the convergence studies of `spec` (global error vs h, work–precision, local error).
+#[wasm_bindgen(unchecked_return_type = "ConvergenceResult")]
+pub fn convergence(
+    #[wasm_bindgen(unchecked_param_type = "ConvergenceSpec")] spec: JsValue,
+) -> Result<JsValue, JsError> {
+    if let Some(keys) = object_keys(&spec) {
+        check_fields(
+            "the convergence spec",
+            &keys,
+            field_names::<ConvergenceSpec>(),
+        )
+        .map_err(js_error)?;
+    }
+    let spec: ConvergenceSpec = serde_wasm_bindgen::from_value(spec).map_err(|e| {
+        let text = e.to_string();
+        js_error(OdeError::BadSpec {
+            message: text.trim_start_matches("Error: ").to_string(),
+        })
+    })?;
+    let r = convergence::convergence(&spec).map_err(js_error)?;
+    let obj = Object::new();
+    set(&obj, "reference", &JsValue::from_str(&r.reference))?;
+    set(&obj, "t0", &JsValue::from_f64(r.t0))?;
+    set(&obj, "t1", &JsValue::from_f64(r.t1))?;
+    let global = Array::new();
+    for g in &r.global {
+        let o = Object::new();
+        set(&o, "method", &JsValue::from_str(&g.method))?;
+        set(&o, "order", &JsValue::from(g.order))?;
+        let n: Vec<f64> = g.n.iter().map(|&n| n as f64).collect();
+        set(&o, "n", &f64s(&n))?;
+        set(&o, "h", &f64s(&g.h))?;
+        set(&o, "error", &f64s(&g.error))?;
+        set(&o, "nfev", &f64s(&g.nfev))?;
+        set(&o, "d", &f64s(&g.d))?;
+        set(&o, "dRatio", &f64s(&g.d_ratio))?;
+        set(&o, "richardson", &f64s(&g.richardson))?;
+        set(&o, "fit", &to_js(&g.fit)?)?;
+        global.push(&o);
+    }
+    set(&obj, "global", &global)?;
+    let work = Array::new();
+    for w in &r.work_precision {
+        let o = Object::new();
+        set(&o, "method", &JsValue::from_str(&w.method))?;
+        set(&o, "tol", &f64s(&w.tol))?;
+        set(&o, "nfev", &f64s(&w.nfev))?;
+        set(&o, "nsteps", &f64s(&w.nsteps))?;
+        set(&o, "error", &f64s(&w.error))?;
+        work.push(&o);
+    }
+    set(&obj, "workPrecision", &work)?;
+    let local = Array::new();
+    for l in &r.local {
+        let o = Object::new();
+        set(&o, "method", &JsValue::from_str(&l.method))?;
+        set(&o, "h", &f64s(&l.h))?;
+        set(&o, "error", &f64s(&l.error))?;
+        set(&o, "estimate", &f64s(&l.estimate))?;
+        set(&o, "fit", &to_js(&l.fit)?)?;
+        local.push(&o);
+    }
+    set(&obj, "local", &local)?;
+    Ok(obj.into())
+}
+
+/// hλᵢ: eigenvalues of the Jacobian at a state, times h, for the ξ-plane markers.
+#[wasm_bindgen(js_name = scaledEigenvalues, unchecked_return_type = "ScaledEigenvalues")]
+pub fn scaled_eigenvalues(
+    #[wasm_bindgen(unchecked_param_type = "EigenSpec")] spec: JsValue,
+) -> Result<JsValue, JsError> {
+    use crate::stability::eigen::{self, EigenSpec};
+    if let Some(keys) = object_keys(&spec) {
+        check_fields("the eigenvalue spec", &keys, field_names::<EigenSpec>()).map_err(js_error)?;
+    }
+    let spec: EigenSpec = serde_wasm_bindgen::from_value(spec).map_err(|e| {
+        let text = e.to_string();
+        js_error(OdeError::BadSpec {
+            message: text.trim_start_matches("Error: ").to_string(),
+        })
+    })?;
+    let ev = eigen::scaled_eigenvalues(&spec).map_err(js_error)?;
+    let obj = Object::new();
+    set(&obj, "re", &f64s(&ev.re))?;
+    set(&obj, "im", &f64s(&ev.im))?;
     Ok(obj.into())
 }

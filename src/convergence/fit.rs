@@ -8,7 +8,9 @@
 //! h) that agrees within 0.2 with the one before it, which passes over the pair already
 //! bent by round-off; the range extends towards large h while the local slopes stay
 //! within 0.25 of it. Least squares on its points gives the slope. Points at large h
-//! (pre-asymptotic, or a blow-up: e = ∞) and in the floor fall outside.
+//! (pre-asymptotic, or a blow-up: e = ∞) and in the floor fall outside. With too few
+//! points for that (no two consecutive slopes), every usable point up to the smallest
+//! error is fitted.
 
 use serde::Serialize;
 
@@ -68,7 +70,19 @@ pub fn fit_slope(h: &[f64], err: &[f64]) -> SlopeFit {
         .rev()
         .find(|&j| pair(j) && pair(j - 1) && (slope_at(j) - slope_at(j - 1)).abs() <= 0.2)
     else {
-        return SlopeFit { floor, ..none };
+        // Too few points to judge consistency: fit every usable point up to the minimum.
+        let pts: Vec<usize> = (0..=i_min).filter(|&i| usable(i)).collect();
+        if pts.len() < 2 {
+            return SlopeFit { floor, ..none };
+        }
+        let x: Vec<f64> = pts.iter().map(|&i| h[i].ln()).collect();
+        let y: Vec<f64> = pts.iter().map(|&i| err[i].ln()).collect();
+        return SlopeFit {
+            slope: least_squares_slope(&x, &y),
+            from: pts[0],
+            to: pts[pts.len() - 1],
+            floor,
+        };
     };
     let s_ref = slope_at(j_ref);
     // Extend backwards (towards large h) while the local slopes stay within 0.25.

@@ -107,6 +107,11 @@ impl Reference {
         Ok(end.y)
     }
 
+    /// The initial state the runs start from.
+    pub fn y0(&self) -> &[f64] {
+        &self.y0
+    }
+
     pub fn describe(&self) -> String {
         if self.exact {
             "exact".into()

@@ -33,7 +33,8 @@ pub const AB3: CharPoly = CharPoly {
 /// Adams–Moulton 3 (the implicit corrector alone), seed 002 §7.8:
 /// y_{n+1} = y_n + h/12 (5 f_{n+1} + 8 f_n − f_{n−1}); ρ = ζ² − ζ,
 /// σ = (5ζ² + 8ζ − 1)/12. Real intercept −6 (METHODS.md). Not a method id: the
-/// catalogue's `am-pece` runs it in PECE mode, see [`AM_PECE`].
+/// catalogue's `am-pece` uses AM4 as its corrector in PECE mode, see [`AM_PECE`]; the
+/// AB2–AM3 pair is [`AB2_AM3_PECE`].
 pub const AM3: CharPoly = CharPoly {
     coef: &[
         &[0.0, 1.0 / 12.0],
@@ -49,15 +50,29 @@ pub const BDF2: CharPoly = CharPoly {
     coef: &[&[1.0 / 3.0, 0.0], &[-4.0 / 3.0, 0.0], &[1.0, -2.0 / 3.0]],
 };
 
-/// `am-pece`: seed 002 §7.8's PECE, "predict with A–B order k, correct with A–M order
-/// k + 1", with k = 2: predictor AB2 y* = y_n + h(3 f_n − f_{n−1})/2, corrector AM3
-/// (5, 8, −1)/12 evaluated at f(y*), final evaluation at the corrected value.
-/// On y' = λy (f_j = λ y_j, z = ξ):
-/// y_{n+1} = y_n + (z/12)(5 y* + 8 y_n − y_{n−1}), y* = y_n + z(3 y_n − y_{n−1})/2, so
-/// ζ² − (1 + 13z/12 + 5z²/8) ζ + (z/12 + 5z²/24) = 0.
-/// On the negative real axis the region ends at z = −12/5 (there ζ = 1 is a double
-/// root: ζ² − 2ζ + 1), versus −6 for the implicit AM3 iterated to convergence.
+/// `am-pece` as implemented in `src/method/am_pece.rs` (issue 4): seed 002 §7.8's PECE,
+/// "predict with A–B order k, correct with A–M order k + 1", with k = 3: predictor AB3
+/// y* = y_n + h(23 f_n − 16 f_{n−1} + 5 f_{n−2})/12, corrector AM4
+/// y_{n+1} = y_n + h(9 f* + 19 f_n − 5 f_{n−1} + f_{n−2})/24 with f* = f(y*), and a
+/// final evaluation at the corrected value. On y' = λy (f_j = λ y_j, z = ξ), substituting
+/// y* into the corrector:
+/// y_{n+1} = (1 + 7z/6 + 23z²/32) y_n − (5z/24 + z²/2) y_{n−1} + (z/24 + 5z²/32) y_{n−2},
+/// so π(ζ; z) = ζ³ − (1 + 7z/6 + 23z²/32)ζ² + (5z/24 + z²/2)ζ − (z/24 + 5z²/32).
+/// Its real interval is far shorter than the implicit AM4's (−3): the corrector is
+/// applied once, not iterated to convergence.
 pub const AM_PECE: CharPoly = CharPoly {
+    coef: &[
+        &[0.0, -1.0 / 24.0, -5.0 / 32.0],
+        &[0.0, 5.0 / 24.0, 0.5],
+        &[-1.0, -7.0 / 6.0, -23.0 / 32.0],
+        &[1.0, 0.0, 0.0],
+    ],
+};
+
+/// The PECE pair with k = 2 (AB2 predictor, AM3 corrector), for comparison: derived the
+/// same way, ζ² − (1 + 13z/12 + 5z²/8) ζ + (z/12 + 5z²/24) = 0. On the negative real
+/// axis its region ends at z = −12/5, where ζ = 1 is a double root (ζ² − 2ζ + 1).
+pub const AB2_AM3_PECE: CharPoly = CharPoly {
     coef: &[
         &[0.0, 1.0 / 12.0, 5.0 / 24.0],
         &[-1.0, -13.0 / 12.0, -5.0 / 8.0],

@@ -28,13 +28,22 @@ type C = Complex<f64>;
 /// RK4's R(s), 003 eq. (49), Horner form.
 #[inline]
 fn rk4(s: C) -> C {
-    (((s / 24.0 + 1.0 / 6.0) * s + 0.5) * s + 1.0) * s + 1.0
+    // Products with the reciprocals, not divisions (a complex / real divides twice).
+    const INV24: f64 = 1.0 / 24.0;
+    const INV6: f64 = 1.0 / 6.0;
+    (((s * INV24 + INV6) * s + 0.5) * s + 1.0) * s + 1.0
 }
 
 /// φ₁(w), φ₂(w) given e^w. A Taylor series for |w| < 0.2 (13 terms, error < 1e-20);
 /// else the quotients, whose cancellation costs at most eps/|w|².
 #[inline]
 pub fn phi12(w: C, ew: C) -> (C, C) {
+    phi12_inv(w, ew, || w.conj() / w.norm_sqr())
+}
+
+/// [`phi12`] with 1/w supplied lazily (the map shares one 1/ξ between αξ and κξ).
+#[inline]
+fn phi12_inv(w: C, ew: C, inv: impl FnOnce() -> C) -> (C, C) {
     if w.norm_sqr() < 0.04 {
         // φ₁ = Σ w^k/(k+1)!, φ₂ = Σ w^k/(k+2)!
         let mut p1 = C::new(0.0, 0.0);
@@ -64,7 +73,7 @@ pub fn phi12(w: C, ew: C) -> (C, C) {
         }
         (p1, p2)
     } else {
-        let inv = w.conj() / w.norm_sqr();
+        let inv = inv();
         let p1 = (ew - 1.0) * inv;
         (p1, (p1 - 1.0) * inv)
     }
@@ -104,21 +113,66 @@ impl SlowFast {
         self.matrix_with(xi, (xi * self.alpha).exp(), (xi * self.kappa()).exp())
     }
 
-    /// ρ(M(ξ)) given the two exponentials, from tr M and det M only. With
-    /// u = M11 − βM12 = R((1 − β²)ξ) + β²(1 − β²)ξ²φ₂(αξ) and c = β(1 − β²), the rows
-    /// above give det M = E·u + cξ M12 (φ₂(κξ) − φ₁(κξ)) and tr M = u + E + cξφ₂(κξ) M12
-    /// (the M21 and M22 terms with M11·M12 cancel), which saves most of the products.
+    /// ρ(M(ξ)) given the two exponentials, from tr M and det M only (see [`Prepared`]).
     #[inline]
     pub fn spectral_radius_with(&self, xi: C, e_alpha: C, e_kappa: C) -> f64 {
+        self.prepared().spectral_radius_with(xi, e_alpha, e_kappa)
+    }
+
+    /// The per-map constants of [`Prepared::spectral_radius_with`].
+    pub fn prepared(&self) -> Prepared {
         let (a, b) = (self.alpha, self.beta);
         let b2 = b * b;
-        let c = b * (1.0 - b2);
-        let (p1a, p2a) = phi12(xi * a, e_alpha);
-        let (p1k, p2k) = phi12(xi * self.kappa(), e_kappa);
+        let k = self.kappa();
+        Prepared {
+            alpha: a,
+            kappa: k,
+            inv_alpha: 1.0 / a,
+            inv_kappa: 1.0 / k,
+            one_minus_b2: 1.0 - b2,
+            b,
+            b2,
+            u_coef: b2 * (1.0 - b2),
+            c: b * (1.0 - b2),
+        }
+    }
+
+    /// ρ(M(ξ)), the value of the slow/fast stability map (003 eq. 58).
+    pub fn spectral_radius(&self, xi: C) -> f64 {
+        self.spectral_radius_with(xi, (xi * self.alpha).exp(), (xi * self.kappa()).exp())
+    }
+}
+
+/// α, β and the constants derived from them, computed once per map so that a point costs
+/// one division (1/ξ) besides the square roots.
+#[derive(Debug, Clone, Copy)]
+pub struct Prepared {
+    alpha: f64,
+    kappa: f64,
+    inv_alpha: f64,
+    inv_kappa: f64,
+    one_minus_b2: f64,
+    b: f64,
+    b2: f64,
+    u_coef: f64,
+    c: f64,
+}
+
+impl Prepared {
+    /// ρ(M(ξ)) given e^{αξ} and e^{κξ}, from tr M and det M only. With
+    /// u = M11 − βM12 = R((1 − β²)ξ) + β²(1 − β²)ξ²φ₂(αξ) and c = β(1 − β²), the rows of
+    /// the module doc give det M = E·u + cξ M12 (φ₂(κξ) − φ₁(κξ)) and
+    /// tr M = u + E + cξφ₂(κξ) M12 (the M21 and M22 terms with M11·M12 cancel).
+    #[inline]
+    pub fn spectral_radius_with(&self, xi: C, e_alpha: C, e_kappa: C) -> f64 {
+        // One 1/ξ for both φ pairs: 1/(wξ) = (1/ξ)(1/w) (only used when |wξ| ≥ 0.2).
+        let inv_xi = xi.conj() * (1.0 / xi.norm_sqr());
+        let (p1a, p2a) = phi12_inv(xi * self.alpha, e_alpha, || inv_xi * self.inv_alpha);
+        let (p1k, p2k) = phi12_inv(xi * self.kappa, e_kappa, || inv_xi * self.inv_kappa);
         let xi2 = xi * xi;
-        let u = rk4(xi * (1.0 - b2)) + xi2 * p2a * (b2 * (1.0 - b2));
-        let m12 = xi * (p1a + xi * p2a * b2) * b;
-        let cxm = xi * m12 * c;
+        let u = rk4(xi * self.one_minus_b2) + xi2 * p2a * self.u_coef;
+        let m12 = xi * (p1a + xi * p2a * self.b2) * self.b;
+        let cxm = xi * m12 * self.c;
         let det = e_kappa * u + cxm * (p2k - p1k);
         let half = (u + e_kappa + cxm * p2k) * 0.5;
         let s = csqrt(half * half - det);
@@ -128,11 +182,6 @@ impl SlowFast {
         } else {
             v
         }
-    }
-
-    /// ρ(M(ξ)), the value of the slow/fast stability map (003 eq. 58).
-    pub fn spectral_radius(&self, xi: C) -> f64 {
-        self.spectral_radius_with(xi, (xi * self.alpha).exp(), (xi * self.kappa()).exp())
     }
 }
 

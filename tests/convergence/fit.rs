@@ -19,3 +19,10 @@ fn issue_5_fit_finds_the_truncation_slope_and_the_floor() {
     let e3: Vec<f64> = h.iter().map(|h| h * h).collect();
     assert_eq!(fit_slope(&h, &e3).floor, None);
 }
+
+#[test]
+fn issue_5_two_points_still_give_a_slope() {
+    let f = fit_slope(&[0.1, 0.05], &[1e-4, 1.25e-5]);
+    assert!((f.slope - 3.0).abs() < 1e-12, "{f:?}");
+    assert!(fit_slope(&[0.1], &[1e-4]).slope.is_nan());
+}

@@ -41,3 +41,24 @@ fn issue_5_local_error_against_a_reference_run_when_there_is_no_exact_solution()
     assert!(r.reference.starts_with("dp45"));
     assert!((r.local[0].fit.slope - 3.0).abs() < 0.2, "{:?}", r.local[0]);
 }
+
+#[test]
+fn issue_5_local_estimate_of_an_embedded_pair_tracks_its_local_error() {
+    let r = convergence(&ConvergenceSpec {
+        model: "mass-spring-damper".into(),
+        methods: vec!["bs23".into(), "rk4".into()],
+        n_min: Some(4),
+        n_max: Some(6),
+        tols: Some(vec![]),
+        local_h: Some(vec![0.02, 0.01, 0.005]),
+        ..Default::default()
+    })
+    .unwrap();
+    let bs23 = &r.local[0];
+    // The estimate is of the order-2 embedded solution's error: at least the true
+    // error of the order-3 result, and O(h³).
+    for (e, est) in bs23.error.iter().zip(&bs23.estimate) {
+        assert!(est.is_finite() && *est > 0.5 * e, "{e} vs {est}");
+    }
+    assert!(r.local[1].estimate.iter().all(|x| x.is_nan()));
+}

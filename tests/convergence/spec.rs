@@ -79,3 +79,18 @@ fn issue_5_bad_convergence_specs_are_refused() {
     });
     assert!(e.is_ok() || matches!(e, Err(OdeError::NeedsSecondOrderModel { .. })));
 }
+
+#[test]
+fn issue_5_convergence_spec_reads_the_js_field_names() {
+    let s: ConvergenceSpec = serde_json::from_str(
+        r#"{"model":"mass-spring-damper","params":{"c":5},"methods":["rk4"],
+            "nMin":4,"nMax":7,"tols":[],"localH":[0.01],"t1":2}"#,
+    )
+    .unwrap();
+    assert_eq!((s.n_min, s.n_max, s.t1), (Some(4), Some(7), Some(2.0)));
+    let r = convergence(&s).unwrap();
+    assert_eq!(r.global[0].h.len(), 4);
+    assert_eq!(r.global[0].h[0], 2.0 / 16.0);
+    let fields = odelab::spec::field_names::<ConvergenceSpec>();
+    assert!(fields.contains(&"localH") && fields.contains(&"nMax"));
+}

@@ -68,3 +68,60 @@ fn issue_5_analysis_bundles_map_contour_and_facts() {
     assert_eq!(a.contour.len(), 1);
     assert!(a.contour.polyline(0).all(|(x, _)| x.abs() < 1e-12));
 }
+
+/// Where the contour crosses the real axis (leftmost) and the positive imaginary axis
+/// (topmost): contours of two thin windows, a strip along the real axis (its middle row
+/// is Im ξ = 0) and one along the imaginary axis (its middle column is Re ξ = 0).
+fn axis_crossings(method: &str, left: f64, top: f64) -> (f64, f64) {
+    let contour = |re: [f64; 2], im: [f64; 2], nx: usize, ny: usize| {
+        stability_contour(&StabilitySpec {
+            method: method.into(),
+            re: Some(re),
+            im: Some(im),
+            nx: Some(nx),
+            ny: Some(ny),
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let strip = 1e-3;
+    let (mut x_min, mut y_max) = (f64::INFINITY, 0.0f64);
+    let c = contour([left, 1.0], [-strip, strip], 4001, 3);
+    for k in 0..c.len() {
+        for (x, y) in c.polyline(k) {
+            if y.abs() < 1e-15 {
+                x_min = x_min.min(x);
+            }
+        }
+    }
+    let c = contour([-strip, strip], [-top, top], 3, 4001);
+    for k in 0..c.len() {
+        for (x, y) in c.polyline(k) {
+            if x.abs() < 1e-15 {
+                y_max = y_max.max(y);
+            }
+        }
+    }
+    (x_min, y_max)
+}
+
+#[test]
+fn issue_5_grid_contours_reproduce_the_methods_md_intercepts_to_1e_4() {
+    // (method, left end of the window, expected intercept, expected extent or NaN)
+    let cases = [
+        ("euler", -3.0, -2.0, f64::NAN),
+        ("heun", -3.0, -2.0, f64::NAN),
+        ("bs23", -3.0, -2.512745326618329, 3f64.sqrt()),
+        ("dp45", -4.0, -3.306567892634945, f64::NAN),
+        ("ab3", -1.0, -6.0 / 11.0, f64::NAN),
+        ("am-pece", -3.0, -1.93460842115737, f64::NAN),
+    ];
+    for (id, left, x_want, y_want) in cases {
+        let (x, y) = axis_crossings(id, left, 2.0);
+        println!("{id}: contour intercept {x:.6}, extent {y:.6}");
+        assert!((x - x_want).abs() < 1e-4, "{id}: {x} vs {x_want}");
+        if y_want.is_finite() {
+            assert!((y - y_want).abs() < 1e-4, "{id}: {y} vs {y_want}");
+        }
+    }
+}

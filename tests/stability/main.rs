@@ -1,6 +1,7 @@
 //! Tests of the stability analysis, mirroring `src/stability/`.
 
 mod contour;
+mod eigen;
 mod facts;
 mod map;
 mod midpoint2;

@@ -74,3 +74,105 @@ fn issue_5_timing_of_a_1024_squared_map() {
         );
     }
 }
+
+fn window(
+    method: &str,
+    re: [f64; 2],
+    im: [f64; 2],
+    n: usize,
+) -> (Vec<f64>, odelab::stability::Grid) {
+    let s = StabilitySpec {
+        method: method.into(),
+        re: Some(re),
+        im: Some(im),
+        nx: Some(n),
+        ny: Some(n),
+        ..Default::default()
+    };
+    (stability_map(&s).unwrap(), s.grid().unwrap())
+}
+
+#[test]
+fn issue_5_backward_euler_is_unstable_only_in_the_disk_around_one() {
+    let (v, g) = window("backward-euler", [-2.0, 4.0], [-3.0, 3.0], 121);
+    for iy in 0..g.ny {
+        for ix in 0..g.nx {
+            let d = (g.x(ix) - 1.0).hypot(g.y(iy));
+            if (d - 1.0).abs() < 1e-6 {
+                continue;
+            }
+            assert_eq!(
+                v[iy * g.nx + ix] > 1.0,
+                d < 1.0,
+                "({}, {})",
+                g.x(ix),
+                g.y(iy)
+            );
+        }
+    }
+}
+
+#[test]
+fn issue_5_llm_region_is_the_closed_left_half_plane() {
+    let (v, g) = window("llm", [-3.0, 3.0], [-30.0, 30.0], 61);
+    for iy in 0..g.ny {
+        for ix in 0..g.nx {
+            assert_eq!(v[iy * g.nx + ix] <= 1.0, g.x(ix) <= 0.0);
+        }
+    }
+}
+
+#[test]
+fn issue_5_slowfast_with_beta_zero_has_rk4_facts() {
+    let f = odelab::stability::stability_facts(&StabilitySpec {
+        method: "slowfast".into(),
+        alpha: Some(50.0),
+        beta: Some(0.0),
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(
+        (f.real_intercept.unwrap() + 2.785293563405282).abs() < 1e-9,
+        "{f:?}"
+    );
+    assert!(
+        (f.imag_extent.unwrap() - 2.0 * 2f64.sqrt()).abs() < 1e-9,
+        "{f:?}"
+    );
+}
+
+#[test]
+fn issue_5_mirrored_rows_equal_direct_evaluation() {
+    // A symmetric window: the upper rows are copies of the lower ones; they must agree
+    // with evaluating each point directly (to rounding of the grid coordinates).
+    for (id, alpha, beta) in [
+        ("rk4", None, None),
+        ("slowfast", Some(30.0), Some(0.3)),
+        ("ab3", None, None),
+        ("midpoint2", None, None),
+    ] {
+        let s = StabilitySpec {
+            method: id.into(),
+            re: Some([-3.0, 1.0]),
+            im: Some([-3.0, 3.0]),
+            nx: Some(41),
+            ny: Some(61),
+            alpha,
+            beta,
+            tableau: None,
+        };
+        let v = stability_map(&s).unwrap();
+        let g = s.grid().unwrap();
+        let amp = Amplification::from_spec(&s).unwrap();
+        for iy in 0..g.ny {
+            for ix in 0..g.nx {
+                let want = amp.value(Complex::new(g.x(ix), g.y(iy)));
+                let got = v[iy * g.nx + ix];
+                assert!(
+                    (got - want).abs() <= 1e-12 * want.max(1.0),
+                    "{id} ({ix}, {iy}): {got} vs {want}"
+                );
+            }
+        }
+    }
+}

@@ -107,3 +107,23 @@ fn issue_5_bad_tableaux_are_refused() {
     assert!(with(vec![vec![f64::NAN]], vec![1.0], None).contains("tableau.a[0][0]"));
     assert!(with(vec![vec![0.0]], vec![1.0], Some(vec![0.0, 1.0])).contains("tableau.c"));
 }
+
+/// The JS field names, as the front end writes them (the binding reads the same struct).
+#[test]
+fn issue_5_stability_spec_reads_the_js_field_names() {
+    let s: StabilitySpec = serde_json::from_str(
+        r#"{"method":"custom","re":[-3,1],"im":[-2,2],"nx":16,"ny":8,
+            "tableau":{"a":[[0,0],[1,0]],"b":[0.5,0.5],"c":[0,1]}}"#,
+    )
+    .unwrap();
+    assert_eq!(s.nx, Some(16));
+    assert_eq!(stability_map(&s).unwrap().len(), 128);
+    let s: StabilitySpec =
+        serde_json::from_str(r#"{"method":"slowfast","alpha":10,"beta":0.2}"#).unwrap();
+    assert_eq!((s.alpha, s.beta), (Some(10.0), Some(0.2)));
+    assert!(serde_json::from_str::<StabilitySpec>(r#"{"method":"rk4","alhpa":1}"#).is_err());
+    assert!(serde_json::from_str::<StabilitySpec>(r#"{"method":"rk4","re":[1]}"#).is_err());
+    assert!(serde_json::from_str::<StabilitySpec>(r#"{"method":"rk4","nx":2.5}"#).is_err());
+    let fields = odelab::spec::field_names::<StabilitySpec>();
+    assert!(fields.contains(&"tableau") && fields.contains(&"ny"));
+}
