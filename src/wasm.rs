@@ -359,24 +359,6 @@ export interface ConvergenceResult {
   workPrecision: WorkPrecisionSeries[];
   local: LocalSeries[];
 }
-/** Markers for the ξ-plane: the eigenvalues of ∂f/∂y at (t, y), times h. */
-export interface EigenSpec {
-  /** A model id, or give `system` text instead. */
-  model?: string;
-  system?: string;
-  params?: Record<string, number>;
-  /** Default: the model's t0. */
-  t?: number;
-  /** Default: the model's y0. */
-  y?: number[];
-  /** h > 0 (default 1: the eigenvalues themselves). */
-  h?: number;
-}
-/** hλ_i: `re[i] + i·im[i]`, one per state component (complex pairs both listed). */
-export interface ScaledEigenvalues {
-  re: Float64Array;
-  im: Float64Array;
-}
 "#;
 
 fn js_error(e: OdeError) -> JsError {
@@ -798,27 +780,5 @@ pub fn convergence(
         local.push(&o);
     }
     set(&obj, "local", &local)?;
-    Ok(obj.into())
-}
-
-/// hλᵢ: eigenvalues of the Jacobian at a state, times h, for the ξ-plane markers.
-#[wasm_bindgen(js_name = scaledEigenvalues, unchecked_return_type = "ScaledEigenvalues")]
-pub fn scaled_eigenvalues(
-    #[wasm_bindgen(unchecked_param_type = "EigenSpec")] spec: JsValue,
-) -> Result<JsValue, JsError> {
-    use crate::stability::eigen::{self, EigenSpec};
-    if let Some(keys) = object_keys(&spec) {
-        check_fields("the eigenvalue spec", &keys, field_names::<EigenSpec>()).map_err(js_error)?;
-    }
-    let spec: EigenSpec = serde_wasm_bindgen::from_value(spec).map_err(|e| {
-        let text = e.to_string();
-        js_error(OdeError::BadSpec {
-            message: text.trim_start_matches("Error: ").to_string(),
-        })
-    })?;
-    let ev = eigen::scaled_eigenvalues(&spec).map_err(js_error)?;
-    let obj = Object::new();
-    set(&obj, "re", &f64s(&ev.re))?;
-    set(&obj, "im", &f64s(&ev.im))?;
     Ok(obj.into())
 }

@@ -3,7 +3,17 @@
  * `cancel()`, which terminates the worker (wasm cannot be interrupted mid-call) and
  * rejects whatever was pending with a `CancelledError`; the next call starts a fresh one.
  */
-import type { Chunk, ModelInfo, SolveSpec, Solution, SpectrumSpec, StabilityAnalysis, StabilitySpec } from './engine';
+import type {
+  Chunk,
+  ConvergenceResult,
+  ConvergenceSpec,
+  ModelInfo,
+  SolveSpec,
+  Solution,
+  SpectrumSpec,
+  StabilityAnalysis,
+  StabilitySpec,
+} from './engine';
 import type { Catalog, Reply, Request, Result, RunStart } from './protocol';
 
 /** Rejection of a request the user cancelled (not an error to show). */
@@ -83,6 +93,11 @@ export class EngineClient {
   /** Map, boundary and facts of a stability region. */
   stability(spec: StabilitySpec): Promise<StabilityAnalysis> {
     return this.request<StabilityAnalysis>({ op: 'stability', spec });
+  }
+
+  /** A convergence study (error vs h, work–precision, one-step error). */
+  convergence(spec: ConvergenceSpec): Promise<ConvergenceResult> {
+    return this.request<ConvergenceResult>({ op: 'convergence', spec });
   }
 
   /** Opens a step-by-step run in the worker. */

@@ -11,6 +11,8 @@ import type {
   SolveSpec,
   Solution,
   SpectrumSpec,
+  ConvergenceResult,
+  ConvergenceSpec,
   StabilityAnalysis,
   StabilityContour,
   StabilityFacts,
@@ -21,6 +23,8 @@ import type {
 
 export type {
   Chunk,
+  ConvergenceResult,
+  ConvergenceSpec,
   MethodInfo,
   ModelInfo,
   ParamInfo,
@@ -73,6 +77,11 @@ export function spectrum(spec: SpectrumSpec): Float64Array {
 /** Map, boundary and facts of a method's stability region over a window of the ξ-plane. */
 export function stabilityAnalysis(spec: StabilitySpec): StabilityAnalysis {
   return wasm.stabilityAnalysis(spec);
+}
+
+/** Error against h (and f-evaluations, and one step) for several methods on a model. */
+export function convergence(spec: ConvergenceSpec): ConvergenceResult {
+  return wasm.convergence(spec);
 }
 
 /** The method ids `stabilityAnalysis` knows. */

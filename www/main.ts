@@ -9,6 +9,7 @@ import scenarioList from './scenarios.json';
 import type { RunSettings } from './settings';
 import { download, sessionFromJson, sessionToJson } from './export';
 import { decodeSettings, encodeSettings } from './share';
+import { ConvergenceView } from './convergence';
 import { formatNumber } from './format';
 import { StabilityView } from './stability';
 import { TrajectoryView } from './trajectory';
@@ -127,12 +128,24 @@ async function main(): Promise<void> {
   };
   scrub.addEventListener('input', () => void syncStability());
 
+  const convergence = new ConvergenceView(engine, catalog.methods, () => {
+    const settings = view.settings();
+    if (settings.model === 'custom') return undefined;
+    return { model: settings.model, params: settings.params ?? {}, t1: settings.t1 };
+  });
+  let convergenceShown = false;
+
   const showView = async (name: string): Promise<void> => {
     for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs [data-view]')) {
       tab.setAttribute('aria-selected', String(tab.dataset.view === name));
       byId(`view-${tab.dataset.view}`).hidden = tab.dataset.view !== name;
     }
     await syncStability();
+    // The study costs a few hundred ms: run it the first time the tab opens, then on demand.
+    if (name === 'convergence' && !convergenceShown) {
+      convergenceShown = true;
+      await convergence.run();
+    }
   };
   for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs [data-view]')) {
     tab.addEventListener('click', () => void showView(tab.dataset.view ?? 'trajectory'));
@@ -144,7 +157,8 @@ async function main(): Promise<void> {
     void syncStability();
   };
   await view.start(initial);
-  await showView(query.get('view') === 'stability' ? 'stability' : 'trajectory');
+  const views = ['trajectory', 'stability', 'convergence'];
+  await showView(views.includes(query.get('view') ?? '') ? (query.get('view') as string) : 'trajectory');
   if (link.error) view.notice(link.error);
 
   scenarioSelect.addEventListener('change', () => {

@@ -19,6 +19,10 @@ export interface PlotOptions {
   series: SeriesStyle[];
   /** Logarithmic y axis (values ≤ 0 are left out). */
   logY?: boolean;
+  /** Logarithmic x axis (for error against h or against f-evaluations). */
+  logX?: boolean;
+  /** Mark each point (few points, e.g. one per step size). */
+  points?: boolean;
   height?: number;
 }
 
@@ -58,6 +62,7 @@ const BUCKETS = 1500;
 export class Plot {
   private readonly uplot: uPlot;
   private readonly logY: boolean;
+  private readonly logX: boolean;
   private readonly resizeObserver: ResizeObserver;
 
   constructor(
@@ -65,12 +70,21 @@ export class Plot {
     options: PlotOptions,
   ) {
     this.logY = options.logY ?? false;
+    this.logX = options.logX ?? false;
+    const logAxis = { splits: logSplits, filter: (_u: uPlot, splits: number[]) => splits };
     const opts: uPlot.Options = {
       width: Math.max(target.clientWidth, 300),
       height: options.height ?? 260,
-      scales: { x: { time: false }, y: this.logY ? { distr: 3, range: logRange } : {} },
+      scales: {
+        x: this.logX ? { time: false, distr: 3, range: logRange } : { time: false },
+        y: this.logY ? { distr: 3, range: logRange } : {},
+      },
       axes: [
-        { label: options.xLabel, stroke: '#334' },
+        {
+          label: options.xLabel,
+          stroke: '#334',
+          ...(this.logX ? { ...logAxis, values: (_u: uPlot, v: number[]) => v.map((x) => formatNumber(x, 3)) } : {}),
+        },
         {
           label: options.yLabel,
           stroke: '#334',
@@ -89,7 +103,9 @@ export class Plot {
           stroke: s.color,
           width: 1.5,
           dash: s.dash,
-          points: { show: false },
+          // Sparse data (convergence studies) may have gaps where a run blew up.
+          spanGaps: options.points ?? false,
+          points: { show: options.points ?? false, size: 6 },
         })),
       ],
       cursor: { drag: { x: true, y: true, uni: 40 } },
@@ -101,6 +117,12 @@ export class Plot {
       if (width !== this.uplot.width) this.uplot.setSize({ width, height: this.uplot.height });
     });
     this.resizeObserver.observe(target);
+  }
+
+  /** Renames series `index` (1-based: 0 is x), e.g. to show a fitted slope. */
+  setLabel(index: number, label: string): void {
+    const el = this.target.querySelectorAll('.u-legend .u-series')[index]?.querySelector('.u-label');
+    if (el) el.textContent = label;
   }
 
   /** Replaces the data; `ys` are columns of the same length as `x`. */

@@ -5,6 +5,8 @@
  */
 import type {
   Chunk,
+  ConvergenceResult,
+  ConvergenceSpec,
   MethodInfo,
   ModelInfo,
   SolveSpec,
@@ -20,6 +22,7 @@ export type Request =
   | { id: number; op: 'describe'; text: string }
   | { id: number; op: 'spectrum'; spec: SpectrumSpec }
   | { id: number; op: 'stability'; spec: StabilitySpec }
+  | { id: number; op: 'convergence'; spec: ConvergenceSpec }
   /** Sets up a step-by-step run kept in the worker under `run`. */
   | { id: number; op: 'open'; run: number; spec: SolveSpec }
   /** Takes up to `steps` steps of run `run`. */
@@ -41,6 +44,6 @@ export interface RunStart {
   exact?: Float64Array;
 }
 
-export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | null;
+export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | null;
 
 export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };

@@ -5,6 +5,7 @@
  */
 import {
   Integrator,
+  convergence,
   describeSystem,
   initEngine,
   methods,
@@ -24,7 +25,8 @@ function transferables(result: Result): Transferable[] {
   const buffers = new Set<ArrayBuffer>();
   const visit = (value: unknown): void => {
     if (value instanceof Float64Array || value instanceof Uint32Array) buffers.add(value.buffer as ArrayBuffer);
-    else if (value && typeof value === 'object' && !Array.isArray(value)) Object.values(value).forEach(visit);
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === 'object') Object.values(value).forEach(visit);
   };
   visit(result);
   return [...buffers];
@@ -42,6 +44,8 @@ function handle(req: Request): Result {
       return spectrum(req.spec);
     case 'stability':
       return stabilityAnalysis(req.spec);
+    case 'convergence':
+      return convergence(req.spec);
     case 'open': {
       runs.get(req.run)?.free();
       runs.delete(req.run);

@@ -13,7 +13,6 @@
 
 pub mod amplification;
 pub mod contour;
-pub mod eigen;
 pub mod facts;
 pub mod map;
 pub mod midpoint2;

@@ -1,7 +1,6 @@
 //! Tests of the stability analysis, mirroring `src/stability/`.
 
 mod contour;
-mod eigen;
 mod facts;
 mod map;
 mod midpoint2;

@@ -1,0 +1,212 @@
+/**
+ * The convergence view: how the error falls with h. For the trajectory view's model it
+ * runs each chosen method at h = T/2ⁿ and plots the global error at t1 against h on
+ * log–log axes, with the fitted slope (the observed order) in the legend and the
+ * round-off floor of seed 002 §7.5 where the error stops falling; the Dₙ = |yₙ − yₙ₋₁|
+ * sequence with Richardson's estimate (002 eq. 7.9); error against f-evaluations over a
+ * tolerance sweep for the adaptive methods; and the error of one step against h (000
+ * Fig. 6, with the method's own estimate where it has one). The numbers come from
+ * `convergence()` in the worker; this view only draws.
+ */
+import { CancelledError } from './client';
+import type { EngineClient } from './client';
+import type { ConvergenceResult, ConvergenceSpec, MethodInfo } from './engine';
+import { formatNumber } from './format';
+import { Plot } from './plot';
+import type { SeriesStyle } from './plot';
+
+const COLOURS = ['#1f5fbf', '#d9480f', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285', '#5c940d', '#e67700'];
+const DEFAULT_METHODS = ['euler', 'heun', 'rk4', 'dp45'];
+
+function byId<T extends HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`page is missing #${id}`);
+  return el as T;
+}
+
+/** Ascending copies (uPlot wants increasing x): the arrays come with h decreasing. */
+function ascending(x: ArrayLike<number>, ...ys: ArrayLike<number>[]): Float64Array[] {
+  const order = Array.from({ length: x.length }, (_, i) => i).sort((a, b) => x[a] - x[b]);
+  return [x, ...ys].map((a) => Float64Array.from(order, (i) => a[i]));
+}
+
+/**
+ * Several series with their own x (f-evaluations) on one shared, sorted x axis: each
+ * series has NaN where another series has a point (the plot spans the gaps).
+ */
+export function unionSeries(series: { x: ArrayLike<number>; y: ArrayLike<number> }[]): Float64Array[] {
+  const xs = [...new Set(series.flatMap((s) => Array.from(s.x)))].filter(Number.isFinite).sort((a, b) => a - b);
+  const index = new Map(xs.map((x, i) => [x, i]));
+  const ys = series.map((s) => {
+    const col = new Float64Array(xs.length).fill(NaN);
+    for (let i = 0; i < s.x.length; i++) {
+      const k = index.get(s.x[i]);
+      if (k !== undefined) col[k] = s.y[i];
+    }
+    return col;
+  });
+  return [Float64Array.from(xs), ...ys];
+}
+
+export class ConvergenceView {
+  private readonly methodsBox = byId<HTMLElement>('conv-methods');
+  private readonly nMin = byId<HTMLInputElement>('conv-nmin');
+  private readonly nMax = byId<HTMLInputElement>('conv-nmax');
+  private readonly status = byId<HTMLElement>('conv-status');
+  private readonly table = byId<HTMLElement>('conv-table');
+  private plots: Plot[] = [];
+  private running = false;
+
+  constructor(
+    private readonly engine: EngineClient,
+    methods: MethodInfo[],
+    private readonly source: () => { model: string; params: Record<string, number>; t1?: number } | undefined,
+  ) {
+    for (const m of methods.filter((x) => !x.partitioned)) {
+      const label = document.createElement('label');
+      label.className = 'check';
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.value = m.id;
+      box.checked = DEFAULT_METHODS.includes(m.id);
+      label.append(box, ` ${m.name}`);
+      this.methodsBox.append(label);
+    }
+    byId('conv-run').addEventListener('click', () => void this.run());
+    byId('conv-cancel').addEventListener('click', () => this.engine.cancel());
+  }
+
+  private chosen(): string[] {
+    return [...this.methodsBox.querySelectorAll<HTMLInputElement>('input:checked')].map((b) => b.value);
+  }
+
+  /** Runs the study for the trajectory view's model and draws it. */
+  async run(): Promise<void> {
+    if (this.running) return;
+    const source = this.source();
+    if (!source) {
+      this.setStatus('error', 'The convergence study runs on a catalogue model; pick one in the Model menu.');
+      return;
+    }
+    const spec: ConvergenceSpec = {
+      model: source.model,
+      params: source.params,
+      t1: source.t1,
+      methods: this.chosen(),
+      nMin: Number(this.nMin.value),
+      nMax: Number(this.nMax.value),
+    };
+    this.running = true;
+    byId('conv-cancel').hidden = false;
+    this.setStatus('computing', `Running ${spec.methods.length} methods at h = T/2ⁿ, n = ${spec.nMin} … ${spec.nMax}…`);
+    try {
+      const result = await this.engine.convergence(spec);
+      this.draw(result);
+      this.setStatus('ok', `Errors against ${result.reference === 'exact' ? 'the exact solution' : `a reference run (${result.reference})`} at t1 = ${formatNumber(result.t1)}.`);
+    } catch (e) {
+      if (e instanceof CancelledError) this.setStatus('warning', 'Cancelled.');
+      else this.setStatus('error', e instanceof Error ? e.message : String(e));
+    } finally {
+      this.running = false;
+      byId('conv-cancel').hidden = true;
+    }
+  }
+
+  private setStatus(state: string, text: string): void {
+    this.status.textContent = text;
+    this.status.className = state;
+    document.body.dataset.convergence = state;
+  }
+
+  private draw(result: ConvergenceResult): void {
+    for (const p of this.plots) p.destroy();
+    this.plots = [];
+    const colour = (i: number): string => COLOURS[i % COLOURS.length];
+
+    // Global error vs h, with Richardson's estimate dashed in the same colour.
+    const global = result.global;
+    if (global.length > 0) {
+      const series: SeriesStyle[] = global.flatMap((g, i) => [
+        { label: g.method, color: colour(i) },
+        { label: `${g.method} Richardson`, color: colour(i), dash: [5, 4] },
+      ]);
+      const plot = new Plot(byId('plot-global'), { xLabel: 'h', yLabel: 'error at t1', series, logX: true, logY: true, points: true });
+      const [h, ...cols] = ascending(global[0].h, ...global.flatMap((g) => [g.error, g.richardson]));
+      plot.setData(h, cols);
+      global.forEach((g, i) => plot.setLabel(1 + 2 * i, `${g.method} (slope ${formatNumber(g.fit.slope, 3)})`));
+      this.plots.push(plot);
+
+      const dPlot = new Plot(byId('plot-dn'), {
+        xLabel: 'h = T/2ⁿ',
+        yLabel: 'Dₙ = |yₙ − yₙ₋₁|',
+        series: global.map((g, i) => ({ label: g.method, color: colour(i) })),
+        logX: true,
+        logY: true,
+        points: true,
+      });
+      const [hd, ...ds] = ascending(global[0].h, ...global.map((g) => g.d));
+      dPlot.setData(hd, ds);
+      this.plots.push(dPlot);
+    }
+
+    const wp = result.workPrecision.filter((w) => w.nfev.length > 0);
+    byId('fig-wp').hidden = wp.length === 0;
+    if (wp.length > 0) {
+      const plot = new Plot(byId('plot-wp'), {
+        xLabel: 'f-evaluations',
+        yLabel: 'error at t1',
+        series: wp.map((w, i) => ({ label: w.method, color: colour(global.length + i) })),
+        logX: true,
+        logY: true,
+        points: true,
+      });
+      const [x, ...ys] = unionSeries(wp.map((w) => ({ x: w.nfev, y: w.error })));
+      plot.setData(x, ys);
+      this.plots.push(plot);
+    }
+
+    const local = result.local.filter((l) => l.h.length > 0);
+    byId('fig-local').hidden = local.length === 0;
+    if (local.length > 0) {
+      const series: SeriesStyle[] = local.flatMap((l, i) => [
+        { label: l.method, color: colour(i) },
+        { label: `${l.method} estimate`, color: colour(i), dash: [5, 4] },
+      ]);
+      const plot = new Plot(byId('plot-local'), { xLabel: 'h', yLabel: 'error of one step', series, logX: true, logY: true, points: true });
+      const [h, ...cols] = ascending(local[0].h, ...local.flatMap((l) => [l.error, l.estimate]));
+      plot.setData(h, cols);
+      local.forEach((l, i) => plot.setLabel(1 + 2 * i, `${l.method} (slope ${formatNumber(l.fit.slope, 3)})`));
+      this.plots.push(plot);
+    }
+    this.showTable(result);
+  }
+
+  private showTable(result: ConvergenceResult): void {
+    const head = document.createElement('tr');
+    for (const h of ['method', 'order p', 'observed slope', 'fitted over h', 'round-off floor at h', 'Dₙ₋₁/Dₙ (→ 2ᵖ)']) {
+      const th = document.createElement('th');
+      th.textContent = h;
+      head.append(th);
+    }
+    const rows = result.global.map((g) => {
+      const tr = document.createElement('tr');
+      tr.dataset.method = g.method;
+      const ratio = [...g.dRatio].filter(Number.isFinite);
+      const cells = [
+        g.method,
+        String(g.order),
+        formatNumber(g.fit.slope, 3),
+        `${formatNumber(g.h[g.fit.from], 3)} … ${formatNumber(g.h[g.fit.to], 3)}`,
+        g.fit.floor === undefined ? 'not reached' : formatNumber(g.h[g.fit.floor], 3),
+        ratio.length ? formatNumber(ratio[Math.floor(ratio.length / 2)], 3) : '—',
+      ];
+      for (const c of cells) {
+        const td = document.createElement('td');
+        td.textContent = c;
+        tr.append(td);
+      }
+      return tr;
+    });
+    this.table.replaceChildren(head, ...rows);
+  }
+}
