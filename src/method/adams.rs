@@ -14,7 +14,7 @@
 //! Dense output: cubic Hermite on f at both ends.
 
 use super::explicit_rk::ExplicitRk;
-use super::hermite::hermite_cubic;
+use super::hermite::{hermite_cubic, lazy_rhs};
 use super::history::{same_time, History};
 use super::{rk4, MethodInfo, Stepper};
 use crate::error::OdeError;
@@ -136,14 +136,8 @@ impl Stepper for Adams {
                 message: "no step to interpolate".into(),
             });
         }
-        if pending.f.is_none() {
-            // Evaluated once; the next step starts here and reuses it.
-            let mut f = vec![0.0; out.len()];
-            sys.rhs(t_new, &self.last_y_new, &mut f);
-            stats.nfev += 1;
-            pending.f = Some(f);
-        }
-        let f_end = pending.f.as_deref().unwrap_or(&[]);
+        // Evaluated once; the next step starts here and reuses it.
+        let f_end = lazy_rhs(&mut pending.f, sys, t_new, &self.last_y_new, stats);
         hermite_cubic(
             theta,
             self.last_h,

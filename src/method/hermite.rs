@@ -21,3 +21,20 @@ pub fn hermite_cubic(
             + s * (s - 1.0) * ((1.0 - 2.0 * s) * dy + (s - 1.0) * h * f0[i] + s * h * f1[i]);
     }
 }
+
+/// f(t, y) kept in `slot`: evaluated (and counted) the first time a step's dense output
+/// needs it, reused afterwards — the end-of-step slope of the Hermite interpolant.
+pub(crate) fn lazy_rhs<'a>(
+    slot: &'a mut Option<Vec<f64>>,
+    sys: &dyn crate::problem::System,
+    t: f64,
+    y: &[f64],
+    stats: &mut crate::stats::Stats,
+) -> &'a [f64] {
+    slot.get_or_insert_with(|| {
+        let mut f = vec![0.0; y.len()];
+        sys.rhs(t, y, &mut f);
+        stats.nfev += 1;
+        f
+    })
+}

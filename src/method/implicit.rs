@@ -3,7 +3,7 @@
 //! BDF2's y_{n−1}, and the cubic Hermite dense output on f at both ends (f at the end
 //! is evaluated once when asked and kept for the next step).
 
-use super::hermite::hermite_cubic;
+use super::hermite::{hermite_cubic, lazy_rhs};
 use super::history::same_time;
 use super::history::History;
 use super::newton::{self, Implicit};
@@ -119,30 +119,23 @@ impl Stepper for ImplicitStepper {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let n = out.len();
-        if self.f_start.is_none() {
-            let mut f = vec![0.0; n];
-            sys.rhs(self.last_t, &self.last_y, &mut f);
-            stats.nfev += 1;
-            self.f_start = Some(f);
-        }
-        if self.f_end.is_none() {
-            let mut f = vec![0.0; n];
-            sys.rhs(self.last_t + self.last_h, &self.last_y_new, &mut f);
-            stats.nfev += 1;
-            self.f_end = Some(f);
-        }
-        if let (Some(f0), Some(f1)) = (&self.f_start, &self.f_end) {
-            hermite_cubic(
-                theta,
-                self.last_h,
-                &self.last_y,
-                f0,
-                &self.last_y_new,
-                f1,
-                out,
-            );
-        }
+        let f0 = lazy_rhs(&mut self.f_start, sys, self.last_t, &self.last_y, stats);
+        let f1 = lazy_rhs(
+            &mut self.f_end,
+            sys,
+            self.last_t + self.last_h,
+            &self.last_y_new,
+            stats,
+        );
+        hermite_cubic(
+            theta,
+            self.last_h,
+            &self.last_y,
+            f0,
+            &self.last_y_new,
+            f1,
+            out,
+        );
         Ok(())
     }
 }

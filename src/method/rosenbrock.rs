@@ -18,7 +18,7 @@
 //! Dense output: the cubic Hermite interpolant on f(t_n, y_n) (the first stage) and
 //! f(t_{n+1}, y_{n+1}) (evaluated once when asked, then reused as the next first stage).
 
-use super::hermite::hermite_cubic;
+use super::hermite::{hermite_cubic, lazy_rhs};
 use super::history::same_time;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
@@ -255,13 +255,13 @@ impl Stepper for Rosenbrock {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        if self.f_end.is_none() {
-            let mut f = vec![0.0; out.len()];
-            sys.rhs(self.last_t + self.last_h, &self.last_y_new, &mut f);
-            stats.nfev += 1;
-            self.f_end = Some(f);
-        }
-        let f_end = self.f_end.as_deref().unwrap_or(&[]);
+        let f_end = lazy_rhs(
+            &mut self.f_end,
+            sys,
+            self.last_t + self.last_h,
+            &self.last_y_new,
+            stats,
+        );
         hermite_cubic(
             theta,
             self.last_h,

@@ -24,7 +24,7 @@
 //! Global order 1 on 003 eq. (50) (the superposition of eq. 30 is first order), as in
 //! 003 Figs. 4–5. Dense output: cubic Hermite on f at both ends.
 
-use super::hermite::hermite_cubic;
+use super::hermite::{hermite_cubic, lazy_rhs};
 use super::history::same_time;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
@@ -268,13 +268,13 @@ impl Stepper for SlowFast {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        if self.f_end.is_none() {
-            let mut f = vec![0.0; out.len()];
-            sys.rhs(self.last_t + self.last_h, &self.last_y_new, &mut f);
-            stats.nfev += 1;
-            self.f_end = Some(f);
-        }
-        let f_end = self.f_end.as_deref().unwrap_or(&[]);
+        let f_end = lazy_rhs(
+            &mut self.f_end,
+            sys,
+            self.last_t + self.last_h,
+            &self.last_y_new,
+            stats,
+        );
         hermite_cubic(
             theta,
             self.last_h,
