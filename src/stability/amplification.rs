@@ -100,12 +100,10 @@ impl Amplification {
                 let a: Vec<Vec<f64>> = BACKWARD_EULER_A.iter().map(|r| r.to_vec()).collect();
                 Amplification::Rational(Rational::from_lower_triangular(&a, &[1.0]))
             }
-            "ros4" => {
-                let (a, b) = rosenbrock::ros4_tableau();
-                Amplification::Rational(Rational::from_lower_triangular(&a, &b))
-            }
-            "w2" => {
-                let (a, b) = rosenbrock::w2_tableau();
+            "ros4" | "w2" => {
+                let (a, b) = rosenbrock::tableau(id).ok_or_else(|| OdeError::BadSpec {
+                    message: format!("no Rosenbrock coefficients for \"{id}\""),
+                })?;
                 Amplification::Rational(Rational::from_lower_triangular(&a, &b))
             }
             "custom" => {
