@@ -155,12 +155,7 @@ pub fn order_conditions(a: &[Vec<f64>], b: &[f64], c: &[f64]) -> Vec<Condition> 
 /// consistent, Σ b_i ≠ 1).
 pub fn order_of(conditions: &[Condition]) -> u32 {
     (1..=MAX_ORDER)
-        .take_while(|&p| {
-            conditions
-                .iter()
-                .filter(|c| c.order == p)
-                .all(|c| c.holds)
-        })
+        .take_while(|&p| conditions.iter().filter(|c| c.order == p).all(|c| c.holds))
         .last()
         .unwrap_or(0)
 }

@@ -50,7 +50,7 @@ impl Frac {
         Frac { num: n, den: 1 }
     }
 
-    pub fn add(self, o: Frac) -> Option<Frac> {
+    pub fn checked_add(self, o: Frac) -> Option<Frac> {
         let g = gcd(self.den, o.den).max(1);
         let den = (self.den / g).checked_mul(o.den)?;
         let num = self
@@ -60,18 +60,18 @@ impl Frac {
         Frac::new(num, den)
     }
 
-    pub fn neg(self) -> Option<Frac> {
+    pub fn checked_neg(self) -> Option<Frac> {
         Some(Frac {
             num: self.num.checked_neg()?,
             den: self.den,
         })
     }
 
-    pub fn sub(self, o: Frac) -> Option<Frac> {
-        self.add(o.neg()?)
+    pub fn checked_sub(self, o: Frac) -> Option<Frac> {
+        self.checked_add(o.checked_neg()?)
     }
 
-    pub fn mul(self, o: Frac) -> Option<Frac> {
+    pub fn checked_mul(self, o: Frac) -> Option<Frac> {
         let g1 = gcd(self.num, o.den).max(1);
         let g2 = gcd(o.num, self.den).max(1);
         Frac::new(
@@ -80,11 +80,11 @@ impl Frac {
         )
     }
 
-    pub fn div(self, o: Frac) -> Option<Frac> {
+    pub fn checked_div(self, o: Frac) -> Option<Frac> {
         if o.num == 0 {
             return None;
         }
-        self.mul(Frac::new(o.den, o.num)?)
+        self.checked_mul(Frac::new(o.den, o.num)?)
     }
 
     pub fn is_zero(self) -> bool {
@@ -148,7 +148,11 @@ impl Parser<'_> {
         while let Some(op @ (b'+' | b'-')) = self.peek() {
             self.i += 1;
             let r = self.term()?;
-            v = if op == b'+' { v.add(r)? } else { v.sub(r)? };
+            v = if op == b'+' {
+                v.checked_add(r)?
+            } else {
+                v.checked_sub(r)?
+            };
         }
         Some(v)
     }
@@ -158,7 +162,11 @@ impl Parser<'_> {
         while let Some(op @ (b'*' | b'/')) = self.peek() {
             self.i += 1;
             let r = self.unary()?;
-            v = if op == b'*' { v.mul(r)? } else { v.div(r)? };
+            v = if op == b'*' {
+                v.checked_mul(r)?
+            } else {
+                v.checked_div(r)?
+            };
         }
         Some(v)
     }
@@ -171,7 +179,7 @@ impl Parser<'_> {
         let v = match self.peek()? {
             b'-' => {
                 self.i += 1;
-                self.unary()?.neg()
+                self.unary()?.checked_neg()
             }
             b'+' => {
                 self.i += 1;

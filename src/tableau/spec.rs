@@ -87,6 +87,17 @@ fn exact_all(values: &[Value]) -> Option<Vec<Frac>> {
 }
 
 impl TableauSpec {
+    /// A tableau of plain numbers (tests, and tableaux built in Rust).
+    pub fn from_numbers(a: Vec<Vec<f64>>, b: Vec<f64>, c: Option<Vec<f64>>) -> TableauSpec {
+        let entries = |v: Vec<f64>| v.into_iter().map(Entry::Number).collect();
+        TableauSpec {
+            a: a.into_iter().map(entries).collect(),
+            b: entries(b),
+            c: c.map(entries),
+            b_hat: None,
+        }
+    }
+
     /// Checks the tableau and evaluates its entries.
     pub fn parse(&self) -> Result<ButcherTableau, OdeError> {
         let s = self.b.len();
@@ -139,7 +150,7 @@ impl TableauSpec {
             .map(|i| match &a_exact {
                 Some(ax) => ax[i]
                     .iter()
-                    .try_fold(Frac::ZERO, |acc, &f| acc.add(f))
+                    .try_fold(Frac::ZERO, |acc, &f| acc.checked_add(f))
                     .map(Frac::to_f64)
                     .unwrap_or_else(|| a[i].iter().sum()),
                 None => a[i].iter().sum(),

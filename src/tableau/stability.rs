@@ -123,18 +123,14 @@ fn exact_coefficients(a: &[Vec<Frac>], b: &[Frac]) -> Option<Vec<Frac>> {
     let mut v = vec![Frac::ONE; s];
     let mut out = vec![Frac::ONE];
     for _ in 0..s {
-        out.push(
-            b.iter()
-                .zip(&v)
-                .try_fold(Frac::ZERO, |acc, (&bi, &vi)| acc.add(bi.mul(vi)?))?,
-        );
+        out.push(b.iter().zip(&v).try_fold(Frac::ZERO, |acc, (&bi, &vi)| {
+            acc.checked_add(bi.checked_mul(vi)?)
+        })?);
         let mut next = Vec::with_capacity(s);
         for row in a {
-            next.push(
-                row.iter()
-                    .zip(&v)
-                    .try_fold(Frac::ZERO, |acc, (&x, &vi)| acc.add(x.mul(vi)?))?,
-            );
+            next.push(row.iter().zip(&v).try_fold(Frac::ZERO, |acc, (&x, &vi)| {
+                acc.checked_add(x.checked_mul(vi)?)
+            })?);
         }
         v = next;
     }
