@@ -49,7 +49,7 @@ enum Pacing {
 /// A run in progress: model, method, current state, kept between calls.
 pub struct Integrator {
     info: ModelInfo,
-    method: &'static MethodInfo,
+    method: MethodInfo,
     model: Box<dyn Model>,
     stepper: Box<dyn Stepper>,
     pacing: Pacing,
@@ -186,7 +186,7 @@ impl Integrator {
     /// Validates the spec and sets up a run at (t0, y0).
     pub fn new(spec: &SolveSpec) -> Result<Self, OdeError> {
         let (info, model) = build_model(spec)?;
-        let method = method::info(&spec.method)?;
+        let (method, custom) = method::resolve(&spec.method, spec.tableau.as_ref())?;
         if method.second_order && !info.second_order {
             return Err(OdeError::NeedsSecondOrderModel {
                 method: method.id.into(),
@@ -211,7 +211,11 @@ impl Integrator {
                 ),
             });
         }
-        let options = MethodOptions { jacobian, fast };
+        let options = MethodOptions {
+            jacobian,
+            fast,
+            custom,
+        };
         let stepper = method::create_with(&spec.method, info.dim, &options)?;
         let y0 = match &spec.y0 {
             Some(y0) if y0.len() != info.dim => {
@@ -600,8 +604,8 @@ impl Integrator {
         &self.info
     }
 
-    pub fn method_info(&self) -> &'static MethodInfo {
-        self.method
+    pub fn method_info(&self) -> &MethodInfo {
+        &self.method
     }
 
     /// True if the step size is chosen by error control.

@@ -36,6 +36,7 @@ pub mod spec;
 pub mod spectrum;
 pub mod stability;
 pub mod stats;
+pub mod tableau;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 

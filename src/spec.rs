@@ -87,6 +87,9 @@ pub struct SolveSpec {
     /// `ModelInfo.fast`).
     #[serde(default)]
     pub fast: Option<Vec<usize>>,
+    /// Method `"custom"`: your own Butcher tableau (issue 7, `crate::tableau`).
+    #[serde(default)]
+    pub tableau: Option<crate::tableau::TableauSpec>,
 }
 
 /// Default relative tolerance (MATLAB's and SciPy's).

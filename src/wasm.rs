@@ -155,6 +155,9 @@ export interface SolveSpec {
   jacobianScale?: number;
   /** Indices of the fast states for "slowfast" (default: ModelInfo.fast). */
   fast?: number[];
+  /** method "custom" only: your own explicit tableau. Adaptive (error estimate
+   *  b − bHat, order from `analyzeTableau`) when it has bHat, fixed step otherwise. */
+  tableau?: TableauSpec;
 }
 /** Work counters of a run. */
 export interface Stats {
@@ -251,8 +254,8 @@ export interface StabilitySpec {
   alpha?: number;
   beta?: number;
   /** method "custom" only: an s × s lower-triangular A (explicit or diagonally
-   *  implicit), s weights b, optional s nodes c. */
-  tableau?: { a: number[][]; b: number[]; c?: number[] };
+   *  implicit), s weights b, optional s nodes c (see `TableauSpec`). */
+  tableau?: TableauSpec;
 }
 /** The boundary value = 1 as polylines: polyline k is points offsets[k] .. offsets[k+1]
  *  (exclusive) of `xy`, which holds (Re ξ, Im ξ) pairs: its coordinates are
@@ -358,6 +361,64 @@ export interface ConvergenceResult {
   global: GlobalSeries[];
   workPrecision: WorkPrecisionSeries[];
   local: LocalSeries[];
+/** A tableau entry: a number, or a string such as "1/6", "-3/4", "0.5" or
+ *  "(3-sqrt(3))/6" (the system language's functions and pi, e; no variables). */
+export type TableauEntry = number | string;
+/** Your own Runge–Kutta method. s = b.length, 1 <= s <= 16; `a` is s × s and lower
+ *  triangular (explicit: zero diagonal; diagonally implicit: a diagonal); `c` must be
+ *  the row sums of `a` (to 1e-12; the default); `bHat` the weights of an embedded
+ *  formula. Errors name the entry, e.g. "tableau.a[2][1] (row 3, column 2)". */
+export interface TableauSpec {
+  a: TableauEntry[][];
+  b: TableauEntry[];
+  c?: TableauEntry[];
+  bHat?: TableauEntry[];
+}
+/** One order condition Σ bᵢ Φᵢ(t) = 1/γ(t) for a rooted tree t (HNW I §II.2). */
+export interface OrderCondition {
+  /** Order of the tree, 1..5. */
+  order: number;
+  /** Butcher's bracket notation, e.g. "[τ[τ]]". */
+  tree: string;
+  /** e.g. "Σ bᵢcᵢ² = 1/3". */
+  name: string;
+  value: number;
+  target: number;
+  /** value - target. */
+  residual: number;
+  /** |residual| <= 1e-12 · max(1, the sum with absolute values). */
+  holds: boolean;
+}
+/** R(z) = N(z)/D(z), coefficients in ascending powers of z. */
+export interface StabilityFunction {
+  numerator: number[];
+  /** [1] for explicit methods. */
+  denominator: number[];
+  /** The numerator's coefficients as fractions ("1/24"), for explicit tableaux whose
+   *  A and b are all fractions or short decimals. */
+  numeratorExact?: string[];
+  /** e.g. "1 + z + z^2/2 + z^3/6 + z^4/24". */
+  text: string;
+  /** For KaTeX, e.g. "1 + z + \frac{z^{2}}{2} + …"; "\frac{N}{D}" for implicit ones. */
+  tex: string;
+}
+/** What `analyzeTableau` returns. */
+export interface TableauAnalysis {
+  stages: number;
+  explicit: boolean;
+  /** Highest p <= 5 such that every condition of order <= p holds (0: Σ b ≠ 1). */
+  order: number;
+  /** The same for bHat, when given. */
+  embeddedOrder?: number;
+  /** The 17 conditions up to order 5 (1, 1, 2, 4, 9 per order), for b. */
+  conditions: OrderCondition[];
+  /** The 17 conditions for bHat, when given. */
+  embeddedConditions?: OrderCondition[];
+  stability: StabilityFunction;
+  /** The nodes (the row sums of a when c was not given). */
+  c: number[];
+  /** The last row of a equals b and b_s = 0: first same as last. */
+  fsal: boolean;
 }
 "#;
 
@@ -398,6 +459,9 @@ fn check_spec_keys(spec: &JsValue) -> Result<(), OdeError> {
     let field = |name: &str| Reflect::get(spec, &JsValue::from_str(name)).ok();
     if let Some(keys) = field("controller").as_ref().and_then(object_keys) {
         check_fields("controller", &keys, field_names::<ControllerSpec>())?;
+    }
+    if let Some(keys) = field("tableau").as_ref().and_then(object_keys) {
+        check_fields("tableau", &keys, field_names::<TableauSpec>())?;
     }
     if let Some(events) = field("events").filter(Array::is_array) {
         for (i, event) in Array::from(&events).iter().enumerate() {
@@ -631,6 +695,29 @@ impl Integrator {
     pub fn stats(&self) -> Result<JsValue, JsError> {
         to_js(&self.inner.stats())
     }
+}
+
+/// Reads a tableau, refusing unknown keys.
+fn read_tableau(tableau: JsValue) -> Result<TableauSpec, JsError> {
+    if let Some(keys) = object_keys(&tableau) {
+        check_fields("tableau", &keys, field_names::<TableauSpec>()).map_err(js_error)?;
+    }
+    serde_wasm_bindgen::from_value(tableau).map_err(|e| {
+        let text = e.to_string();
+        js_error(OdeError::BadSpec {
+            message: format!("tableau: {}", text.trim_start_matches("Error: ")),
+        })
+    })
+}
+
+/// Your own method: its order conditions up to order 5 (and those of bHat), its order
+/// and R(z); throws an `Error` naming the bad entry.
+#[wasm_bindgen(js_name = analyzeTableau, unchecked_return_type = "TableauAnalysis")]
+pub fn analyze_tableau(
+    #[wasm_bindgen(unchecked_param_type = "TableauSpec")] tableau: JsValue,
+) -> Result<JsValue, JsError> {
+    let spec = read_tableau(tableau)?;
+    to_js(&crate::tableau::analyze_tableau(&spec).map_err(js_error)?)
 }
 
 /// Reads a stability request, refusing unknown keys (here and in `tableau`).

@@ -64,7 +64,7 @@ impl Adams {
 }
 
 impl Stepper for Adams {
-    fn info(&self) -> &'static MethodInfo {
+    fn info(&self) -> &MethodInfo {
         self.info
     }
 

@@ -5,12 +5,18 @@
 //! Every explicit RK method in odelab is a `const` [`Tableau`] plus this one loop, so
 //! the stability analysis can read the same coefficients the integrator uses, and what a
 //! method can do (estimate its error, interpolate) is data in its tableau, not `if`s here.
+//!
+//! The stepper reads its coefficients through [`Coefficients`], implemented by the
+//! `const` [`Tableau`] (borrowed `'static`, monomorphised: the catalogue's methods pay
+//! nothing for it) and by [`OwnedTableau`], a user's tableau from the page (issue 7),
+//! owned by its stepper and freed with it.
 
 use super::hermite::hermite_cubic;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::problem::System;
 use crate::stats::Stats;
+use std::borrow::Cow;
 
 /// A Butcher tableau of an explicit method: `a[i]` holds the `i` entries left of the
 /// diagonal in row `i` (row 0 is empty), `b` the weights, `c` the nodes.
@@ -38,6 +44,89 @@ impl Tableau {
     /// Number of stages (for FSAL methods, including the reused last one).
     pub const fn stages(&self) -> usize {
         self.b.len()
+    }
+}
+
+/// Where the stepper reads its coefficients: a `const` [`Tableau`] or an [`OwnedTableau`].
+pub trait Coefficients {
+    /// Number of stages s.
+    fn stages(&self) -> usize;
+    /// Row i of A left of the diagonal (i entries).
+    fn row(&self, i: usize) -> &[f64];
+    fn b(&self) -> &[f64];
+    fn c(&self) -> &[f64];
+    /// Error weights E = b − b̂, if the method has an embedded formula.
+    fn error(&self) -> Option<&[f64]>;
+    /// First same as last (see [`Tableau::fsal`]).
+    fn fsal(&self) -> bool;
+    /// Dense-output polynomials (see [`Tableau::dense`]); `None`: cubic Hermite.
+    fn dense(&self) -> Option<&[&'static [f64]]>;
+}
+
+impl Coefficients for &'static Tableau {
+    #[inline]
+    fn stages(&self) -> usize {
+        self.b.len()
+    }
+    #[inline]
+    fn row(&self, i: usize) -> &[f64] {
+        self.a[i]
+    }
+    #[inline]
+    fn b(&self) -> &[f64] {
+        self.b
+    }
+    #[inline]
+    fn c(&self) -> &[f64] {
+        self.c
+    }
+    #[inline]
+    fn error(&self) -> Option<&[f64]> {
+        self.error
+    }
+    #[inline]
+    fn fsal(&self) -> bool {
+        self.fsal
+    }
+    #[inline]
+    fn dense(&self) -> Option<&[&'static [f64]]> {
+        self.dense
+    }
+}
+
+/// An explicit tableau owned by its stepper (a user's method): the same layout as
+/// [`Tableau`] (`a[i]` holds the i entries left of the diagonal), no dense-output
+/// polynomials (the cubic Hermite interpolant is used).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnedTableau {
+    pub a: Vec<Vec<f64>>,
+    pub b: Vec<f64>,
+    pub c: Vec<f64>,
+    pub error: Option<Vec<f64>>,
+    pub fsal: bool,
+}
+
+impl Coefficients for OwnedTableau {
+    fn stages(&self) -> usize {
+        self.b.len()
+    }
+    fn row(&self, i: usize) -> &[f64] {
+        &self.a[i]
+    }
+    fn b(&self) -> &[f64] {
+        &self.b
+    }
+    fn c(&self) -> &[f64] {
+        &self.c
+    }
+    fn error(&self) -> Option<&[f64]> {
+        self.error.as_deref()
+    }
+    fn fsal(&self) -> bool {
+        self.fsal
+    }
+    fn dense(&self) -> Option<&[&'static [f64]]> {
+        None
     }
 }
 
@@ -79,9 +168,9 @@ impl CachedStage {
 
 /// An explicit RK stepper with its stage vectors allocated once. It keeps the last
 /// step (t_n, h, y_n, y_{n+1}, stages) for the error estimate and dense output.
-pub struct ExplicitRk {
-    info: &'static MethodInfo,
-    tableau: &'static Tableau,
+pub struct ExplicitRk<T: Coefficients = &'static Tableau> {
+    info: Cow<'static, MethodInfo>,
+    tableau: T,
     k: Vec<Vec<f64>>,
     y_stage: Vec<f64>,
     /// f at the start of the last step (a rejected step is retried from there).
@@ -97,11 +186,19 @@ pub struct ExplicitRk {
 }
 
 impl ExplicitRk {
+    /// A catalogue method: its `const` tableau and catalogue entry.
     pub fn new(info: &'static MethodInfo, tableau: &'static Tableau, dim: usize) -> Self {
+        ExplicitRk::with_coefficients(Cow::Borrowed(info), tableau, dim)
+    }
+}
+
+impl<T: Coefficients> ExplicitRk<T> {
+    /// A stepper over any coefficients, e.g. a user's [`OwnedTableau`].
+    pub fn with_coefficients(info: Cow<'static, MethodInfo>, tableau: T, dim: usize) -> Self {
         Self {
             info,
-            tableau,
             k: vec![vec![0.0; dim]; tableau.stages()],
+            tableau,
             y_stage: vec![0.0; dim],
             start: CachedStage::new(dim),
             end: CachedStage::new(dim),
@@ -128,9 +225,9 @@ impl ExplicitRk {
     }
 }
 
-impl Stepper for ExplicitRk {
-    fn info(&self) -> &'static MethodInfo {
-        self.info
+impl<T: Coefficients> Stepper for ExplicitRk<T> {
+    fn info(&self) -> &MethodInfo {
+        &self.info
     }
 
     fn step(
@@ -142,9 +239,10 @@ impl Stepper for ExplicitRk {
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let tab = self.tableau;
         self.first_stage(sys, t, y, stats);
-        for (i, row) in tab.a.iter().enumerate().skip(1) {
+        let tab = &self.tableau;
+        for i in 1..tab.stages() {
+            let row = tab.row(i);
             self.y_stage.copy_from_slice(y);
             for (j, &aij) in row.iter().enumerate() {
                 if aij != 0.0 {
@@ -153,20 +251,20 @@ impl Stepper for ExplicitRk {
                     }
                 }
             }
-            sys.rhs(t + tab.c[i] * h, &self.y_stage, &mut self.k[i]);
+            sys.rhs(t + tab.c()[i] * h, &self.y_stage, &mut self.k[i]);
             stats.nfev += 1;
         }
         // Same operations in the same order as the FSAL stage row, so for FSAL methods
         // y_out is bit-for-bit the point the last stage was evaluated at.
         y_out.copy_from_slice(y);
-        for (&bi, ki) in tab.b.iter().zip(&self.k) {
+        for (&bi, ki) in tab.b().iter().zip(&self.k) {
             if bi != 0.0 {
                 for (yo, kv) in y_out.iter_mut().zip(ki) {
                     *yo += h * bi * kv;
                 }
             }
         }
-        if let Some(e) = tab.error {
+        if let Some(e) = tab.error() {
             self.error.fill(0.0);
             for (&ei, ki) in e.iter().zip(&self.k) {
                 if ei != 0.0 {
@@ -177,7 +275,7 @@ impl Stepper for ExplicitRk {
             }
         }
         self.end.valid = false;
-        if tab.fsal {
+        if tab.fsal() {
             if let Some(last) = self.k.last() {
                 self.end.store(t + h, y_out, last);
             }
@@ -190,7 +288,7 @@ impl Stepper for ExplicitRk {
     }
 
     fn error_estimate(&self) -> Option<&[f64]> {
-        self.tableau.error.map(|_| &self.error[..])
+        self.tableau.error().map(|_| &self.error[..])
     }
 
     fn dense_output(
@@ -201,7 +299,7 @@ impl Stepper for ExplicitRk {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         let h = self.last_h;
-        match self.tableau.dense {
+        match self.tableau.dense() {
             Some(rows) => {
                 out.copy_from_slice(&self.last_y);
                 for (row, ki) in rows.iter().zip(&self.k) {

@@ -58,7 +58,7 @@ impl ImplicitStepper {
 }
 
 impl Stepper for ImplicitStepper {
-    fn info(&self) -> &'static MethodInfo {
+    fn info(&self) -> &MethodInfo {
         self.info
     }
 

@@ -112,7 +112,7 @@ impl Llm {
 }
 
 impl Stepper for Llm {
-    fn info(&self) -> &'static MethodInfo {
+    fn info(&self) -> &MethodInfo {
         &INFO
     }
 

@@ -65,7 +65,7 @@ impl Midpoint2 {
 }
 
 impl Stepper for Midpoint2 {
-    fn info(&self) -> &'static MethodInfo {
+    fn info(&self) -> &MethodInfo {
         &INFO
     }
 

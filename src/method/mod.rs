@@ -12,6 +12,7 @@ mod am_pece;
 mod backward_euler;
 mod bdf2;
 mod bs23;
+pub mod custom;
 mod dp45;
 mod euler;
 mod explicit_rk;
@@ -28,7 +29,7 @@ mod rosenbrock;
 pub mod slowfast;
 pub mod w2;
 
-pub use explicit_rk::{ExplicitRk, Tableau};
+pub use explicit_rk::{Coefficients, ExplicitRk, OwnedTableau, Tableau};
 pub use hermite::hermite_cubic;
 pub use midpoint2::Midpoint2;
 pub use rosenbrock::{Rosenbrock, RosenbrockTableau};
@@ -84,12 +85,15 @@ pub struct MethodOptions {
     pub jacobian: JacobianOptions,
     /// Indices of the fast states (slow/fast partition, seed 003 eq. 17).
     pub fast: Vec<usize>,
+    /// Method `"custom"`: the user's checked tableau and the method it defines (see
+    /// [`resolve`]).
+    pub custom: Option<(MethodInfo, crate::tableau::ButcherTableau)>,
 }
 
 /// One step of a method: advances y(t) to y(t + h).
 pub trait Stepper {
     /// Static description of the method.
-    fn info(&self) -> &'static MethodInfo;
+    fn info(&self) -> &MethodInfo;
 
     /// Writes the approximation of y(t + h) into `y_out`, counting work in `stats`.
     fn step(
@@ -175,6 +179,31 @@ pub fn rosenbrock_tableau(id: &str) -> Option<&'static RosenbrockTableau> {
     }
 }
 
+/// The description of method `id`: the catalogue's entry, or for `"custom"` the one
+/// computed from `tableau` (which is then returned checked, for [`MethodOptions::custom`]).
+#[allow(clippy::type_complexity)]
+pub fn resolve(
+    id: &str,
+    tableau: Option<&crate::tableau::TableauSpec>,
+) -> Result<
+    (
+        MethodInfo,
+        Option<(MethodInfo, crate::tableau::ButcherTableau)>,
+    ),
+    OdeError,
+> {
+    if id == custom::ID {
+        let (info, tab) = custom::resolve(tableau)?;
+        return Ok((info.clone(), Some((info, tab))));
+    }
+    if tableau.is_some() {
+        return Err(OdeError::BadSpec {
+            message: format!("a tableau is only read with method \"custom\", not with \"{id}\""),
+        });
+    }
+    Ok((info(id)?.clone(), None))
+}
+
 /// A stepper for method `id` on a system of dimension `dim`, with default options
 /// (analytic Jacobian, the model's partition).
 pub fn create(id: &str, dim: usize) -> Result<Box<dyn Stepper>, OdeError> {
@@ -187,6 +216,12 @@ pub fn create_with(
     dim: usize,
     options: &MethodOptions,
 ) -> Result<Box<dyn Stepper>, OdeError> {
+    if id == custom::ID {
+        let (info, tab) = options.custom.as_ref().ok_or_else(|| OdeError::BadSpec {
+            message: "method \"custom\" needs a tableau { a, b, c?, bHat? }".into(),
+        })?;
+        return Ok(custom::create(info.clone(), tab, dim));
+    }
     let info = info(id)?;
     if id == midpoint2::INFO.id {
         return Ok(Box::new(Midpoint2::new(dim)));

@@ -164,7 +164,7 @@ impl Rosenbrock {
 }
 
 impl Stepper for Rosenbrock {
-    fn info(&self) -> &'static MethodInfo {
+    fn info(&self) -> &MethodInfo {
         self.info
     }
 

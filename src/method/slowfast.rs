@@ -147,7 +147,7 @@ fn block(m: &DMatrix<f64>, rows: &[usize], cols: &[usize]) -> DMatrix<f64> {
 }
 
 impl Stepper for SlowFast {
-    fn info(&self) -> &'static MethodInfo {
+    fn info(&self) -> &MethodInfo {
         &INFO
     }
 

@@ -110,7 +110,7 @@ impl Amplification {
                 let tab = spec.tableau.as_ref().ok_or_else(|| OdeError::BadSpec {
                     message: "method \"custom\" needs a tableau { a, b, c }".into(),
                 })?;
-                tab.check()?;
+                let tab = tab.parse()?;
                 Amplification::Rational(Rational::from_lower_triangular(&tab.a, &tab.b))
             }
             _ => {

@@ -12,16 +12,9 @@ pub const MAX_POINTS: usize = 2048 * 2048;
 pub const DEFAULT_ALPHA: f64 = 100.0;
 pub const DEFAULT_BETA: f64 = 0.1;
 
-/// A user's Butcher tableau (method id `"custom"`): `a` is s × s, lower triangular
-/// (explicit or diagonally implicit); `b` has s weights; `c`, if given, s nodes.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TableauSpec {
-    pub a: Vec<Vec<f64>>,
-    pub b: Vec<f64>,
-    #[serde(default)]
-    pub c: Option<Vec<f64>>,
-}
+/// A user's Butcher tableau (method id `"custom"`): the same format as `solve`'s and
+/// `analyzeTableau`'s (entries numbers or strings such as "1/6"), see `crate::tableau`.
+pub use crate::tableau::TableauSpec;
 
 /// `stabilityMap` / `stabilityAnalysis` / `stabilityFacts` input.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -127,64 +120,5 @@ impl StabilitySpec {
             self.nx.ok_or_else(|| missing("nx (at least 2)"))?,
             self.ny.ok_or_else(|| missing("ny (at least 2)"))?,
         )
-    }
-}
-
-impl TableauSpec {
-    /// Shape and value checks: square lower-triangular A, matching b (and c).
-    pub fn check(&self) -> Result<(), OdeError> {
-        let s = self.b.len();
-        if s == 0 || s > 16 {
-            return Err(OdeError::OutOfRange {
-                what: "the number of stages (length of tableau.b)".into(),
-                value: s as f64,
-                allowed: "between 1 and 16".into(),
-            });
-        }
-        if self.a.len() != s {
-            return Err(OdeError::WrongLength {
-                what: "tableau.a (one row per stage, as many as tableau.b has weights)".into(),
-                expected: s,
-                got: self.a.len(),
-            });
-        }
-        for (i, row) in self.a.iter().enumerate() {
-            if row.len() != s {
-                return Err(OdeError::WrongLength {
-                    what: format!("tableau.a[{i}] (a square s × s matrix)"),
-                    expected: s,
-                    got: row.len(),
-                });
-            }
-            for (j, &v) in row.iter().enumerate() {
-                finite(v, &format!("tableau.a[{i}][{j}]"))?;
-                if j > i && v != 0.0 {
-                    return Err(OdeError::BadSpec {
-                        message: format!(
-                            "tableau.a[{i}][{j}] = {} is above the diagonal; only explicit \
-                             (strictly lower triangular) and diagonally implicit (lower \
-                             triangular) tableaux are supported",
-                            num(v)
-                        ),
-                    });
-                }
-            }
-        }
-        for (i, &v) in self.b.iter().enumerate() {
-            finite(v, &format!("tableau.b[{i}]"))?;
-        }
-        if let Some(c) = &self.c {
-            if c.len() != s {
-                return Err(OdeError::WrongLength {
-                    what: "tableau.c (one node per stage)".into(),
-                    expected: s,
-                    got: c.len(),
-                });
-            }
-            for (i, &v) in c.iter().enumerate() {
-                finite(v, &format!("tableau.c[{i}]"))?;
-            }
-        }
-        Ok(())
     }
 }

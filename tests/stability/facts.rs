@@ -94,16 +94,16 @@ fn issue_5_am3_corrector_alone_has_intercept_minus_six() {
 
 #[test]
 fn issue_5_user_tableau_reproduces_rk4_and_an_sdirk() {
-    let rk4 = TableauSpec {
-        a: vec![
+    let rk4 = TableauSpec::from_numbers(
+        vec![
             vec![0.0, 0.0, 0.0, 0.0],
             vec![0.5, 0.0, 0.0, 0.0],
             vec![0.0, 0.5, 0.0, 0.0],
             vec![0.0, 0.0, 1.0, 0.0],
         ],
-        b: vec![1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0],
-        c: Some(vec![0.0, 0.5, 0.5, 1.0]),
-    };
+        vec![1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0],
+        Some(vec![0.0, 0.5, 0.5, 1.0]),
+    );
     let f = stability_facts(&StabilitySpec {
         method: "custom".into(),
         tableau: Some(rk4),
@@ -115,11 +115,7 @@ fn issue_5_user_tableau_reproduces_rk4_and_an_sdirk() {
     // |R(−∞)| = 1, so not L-stable.
     let f = stability_facts(&StabilitySpec {
         method: "custom".into(),
-        tableau: Some(TableauSpec {
-            a: vec![vec![0.5]],
-            b: vec![1.0],
-            c: None,
-        }),
+        tableau: Some(TableauSpec::from_numbers(vec![vec![0.5]], vec![1.0], None)),
         ..Default::default()
     })
     .unwrap();

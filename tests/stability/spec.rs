@@ -91,7 +91,7 @@ fn issue_5_bad_tableaux_are_refused() {
     let with = |a: Vec<Vec<f64>>, b: Vec<f64>, c: Option<Vec<f64>>| {
         stability_facts(&StabilitySpec {
             method: "custom".into(),
-            tableau: Some(TableauSpec { a, b, c }),
+            tableau: Some(TableauSpec::from_numbers(a, b, c)),
             ..Default::default()
         })
         .unwrap_err()
