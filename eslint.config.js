@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     files: ['tests/node/**/*.mjs', 'tests/e2e/**/*.mjs'],
     languageOptions: {
-      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', document: 'readonly', window: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' },
+      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', document: 'readonly', window: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', PerformanceObserver: 'readonly' },
     },
   },
 );

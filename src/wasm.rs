@@ -361,6 +361,7 @@ export interface ConvergenceResult {
   global: GlobalSeries[];
   workPrecision: WorkPrecisionSeries[];
   local: LocalSeries[];
+}
 /** A tableau entry: a number, or a string such as "1/6", "-3/4", "0.5" or
  *  "(3-sqrt(3))/6" (the system language's functions and pi, e; no variables). */
 export type TableauEntry = number | string;

@@ -13,6 +13,8 @@ import type {
   SpectrumSpec,
   StabilityAnalysis,
   StabilitySpec,
+  TableauAnalysis,
+  TableauSpec,
 } from './engine';
 import type { Catalog, Reply, Request, Result, RunStart } from './protocol';
 
@@ -98,6 +100,11 @@ export class EngineClient {
   /** A convergence study (error vs h, work–precision, one-step error). */
   convergence(spec: ConvergenceSpec): Promise<ConvergenceResult> {
     return this.request<ConvergenceResult>({ op: 'convergence', spec });
+  }
+
+  /** Order conditions and R(z) of a Butcher tableau. */
+  analyzeTableau(tableau: TableauSpec): Promise<TableauAnalysis> {
+    return this.request<TableauAnalysis>({ op: 'tableau', tableau });
   }
 
   /** Opens a step-by-step run in the worker. */

@@ -18,6 +18,8 @@ import type {
   StabilityFacts,
   StabilitySpec,
   Stats,
+  TableauAnalysis,
+  TableauSpec,
   StepResult,
 } from '../pkg/odelab.js';
 
@@ -37,6 +39,8 @@ export type {
   StabilitySpec,
   Stats,
   StepResult,
+  TableauAnalysis,
+  TableauSpec,
 };
 
 /** A run kept in Rust, stepped one step at a time; call `free()` when done with it. */
@@ -82,6 +86,11 @@ export function stabilityAnalysis(spec: StabilitySpec): StabilityAnalysis {
 /** Error against h (and f-evaluations, and one step) for several methods on a model. */
 export function convergence(spec: ConvergenceSpec): ConvergenceResult {
   return wasm.convergence(spec);
+}
+
+/** Order conditions up to order 5 and R(z) of a Butcher tableau; throws naming a bad entry. */
+export function analyzeTableau(tableau: TableauSpec): TableauAnalysis {
+  return wasm.analyzeTableau(tableau);
 }
 
 /** The method ids `stabilityAnalysis` knows. */

@@ -12,6 +12,7 @@ import { decodeSettings, encodeSettings } from './share';
 import { ConvergenceView } from './convergence';
 import { formatNumber } from './format';
 import { StabilityView } from './stability';
+import { PRESETS, TableauView } from './tableau';
 import { TrajectoryView } from './trajectory';
 import './style.css';
 
@@ -123,8 +124,8 @@ async function main(): Promise<void> {
       where = `t = ${formatNumber(run.t[i])}`;
       byId('scrub-t').textContent = where;
     }
-    const key = `${model.id}|${settings.method}|${adaptive ? '' : String(settings.h)}`;
-    await stability.update({ method: settings.method, h, eigenvalues, where }, key);
+    const key = `${model.id}|${settings.method}|${adaptive ? '' : String(settings.h)}|${JSON.stringify(settings.tableau ?? '')}`;
+    await stability.update({ method: settings.method, h, eigenvalues, where, tableau: settings.tableau }, key);
   };
   scrub.addEventListener('input', () => void syncStability());
 
@@ -134,6 +135,8 @@ async function main(): Promise<void> {
     return { model: settings.model, params: settings.params ?? {}, t1: settings.t1 };
   });
   let convergenceShown = false;
+  const tableauView = new TableauView(engine);
+  let tableauShown = false;
 
   const showView = async (name: string): Promise<void> => {
     for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs [data-view]')) {
@@ -146,6 +149,10 @@ async function main(): Promise<void> {
       convergenceShown = true;
       await convergence.run();
     }
+    if (name === 'tableau' && !tableauShown) {
+      tableauShown = true;
+      if (!tableauView.current()) await tableauView.load(view.settings().tableau ?? PRESETS.rk4.tableau);
+    }
   };
   for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs [data-view]')) {
     tab.addEventListener('click', () => void showView(tab.dataset.view ?? 'trajectory'));
@@ -157,7 +164,16 @@ async function main(): Promise<void> {
     void syncStability();
   };
   await view.start(initial);
-  const views = ['trajectory', 'stability', 'convergence'];
+  tableauView.onUse = (tableau, analysis) => {
+    void view.useTableau(tableau, analysis).then(() => showView('trajectory'));
+  };
+  // A link or session that runs your own method brings its tableau along.
+  if (initial.tableau) {
+    await tableauView.load(initial.tableau);
+    const custom = tableauView.current();
+    if (initial.method === 'custom' && custom) await view.useTableau(custom.tableau, custom.analysis);
+  }
+  const views = ['trajectory', 'stability', 'convergence', 'tableau'];
   await showView(views.includes(query.get('view') ?? '') ? (query.get('view') as string) : 'trajectory');
   if (link.error) view.notice(link.error);
 

@@ -14,6 +14,8 @@ import type {
   SpectrumSpec,
   StabilityAnalysis,
   StabilitySpec,
+  TableauAnalysis,
+  TableauSpec,
 } from './engine';
 
 export type Request =
@@ -23,6 +25,7 @@ export type Request =
   | { id: number; op: 'spectrum'; spec: SpectrumSpec }
   | { id: number; op: 'stability'; spec: StabilitySpec }
   | { id: number; op: 'convergence'; spec: ConvergenceSpec }
+  | { id: number; op: 'tableau'; tableau: TableauSpec }
   /** Sets up a step-by-step run kept in the worker under `run`. */
   | { id: number; op: 'open'; run: number; spec: SolveSpec }
   /** Takes up to `steps` steps of run `run`. */
@@ -44,6 +47,6 @@ export interface RunStart {
   exact?: Float64Array;
 }
 
-export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | null;
+export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | TableauAnalysis | null;
 
 export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };

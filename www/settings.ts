@@ -3,7 +3,7 @@
  * that turns it into the engine's `SolveSpec`. Pure: the view, the share links, the
  * scenario gallery and the scenario claim tests all go through `toSpec`.
  */
-import type { MethodInfo, ModelInfo, SolveSpec } from './engine';
+import type { MethodInfo, ModelInfo, SolveSpec, TableauSpec } from './engine';
 
 /** The model id that means "the system typed in the editor". */
 export const CUSTOM = 'custom';
@@ -36,6 +36,8 @@ export interface RunSettings {
   params?: Record<string, number>;
   /** Locate the model's declared events. */
   events?: boolean;
+  /** Your own Butcher tableau, used when method is `custom`. */
+  tableau?: TableauSpec;
 }
 
 /** The engine spec for `settings`, given the chosen model's and method's descriptions. */
@@ -52,6 +54,7 @@ export function toSpec(settings: RunSettings, model: ModelInfo, method: MethodIn
     spec.h = settings.h;
     if (method?.adaptive) spec.adaptive = false;
   }
+  if (settings.method === CUSTOM && settings.tableau) spec.tableau = settings.tableau;
   const declared = model.events.filter((e) => !e.watched);
   if (settings.events && declared.length > 0) spec.events = declared.map((e) => ({ id: e.id }));
   return spec;

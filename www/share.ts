@@ -70,6 +70,8 @@ export function decodeSettings(hash: string): Decoded {
   }
   if (typeof r.events === 'boolean') settings.events = r.events;
   if (typeof r.fixedStep === 'boolean') settings.fixedStep = r.fixedStep;
+  const tableau = checkTableau(r.tableau);
+  if (tableau) settings.tableau = tableau;
   if (typeof r.params === 'object' && r.params !== null && !Array.isArray(r.params)) {
     const entries = Object.entries(r.params as Record<string, unknown>)
       .filter(([k, v]) => /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(k) && isFiniteNumber(v))
@@ -77,4 +79,21 @@ export function decodeSettings(hash: string): Decoded {
     settings.params = Object.fromEntries(entries) as Record<string, number>;
   }
   return { settings };
+}
+
+/** Most stages a linked tableau may have (the engine's own limit is 16). */
+const MAX_STAGES = 16;
+
+/** A Butcher tableau from a link, if it is one: entries are finite numbers or short texts. */
+function checkTableau(raw: unknown): RunSettings['tableau'] {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const t = raw as Record<string, unknown>;
+  const entry = (v: unknown): v is number | string =>
+    isFiniteNumber(v) || (typeof v === 'string' && v.length <= 64);
+  const row = (v: unknown): v is (number | string)[] => Array.isArray(v) && v.length <= MAX_STAGES && v.every(entry);
+  if (!Array.isArray(t.a) || t.a.length > MAX_STAGES || !t.a.every(row) || !row(t.b)) return undefined;
+  const tableau: NonNullable<RunSettings['tableau']> = { a: t.a, b: t.b };
+  if (row(t.c)) tableau.c = t.c;
+  if (row(t.bHat)) tableau.bHat = t.bHat;
+  return tableau;
 }

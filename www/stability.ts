@@ -8,7 +8,7 @@
  */
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
-import type { MethodInfo, StabilityAnalysis, StabilityFacts, StabilitySpec } from './engine';
+import type { MethodInfo, StabilityAnalysis, StabilityFacts, StabilitySpec, TableauSpec } from './engine';
 import { formatNumber } from './format';
 import { colorize, niceTicks, pan, pixelToXi, xiToPixel, zoomAt } from './plane';
 import type { PlaneWindow } from './plane';
@@ -33,6 +33,8 @@ export interface RunContext {
   eigenvalues: Float64Array;
   /** Text describing where the eigenvalues were taken. */
   where: string;
+  /** Your tableau, when the method is `custom`. */
+  tableau?: TableauSpec;
 }
 
 export class StabilityView {
@@ -126,6 +128,7 @@ export class StabilityView {
       ny: MAP_SIZE,
       // α and β belong to the slow/fast map only (the core refuses them elsewhere).
       ...(method === 'slowfast' ? { alpha: Number(this.alpha.value), beta: Number(this.beta.value) } : {}),
+      ...(method === 'custom' && this.run.tableau ? { tableau: this.run.tableau } : {}),
     };
   }
 
@@ -297,7 +300,7 @@ export class StabilityView {
         const swatch = document.createElement('span');
         swatch.className = 'swatch';
         swatch.style.background = colour;
-        item.append(swatch, this.methods.find((x) => x.id === m)?.name ?? m);
+        item.append(swatch, m === 'custom' ? 'Your method' : (this.methods.find((x) => x.id === m)?.name ?? m));
         return item;
       }),
     );

@@ -7,7 +7,7 @@
  */
 import { CancelledError } from './client';
 import type { EngineClient, RunHandle } from './client';
-import type { MethodInfo, ModelInfo, Solution, SolveSpec } from './engine';
+import type { MethodInfo, ModelInfo, Solution, SolveSpec, TableauAnalysis, TableauSpec } from './engine';
 import { download, runToCsv } from './export';
 import { columns, errorSeries, formatNumber, logToValue, niceStep, relativeDrift, valueToLog } from './format';
 import type { LogScale } from './format';
@@ -44,6 +44,8 @@ type Status = 'ok' | 'warning' | 'error' | 'running' | 'computing';
 export class TrajectoryView {
   private readonly modelList: ModelInfo[];
   private readonly methodList: MethodInfo[];
+  /** Your own method (the tableau tab's), once there is one. */
+  private custom: { tableau: TableauSpec; info: MethodInfo } | undefined;
   private model: ModelInfo;
   private plots: { trajectory: Plot; energy?: Plot; error?: Plot; steps?: Plot } | undefined;
   private animation: { handle: RunHandle; frame: number; stopped: boolean } | undefined;
@@ -188,6 +190,7 @@ export class TrajectoryView {
       t1: num(this.t1Input),
       params,
       ...(this.eventsBox.hidden ? {} : { events: this.eventsCheck.checked }),
+      ...(this.methodSelect.value === CUSTOM && this.custom ? { tableau: this.custom.tableau } : {}),
     };
   }
 
@@ -202,7 +205,37 @@ export class TrajectoryView {
   }
 
   private method(): MethodInfo | undefined {
+    if (this.methodSelect.value === CUSTOM) return this.custom?.info;
     return this.methodList.find((m) => m.id === this.methodSelect.value);
+  }
+
+  /**
+   * Makes your tableau the method `custom` (adaptive when it has embedded weights) and
+   * selects it.
+   */
+  async useTableau(tableau: TableauSpec, analysis: TableauAnalysis): Promise<void> {
+    const info: MethodInfo = {
+      ...this.methodList[0],
+      id: CUSTOM,
+      name: 'Your method',
+      order: analysis.order,
+      family: 'your tableau',
+      source: 'the tableau tab',
+      stages: analysis.stages,
+      adaptive: analysis.embeddedOrder !== undefined,
+      embeddedOrder: analysis.embeddedOrder,
+      fsal: false,
+    };
+    this.custom = { tableau, info };
+    let option = [...this.methodSelect.options].find((o) => o.value === CUSTOM);
+    if (!option) {
+      option = new Option('', CUSTOM);
+      this.methodSelect.add(option);
+    }
+    option.textContent = `Your method (order ${analysis.order})`;
+    this.methodSelect.value = CUSTOM;
+    this.showMethodControls();
+    await this.run();
   }
 
   /** The method adapts its step in this run (it can, and fixed step is not ticked). */

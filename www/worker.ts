@@ -5,6 +5,7 @@
  */
 import {
   Integrator,
+  analyzeTableau,
   convergence,
   describeSystem,
   initEngine,
@@ -46,6 +47,8 @@ function handle(req: Request): Result {
       return stabilityAnalysis(req.spec);
     case 'convergence':
       return convergence(req.spec);
+    case 'tableau':
+      return analyzeTableau(req.tableau);
     case 'open': {
       runs.get(req.run)?.free();
       runs.delete(req.run);
