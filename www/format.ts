@@ -21,6 +21,30 @@ export function valueToLog(scale: LogScale, value: number): number {
   return Math.round(f * scale.steps);
 }
 
+/**
+ * A parameter slider's range around its default: a decade either side for a positive
+ * value (on a log scale), a symmetric linear range otherwise. Users can edit both ends.
+ */
+export function defaultBounds(value: number, greaterThan?: number): { min: number; max: number } {
+  if (value > 0) return { min: Number((value / 10).toPrecision(12)), max: Number((value * 10).toPrecision(12)) };
+  if (value < 0) return { min: Number((value * 10).toPrecision(12)), max: Number((-value * 10).toPrecision(12)) };
+  return greaterThan !== undefined && greaterThan >= 0 ? { min: 0, max: 1 } : { min: -1, max: 1 };
+}
+
+/** Slider position (0…steps) → value on [min, max]: logarithmic when min > 0, else linear. */
+export function sliderValue(position: number, min: number, max: number, steps: number): number {
+  if (min > 0 && max > min) return Number(logToValue({ min, max, steps }, position).toPrecision(3));
+  const f = Math.min(Math.max(position / steps, 0), 1);
+  return Number((min + f * (max - min)).toPrecision(3));
+}
+
+/** Value → slider position, the inverse of `sliderValue` (clamped to the ends). */
+export function sliderPosition(value: number, min: number, max: number, steps: number): number {
+  if (min > 0 && max > min) return valueToLog({ min, max, steps }, value);
+  if (!(max > min)) return 0;
+  return Math.round(Math.min(Math.max((value - min) / (max - min), 0), 1) * steps);
+}
+
 /** Rounds a step size to 2 significant digits so slider values read 0.0012, not 0.00123456. */
 export function niceStep(h: number): number {
   if (!(h > 0) || !Number.isFinite(h)) return h;

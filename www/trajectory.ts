@@ -9,7 +9,18 @@ import { CancelledError } from './client';
 import type { EngineClient, RunHandle } from './client';
 import type { MethodInfo, ModelInfo, Solution, SolveSpec, TableauAnalysis, TableauSpec } from './engine';
 import { download, runToCsv } from './export';
-import { columns, errorSeries, formatNumber, logToValue, niceStep, relativeDrift, valueToLog } from './format';
+import {
+  columns,
+  defaultBounds,
+  errorSeries,
+  formatNumber,
+  logToValue,
+  niceStep,
+  relativeDrift,
+  sliderPosition,
+  sliderValue,
+  valueToLog,
+} from './format';
 import type { LogScale } from './format';
 import { Plot } from './plot';
 import type { Catalog } from './protocol';
@@ -320,17 +331,56 @@ export class TrajectoryView {
     legend.textContent = 'Parameters';
     this.paramsBox.append(legend);
     this.paramsBox.hidden = this.model.params.length === 0;
+    const STEPS = 200;
     for (const p of this.model.params) {
+      const value = values[p.name] ?? p.value;
+      const bounds = defaultBounds(p.value, p.greaterThan);
+      const row = document.createElement('div');
+      row.className = 'param';
+      row.title = p.description;
       const label = document.createElement('label');
-      label.title = p.description;
       const input = document.createElement('input');
       input.type = 'number';
       input.step = 'any';
-      input.value = String(values[p.name] ?? p.value);
+      input.value = String(value);
       input.dataset.param = p.name;
-      input.addEventListener('input', () => void this.run());
       label.append(p.unit ? `${p.name} (${p.unit})` : p.name, input);
-      this.paramsBox.append(label);
+      const bound = (v: number, what: string): HTMLInputElement => {
+        const b = document.createElement('input');
+        b.type = 'number';
+        b.step = 'any';
+        b.value = String(Number(v.toPrecision(3)));
+        b.className = 'bound';
+        b.setAttribute('aria-label', `${what} of the ${p.name} slider`);
+        return b;
+      };
+      const lo = bound(bounds.min, 'lower end');
+      const hi = bound(bounds.max, 'upper end');
+      const slider = document.createElement('input');
+      slider.type = 'range';
+      slider.min = '0';
+      slider.max = String(STEPS);
+      slider.dataset.slider = p.name;
+      slider.setAttribute('aria-label', `${p.name} slider`);
+      const place = (): void => {
+        slider.value = String(sliderPosition(Number(input.value), Number(lo.value), Number(hi.value), STEPS));
+      };
+      place();
+      slider.addEventListener('input', () => {
+        input.value = String(sliderValue(Number(slider.value), Number(lo.value), Number(hi.value), STEPS));
+        void this.run();
+      });
+      input.addEventListener('input', () => {
+        place();
+        void this.run();
+      });
+      lo.addEventListener('input', place);
+      hi.addEventListener('input', place);
+      const range = document.createElement('div');
+      range.className = 'param-range';
+      range.append(lo, slider, hi);
+      row.append(label, range);
+      this.paramsBox.append(row);
     }
   }
 

@@ -96,3 +96,19 @@ test('issue 7: settings are autosaved and a session file opens again', async () 
   await fresh.page.close();
   await context.close();
 });
+
+test('issue 7: every parameter has a slider with editable bounds that re-solves live', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=rk4`);
+  const before = await stat(page, 'max error');
+  await page.fill('input[data-slider="k"]', '200');
+  await page.waitForFunction(() => document.querySelector('input[data-param="k"]')?.value === '1000');
+  await page.waitForFunction((old) => document.querySelector('dd[data-stat="max error"]')?.textContent !== old, before);
+  // Stiffer spring at the same h: RK4's error grows (as (hω)⁴).
+  assert.ok(parseFloat(await stat(page, 'max error')) > 10 * parseFloat(before));
+  // Editable bounds: widen the upper end, the slider places the value anew.
+  await page.locator('input[aria-label="upper end of the k slider"]').fill('10000');
+  // log scale over [10, 10000]: 1000 sits two thirds of the way.
+  assert.equal(await page.inputValue('input[data-slider="k"]'), '133');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -6,6 +6,9 @@ import {
   errorSeries,
   formatNumber,
   tickLabel,
+  defaultBounds,
+  sliderPosition,
+  sliderValue,
   logToValue,
   niceStep,
   pick,
@@ -45,6 +48,24 @@ describe('numbers for people', () => {
     expect(formatNumber(0)).toBe('0');
     expect(formatNumber(-0.5)).toBe('-0.5');
     expect(formatNumber(Infinity)).toBe('Infinity');
+  });
+});
+
+describe('parameter sliders', () => {
+  it('range a decade either side of a positive default, on a log scale', () => {
+    expect(defaultBounds(100)).toEqual({ min: 10, max: 1000 });
+    expect(sliderValue(100, 10, 1000, 200)).toBe(100);
+    expect(sliderPosition(100, 10, 1000, 200)).toBe(100);
+    expect(sliderValue(0, 10, 1000, 200)).toBe(10);
+    expect(sliderValue(200, 10, 1000, 200)).toBe(1000);
+  });
+  it('use a linear range through zero otherwise', () => {
+    expect(defaultBounds(-9.81)).toEqual({ min: -98.1, max: 98.1 });
+    expect(defaultBounds(0)).toEqual({ min: -1, max: 1 });
+    expect(defaultBounds(0, 0)).toEqual({ min: 0, max: 1 });
+    expect(sliderValue(100, -1, 1, 200)).toBe(0);
+    expect(sliderPosition(0.5, -1, 1, 200)).toBe(150);
+    expect(sliderPosition(5, -1, 1, 200)).toBe(200);
   });
 });
 
