@@ -22,6 +22,8 @@ export interface Scenario {
   title: string;
   source: string;
   caption: string;
+  /** The view it opens in (default: trajectory). */
+  view?: string;
   settings: RunSettings;
 }
 
@@ -174,7 +176,8 @@ async function main(): Promise<void> {
     if (initial.method === 'custom' && custom) await view.useTableau(custom.tableau, custom.analysis);
   }
   const views = ['trajectory', 'stability', 'convergence', 'tableau'];
-  await showView(views.includes(query.get('view') ?? '') ? (query.get('view') as string) : 'trajectory');
+  const wanted = query.get('view') ?? (link.settings ? undefined : scenario?.view) ?? 'trajectory';
+  await showView(views.includes(wanted) ? wanted : 'trajectory');
   if (link.error) view.notice(link.error);
 
   scenarioSelect.addEventListener('change', () => {
@@ -182,7 +185,8 @@ async function main(): Promise<void> {
     if (!chosen) return;
     history.replaceState(null, '', `${location.pathname}?scenario=${chosen.id}`);
     showCaption(chosen);
-    void view.start(chosen.settings);
+    convergenceShown = false; // a convergence scenario studies its own model
+    void view.start(chosen.settings).then(() => showView(chosen.view ?? 'trajectory'));
   });
   byId('copy-link').addEventListener('click', () => {
     const field = byId<HTMLInputElement>('share-url');

@@ -28,7 +28,11 @@ test('issue 6: every scenario opens from its URL with its caption and draws', as
     await page.waitForFunction(() => ['ok', 'warning'].includes(document.body.dataset.status), null, { timeout: 20000 });
     assert.equal(await page.textContent('#caption-title'), s.title, s.id);
     assert.equal(await page.inputValue('#method'), s.settings.method, s.id);
-    assert.ok((await drawnPixels(page)) > 100, `${s.id} draws`);
+    const tab = s.view ?? 'trajectory';
+    assert.equal(await page.getAttribute(`#tabs [data-view="${tab}"]`, 'aria-selected'), 'true', s.id);
+    if (tab === 'stability') await page.waitForFunction(() => document.body.dataset.stability === 'ok', null, { timeout: 20000 });
+    else if (tab === 'convergence') await page.waitForFunction(() => document.body.dataset.convergence === 'ok', null, { timeout: 30000 });
+    else assert.ok((await drawnPixels(page)) > 100, `${s.id} draws`);
     assert.deepEqual(errors, [], s.id);
     await page.close();
   }

@@ -2,7 +2,7 @@
 // its claim — what the seed's figure or table says — holds (issue 6).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeSystem, initEngine, methods, models, solve } from '../../www/engine';
+import { convergence, describeSystem, initEngine, methods, models, solve, stabilityAnalysis } from '../../www/engine';
 import type { Solution } from '../../www/engine';
 import scenarioList from '../../www/scenarios.json';
 import { CUSTOM, DEFAULT_SYSTEM, toSpec } from '../../www/settings';
@@ -13,6 +13,7 @@ interface Scenario {
   title: string;
   source: string;
   caption: string;
+  view?: string;
   settings: RunSettings;
 }
 const scenarios = scenarioList as Scenario[];
@@ -179,6 +180,73 @@ describe('issue 6: scenarios', () => {
     expect(sol.stats.nfev).toBeLessThan(20_000);
     const n = sol.t.length - 1;
     expect(Math.abs(sol.y[2 * n] - -1.51060693674397)).toBeLessThan(1e-5);
+  });
+
+  const facts = (method: string, extra = {}) =>
+    stabilityAnalysis({ method, re: [-4, 2], im: [-3, 3], nx: 64, ny: 64, ...extra }).facts;
+
+  it('every view a scenario names exists', () => {
+    for (const s of scenarios) expect(['trajectory', 'stability', 'convergence', undefined]).toContain(s.view);
+  });
+
+  it("002 Fig. 7.4: Euler's region is the disc through −2, and the pendulum's hλ lies outside it", () => {
+    const s = byId('euler-region').settings;
+    const f = facts(s.method);
+    expect(f.realIntercept).toBeCloseTo(-2, 9);
+    expect(f.imagExtent).toBeUndefined();
+    const hw = (s.h ?? 0) * Math.sqrt(9.81);
+    expect(Math.hypot(1, hw)).toBeGreaterThan(1);
+  });
+
+  it('002 Fig. 7.6: Heun reaches −2 and misses the imaginary axis', () => {
+    const f = facts(byId('heun-region').settings.method);
+    expect(f.realIntercept).toBeCloseTo(-2, 9);
+    expect(f.imagExtent).toBeUndefined();
+  });
+
+  it('002 Figs. 7.7–7.9: RK4 is stable up to 2√2 on the imaginary axis, so hω = 2 stays bounded', () => {
+    const s = byId('rk4-region').settings;
+    expect(facts(s.method).imagExtent).toBeCloseTo(2 * Math.SQRT2, 9);
+    const sol = run(s);
+    expect(sol.warning).toBeUndefined();
+    expect(maxOf(sol.y)).toBeLessThan(1);
+  });
+
+  it('002 Fig. 7.16: backward Euler is A- and L-stable', () => {
+    const f = facts(byId('backward-euler-region').settings.method);
+    expect(f.aStable).toBe(true);
+    expect(f.lStable).toBe(true);
+  });
+
+  it('002 Figs. 7.10–7.14: Heun converges with slope 2 and Richardson tracks the error', () => {
+    const s = byId('heun-error-vs-h').settings;
+    const result = convergence({ model: s.model, params: s.params, t1: s.t1, methods: ['heun'], tols: [], localH: [] });
+    const heun = result.global[0];
+    expect(Math.abs(heun.fit.slope - 2)).toBeLessThan(0.15);
+    const k = heun.fit.to;
+    expect(heun.richardson[k] / heun.error[k]).toBeGreaterThan(0.5);
+    expect(heun.richardson[k] / heun.error[k]).toBeLessThan(2);
+  });
+
+  it('003 Figs. 2–3: with β = 0 the slow/fast region is stable at −1 and unstable right of 0', () => {
+    const s = byId('slowfast-region').settings;
+    const map = (beta: number) =>
+      stabilityAnalysis({ method: s.method, re: [-1, 0.5], im: [0, 0.5], nx: 2, ny: 2, alpha: 100, beta }).values;
+    const v = map(0);
+    expect(v[0]).toBeLessThan(1); // ξ = −1
+    expect(v[1]).toBeGreaterThan(1); // ξ = 0.5
+  });
+
+  it('000 §1: LLM is A-stable (R = e^ξ), with the whole imaginary axis', () => {
+    const f = facts(byId('llm-region').settings.method);
+    expect(f.aStable).toBe(true);
+    expect(f.imagExtent).toBe(Infinity);
+  });
+
+  it('001 §2: ros4 is L-stable', () => {
+    const f = facts(byId('ros4-region').settings.method);
+    expect(f.lStable).toBe(true);
+    expect(f.valueAtMinusInfinity).toBeLessThan(1e-6);
   });
 
   it('your own system: the example solves and its event line fires', () => {
