@@ -32,6 +32,7 @@ pub mod linalg;
 pub mod method;
 pub mod model;
 pub mod problem;
+pub mod reference;
 pub mod spec;
 pub mod spectrum;
 pub mod stability;

@@ -209,6 +209,20 @@ export interface SpectrumSpec {
   /** The state; the model's default initial state when absent. */
   y?: number[];
 }
+/** One row of `compareRuns`: a state's largest error Δ, where (t*), relative, RMS. */
+export interface ComponentError {
+  name: string;
+  maxError: number;
+  tMax: number;
+  relativeError: number;
+  rmsError: number;
+}
+/** What `compareRuns` returns (seed 001 §3.1, Tables 4 and 6). */
+export interface Comparison {
+  table: ComponentError[];
+  runStats: Stats;
+  referenceStats: Stats;
+}
 /** What `Integrator.advance(n)` returns: up to n steps, flat and row-major. */
 export interface Chunk {
   t: Float64Array;
@@ -505,6 +519,24 @@ pub fn models() -> Result<JsValue, JsError> {
 pub fn describe_system(text: &str) -> Result<JsValue, JsError> {
     let (info, _) = crate::expr::build_user_system(text, &Default::default()).map_err(js_error)?;
     to_js(&info)
+}
+
+/// Solves `run` and `reference` (same model and interval) and compares them: per state
+/// the largest error and when it happens, relative and RMS errors, with the reference
+/// interpolated by a natural cubic spline (seed 001 §3.1).
+#[wasm_bindgen(js_name = compareRuns, unchecked_return_type = "Comparison")]
+pub fn compare_runs(
+    #[wasm_bindgen(unchecked_param_type = "SolveSpec")] run: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "SolveSpec")] reference: JsValue,
+) -> Result<JsValue, JsError> {
+    let run = read_spec(run)?;
+    let reference = read_spec(reference)?;
+    let c = crate::reference::compare(&run, &reference).map_err(js_error)?;
+    let obj = Object::new();
+    set(&obj, "table", &to_js(&c.table)?)?;
+    set(&obj, "runStats", &to_js(&c.run.stats)?)?;
+    set(&obj, "referenceStats", &to_js(&c.reference.stats)?)?;
+    Ok(obj.into())
 }
 
 /// Eigenvalues λ of ∂f/∂y at a state, interleaved [re0, im0, re1, im1, …] and sorted

@@ -5,6 +5,7 @@
  */
 import type {
   Chunk,
+  Comparison,
   ConvergenceResult,
   ConvergenceSpec,
   ModelInfo,
@@ -105,6 +106,11 @@ export class EngineClient {
   /** Order conditions and R(z) of a Butcher tableau. */
   analyzeTableau(tableau: TableauSpec): Promise<TableauAnalysis> {
     return this.request<TableauAnalysis>({ op: 'tableau', tableau });
+  }
+
+  /** A run against a reference run (seed 001 §3.1). */
+  compare(run: SolveSpec, reference: SolveSpec): Promise<Comparison> {
+    return this.request<Comparison>({ op: 'compare', run, reference });
   }
 
   /** Opens a step-by-step run in the worker. */

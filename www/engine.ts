@@ -5,6 +5,7 @@
 import init, * as wasm from '../pkg/odelab.js';
 import type {
   Chunk,
+  Comparison,
   MethodInfo,
   ModelInfo,
   ParamInfo,
@@ -25,6 +26,7 @@ import type {
 
 export type {
   Chunk,
+  Comparison,
   ConvergenceResult,
   ConvergenceSpec,
   MethodInfo,
@@ -91,6 +93,11 @@ export function convergence(spec: ConvergenceSpec): ConvergenceResult {
 /** Order conditions up to order 5 and R(z) of a Butcher tableau; throws naming a bad entry. */
 export function analyzeTableau(tableau: TableauSpec): TableauAnalysis {
   return wasm.analyzeTableau(tableau);
+}
+
+/** A run against a reference run: per-state max error, t*, relative and RMS errors. */
+export function compareRuns(run: SolveSpec, reference: SolveSpec): Comparison {
+  return wasm.compareRuns(run, reference);
 }
 
 /** The method ids `stabilityAnalysis` knows. */

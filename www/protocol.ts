@@ -5,6 +5,7 @@
  */
 import type {
   Chunk,
+  Comparison,
   ConvergenceResult,
   ConvergenceSpec,
   MethodInfo,
@@ -26,6 +27,7 @@ export type Request =
   | { id: number; op: 'stability'; spec: StabilitySpec }
   | { id: number; op: 'convergence'; spec: ConvergenceSpec }
   | { id: number; op: 'tableau'; tableau: TableauSpec }
+  | { id: number; op: 'compare'; run: SolveSpec; reference: SolveSpec }
   /** Sets up a step-by-step run kept in the worker under `run`. */
   | { id: number; op: 'open'; run: number; spec: SolveSpec }
   /** Takes up to `steps` steps of run `run`. */
@@ -47,6 +49,6 @@ export interface RunStart {
   exact?: Float64Array;
 }
 
-export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | TableauAnalysis | null;
+export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | TableauAnalysis | Comparison | null;
 
 export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };

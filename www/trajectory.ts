@@ -157,6 +157,7 @@ export class TrajectoryView {
     });
     this.animateButton.addEventListener('click', () => (this.animation ? this.stopAnimation() : void this.animate()));
     byId('export-csv').addEventListener('click', () => this.exportCsv());
+    byId('compare').addEventListener('click', () => void this.compare());
     for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-png]')) {
       button.addEventListener('click', () => this.exportPng(button.dataset.png ?? ''));
     }
@@ -439,6 +440,7 @@ export class TrajectoryView {
    */
   run(): Promise<void> {
     this.stopAnimation();
+    byId('compare-box').hidden = true;
     if (this.inflight) {
       this.queued = true;
       return this.current;
@@ -530,6 +532,56 @@ export class TrajectoryView {
         return [dt, dd];
       }),
     );
+  }
+
+  /**
+   * Compares the current run with a reference run of the same model over the same
+   * interval (dp45 at rtol 1e-12, or ros4 at 1e-10 for the stiff methods' runs), as seed
+   * 001 §3.1 does in its Tables 4 and 6.
+   */
+  async compare(): Promise<void> {
+    const spec = this.spec();
+    const stiff = ['ros4', 'w2', 'llm', 'backward-euler', 'bdf2', 'slowfast', 'ros4-t2'].includes(spec.method);
+    const reference: SolveSpec = {
+      ...(spec.system !== undefined ? { system: spec.system } : { model: spec.model }),
+      params: spec.params,
+      t1: spec.t1,
+      method: stiff ? 'ros4' : 'dp45',
+      rtol: stiff ? 1e-10 : 1e-12,
+      atol: stiff ? 1e-12 : 1e-14,
+      maxSteps: 2_000_000,
+    };
+    if (spec.events) reference.events = spec.events;
+    const caption = byId('compare-caption');
+    byId('compare-box').hidden = false;
+    caption.textContent = `Running the reference (${reference.method}, rtol ${reference.rtol})…`;
+    try {
+      const c = await this.engine.compare(spec, reference);
+      caption.textContent =
+        `Against ${reference.method} at rtol ${reference.rtol} (${c.referenceStats.nfev} f-evaluations), ` +
+        'interpolated by a cubic spline:';
+      const head = document.createElement('tr');
+      for (const h of ['state', 'max error Δ', 't*', 'relative', 'RMS']) {
+        const th = document.createElement('th');
+        th.textContent = h;
+        head.append(th);
+      }
+      const rows = c.table.map((r) => {
+        const tr = document.createElement('tr');
+        tr.dataset.state = r.name;
+        for (const v of [r.name, formatNumber(r.maxError, 3), formatNumber(r.tMax, 4), formatNumber(r.relativeError, 3), formatNumber(r.rmsError, 3)]) {
+          const td = document.createElement('td');
+          td.textContent = v;
+          tr.append(td);
+        }
+        return tr;
+      });
+      byId('compare-table').replaceChildren(head, ...rows);
+    } catch (e) {
+      if (e instanceof CancelledError) return;
+      caption.textContent = e instanceof Error ? e.message : String(e);
+      byId('compare-table').replaceChildren();
+    }
   }
 
   /** The last run drawn (t, row-major y, the steps h[i] = t[i+1] − t[i]), if any. */

@@ -6,6 +6,7 @@
 import {
   Integrator,
   analyzeTableau,
+  compareRuns,
   convergence,
   describeSystem,
   initEngine,
@@ -49,6 +50,8 @@ function handle(req: Request): Result {
       return convergence(req.spec);
     case 'tableau':
       return analyzeTableau(req.tableau);
+    case 'compare':
+      return compareRuns(req.run, req.reference);
     case 'open': {
       runs.get(req.run)?.free();
       runs.delete(req.run);

@@ -112,3 +112,16 @@ test('issue 7: every parameter has a slider with editable bounds that re-solves 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('issue 6: a run compares against a reference run in a table (001 §3.1)', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=rk4`);
+  await page.click('#compare');
+  await page.waitForSelector('#compare-table tr[data-state="θ"]');
+  const cells = await page.$$eval('#compare-table tr[data-state="θ"] td', (tds) => tds.map((td) => td.textContent));
+  const maxError = Number(cells[1]);
+  // RK4 at h = 0.01 over 10 s of the pendulum: an error of about 1e-7.
+  assert.ok(maxError > 1e-9 && maxError < 1e-5, `max error ${maxError}`);
+  assert.match(await page.textContent('#compare-caption'), /Against dp45 at rtol 1e-12/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
