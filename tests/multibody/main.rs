@@ -1,0 +1,3 @@
+//! Issue 8: constrained multibody formulations (augmented, state-space), Table 2 ros4.
+
+mod formulations;
