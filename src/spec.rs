@@ -103,6 +103,10 @@ pub struct SolveSpec {
     /// State-space formulation: largest cond(Φ_u) before a re-partition (default 100).
     #[serde(default)]
     pub partition_limit: Option<f64>,
+    /// State-space formulation: the initial independent coordinates by name (e.g.
+    /// ["φ1", "φ2"]); default: chosen by full-pivoting LU of Φ_q.
+    #[serde(default)]
+    pub independent: Option<Vec<String>>,
 }
 
 /// Default relative tolerance (MATLAB's and SciPy's).

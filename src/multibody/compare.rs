@@ -132,6 +132,8 @@ pub fn compare_formulations(
         );
         if f == Formulation::StateSpace {
             s.stabilization = None;
+        } else {
+            s.independent = None;
         }
         let start = clock();
         let run = solve(&s)?;
@@ -148,6 +150,7 @@ pub fn compare_formulations(
     let reference = solve(&SolveSpec {
         formulation: None,
         stabilization: None,
+        independent: None,
         rtol: Some(crate::spec::Tol::Scalar(REFERENCE_TOL)),
         atol: Some(crate::spec::Tol::Scalar(REFERENCE_TOL)),
         t_eval: Some(times.clone()),

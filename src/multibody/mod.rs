@@ -141,9 +141,11 @@ pub fn build(spec: &SolveSpec) -> Result<Option<(ModelInfo, Box<dyn Model>)>, Od
     let formulation = Formulation::parse(spec.formulation.as_deref())?;
     let stabilization = stabilization(spec)?;
     if formulation == Formulation::Native {
-        if stabilization != Stabilization::None {
+        if stabilization != Stabilization::None || spec.independent.is_some() {
             return Err(OdeError::BadSpec {
-                message: "stabilization needs formulation: \"augmented\"".into(),
+                message: "stabilization needs formulation: \"augmented\", independent \
+                          needs formulation: \"state-space\""
+                    .into(),
             });
         }
         return Ok(None);
@@ -170,7 +172,7 @@ pub fn build(spec: &SolveSpec) -> Result<Option<(ModelInfo, Box<dyn Model>)>, Od
                         .into(),
                 });
             }
-            state_space::build(desc, limit)?
+            state_space::build(desc, limit, spec.independent.as_deref())?
         }
         Formulation::Native => unreachable!("handled above"),
     }))

@@ -101,15 +101,22 @@ pub struct StateSpace {
 }
 
 /// Catalogue entry and model of the state-space formulation.
-pub fn build(desc: Description, limit: f64) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
+pub fn build(
+    desc: Description,
+    limit: f64,
+    independent: Option<&[String]>,
+) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
     let mech = &desc.mechanism;
     let d = mech.phi_q(&desc.q0);
-    let part = partition(&d);
+    let coords = mech.coordinate_names();
+    let part = match independent {
+        None => partition(&d),
+        Some(names) => chosen(&coords, names, mech.n() - mech.m())?,
+    };
     let cond = condition(&columns(&d, &part.dependent));
     if cond > limit {
         return Err(ConstraintFailure::Partition { condition: cond }.at(desc.native.t0, 0.0));
     }
-    let coords = mech.coordinate_names();
     let ind_names: Vec<String> = part
         .independent
         .iter()
@@ -156,6 +163,40 @@ pub fn build(desc: Description, limit: f64) -> Result<(ModelInfo, Box<dyn Model>
         fast: vec![],
     };
     Ok((info, Box::new(model)))
+}
+
+/// A partition with the named independent coordinates.
+fn chosen(coords: &[String], names: &[String], count: usize) -> Result<Partition, OdeError> {
+    let mut independent = Vec::new();
+    for name in names {
+        match coords.iter().position(|c| c == name) {
+            Some(i) if !independent.contains(&i) => independent.push(i),
+            _ => {
+                return Err(OdeError::BadSpec {
+                    message: format!(
+                        "independent: \"{name}\" is not a coordinate (or is repeated); the \
+                         coordinates are {}",
+                        coords.join(", ")
+                    ),
+                })
+            }
+        }
+    }
+    if independent.len() != count {
+        return Err(OdeError::WrongLength {
+            what: "independent (one name per degree of freedom)".into(),
+            expected: count,
+            got: independent.len(),
+        });
+    }
+    independent.sort_unstable();
+    let dependent = (0..coords.len())
+        .filter(|i| !independent.contains(i))
+        .collect();
+    Ok(Partition {
+        dependent,
+        independent,
+    })
 }
 
 impl StateSpace {
