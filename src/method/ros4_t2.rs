@@ -155,10 +155,10 @@ impl Stepper for Ros4T2 {
             } else if i != 3 {
                 // Stage 4 has stage 3's argument (a4j = a3j): f_stage is kept.
                 self.y_stage.copy_from_slice(y);
-                for j in 0..i {
-                    if A[i][j] != 0.0 {
-                        for (ys, uj) in self.y_stage.iter_mut().zip(self.u[j].iter()) {
-                            *ys += A[i][j] * uj;
+                for (&a, uj) in A[i].iter().zip(&self.u).take(i) {
+                    if a != 0.0 {
+                        for (ys, u) in self.y_stage.iter_mut().zip(uj.iter()) {
+                            *ys += a * u;
                         }
                     }
                 }
@@ -168,8 +168,8 @@ impl Stepper for Ros4T2 {
             for r in 0..n {
                 rhs[r] = self.f_stage[r] + GAMMA_I[i] * h * ft[r];
             }
-            for j in 0..i {
-                rhs.axpy(C[i][j] / h, &self.u[j], 1.0);
+            for (&c, uj) in C[i].iter().zip(&self.u).take(i) {
+                rhs.axpy(c / h, uj, 1.0);
             }
             lu.solve_in_place(&mut rhs)?;
             self.u[i].copy_from(&rhs);

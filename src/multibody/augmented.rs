@@ -115,12 +115,12 @@ pub fn acceleration_jacobian(
         gqd -= &d * (2.0 * alpha);
     }
     let mut b = DMatrix::zeros(n + m, 2 * n);
-    for c in 0..n {
+    for (c, ddc) in dd.iter().enumerate() {
         b.view_mut((0, c), (n, 1)).copy_from(&dq_q.column(c));
         b.view_mut((0, n + c), (n, 1)).copy_from(&dq_qd.column(c));
         b.view_mut((n, c), (m, 1)).copy_from(&gq.column(c));
         b.view_mut((n, n + c), (m, 1)).copy_from(&gqd.column(c));
-        if let Some(ddc) = &dd[c] {
+        if let Some(ddc) = ddc {
             let top = ddc.transpose() * &s.lambda;
             let bottom = ddc * &s.qdd;
             let mut t = b.view_mut((0, c), (n, 1));

@@ -136,8 +136,11 @@ pub struct ConstraintReport {
     pub saddle_solves: u64,
 }
 
+/// A built model: its catalogue entry for this formulation and the model.
+pub type Built = (ModelInfo, Box<dyn Model>);
+
 /// Builds the model of the spec in a non-native formulation; `None` for the native one.
-pub fn build(spec: &SolveSpec) -> Result<Option<(ModelInfo, Box<dyn Model>)>, OdeError> {
+pub fn build(spec: &SolveSpec) -> Result<Option<Built>, OdeError> {
     let formulation = Formulation::parse(spec.formulation.as_deref())?;
     let stabilization = stabilization(spec)?;
     if formulation == Formulation::Native {
