@@ -56,6 +56,10 @@ pub struct Integrator {
     /// How the stepper was made, to restart it when a model rewrites its coordinates
     /// (a state-space re-partition, issue 8).
     options: MethodOptions,
+    /// The model rewrote its state in new coordinates at the last step: the method
+    /// restarts before the next step (its dense output of the last step, in the old
+    /// coordinates, stays available for tEval until then).
+    restart: bool,
     pacing: Pacing,
     tolerance: Tolerance,
     norm: ErrorNorm,
@@ -330,6 +334,7 @@ impl Integrator {
             model,
             stepper,
             options,
+            restart: false,
             pacing,
             tolerance,
             norm,
@@ -569,6 +574,11 @@ impl Integrator {
         if self.done() {
             return Err(OdeError::Finished { t1: self.t1 });
         }
+        if self.restart {
+            self.stepper = method::create_with(self.method.id, self.info.dim, &self.options)?;
+            self.last_step = None;
+            self.restart = false;
+        }
         let (t_new, h_method, err_est) = match self.pacing {
             Pacing::Fixed { .. } => self.fixed_step()?,
             Pacing::Adaptive { .. } => self.adaptive_step()?,
@@ -596,8 +606,7 @@ impl Integrator {
             .after_step(t_new, &mut self.y_next)
             .map_err(|f| f.at(t_new, h))?
         {
-            self.stepper = method::create_with(self.method.id, self.info.dim, &self.options)?;
-            self.last_step = None;
+            self.restart = true;
         }
         std::mem::swap(&mut self.y, &mut self.y_next);
         self.t = t_new;

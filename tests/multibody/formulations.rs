@@ -244,7 +244,11 @@ fn issue_8_partition_check_repartitions_and_keeps_running() {
     for limit in [None, Some(5.0)] {
         let mut s = spec("double-pendulum-rsda", Some("state-space"), "ros4", 1e-6);
         s.partition_limit = limit;
+        // tEval across the re-partitions: the dense output of a step that ended in a
+        // re-partition is still there (in that step's coordinates).
+        s.t_eval = Some((0..=20).map(|i| i as f64 * 0.1).collect());
         let run = odelab::solve(&s).unwrap();
+        assert_eq!(run.t_eval.len(), 21);
         let rep = run.constraint.clone().unwrap();
         println!(
             "limit {limit:?}: initial {:?}, {} re-partitions {:?}, steps {}, reached t = {}, stopped {:?}",
