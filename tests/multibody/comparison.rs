@@ -10,7 +10,8 @@ const SEED_TABLE5: [(i32, u64); 4] = [(-2, 29), (-3, 49), (-4, 85), (-5, 148)];
 
 #[test]
 fn issue_8_compare_formulations_rsda_counts() {
-    let clock = || 0.0;
+    let start = std::time::Instant::now();
+    let clock = move || start.elapsed().as_secs_f64() * 1e3;
     let mut pinned = vec![];
     for (k, seed_steps) in SEED_TABLE5 {
         let tol = 10f64.powi(k);
@@ -20,12 +21,12 @@ fn issue_8_compare_formulations_rsda_counts() {
             "k = {k} (seed Table 5: {seed_steps} steps), reference {} steps",
             c.reference_steps
         );
-        println!("  formulation  steps rej  nfev  njev  nlu newton repart  max|Φ|    max|Φq q̇|  | φ1: t*  Δ  RelErr%  Δ̄  | φ̇1: t*  Δ  RelErr%  Δ̄");
+        println!("  formulation  steps rej  nfev  njev  nlu newton repart  max|Φ|    max|Φq q̇|  ms  | φ1: t*  Δ  RelErr%  Δ̄  | φ̇1: t*  Δ  RelErr%  Δ̄");
         for r in &c.rows {
             println!(
-                "  {:<12} {:>5} {:>3} {:>5} {:>5} {:>4} {:>6} {:>6}  {:.2e}  {:.2e}  | {:.4} {:.3e} {:.5} {:.3e} | {:.4} {:.3e} {:.5} {:.3e}",
+                "  {:<12} {:>5} {:>3} {:>5} {:>5} {:>4} {:>6} {:>6}  {:.2e}  {:.2e} {:.1} | {:.4} {:.3e} {:.5} {:.3e} | {:.4} {:.3e} {:.5} {:.3e}",
                 r.formulation, r.naccept, r.nreject, r.nfev, r.njev, r.nlu, r.newton_iterations, r.repartitions,
-                r.max_drift, r.max_velocity_drift,
+                r.max_drift, r.max_velocity_drift, r.time_ms,
                 r.position.t_star, r.position.max, r.position.rel_err_percent, r.position.rms,
                 r.velocity.t_star, r.velocity.max, r.velocity.rel_err_percent, r.velocity.rms,
             );
@@ -64,7 +65,8 @@ fn issue_8_compare_formulations_rsda_counts() {
 /// conditioned, no re-partition, and the step counts come close to Table 5.
 #[test]
 fn issue_8_state_space_with_angles_table5() {
-    let clock = || 0.0;
+    let start = std::time::Instant::now();
+    let clock = move || start.elapsed().as_secs_f64() * 1e3;
     let mut pinned = vec![];
     for (k, seed_steps) in SEED_TABLE5 {
         let mut s = spec("double-pendulum-rsda", None, "ros4", 10f64.powi(k));
@@ -72,8 +74,8 @@ fn issue_8_state_space_with_angles_table5() {
         let c = compare_formulations(&s, &clock).unwrap();
         let ss = &c.rows[1];
         println!(
-            "k = {k}: seed {seed_steps} steps; augmented {} steps; state-space (φ1, φ2) {} steps, {} rejected, nfev {}, repartitions {}, φ1 Δ {:.3e} (RelErr {:.5}%), φ̇1 Δ {:.3e}, max |Φ| {:.1e}",
-            c.rows[0].naccept, ss.naccept, ss.nreject, ss.nfev, ss.repartitions, ss.position.max, ss.position.rel_err_percent, ss.velocity.max, ss.max_drift
+            "k = {k}: seed {seed_steps} steps; augmented {} steps ({:.1} ms); state-space (φ1, φ2) {} steps ({:.1} ms), {} rejected, nfev {}, repartitions {}, φ1 Δ {:.3e} (RelErr {:.5}%, Δ̄ {:.3e}), φ̇1 Δ {:.3e}, max |Φ| {:.1e}",
+            c.rows[0].naccept, c.rows[0].time_ms, ss.naccept, ss.time_ms, ss.nreject, ss.nfev, ss.repartitions, ss.position.max, ss.position.rel_err_percent, ss.position.rms, ss.velocity.max, ss.max_drift
         );
         assert_eq!(ss.repartitions, 0);
         assert!(ss.max_drift < 1e-12);
