@@ -353,3 +353,36 @@ fn issue_8_pendulum_particle_in_both_formulations() {
         assert!((o.1 - out[0].1).abs() < 1e-4 * out[0].1.abs().max(1.0));
     }
 }
+
+/// The state-space Jacobian (finite differences through the constraint solve, the
+/// default for this formulation) serves every method that needs one; bdf2 restarts its
+/// history after each re-partition.
+#[test]
+fn issue_8_state_space_with_other_stiff_methods() {
+    let native = odelab::solve(&spec("double-pendulum-rsda", None, "ros4", 1e-8)).unwrap();
+    let p_ref = native.y[4 * (native.t.len() - 1)];
+    for (method, h, limit) in [
+        ("w2", None, None),
+        ("ros4-t2", None, None),
+        ("bdf2", Some(1e-3), Some(5.0)),
+    ] {
+        let mut s = spec("double-pendulum-rsda", Some("state-space"), method, 1e-5);
+        s.h = h;
+        s.partition_limit = limit;
+        let run = odelab::solve(&s).unwrap();
+        let p1 = last(output(&run, "q:φ1"));
+        let rep = run.constraint.clone().unwrap();
+        println!(
+            "{method}: steps {} nfev {} njev {} repartitions {} |Δφ1(2)| {:e} max |Φ| {:e}",
+            run.stats.naccept,
+            run.stats.nfev,
+            run.stats.njev,
+            rep.repartitions.len(),
+            (p1 - p_ref).abs(),
+            max(output(&run, "constraint |Φ|"))
+        );
+        assert!(run.stopped_by.is_none(), "{method}: {:?}", run.warning);
+        assert!((p1 - p_ref).abs() < 2e-2, "{method}");
+        assert!(max(output(&run, "constraint |Φ|")) < 1e-12);
+    }
+}
