@@ -13,6 +13,7 @@ use crate::expr::{build_user_system, compile_model_expr};
 use crate::jacobian::{JacobianOptions, JacobianSource};
 use crate::method::{self, MethodInfo, MethodOptions, Stepper};
 use crate::model::{self, Model, ModelInfo};
+use crate::multibody::{self, ConstraintReport, Formulation};
 use crate::spec::{finite, Grid, SolveSpec, DEFAULT_MAX_STEPS};
 pub use crate::stats::Stats;
 
@@ -52,6 +53,13 @@ pub struct Integrator {
     method: MethodInfo,
     model: Box<dyn Model>,
     stepper: Box<dyn Stepper>,
+    /// How the stepper was made, to restart it when a model rewrites its coordinates
+    /// (a state-space re-partition, issue 8).
+    options: MethodOptions,
+    /// The model rewrote its state in new coordinates at the last step: the method
+    /// restarts before the next step (its dense output of the last step, in the old
+    /// coordinates, stays available for tEval until then).
+    restart: bool,
     pacing: Pacing,
     tolerance: Tolerance,
     norm: ErrorNorm,
@@ -171,14 +179,20 @@ fn build_detector(spec: &SolveSpec, info: &ModelInfo) -> Result<Detector, OdeErr
 /// The model a spec names, or the user's system text it carries.
 pub(crate) fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
     match (&spec.system, spec.model.is_empty()) {
-        (Some(text), true) => build_user_system(text, &spec.params),
+        (Some(text), true) if spec.formulation.is_none() => build_user_system(text, &spec.params),
+        (Some(_), true) => Err(OdeError::BadSpec {
+            message: "formulation is for the constrained catalogue models".into(),
+        }),
         (Some(_), false) => Err(OdeError::BadSpec {
             message: "give either model or system, not both".into(),
         }),
         (None, true) => Err(OdeError::BadSpec {
             message: "missing field `model` (a model id, or give your own `system` text)".into(),
         }),
-        (None, false) => model::build(&spec.model, &spec.params),
+        (None, false) => match multibody::build(spec)? {
+            Some(built) => Ok(built),
+            None => model::build(&spec.model, &spec.params),
+        },
     }
 }
 
@@ -193,8 +207,12 @@ impl Integrator {
                 model: info.id.clone(),
             });
         }
+        // The state-space formulation's f contains a Newton solve: its Jacobian is by
+        // finite differences through the constraint solve unless the spec says otherwise.
+        let state_space =
+            Formulation::parse(spec.formulation.as_deref())? == Formulation::StateSpace;
         let jacobian = JacobianOptions::from_spec(
-            spec.jacobian.as_deref(),
+            spec.jacobian.as_deref().or(state_space.then_some("fd")),
             spec.jacobian_update,
             spec.jacobian_scale,
         )?;
@@ -217,7 +235,10 @@ impl Integrator {
             custom,
         };
         let stepper = method::create_with(&spec.method, info.dim, &options)?;
-        let y0 = match &spec.y0 {
+        // A non-native formulation maps the spec's y0 (native layout) itself.
+        let native = Formulation::parse(spec.formulation.as_deref())? == Formulation::Native;
+        let spec_y0 = if native { spec.y0.as_ref() } else { None };
+        let y0 = match spec_y0 {
             Some(y0) if y0.len() != info.dim => {
                 return Err(OdeError::WrongLength {
                     what: format!("initial state y0 of model \"{}\"", info.id),
@@ -282,7 +303,12 @@ impl Integrator {
             let h = match spec.h {
                 Some(h) if h.is_nan() || h <= 0.0 => return Err(OdeError::BadStepSize { h }),
                 Some(h) => finite(h, "step size h")?.min(t1 - t0),
-                None => initial_step(model.as_ref(), t0, &y0, t1, q, &tolerance, &mut stats),
+                None => {
+                    let h = initial_step(model.as_ref(), t0, &y0, t1, q, &tolerance, &mut stats);
+                    // A constraint failure at the start shows again at the first step.
+                    let _ = model.take_failure();
+                    h
+                }
             };
             Pacing::Adaptive {
                 controller,
@@ -311,6 +337,8 @@ impl Integrator {
             method,
             model,
             stepper,
+            options,
+            restart: false,
             pacing,
             tolerance,
             norm,
@@ -341,14 +369,18 @@ impl Integrator {
         } else {
             t_next - self.t
         };
-        self.stepper.step(
+        let result = self.stepper.step(
             self.model.as_ref(),
             self.t,
             &self.y,
             h,
             &mut self.y_next,
             &mut self.stats,
-        )?;
+        );
+        if let Some(f) = self.model.take_failure() {
+            return Err(f.at(self.t, h));
+        }
+        result?;
         self.stats.nsteps += 1;
         if blew_up(&self.y_next) {
             return Err(OdeError::BlewUp { t: t_next, h });
@@ -396,14 +428,20 @@ impl Integrator {
             if h.is_nan() || h <= h_min {
                 return Err(OdeError::StepSizeUnderflow { t: self.t, h });
             }
-            match self.stepper.step(
+            let result = self.stepper.step(
                 self.model.as_ref(),
                 self.t,
                 &self.y,
                 h,
                 &mut self.y_next,
                 &mut self.stats,
-            ) {
+            );
+            // A failed constraint solve inside f (issue 8) is the precise reason.
+            let result = match self.model.take_failure() {
+                Some(f) => Err(f.at(self.t, h)),
+                None => result,
+            };
+            match result {
                 Ok(()) => {}
                 // A step too large for its linear algebra (a singular I − γhJ, Newton
                 // not converging, e^{hJ} overflowing) is retried smaller, like a
@@ -412,7 +450,9 @@ impl Integrator {
                 Err(
                     e @ (OdeError::SingularMatrix { .. }
                     | OdeError::NewtonFailed { .. }
-                    | OdeError::ExpmNotFinite { .. }),
+                    | OdeError::ExpmNotFinite { .. }
+                    | OdeError::SingularSaddlePoint { .. }
+                    | OdeError::ConstraintNewtonFailed { .. }),
                 ) => {
                     self.stats.nsteps += 1;
                     self.stats.nreject += 1;
@@ -493,6 +533,9 @@ impl Integrator {
                 &mut self.y_next,
                 &mut self.stats,
             )?;
+            if let Some(f) = self.model.take_failure() {
+                return Err(f.at(self.t, h));
+            }
             if blew_up(&self.y_next) {
                 return Err(OdeError::BlewUp { t: t_cut, h });
             }
@@ -535,6 +578,11 @@ impl Integrator {
         if self.done() {
             return Err(OdeError::Finished { t1: self.t1 });
         }
+        if self.restart {
+            self.stepper = method::create_with(self.method.id, self.info.dim, &self.options)?;
+            self.last_step = None;
+            self.restart = false;
+        }
         let (t_new, h_method, err_est) = match self.pacing {
             Pacing::Fixed { .. } => self.fixed_step()?,
             Pacing::Adaptive { .. } => self.adaptive_step()?,
@@ -554,6 +602,16 @@ impl Integrator {
         let h = t_new - self.t;
         // After a cut the method's last step is the recomputed one, ending at t_new.
         self.last_step = Some((self.t, if cut { h } else { h_method }));
+        // Constrained formulations (issue 8): recover the dependent coordinates, check
+        // the partition or project; a state rewritten in new coordinates restarts the
+        // method there.
+        if self
+            .model
+            .after_step(t_new, &mut self.y_next)
+            .map_err(|f| f.at(t_new, h))?
+        {
+            self.restart = true;
+        }
         std::mem::swap(&mut self.y, &mut self.y_next);
         self.t = t_new;
         self.stats.naccept += 1;
@@ -650,6 +708,11 @@ impl Integrator {
         out
     }
 
+    /// What a constrained formulation did so far (issue 8), if the model is one.
+    pub fn constraint_report(&self) -> Option<ConstraintReport> {
+        self.model.constraint_report()
+    }
+
     /// The exact solution at the current time, if the model knows it.
     pub fn exact(&self) -> Option<Vec<f64>> {
         let mut out = vec![0.0; self.info.dim];
@@ -688,6 +751,8 @@ pub struct Solution {
     pub warning: Option<String>,
     /// The same reason as a typed error.
     pub stopped_by: Option<OdeError>,
+    /// Re-partitions and Newton work of a constrained formulation (issue 8).
+    pub constraint: Option<ConstraintReport>,
 }
 
 /// Integrates the spec from t0 to t1 and records every step.
@@ -747,7 +812,10 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
                 | OdeError::AdaptiveBudget { .. }
                 | OdeError::SingularMatrix { .. }
                 | OdeError::NewtonFailed { .. }
-                | OdeError::ExpmNotFinite { .. }),
+                | OdeError::ExpmNotFinite { .. }
+                | OdeError::SingularSaddlePoint { .. }
+                | OdeError::ConstraintNewtonFailed { .. }
+                | OdeError::IllConditionedPartition { .. }),
             ) => {
                 stopped_by = Some(e);
                 break;
@@ -770,5 +838,6 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
         stats: run.stats,
         warning: stopped_by.as_ref().map(|e| e.to_string()),
         stopped_by,
+        constraint: run.model.constraint_report(),
     })
 }

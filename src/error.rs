@@ -84,6 +84,19 @@ pub enum OdeError {
     /// A matrix exponential of a step came out non-finite (or its argument was too
     /// large to exponentiate).
     ExpmNotFinite { t: f64, h: f64 },
+    /// The saddle-point matrix of seed 000 eq. (9) is singular (redundant or
+    /// degenerate joints) at the step (t, h).
+    SingularSaddlePoint { t: f64, h: f64 },
+    /// Newton on the position constraints Φ(v, u) = 0 (state-space recovery, or the
+    /// projection) did not converge at the step (t, h).
+    ConstraintNewtonFailed {
+        t: f64,
+        h: f64,
+        iterations: u32,
+        residual: f64,
+    },
+    /// Φ_u is ill-conditioned and no coordinate partition fixes it (Φ_q lost rank).
+    IllConditionedPartition { t: f64, h: f64, condition: f64 },
     /// User text (a system or an expression) that does not parse or does not make
     /// sense. `line` and `column` are 1-based (columns count characters); `snippet` is
     /// the source line and a line of carets under the offending text.
@@ -276,6 +289,36 @@ impl fmt::Display for OdeError {
                  smaller h",
                 num(*t),
                 num(*h)
+            ),
+            OdeError::SingularSaddlePoint { t, h } => write!(
+                f,
+                "the saddle-point matrix [[M, −Φqᵀ], [Φq, 0]] is singular at t = {} with \
+                 h = {}: the joints are redundant or the mechanism is in a singular \
+                 configuration",
+                num(*t),
+                num(*h)
+            ),
+            OdeError::ConstraintNewtonFailed {
+                t,
+                h,
+                iterations,
+                residual,
+            } => write!(
+                f,
+                "Newton on the position constraints Φ = 0 did not converge in {iterations} \
+                 iterations at t = {} with h = {} (residual {}); try a smaller h or tolerance",
+                num(*t),
+                num(*h),
+                num(*residual)
+            ),
+            OdeError::IllConditionedPartition { t, h, condition } => write!(
+                f,
+                "no partition into independent and dependent coordinates is well \
+                 conditioned at t = {} with h = {} (cond Φu = {}): the mechanism is at a \
+                 singular configuration",
+                num(*t),
+                num(*h),
+                num(*condition)
             ),
             OdeError::Parse {
                 line,

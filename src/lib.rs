@@ -31,6 +31,7 @@ pub mod jacobian;
 pub mod linalg;
 pub mod method;
 pub mod model;
+pub mod multibody;
 pub mod problem;
 pub mod reference;
 pub mod spec;

@@ -90,6 +90,26 @@ pub struct SolveSpec {
     /// Method `"custom"`: your own Butcher tableau (issue 7, `crate::tableau`).
     #[serde(default)]
     pub tableau: Option<crate::tableau::TableauSpec>,
+    /// Constrained models (issue 8, `crate::multibody`): "native" (default, the model
+    /// file's own), "augmented" (000 eq. 9) or "state-space" (001 Algorithm 1).
+    #[serde(default)]
+    pub formulation: Option<String>,
+    /// Augmented formulation: "none" (default), "baumgarte" or "projection".
+    #[serde(default)]
+    pub stabilization: Option<String>,
+    /// Baumgarte α (default 10): γ ← γ − 2αΦ_q q̇ − β²Φ.
+    #[serde(default)]
+    pub baumgarte_alpha: Option<f64>,
+    /// Baumgarte β (default 10).
+    #[serde(default)]
+    pub baumgarte_beta: Option<f64>,
+    /// State-space formulation: largest cond(Φ_u) before a re-partition (default 100).
+    #[serde(default)]
+    pub partition_limit: Option<f64>,
+    /// State-space formulation: the initial independent coordinates by name (e.g.
+    /// ["φ1", "φ2"]); default: chosen by full-pivoting LU of Φ_q.
+    #[serde(default)]
+    pub independent: Option<Vec<String>>,
 }
 
 /// Default relative tolerance (MATLAB's and SciPy's).

@@ -158,6 +158,82 @@ export interface SolveSpec {
   /** method "custom" only: your own explicit tableau. Adaptive (error estimate
    *  b − bHat, order from `analyzeTableau`) when it has bHat, fixed step otherwise. */
   tableau?: TableauSpec;
+  /** Constrained models (double-pendulum-stiff, double-pendulum-rsda,
+   *  pendulum-particle): "native" (default, the model file's own state), "augmented"
+   *  (body coordinates, 000 eq. 9: y = (q, q̇)) or "state-space" (001 Algorithm 1:
+   *  y = (v, v̇), the independent coordinates). `y0` stays in the native layout. Both
+   *  non-native formulations report the same outputs: the native ones, "constraint |Φ|",
+   *  "velocity constraint |Φq q̇|" and every body coordinate and rate as "q:x1", …,
+   *  "q:φ̇2". The state-space Jacobian defaults to "fd" (through the constraint solve). */
+  formulation?: "native" | "augmented" | "state-space";
+  /** Augmented formulation only: "none" (default), "baumgarte" or "projection". */
+  stabilization?: "none" | "baumgarte" | "projection";
+  /** Baumgarte α and β (default 10 each): γ ← γ − 2αΦq q̇ − β²Φ. */
+  baumgarteAlpha?: number;
+  baumgarteBeta?: number;
+  /** State-space: re-partition when cond(Φu) exceeds this (default 100). */
+  partitionLimit?: number;
+  /** State-space: the initial independent coordinates by name, e.g. ["φ1", "φ2"]
+   *  (default: chosen by full-pivoting LU of Φq). */
+  independent?: string[];
+}
+/** A re-partition of a state-space run (001 Algorithm 1 step 7). */
+export interface Repartition {
+  t: number;
+  /** cond(Φu) of the old partition that triggered it. */
+  condition: number;
+  /** The new independent coordinates; the columns of `y` hold them from here on. */
+  independent: string[];
+}
+/** What a constrained formulation did besides stepping. */
+export interface ConstraintReport {
+  formulation: "augmented" | "state-space";
+  /** The independent coordinates at the start (state-space). */
+  independent: string[];
+  repartitions: Repartition[];
+  /** Newton iterations (state-space recovery of u, or projection). */
+  newtonIterations: number;
+  /** Saddle-point solves of 000 eq. (9). */
+  saddleSolves: number;
+}
+/** Error of one quantity against the reference (001 Tables 4 and 6). */
+export interface ErrorRow {
+  quantity: string;
+  /** Time of the largest error. */
+  tStar: number;
+  max: number;
+  relErrPercent: number;
+  /** RMS error over the steps. */
+  rms: number;
+}
+/** One formulation's run in `compareFormulations`. */
+export interface FormulationRow {
+  formulation: "augmented" | "state-space";
+  naccept: number;
+  nreject: number;
+  nfev: number;
+  njev: number;
+  nlu: number;
+  newtonIterations: number;
+  repartitions: number;
+  maxDrift: number;
+  maxVelocityDrift: number;
+  finalDrift: number;
+  finalVelocityDrift: number;
+  /** Wall time of the run in milliseconds (Date.now(), so millisecond resolution). */
+  timeMs: number;
+  /** Body 1's angle φ1 (Table 4) and rate φ̇1 (Table 6) against the reference. */
+  position: ErrorRow;
+  velocity: ErrorRow;
+  stoppedBy?: string;
+}
+/** What `compareFormulations` returns (001 Tables 4–6 layout). */
+export interface Comparison {
+  model: string;
+  method: string;
+  /** Steps of the reference run (native, ros4, rtol = atol = 1e-10). */
+  referenceSteps: number;
+  rows: FormulationRow[];
 }
 /** Work counters of a run. */
 export interface Stats {
@@ -197,8 +273,11 @@ export interface Solution {
   yEval: Float64Array;
   stats: Stats;
   /** Why the run stopped before t1 (it blew up, step size underflow, step budget, a
-   *  singular matrix, Newton failure, a non-finite exponential). */
+   *  singular matrix, Newton failure, a non-finite exponential, a singular
+   *  saddle-point matrix, constraint Newton failure, an unfixable partition). */
   warning?: string;
+  /** Constrained formulations (SolveSpec.formulation): re-partitions, Newton work. */
+  constraint?: ConstraintReport;
 }
 /** What `spectrum()` takes: a model (or system text), its parameters and a state. */
 export interface SpectrumSpec {
@@ -218,7 +297,7 @@ export interface ComponentError {
   rmsError: number;
 }
 /** What `compareRuns` returns (seed 001 §3.1, Tables 4 and 6). */
-export interface Comparison {
+export interface RunComparison {
   table: ComponentError[];
   runStats: Stats;
   referenceStats: Stats;
@@ -524,7 +603,7 @@ pub fn describe_system(text: &str) -> Result<JsValue, JsError> {
 /// Solves `run` and `reference` (same model and interval) and compares them: per state
 /// the largest error and when it happens, relative and RMS errors, with the reference
 /// interpolated by a natural cubic spline (seed 001 §3.1).
-#[wasm_bindgen(js_name = compareRuns, unchecked_return_type = "Comparison")]
+#[wasm_bindgen(js_name = compareRuns, unchecked_return_type = "RunComparison")]
 pub fn compare_runs(
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] run: JsValue,
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] reference: JsValue,
@@ -591,7 +670,22 @@ fn solution_to_js(sol: &Solution) -> Result<JsValue, JsError> {
     if let Some(w) = &sol.warning {
         set(&obj, "warning", &JsValue::from_str(w))?;
     }
+    if let Some(c) = &sol.constraint {
+        set(&obj, "constraint", &to_js(c)?)?;
+    }
     Ok(obj.into())
+}
+
+/// The spec's constrained model run in the augmented and the state-space formulation
+/// side by side, against a fine reference (001 Tables 4–6 layout; issue 8).
+#[wasm_bindgen(js_name = compareFormulations, unchecked_return_type = "Comparison")]
+pub fn compare_formulations(
+    #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,
+) -> Result<JsValue, JsError> {
+    let spec = read_spec(spec)?;
+    let c = crate::multibody::compare::compare_formulations(&spec, &js_sys::Date::now)
+        .map_err(js_error)?;
+    to_js(&c)
 }
 
 /// Integrates `spec` from t0 to t1; throws an `Error` saying what is wrong with a bad spec.
@@ -727,6 +821,22 @@ impl Integrator {
     #[wasm_bindgen(getter, unchecked_return_type = "Stats")]
     pub fn stats(&self) -> Result<JsValue, JsError> {
         to_js(&self.inner.stats())
+    }
+
+    /// The run's model description: with a `formulation` its state names and outputs
+    /// differ from the catalogue entry's (issue 8).
+    #[wasm_bindgen(js_name = modelInfo, unchecked_return_type = "ModelInfo")]
+    pub fn model_info(&self) -> Result<JsValue, JsError> {
+        to_js(self.inner.model_info())
+    }
+
+    /// Re-partitions and Newton work of a constrained formulation, if any.
+    #[wasm_bindgen(js_name = constraintReport, unchecked_return_type = "ConstraintReport | undefined")]
+    pub fn constraint_report(&self) -> Result<JsValue, JsError> {
+        match self.inner.constraint_report() {
+            Some(c) => to_js(&c),
+            None => Ok(JsValue::UNDEFINED),
+        }
     }
 }
 

@@ -5,7 +5,7 @@
  */
 import type {
   Chunk,
-  Comparison,
+  RunComparison,
   ConvergenceResult,
   ConvergenceSpec,
   ModelInfo,
@@ -109,8 +109,8 @@ export class EngineClient {
   }
 
   /** A run against a reference run (seed 001 §3.1). */
-  compare(run: SolveSpec, reference: SolveSpec): Promise<Comparison> {
-    return this.request<Comparison>({ op: 'compare', run, reference });
+  compare(run: SolveSpec, reference: SolveSpec): Promise<RunComparison> {
+    return this.request<RunComparison>({ op: 'compare', run, reference });
   }
 
   /** Opens a step-by-step run in the worker. */

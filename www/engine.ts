@@ -5,7 +5,7 @@
 import init, * as wasm from '../pkg/odelab.js';
 import type {
   Chunk,
-  Comparison,
+  RunComparison,
   MethodInfo,
   ModelInfo,
   ParamInfo,
@@ -26,7 +26,7 @@ import type {
 
 export type {
   Chunk,
-  Comparison,
+  RunComparison,
   ConvergenceResult,
   ConvergenceSpec,
   MethodInfo,
@@ -96,7 +96,7 @@ export function analyzeTableau(tableau: TableauSpec): TableauAnalysis {
 }
 
 /** A run against a reference run: per-state max error, t*, relative and RMS errors. */
-export function compareRuns(run: SolveSpec, reference: SolveSpec): Comparison {
+export function compareRuns(run: SolveSpec, reference: SolveSpec): RunComparison {
   return wasm.compareRuns(run, reference);
 }
 

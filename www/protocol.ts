@@ -5,7 +5,7 @@
  */
 import type {
   Chunk,
-  Comparison,
+  RunComparison,
   ConvergenceResult,
   ConvergenceSpec,
   MethodInfo,
@@ -49,6 +49,6 @@ export interface RunStart {
   exact?: Float64Array;
 }
 
-export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | TableauAnalysis | Comparison | null;
+export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | TableauAnalysis | RunComparison | null;
 
 export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };

@@ -25,6 +25,7 @@ mod midpoint2;
 mod newton;
 mod rk4;
 pub mod ros4;
+pub mod ros4_t2;
 mod rosenbrock;
 pub mod slowfast;
 pub mod w2;
@@ -136,6 +137,7 @@ pub const CATALOG: &[&MethodInfo] = &[
     &backward_euler::INFO,
     &bdf2::INFO,
     &ros4::INFO,
+    &ros4_t2::INFO,
     &w2::INFO,
     &llm::INFO,
     &slowfast::INFO,
@@ -173,7 +175,8 @@ pub fn info(id: &str) -> Result<&'static MethodInfo, OdeError> {
 /// The Rosenbrock and W-method coefficient tables, for stability analysis and tests.
 pub fn rosenbrock_tableau(id: &str) -> Option<&'static RosenbrockTableau> {
     match id {
-        "ros4" => Some(&ros4::TABLEAU),
+        // ros4-t2 is the same method (001 Table 2 is Table 1 transformed): same R(z).
+        "ros4" | "ros4-t2" => Some(&ros4::TABLEAU),
         "w2" => Some(&w2::TABLEAU),
         _ => None,
     }
@@ -256,6 +259,9 @@ pub fn create_with(
     }
     if id == llm::INFO.id {
         return Ok(Box::new(llm::Llm::new(dim, options.jacobian)));
+    }
+    if id == ros4_t2::INFO.id {
+        return Ok(Box::new(ros4_t2::Ros4T2::new(dim, options.jacobian)));
     }
     if let Some(tab) = rosenbrock_tableau(id) {
         return Ok(Box::new(Rosenbrock::new(info, tab, dim, options.jacobian)));

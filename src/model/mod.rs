@@ -15,6 +15,7 @@ mod vehicle_stiff;
 
 use crate::error::OdeError;
 pub use crate::event::EventInfo;
+use crate::multibody::{ConstraintFailure, ConstraintReport};
 use crate::problem::System;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -114,6 +115,26 @@ pub trait Model: System {
     /// driver only asks for declared indices.
     fn event(&self, _index: usize, _t: f64, _y: &[f64]) -> f64 {
         f64::NAN
+    }
+
+    /// A constraint solve that failed inside f since the last call (a singular
+    /// saddle-point matrix, Newton not converging), taken so the driver can report it
+    /// with the t and h of the step (issue 8; `crate::multibody`).
+    fn take_failure(&self) -> Option<ConstraintFailure> {
+        None
+    }
+
+    /// Called after every accepted step with the new state: the state-space
+    /// formulation recovers u and checks its partition here (001 Algorithm 1 steps
+    /// 6–7), a projection adjusts y. Returns true when y was rewritten in new
+    /// coordinates, so the method must restart.
+    fn after_step(&mut self, _t: f64, _y: &mut [f64]) -> Result<bool, ConstraintFailure> {
+        Ok(false)
+    }
+
+    /// What a constrained formulation did (re-partitions, Newton iterations).
+    fn constraint_report(&self) -> Option<ConstraintReport> {
+        None
     }
 }
 

@@ -16,6 +16,7 @@ mod llm;
 mod midpoint2;
 mod rk4;
 mod ros4;
+mod ros4_t2;
 mod slowfast;
 mod stiff_common;
 mod stiff_runs;

@@ -1,0 +1,223 @@
+//! `ros4-t2`: the same four-stage, order-4(3) L-stable Rosenbrock method as `ros4`,
+//! in the transformed implementation form of seed 001 Table 2 (Hairer–Wanner's
+//! u_i = Σ_{j≤i} γ_ij k_j), which needs no product with J:
+//!
+//! ```text
+//! (1/(γh) I − J) u_i = f(t_n + α_i h, y_n + Σ_{j<i} a_ij u_j) + Σ_{j<i} (c_ij/h) u_j + γ_i h f_t
+//! y_{n+1} = y_n + Σ m_i u_i,      ŷ_{n+1} = y_n + Σ m̂_i u_i
+//! ```
+//!
+//! with a = (α_ij)Γ⁻¹, C = diag(1/γ) − Γ⁻¹, m = bᵀΓ⁻¹, m̂ = b̂ᵀΓ⁻¹ and γ_i, α_i the row
+//! sums of Table 1. **Correction:** Table 2 prints a21 = 0.2; it must be 2.0 = α21/γ
+//! (`../shared/METHODS.md`, "001 Table 2, a21"). The θ_ij, δ_ij, μ_i of Table 2 are the
+//! Nyström (second-order) coefficients of the companion paper and are not used by this
+//! first-order form. One LU of I/(γh) − J per step; stage 4 has stage 3's argument
+//! (a4j = a3j, 001 eq. 11), so three f-evaluations per step, as `ros4`. One step agrees
+//! with `ros4` to rounding (tests/method/ros4_t2.rs: 1e-13).
+
+// Digits exactly as printed in 001 Table 2 (a21 corrected).
+#![allow(clippy::excessive_precision)]
+
+use super::hermite::hermite_cubic;
+use super::{MethodInfo, Stepper};
+use crate::error::OdeError;
+use crate::jacobian::{JacobianOptions, JacobianProvider};
+use crate::linalg::Factored;
+use crate::problem::System;
+use crate::stats::Stats;
+use nalgebra::{DMatrix, DVector};
+
+/// γ of Table 1 (the diagonal γ_ii).
+pub const GAMMA: f64 = 0.57281606;
+/// a_ij of Table 2 (a21 corrected to 2.0).
+pub const A: [[f64; 3]; 4] = [
+    [0.0, 0.0, 0.0],
+    [2.0, 0.0, 0.0],
+    [1.86794814949823713234476, 0.2344455685172388502322, 0.0],
+    [1.86794814949823713234476, 0.2344455685172388502322, 0.0],
+];
+/// c_ij of Table 2.
+pub const C: [[f64; 3]; 4] = [
+    [0.0, 0.0, 0.0],
+    [-7.137649943349979830369260, 0.0, 0.0],
+    [2.580923666509657714488050, 0.651629887302032023387417, 0.0],
+    [
+        -2.137115266506619116806370,
+        -0.321469531339951070769241,
+        -0.69496604928244522557329,
+    ],
+];
+/// m_i and m̂_i of Table 2.
+pub const M: [f64; 4] = [
+    2.25556622860456524378840,
+    0.28705506319415760762630,
+    0.435311963379983213402707,
+    1.093507656403247803214820,
+];
+pub const M_HAT: [f64; 4] = [
+    2.06839916052758373423670,
+    0.23868135206753279795493,
+    0.36337334543539170826747,
+    0.36655712793615514430163,
+];
+/// γ_i (γ_1 = γ) and α_i (α_1 = 0) of Table 2.
+pub const GAMMA_I: [f64; 4] = [
+    GAMMA,
+    -1.76917706711201394970520,
+    0.759293964293209853670967,
+    -0.10489462149095580326743,
+];
+pub const ALPHA_I: [f64; 4] = [
+    0.0,
+    1.145632120,
+    0.655214975973133829477748,
+    0.655214975973133829477748,
+];
+
+pub const INFO: MethodInfo = MethodInfo {
+    id: "ros4-t2",
+    name: "Rosenbrock 4(3), Table 2 form",
+    order: 4,
+    family: "Rosenbrock",
+    source: "seed 001 §2, Table 2 (a21 = 2.0, ../shared/METHODS.md): ros4 without products with J",
+    stages: 3,
+    adaptive: true,
+    embedded_order: Some(3),
+    fsal: false,
+    dense_order: 3,
+    second_order: false,
+    needs_jacobian: true,
+    l_stable: true,
+    partitioned: false,
+};
+
+/// The Table 2 stepper.
+pub struct Ros4T2 {
+    provider: JacobianProvider,
+    u: Vec<DVector<f64>>,
+    f_stage: Vec<f64>,
+    y_stage: Vec<f64>,
+    error: Vec<f64>,
+    last_t: f64,
+    last_h: f64,
+    last_y: Vec<f64>,
+    last_y_new: Vec<f64>,
+    f_start: Vec<f64>,
+    f_end: Option<Vec<f64>>,
+}
+
+impl Ros4T2 {
+    pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
+        Self {
+            provider: JacobianProvider::new(INFO.id, jacobian),
+            u: vec![DVector::zeros(dim); 4],
+            f_stage: vec![0.0; dim],
+            y_stage: vec![0.0; dim],
+            error: vec![0.0; dim],
+            last_t: f64::NAN,
+            last_h: f64::NAN,
+            last_y: vec![0.0; dim],
+            last_y_new: vec![0.0; dim],
+            f_start: vec![0.0; dim],
+            f_end: None,
+        }
+    }
+}
+
+impl Stepper for Ros4T2 {
+    fn info(&self) -> &'static MethodInfo {
+        &INFO
+    }
+
+    fn step(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        y_out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let n = y.len();
+        // f(t_n, y_n): reused from a retry from the same point.
+        if !(t == self.last_t && y == self.last_y.as_slice()) {
+            sys.rhs(t, y, &mut self.f_start);
+            stats.nfev += 1;
+        }
+        let (jac, ft) = self.provider.at(sys, t, y, stats)?;
+        let mut m = DMatrix::<f64>::identity(n, n) * (1.0 / (GAMMA * h));
+        m -= jac;
+        let lu = Factored::new(m, "I/(γh) − J of the Table 2 Rosenbrock step", t, h, stats)?;
+        let mut rhs = DVector::<f64>::zeros(n);
+        for i in 0..4 {
+            if i == 0 {
+                self.f_stage.copy_from_slice(&self.f_start);
+            } else if i != 3 {
+                // Stage 4 has stage 3's argument (a4j = a3j): f_stage is kept.
+                self.y_stage.copy_from_slice(y);
+                for (&a, uj) in A[i].iter().zip(&self.u).take(i) {
+                    if a != 0.0 {
+                        for (ys, u) in self.y_stage.iter_mut().zip(uj.iter()) {
+                            *ys += a * u;
+                        }
+                    }
+                }
+                sys.rhs(t + ALPHA_I[i] * h, &self.y_stage, &mut self.f_stage);
+                stats.nfev += 1;
+            }
+            for r in 0..n {
+                rhs[r] = self.f_stage[r] + GAMMA_I[i] * h * ft[r];
+            }
+            for (&c, uj) in C[i].iter().zip(&self.u).take(i) {
+                rhs.axpy(c / h, uj, 1.0);
+            }
+            lu.solve_in_place(&mut rhs)?;
+            self.u[i].copy_from(&rhs);
+        }
+        y_out.copy_from_slice(y);
+        self.error.fill(0.0);
+        for i in 0..4 {
+            let (mi, ei) = (M[i], M[i] - M_HAT[i]);
+            for ((yo, err), u) in y_out.iter_mut().zip(&mut self.error).zip(self.u[i].iter()) {
+                *yo += mi * u;
+                *err += ei * u;
+            }
+        }
+        self.last_t = t;
+        self.last_h = h;
+        self.last_y.copy_from_slice(y);
+        self.last_y_new.copy_from_slice(y_out);
+        self.f_end = None;
+        Ok(())
+    }
+
+    fn error_estimate(&self) -> Option<&[f64]> {
+        Some(&self.error)
+    }
+
+    fn dense_output(
+        &mut self,
+        sys: &dyn System,
+        theta: f64,
+        out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        if self.f_end.is_none() {
+            let mut f = vec![0.0; out.len()];
+            sys.rhs(self.last_t + self.last_h, &self.last_y_new, &mut f);
+            stats.nfev += 1;
+            self.f_end = Some(f);
+        }
+        let f_end = self.f_end.as_deref().unwrap_or(&[]);
+        hermite_cubic(
+            theta,
+            self.last_h,
+            &self.last_y,
+            &self.f_start,
+            &self.last_y_new,
+            f_end,
+            out,
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,206 @@
+//! The two formulations side by side on one mechanism, in the layout of seed 001
+//! Tables 4–6: for each formulation the work (steps, rejections, f-evaluations,
+//! Jacobians, LUs, Newton iterations, re-partitions), the constraint drift (largest
+//! ‖Φ‖ and ‖Φ_q q̇‖ along the run and at the end), the time taken, and the error of body
+//! 1's angle φ1 (Table 4) and rate φ̇1 (Table 6) against a reference: t* where the
+//! largest error Δ occurred, Δ, RelErr [%] = Δ/|E*|·100, and the RMS error Δ̄ over the
+//! steps (001 §3.1). The reference is the native formulation run with ros4 (analytic
+//! Jacobian) at rtol = atol = [`REFERENCE_TOL`], read at each compared step's time from its dense
+//! output (the seed interpolates a fine constant-step run with cubic splines; a
+//! dense output of a run 1e4–1e7 times more accurate plays the same role).
+//!
+//! Time is measured with a clock the caller passes (milliseconds), because
+//! `std::time::Instant` does not exist on wasm32-unknown-unknown.
+
+use super::Formulation;
+use crate::driver::{solve, Solution};
+use crate::error::OdeError;
+use crate::spec::SolveSpec;
+use serde::Serialize;
+
+/// Tolerance of the reference run.
+pub const REFERENCE_TOL: f64 = 1e-10;
+
+/// Error of one quantity against the reference (a row of 001 Table 4 or 6).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorRow {
+    pub quantity: String,
+    /// Time of the largest error.
+    pub t_star: f64,
+    /// Largest error Δ.
+    pub max: f64,
+    /// Δ / |E*| × 100, E* the reference value at t*.
+    pub rel_err_percent: f64,
+    /// RMS error over the steps, Δ̄.
+    pub rms: f64,
+}
+
+/// One formulation's run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FormulationRow {
+    pub formulation: String,
+    pub naccept: u64,
+    pub nreject: u64,
+    pub nfev: u64,
+    pub njev: u64,
+    pub nlu: u64,
+    pub newton_iterations: u64,
+    pub repartitions: usize,
+    pub max_drift: f64,
+    pub max_velocity_drift: f64,
+    pub final_drift: f64,
+    pub final_velocity_drift: f64,
+    pub time_ms: f64,
+    pub position: ErrorRow,
+    pub velocity: ErrorRow,
+    /// Why the run stopped early, if it did.
+    pub stopped_by: Option<String>,
+}
+
+/// The comparison table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Comparison {
+    pub model: String,
+    pub method: String,
+    pub reference_steps: u64,
+    pub rows: Vec<FormulationRow>,
+}
+
+/// Index of body 1's angle and rate in the native state of each constrained model.
+fn native_angle(model: &str) -> Result<(usize, usize), OdeError> {
+    match model {
+        "double-pendulum-rsda" => Ok((0, 2)),
+        "double-pendulum-stiff" => Ok((2, 8)),
+        "pendulum-particle" => Ok((0, 1)),
+        other => Err(OdeError::BadSpec {
+            message: format!(
+                "compareFormulations: model \"{other}\" has no constrained formulation"
+            ),
+        }),
+    }
+}
+
+fn series<'a>(run: &'a Solution, name: &str) -> &'a [f64] {
+    run.outputs
+        .iter()
+        .find(|(n, _)| n == name)
+        .map_or(&[], |(_, s)| s.as_slice())
+}
+
+fn error_row(quantity: &str, t: &[f64], value: &[f64], reference: &[f64]) -> ErrorRow {
+    let mut row = ErrorRow {
+        quantity: quantity.into(),
+        ..ErrorRow::default()
+    };
+    let mut sum = 0.0;
+    for ((&ti, &v), &r) in t.iter().zip(value).zip(reference) {
+        let d = (v - r).abs();
+        sum += d * d;
+        if d > row.max {
+            row.max = d;
+            row.t_star = ti;
+            row.rel_err_percent = if r != 0.0 { d / r.abs() * 100.0 } else { 0.0 };
+        }
+    }
+    row.rms = (sum / t.len().max(1) as f64).sqrt();
+    row
+}
+
+fn max_of(s: &[f64]) -> f64 {
+    s.iter().copied().fold(0.0, f64::max)
+}
+
+/// Runs the spec's model in the augmented and the state-space formulation (its
+/// `formulation` field is ignored) and compares them with a reference run.
+pub fn compare_formulations(
+    spec: &SolveSpec,
+    clock: &dyn Fn() -> f64,
+) -> Result<Comparison, OdeError> {
+    let (i_angle, i_rate) = native_angle(&spec.model)?;
+    let mut runs = Vec::new();
+    for f in [Formulation::Augmented, Formulation::StateSpace] {
+        let mut s = spec.clone();
+        s.formulation = Some(
+            match f {
+                Formulation::Augmented => "augmented",
+                _ => "state-space",
+            }
+            .into(),
+        );
+        if f == Formulation::StateSpace {
+            s.stabilization = None;
+        } else {
+            s.independent = None;
+        }
+        let start = clock();
+        let run = solve(&s)?;
+        runs.push((
+            s.formulation.clone().unwrap_or_default(),
+            run,
+            clock() - start,
+        ));
+    }
+    // Reference at every time point of both runs.
+    let mut times: Vec<f64> = runs.iter().flat_map(|(_, r, _)| r.t.clone()).collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    let reference = solve(&SolveSpec {
+        formulation: None,
+        stabilization: None,
+        independent: None,
+        rtol: Some(crate::spec::Tol::Scalar(REFERENCE_TOL)),
+        atol: Some(crate::spec::Tol::Scalar(REFERENCE_TOL)),
+        t_eval: Some(times.clone()),
+        method: "ros4".into(),
+        jacobian: None,
+        jacobian_update: None,
+        jacobian_scale: None,
+        h: None,
+        adaptive: None,
+        max_steps: None,
+        ..spec.clone()
+    })?;
+    let at = |t: f64, k: usize| -> f64 {
+        match reference.t_eval.binary_search_by(|x| x.total_cmp(&t)) {
+            Ok(i) => reference.y_eval[i * reference.dim + k],
+            Err(_) => f64::NAN,
+        }
+    };
+    let mut rows = Vec::new();
+    for (name, run, ms) in runs {
+        let phi1 = series(&run, "q:φ1");
+        let rate1 = series(&run, "q:φ̇1");
+        let ref_angle: Vec<f64> = run.t.iter().map(|&t| at(t, i_angle)).collect();
+        let ref_rate: Vec<f64> = run.t.iter().map(|&t| at(t, i_rate)).collect();
+        let drift = series(&run, "constraint |Φ|");
+        let vdrift = series(&run, "velocity constraint |Φq q̇|");
+        let report = run.constraint.clone().unwrap_or_default();
+        rows.push(FormulationRow {
+            formulation: name,
+            naccept: run.stats.naccept,
+            nreject: run.stats.nreject,
+            nfev: run.stats.nfev,
+            njev: run.stats.njev,
+            nlu: run.stats.nlu,
+            newton_iterations: report.newton_iterations,
+            repartitions: report.repartitions.len(),
+            max_drift: max_of(drift),
+            max_velocity_drift: max_of(vdrift),
+            final_drift: drift.last().copied().unwrap_or(f64::NAN),
+            final_velocity_drift: vdrift.last().copied().unwrap_or(f64::NAN),
+            time_ms: ms,
+            position: error_row("φ1", &run.t, phi1, &ref_angle),
+            velocity: error_row("φ̇1", &run.t, rate1, &ref_rate),
+            stopped_by: run.warning.clone(),
+        });
+    }
+    Ok(Comparison {
+        model: spec.model.clone(),
+        method: spec.method.clone(),
+        reference_steps: reference.stats.naccept,
+        rows,
+    })
+}

@@ -1,0 +1,302 @@
+//! The constrained models of the catalogue written as mechanisms ([`Mechanism`]), for
+//! the augmented and state-space formulations, with the map from each native state to
+//! body coordinates and the native model's named outputs computed from (q, q̇).
+//!
+//! - `double-pendulum-stiff` (000 §2): already in body coordinates; the same two links,
+//!   ground joint at link 1's end, joint between the links, gravity and the stiff
+//!   torsional spring (an RSDA with θ0 = 0). Native outputs: energy, ‖Φ‖, ‖Φ_q q̇‖.
+//! - `double-pendulum-rsda` (001 §3.1): body 1 hinged at the origin at body-frame point
+//!   (−L1, 0), the joint to body 2 at (L1, 0) on body 1 and (−L2, 0) on body 2; RSDA 1
+//!   between the ground and body 1 (k1, c1, α1⁰), RSDA 2 between the bodies (k2, c2,
+//!   α2⁰). The absolute angles φ1, φ2 are the native θ1, θ2. Native outputs: energy,
+//!   x2, y2, ẋ2, ẏ2.
+//! - `pendulum-particle` (003 Fig. 6, eqs. 63–64 — the seed's own body-coordinate form
+//!   with the hinge as a constraint): the bar hinged at body-frame point (0, L/2) to the
+//!   origin, the particle a second body joined to the bar's tip (0, −L/2) by a
+//!   zero-rest-length spring k. The particle has no rotation in the seed; here it is a
+//!   body whose angle is decoupled (no torque acts on it) with inertia m2 (any positive
+//!   value gives the same motion), so φ2 stays at 0. Native output: energy.
+//!
+//! `vehicle-stiff` is not here: the half-car of `src/model/vehicle_stiff.rs` has no
+//! joints (its coordinates are already independent), so its state-space form would be
+//! the native model itself.
+
+use super::mechanism::{Anchor, Body, Force, Mechanism, Revolute};
+use crate::error::OdeError;
+use crate::model::{self, ModelInfo};
+use std::collections::BTreeMap;
+
+/// The native model's named outputs from (q, q̇).
+pub type NamedOutputs = Box<dyn Fn(&Mechanism, &[f64], &[f64], &mut [f64])>;
+
+/// A catalogue model as a mechanism.
+pub struct Description {
+    /// The native model's catalogue entry.
+    pub native: ModelInfo,
+    pub mechanism: Mechanism,
+    pub q0: Vec<f64>,
+    pub qd0: Vec<f64>,
+    /// Names of the native outputs that [`Description::named`] computes.
+    pub named_outputs: Vec<String>,
+    pub named: NamedOutputs,
+}
+
+/// The ids that [`describe`] knows.
+pub const CONSTRAINED: &[&str] = &[
+    "double-pendulum-stiff",
+    "double-pendulum-rsda",
+    "pendulum-particle",
+];
+
+/// The model `id` with parameter overrides as a mechanism, started from `y0` (native
+/// layout) or the model's default state.
+pub fn describe(
+    id: &str,
+    overrides: &BTreeMap<String, f64>,
+    y0: Option<&[f64]>,
+) -> Result<Description, OdeError> {
+    let (native, model) = model::build(id, overrides)?;
+    if !CONSTRAINED.contains(&id) {
+        return Err(OdeError::BadSpec {
+            message: format!(
+                "model \"{id}\" has no augmented or state-space formulation; the models \
+                 that do are {}",
+                CONSTRAINED
+                    .iter()
+                    .map(|m| format!("\"{m}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    let p: Vec<f64> = native
+        .params
+        .iter()
+        .map(|p| overrides.get(&p.name).copied().unwrap_or(p.value))
+        .collect();
+    let y = match y0 {
+        Some(y0) if y0.len() != native.dim => {
+            return Err(OdeError::WrongLength {
+                what: format!("initial state y0 of model \"{id}\" (native layout)"),
+                expected: native.dim,
+                got: y0.len(),
+            })
+        }
+        Some(y0) => y0.to_vec(),
+        None => model.default_y0().unwrap_or_else(|| native.y0.clone()),
+    };
+    for v in &y {
+        crate::spec::finite(*v, "initial value")?;
+    }
+    let desc = match id {
+        "double-pendulum-stiff" => stiff(native, &p, &y),
+        "double-pendulum-rsda" => rsda(native, &p, &y),
+        _ => particle(native, &p, &y),
+    };
+    Ok(desc)
+}
+
+fn drift_free_named(native: &ModelInfo) -> Vec<String> {
+    native
+        .outputs
+        .iter()
+        .filter(|o| !o.starts_with("constraint") && !o.starts_with("velocity constraint"))
+        .cloned()
+        .collect()
+}
+
+fn stiff(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
+    let (a1, a2) = (0.5 * p[2], 0.5 * p[3]);
+    let mechanism = Mechanism {
+        bodies: vec![
+            Body {
+                name: "1",
+                mass: p[0],
+                inertia: p[4],
+            },
+            Body {
+                name: "2",
+                mass: p[1],
+                inertia: p[5],
+            },
+        ],
+        joints: vec![
+            Revolute {
+                a: Anchor::Body(0, [-a1, 0.0]),
+                b: Anchor::Ground([0.0, 0.0]),
+            },
+            Revolute {
+                a: Anchor::Body(0, [a1, 0.0]),
+                b: Anchor::Body(1, [-a2, 0.0]),
+            },
+        ],
+        forces: vec![
+            Force::Gravity { g: p[8] },
+            Force::Rsda {
+                i: Some(0),
+                j: 1,
+                k: p[6].to_degrees(),
+                c: p[7],
+                theta0: 0.0,
+            },
+        ],
+    };
+    Description {
+        named_outputs: drift_free_named(&native),
+        native,
+        mechanism,
+        q0: y[..6].to_vec(),
+        qd0: y[6..].to_vec(),
+        named: Box::new(|m, q, qd, out| out[0] = m.energy(q, qd)),
+    }
+}
+
+fn rsda(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
+    let (l1, l2) = (p[2], p[3]);
+    let mechanism = Mechanism {
+        bodies: vec![
+            Body {
+                name: "1",
+                mass: p[0],
+                inertia: p[4],
+            },
+            Body {
+                name: "2",
+                mass: p[1],
+                inertia: p[5],
+            },
+        ],
+        joints: vec![
+            Revolute {
+                a: Anchor::Body(0, [-l1, 0.0]),
+                b: Anchor::Ground([0.0, 0.0]),
+            },
+            Revolute {
+                a: Anchor::Body(0, [l1, 0.0]),
+                b: Anchor::Body(1, [-l2, 0.0]),
+            },
+        ],
+        forces: vec![
+            Force::Gravity { g: p[12] },
+            Force::Rsda {
+                i: None,
+                j: 0,
+                k: p[6],
+                c: p[8],
+                theta0: p[10],
+            },
+            Force::Rsda {
+                i: Some(0),
+                j: 1,
+                k: p[7],
+                c: p[9],
+                theta0: p[11],
+            },
+        ],
+    };
+    let (t1, t2, w1, w2) = (y[0], y[1], y[2], y[3]);
+    let (s1, c1) = t1.sin_cos();
+    let (s2, c2) = t2.sin_cos();
+    let q0 = vec![
+        l1 * c1,
+        l1 * s1,
+        t1,
+        2.0 * l1 * c1 + l2 * c2,
+        2.0 * l1 * s1 + l2 * s2,
+        t2,
+    ];
+    let qd0 = vec![
+        -l1 * s1 * w1,
+        l1 * c1 * w1,
+        w1,
+        -2.0 * l1 * s1 * w1 - l2 * s2 * w2,
+        2.0 * l1 * c1 * w1 + l2 * c2 * w2,
+        w2,
+    ];
+    Description {
+        named_outputs: drift_free_named(&native),
+        native,
+        mechanism,
+        q0,
+        qd0,
+        named: Box::new(|m, q, qd, out| {
+            out[0] = m.energy(q, qd);
+            out[1] = q[3];
+            out[2] = q[4];
+            out[3] = qd[3];
+            out[4] = qd[4];
+        }),
+    }
+}
+
+fn particle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
+    let (m1, j1, l, m2, k, g) = (p[0], p[1], p[2], p[3], p[4], p[5]);
+    let h = 0.5 * l;
+    let mechanism = Mechanism {
+        bodies: vec![
+            Body {
+                name: "1",
+                mass: m1,
+                inertia: j1,
+            },
+            Body {
+                name: "2",
+                mass: m2,
+                inertia: m2,
+            },
+        ],
+        joints: vec![Revolute {
+            a: Anchor::Body(0, [0.0, h]),
+            b: Anchor::Ground([0.0, 0.0]),
+        }],
+        forces: vec![
+            Force::Gravity { g },
+            Force::Spring {
+                a: Anchor::Body(0, [0.0, -h]),
+                b: Anchor::Body(1, [0.0, 0.0]),
+                k,
+                c: 0.0,
+            },
+        ],
+    };
+    let (th, w) = (y[0], y[1]);
+    let (s, c) = th.sin_cos();
+    let q0 = vec![h * s, -h * c, th, y[2], y[3], 0.0];
+    let qd0 = vec![h * c * w, h * s * w, w, y[4], y[5], 0.0];
+    Description {
+        named_outputs: drift_free_named(&native),
+        native,
+        mechanism,
+        q0,
+        qd0,
+        named: Box::new(|m, q, qd, out| out[0] = m.energy(q, qd)),
+    }
+}
+
+/// The outputs both formulations report: the native named outputs, the drift
+/// ‖Φ(q)‖₂ and ‖Φ_q q̇‖₂, and every body coordinate and rate as `q:<name>` (`q:x1`, …, `q:φ̇2`).
+pub fn output_names(desc: &Description) -> Vec<String> {
+    let mut names = desc.named_outputs.clone();
+    names.push("constraint |Φ|".into());
+    names.push("velocity constraint |Φq q̇|".into());
+    let coords = desc.mechanism.coordinate_names();
+    names.extend(coords.iter().map(|n| format!("q:{n}")));
+    names.extend(
+        coords
+            .iter()
+            .map(|n| format!("q:{}", super::augmented::dot(n))),
+    );
+    names
+}
+
+/// Writes [`output_names`]' values at (q, q̇).
+pub fn write_outputs(desc: &Description, q: &[f64], qd: &[f64], out: &mut [f64]) {
+    let k = desc.named_outputs.len();
+    (desc.named)(&desc.mechanism, q, qd, &mut out[..k]);
+    let m = &desc.mechanism;
+    out[k] = m.phi(q).norm();
+    out[k + 1] = (m.phi_q(q) * nalgebra::DVector::from_row_slice(qd)).norm();
+    let n = q.len();
+    out[k + 2..k + 2 + n].copy_from_slice(q);
+    out[k + 2 + n..k + 2 + 2 * n].copy_from_slice(qd);
+}

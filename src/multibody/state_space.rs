@@ -1,0 +1,367 @@
+//! The state-space formulation of seed 001 Algorithm 1 (generalized coordinate
+//! partitioning, 001 §1 and the companion paper's Algorithm 1).
+//!
+//! **Partition (step 1, and step 7 when needed).** Φ_q (m × n) is factorised by
+//! nalgebra's LU with full pivoting; the m pivot columns are the dependent coordinates
+//! u, the other n − m the independent v (the columns of Φ_q that are best
+//! conditioned to solve for). Both index lists are kept in ascending order, so the state
+//! is y = (v, v̇) with v in the order of q.
+//!
+//! **The ODE in (v, v̇) (steps 4–5).** f(y): q is rebuilt from v by Newton on
+//! Φ(v, u) = 0 (Φ_u Δu = −Φ, from the u of the last accepted step), u̇ from
+//! Φ_u u̇ = −Φ_v v̇, then q̈ from the saddle-point system of 000 eq. (9)
+//! ([`super::augmented::saddle_point`]) and f = (v̇, v̈). The position and velocity
+//! constraints hold at every evaluation to Newton tolerance: ‖Φ‖ does not drift.
+//!
+//! **After every accepted step (steps 6–7).** u and u̇ are recovered at the new v (and
+//! kept as the next Newton start), and the partition is checked: when cond₂(Φ_u) (from
+//! nalgebra's SVD) exceeds `partitionLimit` (default [`DEFAULT_PARTITION_LIMIT`]), Φ_q is
+//! re-factorised at the current q, the state is rewritten in the new independent
+//! coordinates and the driver restarts the method there (a Rosenbrock step keeps no
+//! history; a multistep method restarts its history). If even the new partition's
+//! cond(Φ_u) exceeds the limit, Φ_q has (nearly) lost rank: a typed
+//! [`ConstraintFailure::Partition`] error.
+//!
+//! **Jacobian route.** f involves a Newton solve, so ∂f/∂y is not written out: the
+//! stiff methods (ros4, ros4-t2, w2, bdf2, backward-euler, llm) get it by forward finite
+//! differences through the whole constraint solve (`src/jacobian.rs`, δ = √ε·max(|y|, 1));
+//! a state-space spec without `jacobian` defaults to `"fd"`. The Newton loop converges
+//! past its tolerance (it stops when the correction is ≤ 1e-10, so the last iterate is
+//! accurate to O(1e-20) by quadratic convergence) so that the differences see a smooth
+//! u(v), not the iteration's stopping noise.
+
+use super::augmented::{dot, saddle_point};
+use super::models::{output_names, write_outputs, Description};
+use super::{ConstraintFailure, ConstraintReport, Repartition, Stabilization};
+use crate::error::OdeError;
+use crate::model::{Model, ModelInfo};
+use crate::problem::System;
+use nalgebra::{DMatrix, DVector};
+use std::cell::{Cell, RefCell};
+
+/// Default largest cond₂(Φ_u) kept before re-partitioning (Algorithm 1 step 7).
+pub const DEFAULT_PARTITION_LIMIT: f64 = 100.0;
+/// Newton on Φ(v, u) = 0: stop when the correction is below this (relative to 1 + ‖u‖)…
+pub const NEWTON_STEP_TOL: f64 = 1e-10;
+/// …and accept only if the residual ‖Φ‖∞ is then below this.
+pub const NEWTON_TOL: f64 = 1e-10;
+pub const NEWTON_MAX_ITER: u32 = 20;
+
+/// The dependent and independent coordinate indices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Partition {
+    pub dependent: Vec<usize>,
+    pub independent: Vec<usize>,
+}
+
+/// Partition by full-pivoting LU of Φ_q: the pivot columns are dependent.
+pub fn partition(phi_q: &DMatrix<f64>) -> Partition {
+    let (m, n) = phi_q.shape();
+    let lu = phi_q.clone().full_piv_lu();
+    let mut order = DMatrix::from_fn(1, n, |_, c| c as f64);
+    lu.q().permute_columns(&mut order);
+    let mut dependent: Vec<usize> = order.iter().take(m).map(|&c| c as usize).collect();
+    let mut independent: Vec<usize> = order.iter().skip(m).map(|&c| c as usize).collect();
+    dependent.sort_unstable();
+    independent.sort_unstable();
+    Partition {
+        dependent,
+        independent,
+    }
+}
+
+fn columns(d: &DMatrix<f64>, cols: &[usize]) -> DMatrix<f64> {
+    d.select_columns(cols.iter())
+}
+
+/// cond₂ of a square matrix (∞ if singular).
+pub fn condition(a: &DMatrix<f64>) -> f64 {
+    let sv = a.singular_values();
+    let (lo, hi) = (sv.min(), sv.max());
+    if lo > 0.0 {
+        hi / lo
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// The state-space model of a [`Description`].
+pub struct StateSpace {
+    desc: Description,
+    part: Partition,
+    limit: f64,
+    /// Full q, q̇ at the last accepted step (the Newton start).
+    q_acc: Vec<f64>,
+    qd_acc: Vec<f64>,
+    failure: RefCell<Option<ConstraintFailure>>,
+    newton: Cell<u64>,
+    solves: Cell<u64>,
+    independent0: Vec<String>,
+    repartitions: Vec<Repartition>,
+}
+
+/// Catalogue entry and model of the state-space formulation.
+pub fn build(
+    desc: Description,
+    limit: f64,
+    independent: Option<&[String]>,
+) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
+    let mech = &desc.mechanism;
+    let d = mech.phi_q(&desc.q0);
+    let coords = mech.coordinate_names();
+    let part = match independent {
+        None => partition(&d),
+        Some(names) => chosen(&coords, names, mech.n() - mech.m())?,
+    };
+    let cond = condition(&columns(&d, &part.dependent));
+    if cond > limit {
+        return Err(ConstraintFailure::Partition { condition: cond }.at(desc.native.t0, 0.0));
+    }
+    let ind_names: Vec<String> = part
+        .independent
+        .iter()
+        .map(|&i| coords[i].clone())
+        .collect();
+    let mut names = ind_names.clone();
+    names.extend(ind_names.iter().map(|c| dot(c)));
+    let mut model = StateSpace {
+        part,
+        limit,
+        q_acc: desc.q0.clone(),
+        qd_acc: desc.qd0.clone(),
+        failure: RefCell::new(None),
+        newton: Cell::new(0),
+        solves: Cell::new(0),
+        independent0: ind_names,
+        repartitions: vec![],
+        desc,
+    };
+    // Start from a consistent state: u from v by Newton, u̇ from v̇.
+    let y0 = model.state_of(&model.q_acc, &model.qd_acc);
+    let (q, qd) = model
+        .recover(&y0)
+        .map_err(|f| f.at(model.desc.native.t0, 0.0))?;
+    model.q_acc = q;
+    model.qd_acc = qd;
+    let info = ModelInfo {
+        id: model.desc.native.id.clone(),
+        name: format!("{} — state-space (001 Algorithm 1)", model.desc.native.name),
+        dim: y0.len(),
+        names,
+        params: model.desc.native.params.clone(),
+        y0,
+        t0: model.desc.native.t0,
+        t1: model.desc.native.t1,
+        source: format!(
+            "{}; state-space formulation, seed 001 Algorithm 1",
+            model.desc.native.source
+        ),
+        outputs: output_names(&model.desc),
+        exact: false,
+        second_order: true,
+        events: vec![],
+        fast: vec![],
+    };
+    Ok((info, Box::new(model)))
+}
+
+/// A partition with the named independent coordinates.
+fn chosen(coords: &[String], names: &[String], count: usize) -> Result<Partition, OdeError> {
+    let mut independent = Vec::new();
+    for name in names {
+        match coords.iter().position(|c| c == name) {
+            Some(i) if !independent.contains(&i) => independent.push(i),
+            _ => {
+                return Err(OdeError::BadSpec {
+                    message: format!(
+                        "independent: \"{name}\" is not a coordinate (or is repeated); the \
+                         coordinates are {}",
+                        coords.join(", ")
+                    ),
+                })
+            }
+        }
+    }
+    if independent.len() != count {
+        return Err(OdeError::WrongLength {
+            what: "independent (one name per degree of freedom)".into(),
+            expected: count,
+            got: independent.len(),
+        });
+    }
+    independent.sort_unstable();
+    let dependent = (0..coords.len())
+        .filter(|i| !independent.contains(i))
+        .collect();
+    Ok(Partition {
+        dependent,
+        independent,
+    })
+}
+
+impl StateSpace {
+    fn state_of(&self, q: &[f64], qd: &[f64]) -> Vec<f64> {
+        let ind = &self.part.independent;
+        ind.iter()
+            .map(|&i| q[i])
+            .chain(ind.iter().map(|&i| qd[i]))
+            .collect()
+    }
+
+    /// Full (q, q̇) from y = (v, v̇): Newton on Φ(v, u) = 0, then Φ_u u̇ = −Φ_v v̇.
+    pub fn recover(&self, y: &[f64]) -> Result<(Vec<f64>, Vec<f64>), ConstraintFailure> {
+        let mech = &self.desc.mechanism;
+        let (dep, ind) = (&self.part.dependent, &self.part.independent);
+        let k = ind.len();
+        let mut q = self.q_acc.clone();
+        for (j, &i) in ind.iter().enumerate() {
+            q[i] = y[j];
+        }
+        let mut iterations = 0;
+        loop {
+            let phi = mech.phi(&q);
+            if iterations >= NEWTON_MAX_ITER || !phi.iter().all(|v| v.is_finite()) {
+                return Err(ConstraintFailure::Newton {
+                    iterations,
+                    residual: phi.amax(),
+                });
+            }
+            let du = columns(&mech.phi_q(&q), dep)
+                .lu()
+                .solve(&phi)
+                .filter(|x| x.iter().all(|v| v.is_finite()))
+                .ok_or(ConstraintFailure::Partition {
+                    condition: f64::INFINITY,
+                })?;
+            let unorm = dep.iter().map(|&i| q[i].abs()).fold(0.0, f64::max);
+            for (j, &i) in dep.iter().enumerate() {
+                q[i] -= du[j];
+            }
+            iterations += 1;
+            if du.amax() <= NEWTON_STEP_TOL * (1.0 + unorm) {
+                break;
+            }
+        }
+        self.newton.set(self.newton.get() + u64::from(iterations));
+        let residual = mech.phi(&q).amax();
+        if residual > NEWTON_TOL || residual.is_nan() {
+            return Err(ConstraintFailure::Newton {
+                iterations,
+                residual,
+            });
+        }
+        let d = mech.phi_q(&q);
+        let vdot = DVector::from_row_slice(&y[k..]);
+        let rhs = -(columns(&d, ind) * vdot);
+        let udot = columns(&d, dep)
+            .lu()
+            .solve(&rhs)
+            .ok_or(ConstraintFailure::Partition {
+                condition: f64::INFINITY,
+            })?;
+        let mut qd = vec![0.0; q.len()];
+        for (j, &i) in ind.iter().enumerate() {
+            qd[i] = y[k + j];
+        }
+        for (j, &i) in dep.iter().enumerate() {
+            qd[i] = udot[j];
+        }
+        Ok((q, qd))
+    }
+
+    /// The current partition.
+    pub fn partition(&self) -> &Partition {
+        &self.part
+    }
+}
+
+impl System for StateSpace {
+    fn dim(&self) -> usize {
+        2 * self.part.independent.len()
+    }
+
+    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+        let k = self.part.independent.len();
+        dy[..k].copy_from_slice(&y[k..]);
+        let result = self.recover(y).and_then(|(q, qd)| {
+            self.solves.set(self.solves.get() + 1);
+            saddle_point(&self.desc.mechanism, &q, &qd, Stabilization::None)
+        });
+        match result {
+            Ok(s) => {
+                for (j, &i) in self.part.independent.iter().enumerate() {
+                    dy[k + j] = s.qdd[i];
+                }
+            }
+            Err(f) => {
+                self.failure.borrow_mut().get_or_insert(f);
+                dy[k..].fill(f64::NAN);
+            }
+        }
+    }
+
+    fn dfdt(&self, _t: f64, y: &[f64]) -> Option<DVector<f64>> {
+        Some(DVector::zeros(y.len()))
+    }
+}
+
+impl Model for StateSpace {
+    fn default_y0(&self) -> Option<Vec<f64>> {
+        Some(self.state_of(&self.q_acc, &self.qd_acc))
+    }
+
+    fn outputs(&self, _t: f64, y: &[f64], out: &mut [f64]) {
+        match self.recover(y) {
+            Ok((q, qd)) => write_outputs(&self.desc, &q, &qd, out),
+            Err(_) => out.fill(f64::NAN),
+        }
+    }
+
+    fn take_failure(&self) -> Option<ConstraintFailure> {
+        self.failure.borrow_mut().take()
+    }
+
+    fn after_step(&mut self, t: f64, y: &mut [f64]) -> Result<bool, ConstraintFailure> {
+        // Step 6: recover u, u̇ at the accepted v.
+        let (q, qd) = self.recover(y)?;
+        self.q_acc = q;
+        self.qd_acc = qd;
+        // Step 7: check the partition.
+        let d = self.desc.mechanism.phi_q(&self.q_acc);
+        let cond = condition(&columns(&d, &self.part.dependent));
+        if cond <= self.limit {
+            return Ok(false);
+        }
+        let part = partition(&d);
+        let new_cond = condition(&columns(&d, &part.dependent));
+        if new_cond > self.limit {
+            return Err(ConstraintFailure::Partition {
+                condition: new_cond,
+            });
+        }
+        let coords = self.desc.mechanism.coordinate_names();
+        self.repartitions.push(Repartition {
+            t,
+            condition: cond,
+            independent: part
+                .independent
+                .iter()
+                .map(|&i| coords[i].clone())
+                .collect(),
+        });
+        self.part = part;
+        let y_new = self.state_of(&self.q_acc, &self.qd_acc);
+        y.copy_from_slice(&y_new);
+        Ok(true)
+    }
+
+    fn constraint_report(&self) -> Option<ConstraintReport> {
+        Some(ConstraintReport {
+            formulation: "state-space".into(),
+            independent: self.independent0.clone(),
+            repartitions: self.repartitions.clone(),
+            newton_iterations: self.newton.get(),
+            saddle_solves: self.solves.get(),
+        })
+    }
+}

@@ -1,0 +1,90 @@
+//! The 001 Tables 4–6 layout on the RSDA double pendulum: the two formulations side by
+//! side (work, drift, time, error of φ1 and φ̇1 against a fine reference), and the
+//! Table 5 step counts beside the seed's.
+
+use super::formulations::spec;
+use odelab::multibody::compare::compare_formulations;
+
+/// Seed 001 Table 5: steps of the Rosenbrock–Nyström code for tolerance 10^k.
+const SEED_TABLE5: [(i32, u64); 4] = [(-2, 29), (-3, 49), (-4, 85), (-5, 148)];
+
+#[test]
+fn issue_8_compare_formulations_rsda_counts() {
+    let start = std::time::Instant::now();
+    let clock = move || start.elapsed().as_secs_f64() * 1e3;
+    let mut pinned = vec![];
+    for (k, seed_steps) in SEED_TABLE5 {
+        let tol = 10f64.powi(k);
+        let c =
+            compare_formulations(&spec("double-pendulum-rsda", None, "ros4", tol), &clock).unwrap();
+        println!(
+            "k = {k} (seed Table 5: {seed_steps} steps), reference {} steps",
+            c.reference_steps
+        );
+        println!("  formulation  steps rej  nfev  njev  nlu newton repart  max|Φ|    max|Φq q̇|  ms  | φ1: t*  Δ  RelErr%  Δ̄  | φ̇1: t*  Δ  RelErr%  Δ̄");
+        for r in &c.rows {
+            println!(
+                "  {:<12} {:>5} {:>3} {:>5} {:>5} {:>4} {:>6} {:>6}  {:.2e}  {:.2e} {:.1} | {:.4} {:.3e} {:.5} {:.3e} | {:.4} {:.3e} {:.5} {:.3e}",
+                r.formulation, r.naccept, r.nreject, r.nfev, r.njev, r.nlu, r.newton_iterations, r.repartitions,
+                r.max_drift, r.max_velocity_drift, r.time_ms,
+                r.position.t_star, r.position.max, r.position.rel_err_percent, r.position.rms,
+                r.velocity.t_star, r.velocity.max, r.velocity.rel_err_percent, r.velocity.rms,
+            );
+            assert!(r.stopped_by.is_none(), "{:?}", r.stopped_by);
+        }
+        let (aug, ss) = (&c.rows[0], &c.rows[1]);
+        assert_eq!(aug.formulation, "augmented");
+        assert_eq!(ss.formulation, "state-space");
+        // State-space keeps Φ at Newton tolerance; augmented drifts.
+        assert!(ss.max_drift < 1e-12);
+        assert!(aug.max_drift > ss.max_drift);
+        pinned.push((
+            k,
+            aug.naccept,
+            aug.nfev,
+            ss.naccept,
+            ss.nfev,
+            ss.repartitions,
+        ));
+    }
+    println!("pinned {pinned:?}");
+    // Deterministic counts (steps, f-evaluations; state-space with the LU-chosen
+    // partition (φ1, y2) and its re-partitions).
+    assert_eq!(
+        pinned,
+        vec![
+            (-2, 30, 92, 338, 3596, 8),
+            (-3, 53, 177, 210, 2164, 1),
+            (-4, 93, 305, 366, 3732, 1),
+            (-5, 164, 516, 653, 6646, 1),
+        ]
+    );
+}
+
+/// The seed's independent coordinates (the two angles): Φ_u is then constant and well
+/// conditioned, no re-partition, and the step counts come close to Table 5.
+#[test]
+fn issue_8_state_space_with_angles_table5() {
+    let start = std::time::Instant::now();
+    let clock = move || start.elapsed().as_secs_f64() * 1e3;
+    let mut pinned = vec![];
+    for (k, seed_steps) in SEED_TABLE5 {
+        let mut s = spec("double-pendulum-rsda", None, "ros4", 10f64.powi(k));
+        s.independent = Some(vec!["φ1".into(), "φ2".into()]);
+        let c = compare_formulations(&s, &clock).unwrap();
+        let ss = &c.rows[1];
+        println!(
+            "k = {k}: seed {seed_steps} steps; augmented {} steps ({:.1} ms); state-space (φ1, φ2) {} steps ({:.1} ms), {} rejected, nfev {}, repartitions {}, φ1 Δ {:.3e} (RelErr {:.5}%, Δ̄ {:.3e}), φ̇1 Δ {:.3e}, max |Φ| {:.1e}",
+            c.rows[0].naccept, c.rows[0].time_ms, ss.naccept, ss.time_ms, ss.nreject, ss.nfev, ss.repartitions, ss.position.max, ss.position.rel_err_percent, ss.position.rms, ss.velocity.max, ss.max_drift
+        );
+        assert_eq!(ss.repartitions, 0);
+        assert!(ss.max_drift < 1e-12);
+        pinned.push((k, ss.naccept, ss.nfev));
+    }
+    println!("pinned {pinned:?}");
+    // Seed Table 5: 29, 49, 85, 148.
+    assert_eq!(
+        pinned,
+        vec![(-2, 27, 282), (-3, 48, 506), (-4, 84, 870), (-5, 147, 1504)]
+    );
+}
