@@ -5,6 +5,7 @@
 mod common;
 
 mod analysis;
+mod dirk;
 mod errors;
 mod exact;
 mod known;
