@@ -5,6 +5,7 @@
 mod common;
 
 mod analysis;
+mod convergence;
 mod dirk;
 mod errors;
 mod exact;
