@@ -36,3 +36,24 @@ fn one_sixth_is_the_float_the_const_tableaux_use() {
         19372.0 / 6561.0
     );
 }
+
+#[test]
+fn extreme_integers_overflow_to_none_without_panicking() {
+    let min = "170141183460469231731687303715884105728"; // 2^127 = −i128::MIN
+    assert_eq!(parse_exact(&format!("-{min}")), None);
+    // i128::MIN itself is representable; its negation is not.
+    let min_frac = parse_exact("-170141183460469231731687303715884105727-1");
+    assert_eq!(min_frac.map(|f| f.num), Some(i128::MIN));
+    assert_eq!(min_frac.and_then(|f| f.checked_neg()), None);
+    let big = "170141183460469231731687303715884105727";
+    assert_eq!(parse_exact(&format!("{big}*{big}")), None);
+    assert_eq!(
+        parse_exact(&format!(
+            "1/{big}+1/{}",
+            "170141183460469231731687303715884105726"
+        )),
+        None
+    );
+    assert!(parse_exact(&format!("(-{big}-1)/(-1)")).is_none());
+    assert!(parse_exact(&format!("(-{big}-1)/2")).is_some());
+}
