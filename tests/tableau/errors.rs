@@ -138,4 +138,3 @@ fn issue_7_stability_lab_reads_the_same_tableau_format() {
     .unwrap_err();
     assert!(e.to_string().contains("row 2, column 1"), "{e}");
 }
-
