@@ -322,9 +322,10 @@ export interface StabilityFunction {
   numerator: number[];
   /** [1] for explicit methods. */
   denominator: number[];
-  /** The numerator's coefficients as fractions ("1/24"), for explicit tableaux whose
-   *  A and b are all fractions or short decimals. */
+  /** The coefficients as fractions ("1/24"), when every entry of A and b is a fraction
+   *  or a short decimal. */
   numeratorExact?: string[];
+  denominatorExact?: string[];
   /** e.g. "1 + z + z^2/2 + z^3/6 + z^4/24". */
   text: string;
   /** For KaTeX, e.g. "1 + z + \frac{z^{2}}{2} + …"; "\frac{N}{D}" for implicit ones. */

@@ -139,7 +139,23 @@ fn issue_7_diagonally_implicit_tableaux_are_analysed() {
     assert_eq!(a.order, 2);
     assert_eq!(a.stability.numerator, [1.0, 0.5]);
     assert_eq!(a.stability.denominator, [1.0, -0.5]);
-    assert_eq!(a.stability.tex, "\\frac{1 + 0.5 z}{1 - 0.5 z}");
+    assert_eq!(
+        a.stability.tex,
+        "\\frac{1 + \\frac{z}{2}}{1 - \\frac{z}{2}}"
+    );
+    assert_eq!(a.stability.text, "(1 + z/2) / (1 - z/2)");
+    assert_eq!(
+        a.stability.numerator_exact.as_deref().unwrap(),
+        ["1", "1/2"]
+    );
+    assert_eq!(
+        a.stability.denominator_exact.as_deref().unwrap(),
+        ["1", "-1/2"]
+    );
+    // Backward Euler: R = 1/(1 − z). The SDIRK below has irrational entries: floats.
+    let a = analyze_tableau(&typed(&[&["1"]], &["1"], None)).unwrap();
+    assert_eq!(a.stability.text, "(1) / (1 - z)");
+    assert_eq!(a.order, 1);
     // The two-stage SDIRK of order 3 of Crouzeix and Nørsett, γ = (3 + √3)/6, typed
     // with sqrt (floats: no exact coefficients).
     let g = "(3+sqrt(3))/6";
@@ -167,4 +183,31 @@ fn issue_7_entries_may_be_decimals_and_expressions() {
     assert_eq!(a.order, 2);
     assert!(a.stability.numerator_exact.is_none());
     assert_eq!(a.stability.text, "1 + z + 0.5 z^2");
+}
+
+#[test]
+fn issue_7_exact_dirk_stability_function_agrees_with_the_stability_lab() {
+    use odelab::stability::rational::Rational;
+    let spec = typed(
+        &[
+            &["1/4", "0", "0"],
+            &["1/2", "1/4", "0"],
+            &["-1/4", "1/2", "1/4"],
+        ],
+        &["1/3", "1/3", "1/3"],
+        None,
+    );
+    let a = analyze_tableau(&spec).unwrap();
+    assert!(a.stability.numerator_exact.is_some());
+    let tab = spec.parse().unwrap();
+    let r = Rational::from_lower_triangular(&tab.a, &tab.b);
+    for (mine, lab) in [
+        (&a.stability.numerator, &r.num),
+        (&a.stability.denominator, &r.den),
+    ] {
+        assert_eq!(mine.len(), lab.len());
+        for (x, y) in mine.iter().zip(lab.iter()) {
+            assert!((x - y).abs() < 1e-15, "{mine:?} vs {lab:?}");
+        }
+    }
 }
