@@ -76,8 +76,51 @@ fn power(k: usize, tex: bool) -> String {
     }
 }
 
+/// Largest denominator a float coefficient is shown with.
+const MAX_SHOWN_DENOMINATOR: i128 = 1_000_000;
+/// How close (relative) a float coefficient must be to p/q to be shown as p/q.
+const SHOWN_FRACTION_TOLERANCE: f64 = 1e-14;
+
+/// The fraction p/q (q ≤ 10⁶) within 1e-14 relative of x, by continued fractions:
+/// so a tableau typed in decimals (or computed, like the catalogue's `1.0 / 6.0`) still
+/// shows R as 1 + z + z²/2 + z³/6 + z⁴/24. Only the text and TeX use it; the
+/// coefficient arrays keep the computed values.
+fn shown_fraction(x: f64) -> Option<Frac> {
+    if !x.is_finite() || x.abs() > 1e12 {
+        return None;
+    }
+    let (mut h0, mut h1, mut k0, mut k1) = (0i128, 1i128, 1i128, 0i128);
+    let mut r = x.abs();
+    for _ in 0..40 {
+        let a = r.floor();
+        let ai = a as i128;
+        let (h2, k2) = (
+            ai.checked_mul(h1)?.checked_add(h0)?,
+            ai.checked_mul(k1)?.checked_add(k0)?,
+        );
+        if k2 > MAX_SHOWN_DENOMINATOR {
+            return None;
+        }
+        (h0, h1, k0, k1) = (h1, h2, k1, k2);
+        let approx = h1 as f64 / k1 as f64;
+        if (approx - x.abs()).abs() <= SHOWN_FRACTION_TOLERANCE * x.abs().max(1.0) {
+            return Frac::new(if x < 0.0 { -h1 } else { h1 }, k1);
+        }
+        let frac = r - a;
+        if frac <= 0.0 {
+            return None;
+        }
+        r = 1.0 / frac;
+    }
+    None
+}
+
 /// |c| z^k, for a positive coefficient.
 fn monomial(c: Coef, k: usize, tex: bool) -> String {
+    let c = match c {
+        Coef::Float(x) => shown_fraction(x).map_or(c, Coef::Exact),
+        exact => exact,
+    };
     let zk = power(k, tex);
     let (n, d): (String, Option<String>) = match c {
         Coef::Exact(f) if f.den == 1 => (f.num.to_string(), None),

@@ -66,6 +66,17 @@ fn issue_7_rk4_as_floats_gives_the_same_order_and_float_coefficients() {
     let a = analyze_tableau(&catalogue("rk4")).unwrap();
     let r = &a.stability;
     assert!(r.numerator_exact.is_none());
+    // Shown as the fractions the floats round from.
+    assert_eq!(r.text, "1 + z + z^2/2 + z^3/6 + z^4/24");
+    let dp45 = analyze_tableau(&catalogue("dp45")).unwrap().stability;
+    assert_eq!(
+        dp45.text,
+        "1 + z + z^2/2 + z^3/6 + z^4/24 + z^5/120 + z^6/600"
+    );
+    let pi = analyze_tableau(&typed(&[&["0", "0"], &["pi/10", "0"]], &["0", "1"], None))
+        .unwrap()
+        .stability;
+    assert_eq!(pi.text, "1 + z + 0.3141593 z^2");
     assert_eq!(r.numerator.len(), 5);
     for (x, want) in r
         .numerator
@@ -182,7 +193,7 @@ fn issue_7_entries_may_be_decimals_and_expressions() {
     let a = analyze_tableau(&spec).unwrap();
     assert_eq!(a.order, 2);
     assert!(a.stability.numerator_exact.is_none());
-    assert_eq!(a.stability.text, "1 + z + 0.5 z^2");
+    assert_eq!(a.stability.text, "1 + z + z^2/2");
 }
 
 #[test]
