@@ -326,7 +326,9 @@ export interface StabilityFunction {
    *  or a short decimal. */
   numeratorExact?: string[];
   denominatorExact?: string[];
-  /** e.g. "1 + z + z^2/2 + z^3/6 + z^4/24". */
+  /** e.g. "1 + z + z^2/2 + z^3/6 + z^4/24"; "(N) / (D)" for implicit tableaux. A float
+   *  coefficient within 1e-14 (relative) of a fraction p/q with q <= 10^6 is shown as
+   *  p/q; the arrays keep the computed values. */
   text: string;
   /** For KaTeX, e.g. "1 + z + \frac{z^{2}}{2} + …"; "\frac{N}{D}" for implicit ones. */
   tex: string;
