@@ -488,10 +488,13 @@ export interface StabilityFunction {
   numerator: number[];
   /** [1] for explicit methods. */
   denominator: number[];
-  /** The numerator's coefficients as fractions ("1/24"), for explicit tableaux whose
-   *  A and b are all fractions or short decimals. */
+  /** The coefficients as fractions ("1/24"), when every entry of A and b is a fraction
+   *  or a short decimal. */
   numeratorExact?: string[];
-  /** e.g. "1 + z + z^2/2 + z^3/6 + z^4/24". */
+  denominatorExact?: string[];
+  /** e.g. "1 + z + z^2/2 + z^3/6 + z^4/24"; "(N) / (D)" for implicit tableaux. A float
+   *  coefficient within 1e-14 (relative) of a fraction p/q with q <= 10^6 is shown as
+   *  p/q; the arrays keep the computed values. */
   text: string;
   /** For KaTeX, e.g. "1 + z + \frac{z^{2}}{2} + …"; "\frac{N}{D}" for implicit ones. */
   tex: string;

@@ -40,7 +40,7 @@ pub fn global_series(
     reference: &Reference,
     method: &str,
 ) -> Result<GlobalSeries, OdeError> {
-    let order = crate::method::info(method)?.order;
+    let order = plan.method_info(method)?.order;
     let mut s = GlobalSeries {
         method: method.to_string(),
         order,

@@ -36,7 +36,8 @@ pub fn local_series(
     reference: &Reference,
     method_id: &str,
 ) -> Result<LocalSeries, OdeError> {
-    let info = method::info(method_id)?;
+    // Your own method (issue 7) resolves from the plan's tableau, like any other run.
+    let (info, custom) = method::resolve(method_id, plan.tableau_for(method_id).as_ref())?;
     let (model_info, model) = model::build(&plan.base.model, &plan.base.params)?;
     if info.second_order && !model_info.second_order {
         return Err(OdeError::NeedsSecondOrderModel {
@@ -45,7 +46,11 @@ pub fn local_series(
         });
     }
     let y0 = reference.y0().to_vec();
-    let mut stepper = method::create(method_id, y0.len())?;
+    let options = method::MethodOptions {
+        custom,
+        ..Default::default()
+    };
+    let mut stepper = method::create_with(method_id, y0.len(), &options)?;
     let mut hs: Vec<f64> = plan.local_h.clone();
     hs.sort_by(|a, b| b.total_cmp(a));
     let mut error = Vec::with_capacity(hs.len());

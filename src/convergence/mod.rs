@@ -45,7 +45,7 @@ pub fn convergence(spec: &ConvergenceSpec) -> Result<ConvergenceResult, OdeError
     }
     let mut work = Vec::new();
     for m in &plan.methods {
-        if crate::method::info(m)?.adaptive && !plan.tols.is_empty() {
+        if plan.method_info(m)?.adaptive && !plan.tols.is_empty() {
             work.push(work_precision::work_precision_series(&plan, &reference, m)?);
         }
     }

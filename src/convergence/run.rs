@@ -48,6 +48,7 @@ pub fn fixed_step(plan: &Plan, method: &str, t1: f64, h: f64) -> Result<RunEnd, 
         t1: Some(t1),
         h: Some(h),
         adaptive: Some(false),
+        tableau: plan.tableau_for(method),
         ..plan.base.clone()
     })
 }

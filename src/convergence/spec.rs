@@ -39,6 +39,9 @@ pub struct ConvergenceSpec {
     /// Step sizes of the one-step (local error) study (default 0.1·2^(−k), k = 0..9).
     #[serde(default)]
     pub local_h: Option<Vec<f64>>,
+    /// The tableau of method `"custom"` among `methods` (your own method, issue 7).
+    #[serde(default)]
+    pub tableau: Option<crate::tableau::TableauSpec>,
 }
 
 /// A checked request.
@@ -53,9 +56,23 @@ pub struct Plan {
     pub tols: Vec<f64>,
     pub local_h: Vec<f64>,
     pub has_exact: bool,
+    /// The tableau of method `"custom"`, if it is compared.
+    pub tableau: Option<crate::tableau::TableauSpec>,
 }
 
 impl Plan {
+    /// The description of `method` (for `"custom"`, computed from the plan's tableau).
+    pub fn method_info(&self, method: &str) -> Result<crate::method::MethodInfo, OdeError> {
+        Ok(crate::method::resolve(method, self.tableau_for(method).as_ref())?.0)
+    }
+
+    /// The tableau a run of `method` carries: the plan's, for `"custom"` only.
+    pub fn tableau_for(&self, method: &str) -> Option<crate::tableau::TableauSpec> {
+        (method == crate::method::custom::ID)
+            .then(|| self.tableau.clone())
+            .flatten()
+    }
+
     /// h of level n.
     pub fn h(&self, n: u32) -> f64 {
         (self.t1 - self.t0) / 2f64.powi(n as i32)
@@ -82,7 +99,10 @@ impl ConvergenceSpec {
             });
         }
         for m in &self.methods {
-            crate::method::info(m)?;
+            let tableau = (m == crate::method::custom::ID)
+                .then_some(self.tableau.as_ref())
+                .flatten();
+            crate::method::resolve(m, tableau)?;
         }
         let (n_min, n_max) = (self.n_min.unwrap_or(4), self.n_max.unwrap_or(14));
         if n_max > MAX_LEVEL {
@@ -153,6 +173,9 @@ impl ConvergenceSpec {
         crate::driver::Integrator::new(&SolveSpec {
             h: Some((t1 - t0) / 2.0),
             adaptive: Some(false),
+            tableau: (self.methods[0] == crate::method::custom::ID)
+                .then(|| self.tableau.clone())
+                .flatten(),
             ..base.clone()
         })?;
         Ok(Plan {
@@ -164,6 +187,7 @@ impl ConvergenceSpec {
             tols,
             local_h,
             has_exact: info.exact,
+            tableau: self.tableau.clone(),
         })
     }
 }

@@ -38,6 +38,7 @@ pub fn work_precision_series(
             atol: Some(Tol::Scalar(tol)),
             adaptive: Some(true),
             max_steps: Some(crate::spec::DEFAULT_MAX_STEPS),
+            tableau: plan.tableau_for(method),
             ..plan.base.clone()
         });
         let end = match end {

@@ -5,12 +5,14 @@
 //! its step by default), FSAL when the last row of A is b, the cubic Hermite
 //! interpolant for dense output.
 //!
-//! Diagonally implicit tableaux are analysed (order, R(z), stability region) but not
-//! yet run: `solve` refuses them with a typed error.
+//! A diagonally implicit tableau (a non-zero diagonal) runs through `dirk.rs` (Newton
+//! with LU per implicit stage): it then needs ∂f/∂y like the other implicit methods.
 
+use super::dirk::Dirk;
 use super::explicit_rk::{ExplicitRk, OwnedTableau};
 use super::{MethodInfo, Stepper};
-use crate::error::{num, OdeError};
+use crate::error::OdeError;
+use crate::jacobian::JacobianOptions;
 use crate::tableau::{analyze, ButcherTableau, TableauSpec};
 use std::borrow::Cow;
 
@@ -23,26 +25,17 @@ pub fn resolve(spec: Option<&TableauSpec>) -> Result<(MethodInfo, ButcherTableau
         message: "method \"custom\" needs a tableau { a, b, c?, bHat? }".into(),
     })?;
     let tab = spec.parse()?;
-    if let Some((i, d)) = tab.first_diagonal() {
-        return Err(OdeError::BadSpec {
-            message: format!(
-                "diagonally implicit tableaux are not supported in solve yet \
-                 (tableau.a[{i}][{i}] = {} is on the diagonal); analyzeTableau and the \
-                 stability view accept them",
-                num(d)
-            ),
-        });
-    }
     let analysis = analyze(&tab);
     let adaptive = tab.b_hat.is_some();
     let info = MethodInfo {
         id: ID,
         name: "Your own method",
         order: analysis.order,
-        family: if adaptive {
-            "explicit Runge–Kutta, embedded pair (your tableau)"
-        } else {
-            "explicit Runge–Kutta (your tableau)"
+        family: match (tab.explicit, adaptive) {
+            (true, true) => "explicit Runge–Kutta, embedded pair (your tableau)",
+            (true, false) => "explicit Runge–Kutta (your tableau)",
+            (false, true) => "diagonally implicit Runge–Kutta, embedded pair (your tableau)",
+            (false, false) => "diagonally implicit Runge–Kutta (your tableau)",
         },
         source: "your Butcher tableau",
         stages: (tab.stages() - usize::from(analysis.fsal)) as u32,
@@ -51,15 +44,23 @@ pub fn resolve(spec: Option<&TableauSpec>) -> Result<(MethodInfo, ButcherTableau
         fsal: analysis.fsal,
         dense_order: analysis.order.min(3),
         second_order: false,
-        needs_jacobian: false,
+        needs_jacobian: !tab.explicit,
         l_stable: false,
         partitioned: false,
     };
     Ok((info, tab))
 }
 
-/// The stepper of a checked explicit tableau.
-pub fn create(info: MethodInfo, tab: &ButcherTableau, dim: usize) -> Box<dyn Stepper> {
+/// The stepper of a checked tableau: explicit RK, or DIRK with Newton (J from `jac`).
+pub fn create(
+    info: MethodInfo,
+    tab: &ButcherTableau,
+    dim: usize,
+    jac: JacobianOptions,
+) -> Box<dyn Stepper> {
+    if !tab.explicit {
+        return Box::new(Dirk::new(info, tab, dim, jac));
+    }
     let error = tab
         .b_hat
         .as_ref()

@@ -13,6 +13,7 @@ mod backward_euler;
 mod bdf2;
 mod bs23;
 pub mod custom;
+mod dirk;
 mod dp45;
 mod euler;
 mod explicit_rk;
@@ -223,7 +224,7 @@ pub fn create_with(
         let (info, tab) = options.custom.as_ref().ok_or_else(|| OdeError::BadSpec {
             message: "method \"custom\" needs a tableau { a, b, c?, bHat? }".into(),
         })?;
-        return Ok(custom::create(info.clone(), tab, dim));
+        return Ok(custom::create(info.clone(), tab, dim, options.jacobian));
     }
     let info = info(id)?;
     if id == midpoint2::INFO.id {

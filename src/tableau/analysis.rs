@@ -28,15 +28,19 @@ pub struct TableauAnalysis {
     pub stability: StabilityFunction,
     /// The nodes used (the row sums of A when c was not given).
     pub c: Vec<f64>,
-    /// The last row of A equals b, b_s = 0 and c_s = 1: the last stage is the next
-    /// step's first (first same as last).
+    /// Explicit, the last row of A equals b, b_s = 0 and c_s = 1: the last stage is the
+    /// next step's first (first same as last).
     pub fsal: bool,
 }
 
 /// First same as last (explicit only): the last stage is f(t + h, y_{n+1}).
 pub fn is_fsal(tab: &ButcherTableau) -> bool {
     let s = tab.stages();
-    tab.explicit && s > 1 && tab.b[s - 1] == 0.0 && tab.a[s - 1][..s - 1] == tab.b[..s - 1]
+    tab.explicit
+        && s > 1
+        && tab.b[s - 1] == 0.0
+        && tab.c[s - 1] == 1.0
+        && tab.a[s - 1][..s - 1] == tab.b[..s - 1]
 }
 
 /// Analyses a checked tableau.

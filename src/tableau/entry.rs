@@ -112,7 +112,7 @@ fn value_of_text(text: &str, place: &str) -> Result<Value, OdeError> {
     let x = expr.eval(f64::NAN, &[]);
     if !x.is_finite() {
         return Err(OdeError::NotFinite {
-            what: format!("{place} = \"{text}\" (a number such as 1/6 or sqrt(3)/6, no t)"),
+            what: format!("{place} = \"{text}\""),
         });
     }
     Ok(Value { x, exact: None })

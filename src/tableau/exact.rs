@@ -14,9 +14,9 @@ pub struct Frac {
     pub den: i128,
 }
 
-fn gcd(mut a: i128, mut b: i128) -> i128 {
-    a = a.abs();
-    b = b.abs();
+/// gcd(|a|, |b|) in u128, so i128::MIN has an absolute value too.
+fn gcd(a: i128, b: i128) -> u128 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
     while b != 0 {
         let r = a % b;
         a = b;
@@ -38,7 +38,7 @@ impl Frac {
         if den == 0 {
             return None;
         }
-        let g = gcd(num, den).max(1);
+        let g = i128::try_from(gcd(num, den).max(1)).ok()?;
         let sign = if den < 0 { -1 } else { 1 };
         Some(Frac {
             num: num.checked_mul(sign)? / g,
@@ -51,7 +51,7 @@ impl Frac {
     }
 
     pub fn checked_add(self, o: Frac) -> Option<Frac> {
-        let g = gcd(self.den, o.den).max(1);
+        let g = i128::try_from(gcd(self.den, o.den).max(1)).ok()?;
         let den = (self.den / g).checked_mul(o.den)?;
         let num = self
             .num
@@ -72,8 +72,8 @@ impl Frac {
     }
 
     pub fn checked_mul(self, o: Frac) -> Option<Frac> {
-        let g1 = gcd(self.num, o.den).max(1);
-        let g2 = gcd(o.num, self.den).max(1);
+        let g1 = i128::try_from(gcd(self.num, o.den).max(1)).ok()?;
+        let g2 = i128::try_from(gcd(o.num, self.den).max(1)).ok()?;
         Frac::new(
             (self.num / g1).checked_mul(o.num / g2)?,
             (self.den / g2).checked_mul(o.den / g1)?,

@@ -4,7 +4,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import init, { methods, models, solve, Integrator } from '../../pkg/odelab.js';
+import init, { methods, models, solve, Integrator, analyzeTableau, stabilityFacts } from '../../pkg/odelab.js';
 
 before(async () => {
   await init({ module_or_path: readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)) });
@@ -139,3 +139,43 @@ test('spectrum: eigenvalues of the Jacobian at a state, interleaved', async () =
   assert.throws(() => spectrum({ model: 'pendulum', y: [1] }), /must have 2 entries/);
   assert.throws(() => spectrum({ model: 'pendulum', y: [NaN, 0] }), /finite/);
 });
+
+// Issue 7, "Your own method": the tableau editor's calls.
+const rk4Typed = {
+  a: [['0', '0', '0', '0'], ['1/2', '0', '0', '0'], ['0', '1/2', '0', '0'], ['0', '0', '1', '0']],
+  b: ['1/6', '1/3', '1/3', '1/6'],
+};
+
+test('issue 7: analyzeTableau reports order 4, 17 conditions and R(z) of RK4 typed as fractions', () => {
+  const a = analyzeTableau(rk4Typed);
+  assert.equal(a.order, 4);
+  assert.equal(a.stages, 4);
+  assert.equal(a.explicit, true);
+  assert.equal(a.embeddedOrder, undefined);
+  assert.equal(a.conditions.length, 17);
+  assert.deepEqual(Object.keys(a.conditions[0]).sort(), ['holds', 'name', 'order', 'residual', 'target', 'tree', 'value']);
+  assert.deepEqual(a.stability.numeratorExact, ['1', '1', '1/2', '1/6', '1/24']);
+  assert.deepEqual(a.stability.denominator, [1]);
+  assert.equal(a.stability.text, '1 + z + z^2/2 + z^3/6 + z^4/24');
+  assert.deepEqual(a.c, [0, 0.5, 0.5, 1]);
+});
+
+test('issue 7: analyzeTableau throws Errors naming the entry and unknown keys', () => {
+  assert.throws(() => analyzeTableau({ ...rk4Typed, a: [['0', '0', '0', '0'], ['1/x', '0', '0', '0'], ['0', '1/2', '0', '0'], ['0', '0', '1', '0']] }),
+    (e) => e instanceof Error && e.message.includes('row 2, column 1'));
+  assert.throws(() => analyzeTableau({ ...rk4Typed, bhat: ['1', '0', '0', '0'] }), /unknown field "bhat".*bHat/);
+  assert.throws(() => analyzeTableau({ a: [[0]], b: [true] }), Error);
+});
+
+test('issue 7: solve runs method "custom" bit for bit like rk4; stabilityFacts reads the same tableau', () => {
+  const mine = solve({ model: 'pendulum', method: 'custom', tableau: rk4Typed, h: 0.01, t1: 2 });
+  const theirs = solve({ model: 'pendulum', method: 'rk4', h: 0.01, t1: 2 });
+  assert.deepEqual(mine.y, theirs.y);
+  const pair = { ...rk4Typed, a: [['0', '0', '0', '0'], ['1/2', '0', '0', '0'], ['0', '3/4', '0', '0'], ['2/9', '1/3', '4/9', '0']], b: ['2/9', '1/3', '4/9', '0'], bHat: ['7/24', '1/4', '1/3', '1/8'] };
+  const adaptive = solve({ model: 'pendulum', method: 'custom', tableau: pair, t1: 2 });
+  assert.equal(adaptive.errEst.length, adaptive.h.length);
+  assert.throws(() => solve({ model: 'pendulum', method: 'custom', tableau: { ...rk4Typed, x: 1 }, h: 0.01 }), /unknown field "x" in tableau/);
+  const f = stabilityFacts({ method: 'custom', tableau: rk4Typed });
+  assert.ok(Math.abs(f.realIntercept + 2.785293563405282) < 1e-9);
+});
+
