@@ -81,6 +81,9 @@ export interface ModelInfo {
   exact: boolean;
   /** Indices of the fast states of a slow/fast partition (seed 003); empty if none. */
   fast: number[];
+  /** Formulations `SolveSpec.formulation` accepts ("native", "augmented",
+   *  "state-space") for constrained mechanisms; empty otherwise. */
+  formulations: string[];
   /** y = (q, q') halves of a second-order system q'' = f(t, q, q'). */
   secondOrder: boolean;
   /** Switching functions the model declares (for SolveSpec.events). */

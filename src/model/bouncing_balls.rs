@@ -36,6 +36,7 @@ pub fn info() -> ModelInfo {
         second_order: true,
         t0: 0.0,
         fast: vec![],
+        formulations: vec![],
         events: vec![
             EventInfo::new(
                 "psi1",

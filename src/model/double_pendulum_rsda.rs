@@ -95,6 +95,7 @@ pub fn info() -> ModelInfo {
         outputs: strings(&["energy", "x2", "y2", "ẋ2", "ẏ2"]),
         exact: false,
         fast: vec![],
+        formulations: vec![],
         second_order: true,
         events: vec![],
     }

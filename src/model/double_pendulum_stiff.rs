@@ -96,6 +96,7 @@ pub fn info() -> ModelInfo {
         outputs: strings(&["energy", "constraint |Φ|", "velocity constraint |Φq q̇|"]),
         exact: false,
         fast: vec![],
+        formulations: vec![],
         second_order: true,
         events: vec![],
     }

@@ -64,6 +64,9 @@ pub struct ModelInfo {
     pub second_order: bool,
     /// The switching functions the model declares (events a spec can name by id).
     pub events: Vec<EventInfo>,
+    /// The formulations a spec may ask for (`SolveSpec.formulation`); empty when the
+    /// model has only its own (see `src/multibody`).
+    pub formulations: Vec<String>,
     /// Indices of the fast states (the z of a slow/fast partition, seed 003 eq. 65);
     /// empty when the model declares no partition.
     pub fast: Vec<usize>,
@@ -192,7 +195,19 @@ const CATALOG: &[Entry] = &[
 
 /// Descriptions of every model, in the order the page lists them.
 pub fn catalog() -> Vec<ModelInfo> {
-    CATALOG.iter().map(|e| (e.info)()).collect()
+    CATALOG
+        .iter()
+        .map(|e| {
+            let mut info = (e.info)();
+            // Constrained mechanisms also run in the formulations of src/multibody.
+            if crate::multibody::models::CONSTRAINED.contains(&info.id.as_str()) {
+                info.formulations = ["native", "augmented", "state-space"]
+                    .map(String::from)
+                    .to_vec();
+            }
+            info
+        })
+        .collect()
 }
 
 /// The model `id` with its default parameters overridden by `overrides`.

@@ -24,6 +24,7 @@ pub fn info() -> ModelInfo {
         second_order: true,
         events: vec![],
         fast: vec![],
+        formulations: vec![],
     }
 }
 

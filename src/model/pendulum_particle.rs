@@ -62,6 +62,7 @@ pub fn info() -> ModelInfo {
         outputs: strings(&["energy"]),
         exact: false,
         fast: vec![2, 3, 4, 5],
+        formulations: vec![],
         second_order: false,
         events: vec![],
     }

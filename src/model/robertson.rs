@@ -36,6 +36,7 @@ pub fn info() -> ModelInfo {
         outputs: strings(&["mass defect"]),
         exact: false,
         fast: vec![],
+        formulations: vec![],
         second_order: false,
         events: vec![],
     }

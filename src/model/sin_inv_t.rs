@@ -31,6 +31,7 @@ pub fn info() -> ModelInfo {
         outputs: strings(&["radius"]),
         exact: true,
         fast: vec![],
+        formulations: vec![],
         second_order: false,
         events: vec![],
     }

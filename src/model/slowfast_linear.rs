@@ -41,6 +41,7 @@ pub fn info() -> ModelInfo {
         outputs: vec![],
         exact: true,
         fast: vec![2, 3],
+        formulations: vec![],
         second_order: false,
         events: vec![],
     }

@@ -37,6 +37,7 @@ pub fn info() -> ModelInfo {
         outputs: vec![],
         exact: false,
         fast: vec![],
+        formulations: vec![],
         second_order: true,
         events: vec![],
     }

@@ -89,6 +89,7 @@ pub fn info() -> ModelInfo {
         outputs: strings(&["chassis height", "energy", "road front", "road rear"]),
         exact: false,
         fast: vec![],
+        formulations: vec![],
         second_order: true,
         events: vec![],
     }

@@ -213,6 +213,7 @@ pub fn build(desc: Description, stab: Stabilization) -> (ModelInfo, Box<dyn Mode
         exact: false,
         second_order: true,
         events: vec![],
+        formulations: native.formulations.clone(),
         fast: vec![],
     };
     let model = Augmented {

@@ -160,6 +160,7 @@ pub fn build(
         exact: false,
         second_order: true,
         events: vec![],
+        formulations: model.desc.native.formulations.clone(),
         fast: vec![],
     };
     Ok((info, Box::new(model)))
