@@ -12,7 +12,7 @@ use crate::event::{Detector, EventRecord, EventSource};
 use crate::expr::{build_user_system, compile_model_expr};
 use crate::method::{self, MethodInfo, Stepper};
 use crate::model::{self, Model, ModelInfo};
-use crate::spec::{finite, Grid, SolveSpec, DEFAULT_MAX_STEPS};
+use crate::spec::{finite, Grid, SolveSpec};
 pub use crate::stats::Stats;
 
 /// A state component beyond this magnitude (or NaN) counts as a blow-up. It is far
@@ -222,7 +222,7 @@ impl Integrator {
         let mut stats = Stats::default();
         let t0 = spec.t0.unwrap_or(info.t0);
         let t1 = spec.t1.unwrap_or(info.t1);
-        let max_steps = spec.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+        let max_steps = spec.checked_max_steps()?;
         let pacing = if adaptive {
             let (t0, t1) = check_interval(t0, t1)?;
             let h = match spec.h {
