@@ -79,8 +79,8 @@ fn events() -> impl Strategy<Value = Vec<EventSpec>> {
         (
             proptest::option::of(prop_oneof![
                 "[a-z]{0,8}",
-                Just("ground".to_string()),
-                Just("ball1-ground".to_string())
+                Just("psi1".to_string()),
+                Just("psi2".to_string())
             ]),
             proptest::option::of(prop_oneof![
                 Just("x - 0.5".to_string()),
@@ -272,7 +272,7 @@ proptest! {
                 Just(serde_json::json!(1e308)), Just(serde_json::json!(18446744073709551615u64)),
                 Just(serde_json::json!([1.0, 0.0])), Just(serde_json::json!([])),
                 Just(serde_json::json!({})), Just(serde_json::json!(null)), Just(serde_json::json!(true)),
-                Just(serde_json::json!({"g": 1.0})), Just(serde_json::json!([{"id": "ground"}])),
+                Just(serde_json::json!({"g": 1.0})), Just(serde_json::json!([{"id": "psi2"}])),
                 Just(serde_json::json!("x' = -x")),
             ],
             0..8),
