@@ -1,6 +1,7 @@
 //! The one error type of the core: every bad input becomes a variant here, with a
 //! message a student can act on. The core never panics on user input.
 
+use crate::math;
 use std::fmt;
 
 /// Everything that can go wrong when setting up or running an integration.
@@ -98,7 +99,7 @@ pub(crate) fn num(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
         return format!("{x}");
     }
-    let magnitude = x.abs().log10().floor();
+    let magnitude = math::log10(x.abs()).floor();
     if (-4.0..7.0).contains(&magnitude) {
         let decimals = (6.0 - magnitude).max(0.0) as usize;
         let s = format!("{x:.decimals$}");

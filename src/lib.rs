@@ -26,6 +26,7 @@ pub mod driver;
 pub mod error;
 pub mod event;
 pub mod expr;
+pub mod math;
 pub mod method;
 pub mod model;
 pub mod problem;
