@@ -2,7 +2,8 @@
 //! through the same core natively, timed like `bench/wasm_bench.mjs` times them in
 //! WASM (warm-up, then the median of N runs), printed as one JSON object.
 //!
-//! `cargo run --release --example bench_native -- bench/cases.json RUNS`
+//! `cargo run --release --example bench_native -- bench/cases.json RUNS [dp45]`
+//! (with `dp45`, only the first case: for profiling it under callgrind or perf).
 
 use odelab::spec::SolveSpec;
 use serde_json::{json, Value};
@@ -62,6 +63,10 @@ fn main() {
         "dp45Pendulum".into(),
         json!({ "ms": ms, "runs": times, "stats": stats(&sol), "yEnd": last(&sol) }),
     );
+    if args.next().as_deref() == Some("dp45") {
+        println!("{}", Value::Object(out));
+        return;
+    }
 
     // 2. Stiff methods on Van der Pol, when the catalogue has them.
     let stiff = &cases["stiff"];
