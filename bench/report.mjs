@@ -21,7 +21,7 @@ const cases = JSON.parse(readFileSync('bench/cases.json', 'utf8'));
 const ms = (v) => (v === undefined || v === null ? '—' : v >= 100 ? `${v.toFixed(0)} ms` : v >= 10 ? `${v.toFixed(1)} ms` : `${v.toFixed(2)} ms`);
 const x = (v) => (v >= 100 ? `${v.toFixed(0)}×` : `${v.toFixed(2)}×`);
 const int = (v) => (v === undefined ? '—' : v.toLocaleString('en-US'));
-const kb = (b) => `${(b / 1024).toFixed(1)} KiB`;
+const kb = (b) => `${(b / 1000).toFixed(1)} KB (${int(b)} B)`;
 const verdict = (ok) => (ok ? '✅ met' : '❌ missed');
 
 const rows = []; // [benchmark, measured, baseline, ratio, target, verdict]

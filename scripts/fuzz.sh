@@ -4,7 +4,8 @@
 # through SolveSpec into solve) for FUZZ_SECONDS each (default 600), one after the
 # other. Needs a nightly rustup toolchain (libFuzzer and the sanitizers); installs
 # cargo-fuzz when missing. New inputs go to fuzz/target/corpus/ (not committed); the
-# seeds in fuzz/corpus/ are only read. A crash is saved in fuzz/artifacts/<target>/.
+# seeds in fuzz/corpus/ are only read; fuzz/<target>.dict are libFuzzer dictionaries
+# (field names, ids, keywords). A crash is saved in fuzz/artifacts/<target>/.
 #
 #   FUZZ_SECONDS=120 npm run fuzz            # both targets, 2 minutes each
 #   FUZZ_SECONDS=60 bash scripts/fuzz.sh solve_spec
@@ -32,5 +33,6 @@ for target in "${targets[@]}"; do
   mkdir -p "$work"
   echo "fuzz: $target for ${SECONDS_EACH}s" >&2
   cargo +nightly fuzz run "$target" "$work" "corpus/$target" -- \
-    -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+    -dict="$target.dict" -max_total_time="$SECONDS_EACH" -max_len=4096 -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1
 done
