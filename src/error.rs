@@ -65,7 +65,8 @@ pub enum OdeError {
     /// The adaptive step size fell below the floor 16·eps·|t|: the problem is
     /// singular there, or far too stiff for an explicit method.
     StepSizeUnderflow { t: f64, h: f64 },
-    /// The adaptive run used up its step budget before reaching t1.
+    /// The run used up its step budget before reaching t1 (an adaptive run, or a fixed
+    /// grid whose steps events kept cutting short).
     AdaptiveBudget { t: f64, max_steps: usize },
     /// A method for second-order systems paired with a model that is not one.
     NeedsSecondOrderModel { method: String, model: String },
@@ -225,7 +226,7 @@ impl fmt::Display for OdeError {
             OdeError::AdaptiveBudget { t, max_steps } => write!(
                 f,
                 "the run used its budget of {max_steps} steps and stopped at t = {}; \
-                 loosen rtol/atol, or raise maxSteps",
+                 raise maxSteps (or, for an adaptive method, loosen rtol/atol)",
                 num(*t)
             ),
             OdeError::NeedsSecondOrderModel { method, model } => write!(

@@ -339,3 +339,28 @@ fn issue_9_t_eval_has_an_upper_limit() {
     assert!(matches!(err, OdeError::BadTEval { .. }), "{err:?}");
     assert!(err.to_string().contains("at most"), "{err}");
 }
+
+/// Found by `fuzz/fuzz_targets/solve_spec.rs` (a 10 s timeout): on a fixed grid, the
+/// located switch of `x - 5.8` lies one ulp above a state that Heun's tiny cut steps
+/// cannot move, so every step was cut again just short of it, forever — the step
+/// budget did not count event cuts on a fixed grid. Now the run stops at the budget
+/// with the typed reason, and the points up to there are kept.
+#[test]
+fn issue_9_event_cuts_on_a_fixed_grid_count_against_the_step_budget() {
+    let spec: SolveSpec = serde_json::from_str(
+        r#"{"system":"x' = 6\nv' = -2*x\nx(0) = 5","method":"heun","h":0.01,"t1":2,
+            "events":[{"expr":"x - 5.8","direction":1}],"maxSteps":500}"#,
+    )
+    .unwrap();
+    let sol = solve(&spec).expect("the run stops with a warning, not an error");
+    assert!(
+        matches!(
+            sol.stopped_by,
+            Some(OdeError::AdaptiveBudget { max_steps: 500, .. })
+        ),
+        "{:?}",
+        sol.stopped_by
+    );
+    assert_eq!(sol.stats.nsteps, 500);
+    assert!(sol.warning.unwrap().contains("budget of 500 steps"));
+}
