@@ -12,4 +12,20 @@ export default tseslint.config(
       globals: { console: 'readonly', process: 'readonly', URL: 'readonly', document: 'readonly', window: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', PerformanceObserver: 'readonly' },
     },
   },
+  {
+    // The benchmark runners (Node, plus a probe that runs in the page).
+    files: ['bench/**/*.mjs'],
+    languageOptions: {
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        URL: 'readonly',
+        performance: 'readonly',
+        document: 'readonly',
+        window: 'readonly',
+        MutationObserver: 'readonly',
+        requestAnimationFrame: 'readonly',
+      },
+    },
+  },
 );

@@ -20,7 +20,7 @@ node --test tests/node/
 step "tsc --noEmit"
 tsc --noEmit
 step "eslint"
-eslint --max-warnings 0 www tests/ts tests/node tests/e2e vite.config.ts vitest.config.ts
+eslint --max-warnings 0 www tests/ts tests/node tests/e2e bench vite.config.ts vitest.config.ts
 step "vitest"
 vitest run
 step "static build (dist/)"

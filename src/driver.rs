@@ -14,7 +14,7 @@ use crate::jacobian::{JacobianOptions, JacobianSource};
 use crate::method::{self, MethodInfo, MethodOptions, Stepper};
 use crate::model::{self, Model, ModelInfo};
 use crate::multibody::{self, ConstraintReport, Formulation};
-use crate::spec::{finite, Grid, SolveSpec, DEFAULT_MAX_STEPS};
+use crate::spec::{finite, Grid, SolveSpec};
 pub use crate::stats::Stats;
 
 /// A state component beyond this magnitude (or NaN) counts as a blow-up. It is far
@@ -35,8 +35,14 @@ fn blew_up(y: &[f64]) -> bool {
 
 /// How the next step size is chosen.
 enum Pacing {
-    /// A checked grid; `k` is the index of the last grid point reached.
-    Fixed { grid: Grid, k: usize },
+    /// A checked grid; `k` is the index of the last grid point reached. `max_steps`
+    /// bounds the steps taken, event cuts included (the grid alone is checked against
+    /// it up front, but cuts add steps).
+    Fixed {
+        grid: Grid,
+        k: usize,
+        max_steps: usize,
+    },
     /// Error control: `h` is the step the controller proposes next.
     Adaptive {
         controller: Controller,
@@ -286,7 +292,7 @@ impl Integrator {
         let mut stats = Stats::default();
         let t0 = spec.t0.unwrap_or(info.t0);
         let t1 = spec.t1.unwrap_or(info.t1);
-        let max_steps = spec.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+        let max_steps = spec.checked_max_steps()?;
         let pacing = if adaptive {
             let (t0, t1) = check_interval(t0, t1)?;
             let h_max = match spec.h_max {
@@ -326,6 +332,7 @@ impl Integrator {
             Pacing::Fixed {
                 grid: Grid::new(t0, t1, h, max_steps)?,
                 k: 0,
+                max_steps,
             }
         };
         spec.checked_t_eval(t0, t1)?;
@@ -357,10 +364,19 @@ impl Integrator {
 
     /// One step on the fixed grid: (t_new, method h, error estimate).
     fn fixed_step(&mut self) -> Result<(f64, f64, Option<f64>), OdeError> {
-        let Pacing::Fixed { grid, k } = &self.pacing else {
+        let Pacing::Fixed { grid, k, max_steps } = &self.pacing else {
             unreachable!("fixed_step is only called on a fixed grid");
         };
-        let (grid, k) = (*grid, *k);
+        let (grid, k, max_steps) = (*grid, *k, *max_steps);
+        // Event cuts add steps to the grid's; a switch the run cannot get past (issue 9:
+        // a state one ulp short of it that a tiny step cannot move) would otherwise cut
+        // forever.
+        if self.stats.nsteps >= max_steps as u64 {
+            return Err(OdeError::AdaptiveBudget {
+                t: self.t,
+                max_steps,
+            });
+        }
         let t_next = grid.time(k + 1);
         // Every step but a shortened last one (or the rest of a step an event cut)
         // uses exactly the requested h.
@@ -592,7 +608,7 @@ impl Integrator {
         } else {
             self.settle_events(t_new, h_method, err_est)?
         };
-        if let Pacing::Fixed { grid, k } = &mut self.pacing {
+        if let Pacing::Fixed { grid, k, .. } = &mut self.pacing {
             // A cut inside the step leaves the grid point ahead; a crossing located at
             // the very end of the step reaches it.
             if !cut || t_new >= grid.time(*k + 1) {
@@ -696,7 +712,7 @@ impl Integrator {
     pub fn done(&self) -> bool {
         self.stopped_by_event
             || match &self.pacing {
-                Pacing::Fixed { grid, k } => *k >= grid.steps,
+                Pacing::Fixed { grid, k, .. } => *k >= grid.steps,
                 Pacing::Adaptive { .. } => self.t >= self.t1,
             }
     }

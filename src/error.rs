@@ -1,6 +1,7 @@
 //! The one error type of the core: every bad input becomes a variant here, with a
 //! message a student can act on. The core never panics on user input.
 
+use crate::math;
 use std::fmt;
 
 /// Everything that can go wrong when setting up or running an integration.
@@ -64,7 +65,8 @@ pub enum OdeError {
     /// The adaptive step size fell below the floor 16·eps·|t|: the problem is
     /// singular there, or far too stiff for an explicit method.
     StepSizeUnderflow { t: f64, h: f64 },
-    /// The adaptive run used up its step budget before reaching t1.
+    /// The run used up its step budget before reaching t1 (an adaptive run, or a fixed
+    /// grid whose steps events kept cutting short).
     AdaptiveBudget { t: f64, max_steps: usize },
     /// A method for second-order systems paired with a model that is not one.
     NeedsSecondOrderModel { method: String, model: String },
@@ -122,7 +124,7 @@ pub(crate) fn num(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
         return format!("{x}");
     }
-    let magnitude = x.abs().log10().floor();
+    let magnitude = math::log10(x.abs()).floor();
     if (-4.0..7.0).contains(&magnitude) {
         let decimals = (6.0 - magnitude).max(0.0) as usize;
         let s = format!("{x:.decimals$}");
@@ -248,7 +250,7 @@ impl fmt::Display for OdeError {
             OdeError::AdaptiveBudget { t, max_steps } => write!(
                 f,
                 "the run used its budget of {max_steps} steps and stopped at t = {}; \
-                 loosen rtol/atol, or raise maxSteps",
+                 raise maxSteps (or, for an adaptive method, loosen rtol/atol)",
                 num(*t)
             ),
             OdeError::NeedsSecondOrderModel { method, model } => write!(

@@ -29,6 +29,7 @@ pub mod event;
 pub mod expr;
 pub mod jacobian;
 pub mod linalg;
+pub mod math;
 pub mod method;
 pub mod model;
 pub mod multibody;

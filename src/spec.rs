@@ -10,6 +10,13 @@ use std::collections::BTreeMap;
 /// small enough that a typo in h cannot exhaust the page's memory.
 pub const DEFAULT_MAX_STEPS: usize = 1_000_000;
 
+/// The largest `maxSteps` a spec may ask for: a run records every step, so a larger
+/// budget could only end in the page running out of memory (issue 9's budgets).
+pub const MAX_STEPS_LIMIT: usize = 10_000_000;
+
+/// The most output times `tEval` may list (each is one interpolated state).
+pub const MAX_T_EVAL: usize = 1_000_000;
+
 /// A request to integrate a model with a method (JS field names in camelCase).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -234,11 +241,34 @@ impl SolveSpec {
         )
     }
 
-    /// The checked output times: finite, sorted, within [t0, t1].
+    /// The checked step budget: `maxSteps`, or [`DEFAULT_MAX_STEPS`], at most
+    /// [`MAX_STEPS_LIMIT`].
+    pub fn checked_max_steps(&self) -> Result<usize, OdeError> {
+        match self.max_steps {
+            None => Ok(DEFAULT_MAX_STEPS),
+            Some(n) if n <= MAX_STEPS_LIMIT => Ok(n),
+            Some(n) => Err(OdeError::OutOfRange {
+                what: "maxSteps".into(),
+                value: n as f64,
+                allowed: format!("at most {MAX_STEPS_LIMIT} (10 million)"),
+            }),
+        }
+    }
+
+    /// The checked output times: finite, sorted, within [t0, t1], at most
+    /// [`MAX_T_EVAL`] of them.
     pub fn checked_t_eval(&self, t0: f64, t1: f64) -> Result<Vec<f64>, OdeError> {
         let Some(ts) = &self.t_eval else {
             return Ok(Vec::new());
         };
+        if ts.len() > MAX_T_EVAL {
+            return Err(OdeError::BadTEval {
+                message: format!(
+                    "{} output times were asked for; tEval may list at most {MAX_T_EVAL}",
+                    ts.len()
+                ),
+            });
+        }
         for (i, &t) in ts.iter().enumerate() {
             finite(t, &format!("tEval[{i}]"))?;
             if t < t0 || t > t1 {

@@ -388,7 +388,7 @@ export interface StabilityAnalysis {
   facts: StabilityFacts;
 }
 /** What `convergence` runs. h = (t1 − t0)/2^n for n = nMin..nMax (defaults 4, 14;
- *  nMax <= 24, at least three levels; all fixed-step runs together <= 2^25 steps). */
+ *  nMax <= 23, at least three levels; all fixed-step runs together <= 2^25 steps). */
 export interface ConvergenceSpec {
   model: string;
   params?: Record<string, number>;
@@ -521,6 +521,9 @@ export interface TableauAnalysis {
   fsal: boolean;
 }
 "#;
+
+/// Most steps `Integrator.advance(n)` reserves room for up front.
+const ADVANCE_RESERVE: usize = 4096;
 
 fn js_error(e: OdeError) -> JsError {
     JsError::new(&e.to_string())
@@ -747,9 +750,13 @@ impl Integrator {
         let dim = self.inner.y().len();
         let n_out = self.inner.model_info().outputs.len();
         let n = max_steps as usize;
-        let mut t = Vec::with_capacity(n);
-        let mut y = Vec::with_capacity(n * dim);
-        let mut outputs = Vec::with_capacity(n * n_out);
+        // Reserve for a frame's worth of steps at most: `n` comes from JS (up to 2³² − 1)
+        // and the run may end long before; a huge reservation would abort the module
+        // (issue 9). The vectors grow if a run really takes more steps.
+        let reserve = n.min(ADVANCE_RESERVE);
+        let mut t = Vec::with_capacity(reserve);
+        let mut y = Vec::with_capacity(reserve * dim);
+        let mut outputs = Vec::with_capacity(reserve * n_out);
         let has_exact = self.inner.model_info().exact;
         let mut exact = Vec::new();
         let mut warning = None;

@@ -6,6 +6,7 @@
 //! tol of 000 eqs. (38)/(40) is 1 here.
 
 use crate::error::OdeError;
+use crate::math;
 
 /// Elementary (integral) or proportional–integral control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,10 +156,10 @@ impl Controller {
     /// also SciPy's), which avoids an immediate second rejection.
     pub fn after_accept(&mut self, h: f64, r: f64, after_reject: bool) -> f64 {
         let r_now = r.max(R_FLOOR);
-        let mut fac = self.safety * r_now.powf(-self.k_i);
+        let mut fac = self.safety * math::powf(r_now, -self.k_i);
         if self.kind == ControllerKind::Pi {
             if let Some(r_prev) = self.previous {
-                fac *= (r_prev / r_now).powf(self.k_p);
+                fac *= math::powf(r_prev / r_now, self.k_p);
             }
         }
         self.previous = Some(r_now);
@@ -174,7 +175,7 @@ impl Controller {
     /// facMin when the step produced no usable estimate (NaN or infinite).
     pub fn after_reject(&self, h: f64, r: f64) -> f64 {
         let fac = if r.is_finite() {
-            (self.safety * r.powf(-1.0 / self.k)).clamp(self.fac_min, 1.0)
+            (self.safety * math::powf(r, -1.0 / self.k)).clamp(self.fac_min, 1.0)
         } else {
             self.fac_min
         };

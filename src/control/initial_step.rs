@@ -3,6 +3,7 @@
 //! DOPRI5 and SciPy's `select_initial_step`). Costs two evaluations of f.
 
 use super::{error_norm, ErrorNorm, Tolerance};
+use crate::math;
 use crate::problem::System;
 use crate::stats::Stats;
 
@@ -40,7 +41,7 @@ pub fn initial_step(
     let h1 = if d1 <= 1e-15 && d2 <= 1e-15 {
         (h0 * 1e-3).max(1e-6)
     } else {
-        (0.01 / d1.max(d2)).powf(1.0 / (q as f64 + 1.0))
+        math::powf(0.01 / d1.max(d2), 1.0 / (q as f64 + 1.0))
     };
     let h = (100.0 * h0).min(h1).min(span);
     if h.is_finite() && h > 0.0 {

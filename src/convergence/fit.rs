@@ -62,7 +62,8 @@ pub fn fit_slope(h: &[f64], err: &[f64]) -> SlopeFit {
     let last_usable = (0..err.len()).rev().find(|&i| usable(i)).unwrap_or(i_min);
     let floor = (i_min < last_usable).then_some(i_min);
     // Local slopes s_j of consecutive usable points j, j + 1 up to i_min.
-    let slope_at = |i: usize| (err[i] / err[i + 1]).ln() / (h[i] / h[i + 1]).ln();
+    let slope_at =
+        |i: usize| crate::math::ln(err[i] / err[i + 1]) / crate::math::ln(h[i] / h[i + 1]);
     let pair = |j: usize| usable(j) && usable(j + 1);
     // The reference slope: the last pair (smallest h) whose slope agrees within 0.2 with
     // the pair before it; the pair touching the floor is usually off and is passed over.
@@ -75,8 +76,8 @@ pub fn fit_slope(h: &[f64], err: &[f64]) -> SlopeFit {
         if pts.len() < 2 {
             return SlopeFit { floor, ..none };
         }
-        let x: Vec<f64> = pts.iter().map(|&i| h[i].ln()).collect();
-        let y: Vec<f64> = pts.iter().map(|&i| err[i].ln()).collect();
+        let x: Vec<f64> = pts.iter().map(|&i| crate::math::ln(h[i])).collect();
+        let y: Vec<f64> = pts.iter().map(|&i| crate::math::ln(err[i])).collect();
         return SlopeFit {
             slope: least_squares_slope(&x, &y),
             from: pts[0],
@@ -91,8 +92,8 @@ pub fn fit_slope(h: &[f64], err: &[f64]) -> SlopeFit {
         from -= 1;
     }
     let to = j_ref + 1;
-    let x: Vec<f64> = (from..=to).map(|i| h[i].ln()).collect();
-    let y: Vec<f64> = (from..=to).map(|i| err[i].ln()).collect();
+    let x: Vec<f64> = (from..=to).map(|i| crate::math::ln(h[i])).collect();
+    let y: Vec<f64> = (from..=to).map(|i| crate::math::ln(err[i])).collect();
     SlopeFit {
         slope: least_squares_slope(&x, &y),
         from,

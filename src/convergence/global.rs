@@ -54,7 +54,7 @@ pub fn global_series(
         fit: fit_slope(&[], &[]),
     };
     let mut previous: Option<Vec<f64>> = None;
-    let denom = 2f64.powi(order as i32) - 1.0;
+    let denom = crate::math::powi(2.0, order as i32) - 1.0;
     for &n in &plan.levels {
         let h = plan.h(n);
         let end = fixed_step(plan, method, plan.t1, h)?;

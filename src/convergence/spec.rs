@@ -9,8 +9,9 @@ use std::collections::BTreeMap;
 
 /// Cap on the steps of all fixed-step runs of one request (2²⁵ ≈ 3.4e7).
 pub const MAX_TOTAL_STEPS: f64 = 33_554_432.0;
-/// Largest n of h = T/2ⁿ.
-pub const MAX_LEVEL: u32 = 24;
+/// Largest n of h = T/2ⁿ: 2²³ steps is the largest single run under the spec's own step
+/// limit ([`crate::spec::MAX_STEPS_LIMIT`], 10⁷).
+pub const MAX_LEVEL: u32 = 23;
 
 /// What the convergence lab runs.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -75,7 +76,7 @@ impl Plan {
 
     /// h of level n.
     pub fn h(&self, n: u32) -> f64 {
-        (self.t1 - self.t0) / 2f64.powi(n as i32)
+        (self.t1 - self.t0) / crate::math::powi(2.0, n as i32)
     }
 }
 
@@ -122,7 +123,7 @@ impl ConvergenceSpec {
         let levels: Vec<u32> = (n_min..=n_max).collect();
         let tols = match &self.tols {
             Some(t) => t.clone(),
-            None => (2..=10).map(|k| 10f64.powi(-k)).collect(),
+            None => (2..=10).map(|k| crate::math::powi(10.0, -k)).collect(),
         };
         for &t in &tols {
             if !(t.is_finite() && t > 0.0 && t < 1.0) {
@@ -135,15 +136,18 @@ impl ConvergenceSpec {
         }
         let local_h = match &self.local_h {
             Some(h) => h.clone(),
-            None => (0..10).map(|k| 0.1 * 2f64.powi(-k)).collect(),
+            None => (0..10).map(|k| 0.1 * crate::math::powi(2.0, -k)).collect(),
         };
         for &h in &local_h {
             if !(h.is_finite() && h > 0.0) {
                 return Err(OdeError::BadStepSize { h });
             }
         }
-        let steps: f64 =
-            levels.iter().map(|&n| 2f64.powi(n as i32)).sum::<f64>() * self.methods.len() as f64;
+        let steps: f64 = levels
+            .iter()
+            .map(|&n| crate::math::powi(2.0, n as i32))
+            .sum::<f64>()
+            * self.methods.len() as f64;
         if steps > MAX_TOTAL_STEPS {
             return Err(OdeError::StepBudget {
                 needed: steps,
@@ -166,7 +170,7 @@ impl ConvergenceSpec {
             method: self.methods[0].clone(),
             t0: Some(t0),
             t1: Some(t1),
-            max_steps: Some(MAX_TOTAL_STEPS as usize),
+            max_steps: Some(crate::spec::MAX_STEPS_LIMIT),
             ..SolveSpec::default()
         };
         // Builds the model once, so bad params or y0 fail here with the model's message.

@@ -18,6 +18,7 @@ use super::error::{suggest, ErrorKind, ExprError};
 use super::lexer::Span;
 use super::parser::{BinOp, Expr, ExprKind, UnOp};
 use super::MAX_TAPE;
+use crate::math;
 use std::collections::HashMap;
 
 /// One operation of the tape.
@@ -80,27 +81,27 @@ impl Op {
         match self {
             Op::Neg => -a,
             Op::Not => truth(a == 0.0),
-            Op::Sin => a.sin(),
-            Op::Cos => a.cos(),
-            Op::Tan => a.tan(),
-            Op::Asin => a.asin(),
-            Op::Acos => a.acos(),
-            Op::Atan => a.atan(),
-            Op::Exp => a.exp(),
-            Op::Log => a.ln(),
+            Op::Sin => math::sin(a),
+            Op::Cos => math::cos(a),
+            Op::Tan => math::tan(a),
+            Op::Asin => math::asin(a),
+            Op::Acos => math::acos(a),
+            Op::Atan => math::atan(a),
+            Op::Exp => math::exp(a),
+            Op::Log => math::ln(a),
             Op::Sqrt => a.sqrt(),
             Op::Abs => a.abs(),
-            Op::Sinh => a.sinh(),
-            Op::Cosh => a.cosh(),
-            Op::Tanh => a.tanh(),
+            Op::Sinh => math::sinh(a),
+            Op::Cosh => math::cosh(a),
+            Op::Tanh => math::tanh(a),
             Op::Sign => sign(a),
-            Op::PowI(n) => a.powi(n),
+            Op::PowI(n) => math::powi(a, n),
             Op::Add => a + b,
             Op::Sub => a - b,
             Op::Mul => a * b,
             Op::Div => a / b,
-            Op::Pow => a.powf(b),
-            Op::Atan2 => a.atan2(b),
+            Op::Pow => math::powf(a, b),
+            Op::Atan2 => math::atan2(a, b),
             Op::Min => {
                 if a <= b {
                     a

@@ -17,6 +17,7 @@
 
 use super::compile::{Op, Tape};
 use super::eval::{load, Program};
+use crate::math;
 use nalgebra::{DMatrix, DVector};
 
 /// The local partials (∂v/∂a, ∂v/∂b) of one instruction with value `v`. For `Select`
@@ -26,8 +27,8 @@ use nalgebra::{DMatrix, DVector};
 fn partials(op: Op, a: f64, b: f64, v: f64) -> (f64, f64) {
     match op {
         Op::Neg => (-1.0, 0.0),
-        Op::Sin => (a.cos(), 0.0),
-        Op::Cos => (-a.sin(), 0.0),
+        Op::Sin => (math::cos(a), 0.0),
+        Op::Cos => (-math::sin(a), 0.0),
         Op::Tan => (1.0 + v * v, 0.0),
         Op::Asin => (1.0 / (1.0 - a * a).sqrt(), 0.0),
         Op::Acos => (-1.0 / (1.0 - a * a).sqrt(), 0.0),
@@ -36,21 +37,29 @@ fn partials(op: Op, a: f64, b: f64, v: f64) -> (f64, f64) {
         Op::Log => (1.0 / a, 0.0),
         Op::Sqrt => (0.5 / v, 0.0),
         Op::Abs => (super::compile::sign(a), 0.0),
-        Op::Sinh => (a.cosh(), 0.0),
-        Op::Cosh => (a.sinh(), 0.0),
+        Op::Sinh => (math::cosh(a), 0.0),
+        Op::Cosh => (math::sinh(a), 0.0),
         Op::Tanh => (1.0 - v * v, 0.0),
         Op::PowI(n) => match n {
             0 => (0.0, 0.0),
             1 => (1.0, 0.0),
-            _ => (f64::from(n) * a.powi(n - 1), 0.0),
+            _ => (f64::from(n) * math::powi(a, n - 1), 0.0),
         },
         Op::Add => (1.0, 1.0),
         Op::Sub => (1.0, -1.0),
         Op::Mul => (b, a),
         Op::Div => (1.0 / b, -v / b),
         Op::Pow => {
-            let da = if b == 0.0 { 0.0 } else { b * a.powf(b - 1.0) };
-            let db = if a == 0.0 && b > 0.0 { 0.0 } else { v * a.ln() };
+            let da = if b == 0.0 {
+                0.0
+            } else {
+                b * math::powf(a, b - 1.0)
+            };
+            let db = if a == 0.0 && b > 0.0 {
+                0.0
+            } else {
+                v * math::ln(a)
+            };
             (da, db)
         }
         Op::Atan2 => {

@@ -43,6 +43,7 @@
 //! body 2's CM position and velocity (the seed's printed initial data).
 
 use super::{strings, Model, ModelInfo, ParamInfo};
+use crate::math;
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector, Matrix2, Vector2};
 use std::f64::consts::PI;
@@ -145,7 +146,7 @@ impl Rsda {
 
     fn mass(&self, y: &[f64]) -> Matrix2<f64> {
         let (a, b, c) = self.consts();
-        let cd = c * (y[0] - y[1]).cos();
+        let cd = c * math::cos(y[0] - y[1]);
         Matrix2::new(a, cd, cd, b)
     }
 
@@ -153,13 +154,13 @@ impl Rsda {
     fn forces(&self, y: &[f64]) -> Vector2<f64> {
         let (_, _, c) = self.consts();
         let (t1, t2, w1, w2) = (y[0], y[1], y[2], y[3]);
-        let sd = c * (t1 - t2).sin();
+        let sd = c * math::sin(t1 - t2);
         let rel = self.k2 * (t2 - t1 - self.a2) + self.c2 * (w2 - w1);
-        let q1 = -(self.m1 + 2.0 * self.m2) * self.l1 * self.g * t1.cos()
+        let q1 = -(self.m1 + 2.0 * self.m2) * self.l1 * self.g * math::cos(t1)
             - self.k1 * (t1 - self.a1)
             - self.c1 * w1
             + rel;
-        let q2 = -self.m2 * self.l2 * self.g * t2.cos() - rel;
+        let q2 = -self.m2 * self.l2 * self.g * math::cos(t2) - rel;
         Vector2::new(q1 - sd * w2 * w2, q2 + sd * w1 * w1)
     }
 
@@ -188,7 +189,7 @@ impl System for Rsda {
     fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
         let (_, _, c) = self.consts();
         let (t1, t2, w1, w2) = (y[0], y[1], y[2], y[3]);
-        let (sd, cd) = (t1 - t2).sin_cos();
+        let (sd, cd) = math::sin_cos(t1 - t2);
         let mi = self.mass(y).try_inverse()?;
         let acc = mi * self.forces(y);
         // ∂M/∂θ1 = −∂M/∂θ2 = [[0, −c sin δ], [−c sin δ, 0]].
@@ -199,12 +200,12 @@ impl System for Rsda {
         // ∂R/∂(θ1, θ2, θ̇1, θ̇2), R = (Q1 − c sin δ θ̇2², Q2 + c sin δ θ̇1²).
         let dr = [
             Vector2::new(
-                gl1 * t1.sin() - k1 - k2 - c * cd * w2 * w2,
+                gl1 * math::sin(t1) - k1 - k2 - c * cd * w2 * w2,
                 k2 + c * cd * w1 * w1,
             ),
             Vector2::new(
                 k2 + c * cd * w2 * w2,
-                gl2 * t2.sin() - k2 - c * cd * w1 * w1,
+                gl2 * math::sin(t2) - k2 - c * cd * w1 * w1,
             ),
             Vector2::new(-c1 - c2, c2 + 2.0 * c * sd * w1),
             Vector2::new(c2 - 2.0 * c * sd * w2, -c2),
@@ -234,9 +235,9 @@ impl Model for Rsda {
     fn outputs(&self, _t: f64, y: &[f64], out: &mut [f64]) {
         let (t1, t2, w1, w2) = (y[0], y[1], y[2], y[3]);
         let (a, b, c) = self.consts();
-        let kinetic = 0.5 * a * w1 * w1 + 0.5 * b * w2 * w2 + c * (t1 - t2).cos() * w1 * w2;
-        let (s1, c1) = t1.sin_cos();
-        let (s2, c2) = t2.sin_cos();
+        let kinetic = 0.5 * a * w1 * w1 + 0.5 * b * w2 * w2 + c * math::cos(t1 - t2) * w1 * w2;
+        let (s1, c1) = math::sin_cos(t1);
+        let (s2, c2) = math::sin_cos(t2);
         let y1 = self.l1 * s1;
         let y2 = 2.0 * self.l1 * s1 + self.l2 * s2;
         let gravity = self.g * (self.m1 * y1 + self.m2 * y2);

@@ -38,6 +38,7 @@
 //! drift: the index-1 formulation only keeps Φ̈ = 0; 000 Fig. 2 plots this).
 
 use super::{strings, Model, ModelInfo, ParamInfo};
+use crate::math;
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 
@@ -143,8 +144,8 @@ struct Solved {
 impl StiffPendulum {
     /// Φ_q (4 × 6).
     fn d(&self, y: &[f64]) -> DMatrix<f64> {
-        let (s1, c1) = y[2].sin_cos();
-        let (s2, c2) = y[5].sin_cos();
+        let (s1, c1) = math::sin_cos(y[2]);
+        let (s2, c2) = math::sin_cos(y[5]);
         let (a1, a2) = (self.a1, self.a2);
         #[rustfmt::skip]
         let d = DMatrix::from_row_slice(4, 6, &[
@@ -177,8 +178,8 @@ impl StiffPendulum {
                 k[(6 + r, c)] = d[(r, c)];
             }
         }
-        let (s1, c1) = y[2].sin_cos();
-        let (s2, c2) = y[5].sin_cos();
+        let (s1, c1) = math::sin_cos(y[2]);
+        let (s2, c2) = math::sin_cos(y[5]);
         let (w1, w2) = (y[8] * y[8], y[11] * y[11]);
         let (a1, a2) = (self.a1, self.a2);
         let tau = self.torque(y);
@@ -216,8 +217,8 @@ impl System for StiffPendulum {
     fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
         let s = self.solve(y)?;
         let (qdd, lam) = (s.x.rows(0, 6), s.x.rows(6, 4));
-        let (s1, c1) = y[2].sin_cos();
-        let (s2, c2) = y[5].sin_cos();
+        let (s1, c1) = math::sin_cos(y[2]);
+        let (s2, c2) = math::sin_cos(y[5]);
         let (w1, w2) = (y[8], y[11]);
         let (a1, a2) = (self.a1, self.a2);
         // ∂D/∂φ1 is nonzero only in column 2, ∂D/∂φ2 only in column 5.
@@ -281,8 +282,8 @@ impl Model for StiffPendulum {
     /// chosen lengths.
     fn default_y0(&self) -> Option<Vec<f64>> {
         let (p1, p2) = (self.phi0, self.phi0 + self.bend0);
-        let (s1, c1) = p1.sin_cos();
-        let (s2, c2) = p2.sin_cos();
+        let (s1, c1) = math::sin_cos(p1);
+        let (s2, c2) = math::sin_cos(p2);
         let (a1, a2) = (self.a1, self.a2);
         let mut y = vec![0.0; 12];
         y[..6].copy_from_slice(&[
@@ -305,8 +306,8 @@ impl Model for StiffPendulum {
                 + self.j2 * v[5] * v[5]);
         let bend = y[5] - y[2];
         out[0] = kinetic + self.g * (self.m1 * y[1] + self.m2 * y[4]) + 0.5 * self.k * bend * bend;
-        let (s1, c1) = y[2].sin_cos();
-        let (s2, c2) = y[5].sin_cos();
+        let (s1, c1) = math::sin_cos(y[2]);
+        let (s2, c2) = math::sin_cos(y[5]);
         let (a1, a2) = (self.a1, self.a2);
         let phi = [
             y[0] - a1 * c1,

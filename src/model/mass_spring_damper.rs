@@ -3,6 +3,7 @@
 //! Linear, so the exact solution is known in closed form for every damping ratio.
 
 use super::{strings, Model, ModelInfo, ParamInfo};
+use crate::math;
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 
@@ -90,7 +91,7 @@ impl Model for MassSpringDamper {
         let w0 = (self.k / self.m).sqrt();
         let a = self.c / (2.0 * self.m); // ζ ω0
         let tau = t - t0;
-        let decay = (-a * tau).exp();
+        let decay = math::exp(-a * tau);
         let disc = a * a - w0 * w0; // ω0²(ζ² − 1)
                                     // x(τ) = e^{−aτ}[x0 C(τ) + (v0 + a x0) S(τ)], v(τ) = e^{−aτ}[v0 C(τ) − (a v0 + ω0² x0) S(τ)]
                                     // with C = cos/cosh/1 and S = sin(ωτ)/ω, sinh(sτ)/s or τ.
@@ -98,10 +99,10 @@ impl Model for MassSpringDamper {
             (1.0, tau)
         } else if disc < 0.0 {
             let wd = (-disc).sqrt();
-            ((wd * tau).cos(), (wd * tau).sin() / wd)
+            (math::cos(wd * tau), math::sin(wd * tau) / wd)
         } else {
             let s = disc.sqrt();
-            ((s * tau).cosh(), (s * tau).sinh() / s)
+            (math::cosh(s * tau), math::sinh(s * tau) / s)
         };
         out[0] = x_eq + decay * (x0 * cc + (v0 + a * x0) * ss);
         out[1] = decay * (v0 * cc - (a * v0 + w0 * w0 * x0) * ss);

@@ -2,6 +2,7 @@
 //! explicit Euler gains energy every step and the swing grows without bound).
 
 use super::{strings, Model, ModelInfo, ParamInfo};
+use crate::math;
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 
@@ -44,14 +45,14 @@ impl System for Pendulum {
 
     fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
         dy[0] = y[1];
-        dy[1] = -self.g / self.l * y[0].sin();
+        dy[1] = -self.g / self.l * math::sin(y[0]);
     }
 
     fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
         Some(DMatrix::from_row_slice(
             2,
             2,
-            &[0.0, 1.0, -self.g / self.l * y[0].cos(), 0.0],
+            &[0.0, 1.0, -self.g / self.l * math::cos(y[0]), 0.0],
         ))
     }
 
@@ -63,6 +64,6 @@ impl System for Pendulum {
 impl Model for Pendulum {
     /// Energy per unit mass (J/kg): ½ L² ω² + g L (1 − cos θ); constant along exact solutions.
     fn outputs(&self, _t: f64, y: &[f64], out: &mut [f64]) {
-        out[0] = 0.5 * self.l * self.l * y[1] * y[1] + self.g * self.l * (1.0 - y[0].cos());
+        out[0] = 0.5 * self.l * self.l * y[1] * y[1] + self.g * self.l * (1.0 - math::cos(y[0]));
     }
 }

@@ -30,12 +30,13 @@
 //! conserved (no damping).
 
 use super::{strings, Model, ModelInfo, ParamInfo};
+use crate::math;
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 use std::f64::consts::FRAC_PI_4;
 
 pub fn info() -> ModelInfo {
-    let (s, c) = FRAC_PI_4.sin_cos();
+    let (s, c) = math::sin_cos(FRAC_PI_4);
     ModelInfo {
         id: "pendulum-particle".into(),
         name: "Pendulum with a particle on a spring".into(),
@@ -103,7 +104,7 @@ impl System for PendulumParticle {
     }
 
     fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
-        let (sn, cs) = y[0].sin_cos();
+        let (sn, cs) = math::sin_cos(y[0]);
         let (px, py) = (self.l * sn, -self.l * cs); // tip 2s
         let torque = -self.m1 * self.g * 0.5 * self.l * sn + self.k * (px * y[3] - py * y[2]);
         let w = self.k / self.m2;
@@ -116,7 +117,7 @@ impl System for PendulumParticle {
     }
 
     fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
-        let (sn, cs) = y[0].sin_cos();
+        let (sn, cs) = math::sin_cos(y[0]);
         let (px, py) = (self.l * sn, -self.l * cs);
         let (dpx, dpy) = (self.l * cs, self.l * sn); // ∂(2s)/∂θ
         let i = self.inertia();
@@ -144,13 +145,13 @@ impl System for PendulumParticle {
 impl Model for PendulumParticle {
     /// The bar at `theta0`, the particle at its tip, all at rest.
     fn default_y0(&self) -> Option<Vec<f64>> {
-        let (sn, cs) = self.theta0.sin_cos();
+        let (sn, cs) = math::sin_cos(self.theta0);
         Some(vec![self.theta0, 0.0, self.l * sn, -self.l * cs, 0.0, 0.0])
     }
 
     /// Total energy, seed 003 eq. (68), with r1 = s and |ṙ1| = (L/2)|θ̇|.
     fn outputs(&self, _t: f64, y: &[f64], out: &mut [f64]) {
-        let (sn, cs) = y[0].sin_cos();
+        let (sn, cs) = math::sin_cos(y[0]);
         let h = 0.5 * self.l;
         let (dx, dy) = (y[2] - self.l * sn, y[3] + self.l * cs);
         out[0] = 0.5 * self.m1 * h * h * y[1] * y[1]

@@ -13,6 +13,7 @@
 //! and (x1, x2) is x0 rotated by φ = ∫ dt/x3² = 1/x3(t0) − 1/x3(t).
 
 use super::{strings, Model, ModelInfo};
+use crate::math;
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 use std::f64::consts::FRAC_1_PI;
@@ -73,7 +74,7 @@ impl System for SinInvT {
 impl Model for SinInvT {
     /// √(x1² + x2²), which stays 1 along the exact solution.
     fn outputs(&self, _t: f64, y: &[f64], out: &mut [f64]) {
-        out[0] = y[0].hypot(y[1]);
+        out[0] = math::hypot(y[0], y[1]);
     }
 
     fn exact(&self, t0: f64, y0: &[f64], t: f64, out: &mut [f64]) -> bool {
@@ -83,7 +84,7 @@ impl Model for SinInvT {
             return false;
         }
         let phi = 1.0 / u0 - 1.0 / u;
-        let (s, c) = phi.sin_cos();
+        let (s, c) = math::sin_cos(phi);
         out[0] = y0[0] * c - y0[1] * s;
         out[1] = y0[0] * s + y0[1] * c;
         out[2] = u;

@@ -17,6 +17,7 @@
 //! (e^{m+d}(M − (m − d)I) − e^{m−d}(M − (m + d)I)) / (2d), which cannot overflow.
 
 use super::{strings, Model, ModelInfo, ParamInfo};
+use crate::math::complex as cmath;
 use crate::problem::System;
 use nalgebra::{Complex, DMatrix, DVector};
 
@@ -79,26 +80,26 @@ fn expm2(m: [[C; 2]; 2]) -> [[C; 2]; 2] {
     let one = C::new(1.0, 0.0);
     let mean = (m[0][0] + m[1][1]) * 0.5;
     let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
-    let mut d = (mean * mean - det).sqrt();
+    let mut d = cmath::sqrt(mean * mean - det);
     if d.re < 0.0 {
         d = -d;
     }
     let shifted = [[m[0][0] - mean, m[0][1]], [m[1][0], m[1][1] - mean]];
     if d.re < 20.0 {
-        let e = mean.exp();
-        let sinhc = if d.norm() < 1e-3 {
+        let e = cmath::exp(mean);
+        let sinhc = if cmath::norm(d) < 1e-3 {
             let d2 = d * d;
             one + d2 / 6.0 + d2 * d2 / 120.0
         } else {
-            d.sinh() / d
+            cmath::sinh(d) / d
         };
-        let ch = d.cosh();
+        let ch = cmath::cosh(d);
         [
             [e * (ch + sinhc * shifted[0][0]), e * sinhc * shifted[0][1]],
             [e * sinhc * shifted[1][0], e * (ch + sinhc * shifted[1][1])],
         ]
     } else {
-        let (e1, e2) = ((mean + d).exp(), (mean - d).exp());
+        let (e1, e2) = (cmath::exp(mean + d), cmath::exp(mean - d));
         let (l1, l2) = (mean + d, mean - d);
         let f = |i: usize, j: usize| {
             let id = if i == j { one } else { C::new(0.0, 0.0) };

@@ -45,6 +45,7 @@
 //! two road inputs wf, wr.
 
 use super::{strings, Model, ModelInfo, ParamInfo};
+use crate::math;
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 
@@ -226,7 +227,7 @@ impl Model for Vehicle {
             + 0.5 * self.j * y[5] * y[5]
             + 0.5 * self.mu * (y[6] * y[6] + y[7] * y[7]);
         let springs = 0.5 * self.ks * (sf * sf + sr * sr)
-            + 0.5 * self.kt * ((y[2] - wf).powi(2) + (y[3] - wr).powi(2));
+            + 0.5 * self.kt * (math::powi(y[2] - wf, 2) + math::powi(y[3] - wr, 2));
         out[0] = 0.71 + y[0];
         out[1] = kinetic + springs;
         out[2] = wf;

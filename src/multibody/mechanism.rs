@@ -74,7 +74,7 @@ pub struct Mechanism {
 }
 
 fn rot(phi: f64) -> ([f64; 4], [f64; 4]) {
-    let (s, c) = phi.sin_cos();
+    let (s, c) = crate::math::sin_cos(phi);
     ([c, -s, s, c], [-s, -c, c, -s])
 }
 

@@ -195,8 +195,8 @@ fn rsda(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
         ],
     };
     let (t1, t2, w1, w2) = (y[0], y[1], y[2], y[3]);
-    let (s1, c1) = t1.sin_cos();
-    let (s2, c2) = t2.sin_cos();
+    let (s1, c1) = crate::math::sin_cos(t1);
+    let (s2, c2) = crate::math::sin_cos(t2);
     let q0 = vec![
         l1 * c1,
         l1 * s1,
@@ -260,7 +260,7 @@ fn particle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
         ],
     };
     let (th, w) = (y[0], y[1]);
-    let (s, c) = th.sin_cos();
+    let (s, c) = crate::math::sin_cos(th);
     let q0 = vec![h * s, -h * c, th, y[2], y[3], 0.0];
     let qd0 = vec![h * c * w, h * s * w, w, y[4], y[5], 0.0];
     Description {

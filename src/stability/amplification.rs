@@ -130,7 +130,7 @@ impl Amplification {
     pub fn value(&self, xi: C) -> f64 {
         match self {
             Amplification::Rational(r) => r.modulus(xi),
-            Amplification::Exp => xi.re.exp(),
+            Amplification::Exp => crate::math::exp(xi.re),
             Amplification::Midpoint2 => {
                 let v = midpoint2::spectral_radius(xi);
                 if v.is_nan() {

@@ -53,7 +53,7 @@ pub fn map_of(amp: &Amplification, grid: &Grid) -> Vec<f64> {
     let xs: Vec<f64> = (0..nx).map(|ix| grid.x(ix)).collect();
     if let Amplification::Exp = amp {
         // |e^ξ| = e^{Re ξ}: one exp per column.
-        let col: Vec<f64> = xs.iter().map(|x| x.exp()).collect();
+        let col: Vec<f64> = xs.iter().map(|&x| crate::math::exp(x)).collect();
         for line in out.chunks_exact_mut(nx) {
             line.copy_from_slice(&col);
         }
@@ -63,7 +63,11 @@ pub fn map_of(amp: &Amplification, grid: &Grid) -> Vec<f64> {
     let sf = match amp {
         Amplification::SlowFast(sf) => {
             let (a, k) = (sf.alpha, sf.kappa());
-            let col = |w: f64| xs.iter().map(|&x| (w * x).exp()).collect::<Vec<_>>();
+            let col = |w: f64| {
+                xs.iter()
+                    .map(|&x| crate::math::exp(w * x))
+                    .collect::<Vec<_>>()
+            };
             Some((sf.prepared(), a, k, col(a), col(k)))
         }
         _ => None,
@@ -85,7 +89,7 @@ pub fn map_of(amp: &Amplification, grid: &Grid) -> Vec<f64> {
             }
             (_, Some((prep, a, k, col_a, col_k))) => {
                 let cis = |w: f64| {
-                    let (s, c) = (w * y).sin_cos();
+                    let (s, c) = crate::math::sin_cos(w * y);
                     C::new(c, s)
                 };
                 let (ra, rk) = (cis(*a), cis(*k));

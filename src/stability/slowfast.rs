@@ -110,7 +110,11 @@ impl SlowFast {
 
     /// M(ξ).
     pub fn matrix(&self, xi: C) -> [[C; 2]; 2] {
-        self.matrix_with(xi, (xi * self.alpha).exp(), (xi * self.kappa()).exp())
+        self.matrix_with(
+            xi,
+            crate::math::complex::exp(xi * self.alpha),
+            crate::math::complex::exp(xi * self.kappa()),
+        )
     }
 
     /// ρ(M(ξ)) given the two exponentials, from tr M and det M only (see [`Prepared`]).
@@ -139,7 +143,11 @@ impl SlowFast {
 
     /// ρ(M(ξ)), the value of the slow/fast stability map (003 eq. 58).
     pub fn spectral_radius(&self, xi: C) -> f64 {
-        self.spectral_radius_with(xi, (xi * self.alpha).exp(), (xi * self.kappa()).exp())
+        self.spectral_radius_with(
+            xi,
+            crate::math::complex::exp(xi * self.alpha),
+            crate::math::complex::exp(xi * self.kappa()),
+        )
     }
 }
 

@@ -45,11 +45,11 @@ fn issue_5_bad_convergence_specs_are_refused() {
         ..good()
     })
     .unwrap_err();
-    assert!(e.to_string().contains("at most 24"), "{e}");
+    assert!(e.to_string().contains("at most 23"), "{e}");
     let e = convergence(&ConvergenceSpec {
         methods: vec!["rk4".into(), "euler".into(), "heun".into()],
         n_min: Some(10),
-        n_max: Some(24),
+        n_max: Some(23),
         ..good()
     })
     .unwrap_err();

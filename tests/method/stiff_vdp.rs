@@ -13,7 +13,7 @@ fn vdp(method: &str, t1: f64) -> SolveSpec {
     let mut s = adaptive("van-der-pol", method, 1e-6, 1e-8, t1);
     s.params.insert("mu".into(), 1000.0);
     // dp45 needs more than the default budget of a million steps over [0, 3000].
-    s.max_steps = Some(20_000_000);
+    s.max_steps = Some(odelab::spec::MAX_STEPS_LIMIT); // dp45: ~2e6 attempted steps on [0, 3000]
     s
 }
 

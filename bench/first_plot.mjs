@@ -1,0 +1,75 @@
+// Time to first plot of the built site (dist/) in headless Chromium, for `npm run bench`
+// (issue 9). Each run is a fresh browser context (cold HTTP cache, fresh worker and
+// wasm compile) served by the e2e tests' static server on loopback. Times are
+// performance.now() in the page, i.e. milliseconds since navigation start:
+//   ready: body[data-ready="true"] (catalogues read, first run solved and drawn);
+//   plot:  the first animation frame in which the trajectory canvas has ink on it.
+// Prints one JSON object: median and every run.
+//
+//   node bench/first_plot.mjs RUNS
+import { fileURLToPath } from 'node:url';
+import { serveStatic, launch } from '../tests/e2e/harness.mjs';
+
+const RUNS = Number(process.argv[2] ?? '7');
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+
+// Runs in the page before its own scripts: records when the body becomes ready and the
+// first frame in which the trajectory plot's canvas is not blank.
+function probe() {
+  const marks = {};
+  window.__firstPlot = marks;
+  new MutationObserver(() => {
+    if (document.body?.dataset.ready === 'true' && marks.ready === undefined) marks.ready = performance.now();
+  }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
+  const poll = () => {
+    const canvas = document.querySelector('#plot-trajectory canvas');
+    if (canvas && canvas.width > 0) {
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      for (let i = 3; i < data.length; i += 16) {
+        if (data[i] > 0) {
+          marks.plot = performance.now();
+          return;
+        }
+      }
+    }
+    requestAnimationFrame(poll);
+  };
+  requestAnimationFrame(poll);
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
+}
+
+const server = await serveStatic(DIST);
+const browser = await launch();
+const runs = [];
+const errors = [];
+try {
+  for (let i = 0; i < RUNS; i++) {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.addInitScript(probe);
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.__firstPlot?.ready !== undefined && window.__firstPlot?.plot !== undefined, null, {
+      timeout: 15000,
+    });
+    runs.push(await page.evaluate(() => window.__firstPlot));
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+console.log(
+  JSON.stringify({
+    runs,
+    readyMs: median(runs.map((r) => r.ready)),
+    plotMs: median(runs.map((r) => Math.max(r.ready, r.plot))),
+    firstPlotMs: median(runs.map((r) => r.plot)),
+    errors,
+  }),
+);

@@ -1,0 +1,93 @@
+"""SciPy baselines for `npm run bench` (issue 9): the same problems and settings as
+bench/wasm_bench.mjs, timed the same way (median of N solves), printed as one JSON
+object on stdout.
+
+Usage: python bench/scipy_bench.py RUNS_RK45 RUNS_STIFF
+"""
+
+import json
+import math
+import statistics
+import sys
+import time
+
+import numpy as np
+import scipy
+from scipy.integrate import solve_ivp
+
+# The pendulum of src/model/pendulum.rs with its defaults (g = 9.81, L = 1, y0 = (1, 0)).
+G, L = 9.81, 1.0
+
+
+def pendulum(_t, y):
+    return [y[1], -G / L * math.sin(y[0])]
+
+
+# Van der Pol of src/model/van_der_pol.rs (mu = 1000, y0 = (2, 0)), with its Jacobian
+# (the Rust model has an analytic one too).
+MU = 1000.0
+
+
+def vdp(_t, y):
+    return [y[1], MU * (1.0 - y[0] * y[0]) * y[1] - y[0]]
+
+
+def vdp_jac(_t, y):
+    return np.array([[0.0, 1.0], [-2.0 * MU * y[0] * y[1] - 1.0, MU * (1.0 - y[0] * y[0])]])
+
+
+VDP_REF = (-1.51060693674397, 1.1783800007312e-3)
+
+
+def timed(runs, fn):
+    times, sol = [], None
+    for _ in range(runs):
+        start = time.perf_counter()
+        sol = fn()
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times), times, sol
+
+
+def main():
+    runs_rk45 = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    runs_stiff = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    out = {"scipy": scipy.__version__, "numpy": np.__version__, "python": sys.version.split()[0]}
+
+    med, times, sol = timed(
+        runs_rk45,
+        lambda: solve_ivp(pendulum, (0.0, 100.0), [1.0, 0.0], method="RK45", rtol=1e-8, atol=1e-10),
+    )
+    out["rk45_pendulum"] = {
+        "ms": med,
+        "runs": times,
+        "nfev": int(sol.nfev),
+        "nsteps": int(sol.t.size - 1),
+        "y_end": [float(v) for v in sol.y[:, -1]],
+        "status": int(sol.status),
+    }
+
+    for method in ("Radau", "BDF"):
+        med, times, sol = timed(
+            runs_stiff,
+            lambda m=method: solve_ivp(
+                vdp, (0.0, 3000.0), [2.0, 0.0], method=m, rtol=1e-6, atol=1e-8, jac=vdp_jac
+            ),
+        )
+        y_end = [float(v) for v in sol.y[:, -1]]
+        out[f"{method.lower()}_vdp"] = {
+            "ms": med,
+            "runs": times,
+            "nfev": int(sol.nfev),
+            "njev": int(sol.njev),
+            "nlu": int(sol.nlu),
+            "nsteps": int(sol.t.size - 1),
+            "y_end": y_end,
+            "err": max(abs(a - b) for a, b in zip(y_end, VDP_REF)),
+            "status": int(sol.status),
+        }
+    json.dump(out, sys.stdout)
+    print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+// The WASM half of `npm run bench` (issue 9): the cases of bench/cases.json through
+// pkg/ in Node, timed like examples/bench_native.rs times them natively (warm-up runs
+// so V8 has tiered the module up, then the median of N runs). Prints one JSON object.
+//
+//   node bench/wasm_bench.mjs bench/cases.json RUNS
+import { readFileSync } from 'node:fs';
+import init, { methods, solve } from '../pkg/odelab.js';
+
+const [casesPath = 'bench/cases.json', runsArg = '21'] = process.argv.slice(2);
+const RUNS = Number(runsArg);
+const WARMUP = 5;
+const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
+await init({ module_or_path: readFileSync(new URL('../pkg/odelab_bg.wasm', import.meta.url)) });
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
+}
+
+function timed(runs, f, warmup = WARMUP) {
+  let out;
+  for (let i = 0; i < warmup; i++) out = f();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    out = f();
+    times.push(performance.now() - start);
+  }
+  return { ms: median(times), runs: times, out };
+}
+
+const last = (sol) => Array.from(sol.y.subarray(sol.y.length - sol.dim));
+const result = { runs: RUNS, node: process.version };
+
+// 1. dp45 on the pendulum. The first call is also timed alone: it runs before V8 has
+//    optimised the module (what a page sees on its first solve).
+{
+  const spec = cases.dp45Pendulum;
+  const first = timed(1, () => solve(spec), 0);
+  const { ms, runs, out } = timed(RUNS, () => solve(spec));
+  result.dp45Pendulum = { ms, runs, firstMs: first.ms, stats: out.stats, yEnd: last(out) };
+}
+
+// 2. Stiff methods on Van der Pol, as soon as methods() lists them.
+{
+  const ids = new Set(methods().map((m) => m.id));
+  const { reference } = cases.stiff;
+  result.stiff = {};
+  for (const id of cases.stiff.methods) {
+    if (!ids.has(id)) {
+      result.stiff[id] = { pending: true };
+      continue;
+    }
+    const spec = { ...cases.stiff.spec, method: id };
+    try {
+      const { ms, runs, out } = timed(Math.min(RUNS, 7), () => solve(spec), 2);
+      const y = last(out);
+      const err = Math.max(...y.map((v, i) => Math.abs(v - reference[i])));
+      result.stiff[id] = { ms, runs, stats: out.stats, yEnd: y, err, warning: out.warning };
+    } catch (e) {
+      result.stiff[id] = { error: String(e.message ?? e) };
+    }
+  }
+}
+
+// 3. The convergence sweep: every method at every step size, on a fixed grid, as the
+//    page would run it (one solve per point, every point recorded).
+{
+  const { model, t1, methods: ms, h } = cases.sweep;
+  const specs = ms.flatMap((method) => h.map((hh) => ({ model, method, t1, h: hh, adaptive: false })));
+  const { ms: med, runs, out } = timed(RUNS, () => specs.reduce((n, s) => n + solve(s).stats.nfev, 0), 2);
+  result.sweep = { ms: med, runs, solves: specs.length, nfev: out };
+}
+
+// 4. Stability maps: no WASM entry point yet (src/stability is being written on another
+//    branch); measured here as soon as the module exports one.
+result.stabilityMap = { pending: true };
+
+console.log(JSON.stringify(result));

@@ -1,0 +1,160 @@
+//! The native half of `npm run bench` (issue 9): the cases of `bench/cases.json` run
+//! through the same core natively, timed like `bench/wasm_bench.mjs` times them in
+//! WASM (warm-up, then the median of N runs), printed as one JSON object.
+//!
+//! `cargo run --release --example bench_native -- bench/cases.json RUNS [dp45]`
+//! (with `dp45`, only the first case: for profiling it under callgrind or perf).
+
+use odelab::spec::SolveSpec;
+use serde_json::{json, Value};
+use std::time::Instant;
+
+fn spec(v: &Value) -> SolveSpec {
+    serde_json::from_value(v.clone()).expect("bench/cases.json holds valid specs")
+}
+
+/// Median wall time in ms of `runs` calls of `f` after one warm-up call, and the
+/// last result.
+fn timed<T>(runs: usize, mut f: impl FnMut() -> T) -> (f64, Vec<f64>, T) {
+    let mut out = f();
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let start = Instant::now();
+        out = f();
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    let mut sorted = times.clone();
+    sorted.sort_by(f64::total_cmp);
+    let mid = sorted.len() / 2;
+    let median = if sorted.len() % 2 == 1 {
+        sorted[mid]
+    } else {
+        0.5 * (sorted[mid - 1] + sorted[mid])
+    };
+    (median, times, out)
+}
+
+fn stats(sol: &odelab::Solution) -> Value {
+    json!({
+        "nfev": sol.stats.nfev,
+        "nsteps": sol.stats.nsteps,
+        "naccept": sol.stats.naccept,
+        "nreject": sol.stats.nreject,
+    })
+}
+
+fn last(sol: &odelab::Solution) -> Vec<f64> {
+    sol.y[sol.y.len() - sol.dim..].to_vec()
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let path = args.next().unwrap_or_else(|| "bench/cases.json".into());
+    let runs: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(21);
+    let text = std::fs::read_to_string(&path).expect("read bench/cases.json");
+    let cases: Value = serde_json::from_str(&text).expect("bench/cases.json is JSON");
+    let mut out = serde_json::Map::new();
+    out.insert("runs".into(), json!(runs));
+
+    // 1. dp45 on the pendulum.
+    let s = spec(&cases["dp45Pendulum"]);
+    let (ms, times, sol) = timed(runs, || odelab::solve(&s).expect("dp45 solves"));
+    out.insert(
+        "dp45Pendulum".into(),
+        json!({ "ms": ms, "runs": times, "stats": stats(&sol), "yEnd": last(&sol) }),
+    );
+    if args.next().as_deref() == Some("dp45") {
+        println!("{}", Value::Object(out));
+        return;
+    }
+
+    // 2. Stiff methods on Van der Pol, when the catalogue has them.
+    let stiff = &cases["stiff"];
+    let reference: Vec<f64> = serde_json::from_value(stiff["reference"].clone()).unwrap();
+    let mut stiff_out = serde_json::Map::new();
+    for m in stiff["methods"].as_array().unwrap() {
+        let id = m.as_str().unwrap();
+        if odelab::method::info(id).is_err() {
+            stiff_out.insert(id.into(), json!({ "pending": true }));
+            continue;
+        }
+        let mut v = stiff["spec"].clone();
+        v["method"] = json!(id);
+        let s = spec(&v);
+        let (ms, times, sol) = timed(runs.min(7), || odelab::solve(&s));
+        let entry = match sol {
+            Ok(sol) => {
+                let y = last(&sol);
+                let err = y
+                    .iter()
+                    .zip(&reference)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f64::max);
+                json!({ "ms": ms, "runs": times, "stats": stats(&sol), "yEnd": y,
+                        "err": err, "warning": sol.warning })
+            }
+            Err(e) => json!({ "error": e.to_string() }),
+        };
+        stiff_out.insert(id.into(), entry);
+    }
+    out.insert("stiff".into(), Value::Object(stiff_out));
+
+    // 3. The convergence sweep: every method at every step size, on a fixed grid.
+    let sweep = &cases["sweep"];
+    let specs: Vec<SolveSpec> = sweep["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| {
+            sweep["h"].as_array().unwrap().iter().map(move |h| {
+                spec(
+                    &json!({ "model": sweep["model"], "method": m, "t1": sweep["t1"],
+                              "h": h, "adaptive": false }),
+                )
+            })
+        })
+        .collect();
+    let (ms, times, nfev) = timed(runs, || {
+        specs
+            .iter()
+            .map(|s| odelab::solve(s).expect("sweep solves").stats.nfev)
+            .sum::<u64>()
+    });
+    out.insert(
+        "sweep".into(),
+        json!({ "ms": ms, "runs": times, "solves": specs.len(), "nfev": nfev }),
+    );
+
+    // 4. Stability maps |R(z)| on an n × n grid, through the tableau path (native only:
+    //    the WASM API has no stability-map entry point yet).
+    let map = &cases["stabilityMap"];
+    let n = map["n"].as_u64().unwrap() as usize;
+    let re: Vec<f64> = serde_json::from_value(map["re"].clone()).unwrap();
+    let im: Vec<f64> = serde_json::from_value(map["im"].clone()).unwrap();
+    let mut maps = serde_json::Map::new();
+    for m in map["methods"].as_array().unwrap() {
+        let id = m.as_str().unwrap();
+        let Some(tab) = odelab::method::tableau(id) else {
+            continue;
+        };
+        let (ms, times, stable) = timed(runs.min(7), || {
+            let mut grid = vec![0f32; n * n];
+            for (i, row) in grid.chunks_mut(n).enumerate() {
+                let y = im[0] + (im[1] - im[0]) * i as f64 / (n - 1) as f64;
+                for (j, cell) in row.iter_mut().enumerate() {
+                    let x = re[0] + (re[1] - re[0]) * j as f64 / (n - 1) as f64;
+                    let z = nalgebra::Complex::new(x, y);
+                    *cell = odelab::stability::rk::stability_function(tab, z).norm() as f32;
+                }
+            }
+            grid.iter().filter(|&&r| r <= 1.0).count()
+        });
+        maps.insert(
+            id.into(),
+            json!({ "ms": ms, "runs": times, "n": n, "stableCells": stable }),
+        );
+    }
+    out.insert("stabilityMap".into(), Value::Object(maps));
+
+    println!("{}", Value::Object(out));
+}

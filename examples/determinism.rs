@@ -1,0 +1,63 @@
+//! The native half of the determinism test (issue 9, `tests/node/determinism.test.mjs`):
+//! every built-in model with every method that applies to it, solved natively, printed
+//! as JSON — the spec and a hash of the bytes of every result array — so the Node test
+//! can solve the same specs in WASM and compare bit for bit.
+//!
+//! `cargo run --example determinism`
+
+use odelab::spec::SolveSpec;
+use odelab::{method, model};
+use serde_json::{json, Value};
+
+/// 64-bit FNV-1a over the little-endian bytes of the values (the Node test computes
+/// the same over a Float64Array's buffer).
+fn fnv1a(values: &[f64]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for v in values {
+        for b in v.to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+fn main() {
+    let mut out = Vec::new();
+    for info in model::catalog() {
+        for m in method::CATALOG {
+            if m.second_order && !info.second_order {
+                continue;
+            }
+            // Short runs: a few hundred steps, a fixed h for every method without an
+            // error estimate, default tolerances (and tEval) for the adaptive ones.
+            let t1 = info.t0 + (info.t1 - info.t0).min(2.0);
+            let mut spec = json!({ "model": info.id, "method": m.id, "t1": t1, "maxSteps": 5000 });
+            if m.adaptive {
+                spec["tEval"] = json!([
+                    info.t0 + 0.25 * (t1 - info.t0),
+                    info.t0 + 0.5 * (t1 - info.t0)
+                ]);
+            } else {
+                spec["h"] = json!((t1 - info.t0) / 200.0);
+            }
+            let parsed: SolveSpec = serde_json::from_value(spec.clone()).expect("a valid spec");
+            let entry = match odelab::solve(&parsed) {
+                Ok(sol) => {
+                    let mut outputs = Vec::new();
+                    for (_, series) in &sol.outputs {
+                        outputs.extend_from_slice(series);
+                    }
+                    json!({
+                        "t": fnv1a(&sol.t), "y": fnv1a(&sol.y), "outputs": fnv1a(&outputs),
+                        "yEval": fnv1a(&sol.y_eval), "exact": sol.exact.as_deref().map(fnv1a),
+                        "n": sol.t.len(), "nfev": sol.stats.nfev,
+                    })
+                }
+                Err(e) => json!({ "error": e.to_string() }),
+            };
+            out.push(json!({ "spec": spec, "native": entry }));
+        }
+    }
+    println!("{}", Value::Array(out));
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# `npm run bench` (issue 9): builds pkg/, dist/ and the native bench binary in release,
+# runs the same problems in WASM (Node), natively, in SciPy and in headless Chromium,
+# and writes the ratios measured in this run to BENCHMARKS.md and README.md. Not run by
+# CI. Knobs: BENCH_RUNS (median of N, default 21), BENCH_SCIPY_RUNS (default 7),
+# BENCH_PAGE_RUNS (default 7).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+
+RUNS="${BENCH_RUNS:-21}"
+SCIPY_RUNS="${BENCH_SCIPY_RUNS:-7}"
+PAGE_RUNS="${BENCH_PAGE_RUNS:-7}"
+# Pinned so numbers stay comparable between runs.
+NUMPY_VERSION=2.1.3
+SCIPY_VERSION=1.14.1
+out=bench/out
+mkdir -p "$out"
+step() { printf '\n\033[1;32m== %s\033[0m\n' "$*" >&2; }
+
+step "python with numpy $NUMPY_VERSION and scipy $SCIPY_VERSION"
+py=bench/.venv/bin/python
+want="$SCIPY_VERSION $NUMPY_VERSION"
+have() { "$1" -c 'import scipy, numpy; print(scipy.__version__, numpy.__version__)' 2>/dev/null; }
+if [ "$(have "$py" || true)" != "$want" ]; then
+  if python3 -m venv bench/.venv 2>/dev/null; then
+    "$py" -m pip install --quiet --disable-pip-version-check "numpy==$NUMPY_VERSION" "scipy==$SCIPY_VERSION"
+  else
+    py=python3
+    [ "$(have "$py" || true)" = "$want" ] ||
+      python3 -m pip install --quiet --user "numpy==$NUMPY_VERSION" "scipy==$SCIPY_VERSION"
+  fi
+fi
+
+step "builds: pkg/ (wasm, release), dist/, native bench (release)"
+bash scripts/build-wasm.sh
+vite build --logLevel warn
+cargo build --quiet --release --example bench_native
+
+step "native ($RUNS runs)"
+target/release/examples/bench_native bench/cases.json "$RUNS" >"$out/native.json"
+step "WASM in Node ($RUNS runs)"
+node bench/wasm_bench.mjs bench/cases.json "$RUNS" >"$out/wasm.json"
+step "SciPy ($SCIPY_RUNS runs)"
+"$py" bench/scipy_bench.py "$SCIPY_RUNS" "$(( (SCIPY_RUNS + 1) / 2 ))" >"$out/scipy.json"
+step "first plot in headless Chromium ($PAGE_RUNS cold loads)"
+node bench/first_plot.mjs "$PAGE_RUNS" >"$out/first-plot.json"
+
+step "report"
+node bench/report.mjs "$out"
+echo "written: BENCHMARKS.md, README.md (Benchmarks), raw numbers in $out/" >&2

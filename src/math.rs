@@ -1,0 +1,128 @@
+//! The elementary functions of the core, the same bits on every target (issue 9).
+//!
+//! `f64::sin`, `exp`, `powf`… call the platform's C library natively (glibc's here)
+//! and the `libm` crate's Rust port in WebAssembly; the two differ in the last bit now
+//! and then, so a run would not be bitwise the same natively and in the browser. Every
+//! transcendental function of the core goes through this module instead, which calls the
+//! `libm` crate on every target. (+, −, ×, ÷, `sqrt`, `abs`, `floor`… are exactly rounded
+//! by IEEE 754 and need no such care.) A test (`tests/math.rs`) refuses those `f64`
+//! methods anywhere else in `src/`, so new code cannot slip back.
+//!
+//! ```
+//! assert_eq!(odelab::math::sin(0.5), libm::sin(0.5));
+//! assert_eq!(odelab::math::powi(3.0, -2), 1.0 / 9.0);
+//! ```
+
+macro_rules! unary {
+    ($($name:ident => $libm:ident),* $(,)?) => {
+        $(
+            #[doc = concat!("`", stringify!($libm), "` of the `libm` crate, on every target.")]
+            #[inline]
+            pub fn $name(x: f64) -> f64 {
+                libm::$libm(x)
+            }
+        )*
+    };
+}
+
+unary!(
+    sin => sin, cos => cos, tan => tan, asin => asin, acos => acos, atan => atan,
+    sinh => sinh, cosh => cosh, tanh => tanh,
+    exp => exp, ln => log, log10 => log10, log2 => log2, cbrt => cbrt,
+    exp_m1 => expm1, ln_1p => log1p,
+);
+
+/// (sin x, cos x): the same two values as [`sin`] and [`cos`] give apart.
+#[inline]
+pub fn sin_cos(x: f64) -> (f64, f64) {
+    (sin(x), cos(x))
+}
+
+/// x^y (`pow` of the `libm` crate).
+#[inline]
+pub fn powf(x: f64, y: f64) -> f64 {
+    libm::pow(x, y)
+}
+
+/// atan2(y, x), the angle of the point (x, y).
+#[inline]
+pub fn atan2(y: f64, x: f64) -> f64 {
+    libm::atan2(y, x)
+}
+
+/// √(x² + y²) without overflow.
+#[inline]
+pub fn hypot(x: f64, y: f64) -> f64 {
+    libm::hypot(x, y)
+}
+
+/// x^n by binary powering — the algorithm of compiler-rt's `__powidf2`, which
+/// `f64::powi` calls, written out so it cannot depend on how the compiler lowers it.
+#[inline]
+pub fn powi(x: f64, n: i32) -> f64 {
+    let mut base = x;
+    let mut e = n.unsigned_abs();
+    let mut r = 1.0;
+    loop {
+        if e & 1 == 1 {
+            r *= base;
+        }
+        e >>= 1;
+        if e == 0 {
+            break;
+        }
+        base *= base;
+    }
+    if n < 0 {
+        1.0 / r
+    } else {
+        r
+    }
+}
+
+/// Complex functions with the same bits on every target (nalgebra's `Complex` methods
+/// call the `f64` ones), by the formulas num-complex uses.
+pub mod complex {
+    use nalgebra::Complex;
+
+    /// e^z = e^re (cos im + i sin im).
+    pub fn exp(z: Complex<f64>) -> Complex<f64> {
+        let r = super::exp(z.re);
+        Complex::new(r * super::cos(z.im), r * super::sin(z.im))
+    }
+
+    /// sinh z = sinh re cos im + i cosh re sin im.
+    pub fn sinh(z: Complex<f64>) -> Complex<f64> {
+        Complex::new(
+            super::sinh(z.re) * super::cos(z.im),
+            super::cosh(z.re) * super::sin(z.im),
+        )
+    }
+
+    /// cosh z = cosh re cos im + i sinh re sin im.
+    pub fn cosh(z: Complex<f64>) -> Complex<f64> {
+        Complex::new(
+            super::cosh(z.re) * super::cos(z.im),
+            super::sinh(z.re) * super::sin(z.im),
+        )
+    }
+
+    /// |z| = hypot(re, im).
+    pub fn norm(z: Complex<f64>) -> f64 {
+        super::hypot(z.re, z.im)
+    }
+
+    /// The principal square root, √|z| e^(i arg z / 2) (exact on the real axis).
+    pub fn sqrt(z: Complex<f64>) -> Complex<f64> {
+        if z.im == 0.0 {
+            return if z.re >= 0.0 {
+                Complex::new(z.re.sqrt(), z.im)
+            } else {
+                Complex::new(0.0, (-z.re).sqrt().copysign(z.im))
+            };
+        }
+        let r = norm(z).sqrt();
+        let theta = 0.5 * super::atan2(z.im, z.re);
+        Complex::new(r * super::cos(theta), r * super::sin(theta))
+    }
+}

@@ -1,0 +1,84 @@
+//! Issue 9, determinism: the core computes its elementary functions through
+//! `odelab::math` (the libm crate on every target), so a run is bitwise the same natively
+//! and in WASM (`tests/node/determinism.test.mjs` checks the outputs themselves).
+
+use odelab::math;
+use std::path::Path;
+
+const PLATFORM_METHODS: &[&str] = &[
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "exp_m1",
+    "ln", "ln_1p", "log10", "log2", "powf", "powi", "cbrt", "hypot", "sin_cos",
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn issue_9_no_platform_math_in_the_core() {
+    let mut files = Vec::new();
+    rust_files(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src")),
+        &mut files,
+    );
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("math.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for m in PLATFORM_METHODS {
+                if code.contains(&format!(".{m}(")) {
+                    found.push(format!(
+                        "{}:{}: .{m}( — use odelab::math::{m}",
+                        file.display(),
+                        n + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "platform math in the core:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn issue_9_math_matches_the_platform_closely() {
+    // Not bitwise (that is the point), but within a few ulps of the C library.
+    for i in 0..1000 {
+        let x = -20.0 + 0.04 * i as f64 + 1e-3;
+        let close =
+            |a: f64, b: f64| a == b || (a - b).abs() <= 4.0 * f64::EPSILON * a.abs().max(b.abs());
+        assert!(close(math::sin(x), x.sin()), "sin {x}");
+        assert!(close(math::cos(x), x.cos()), "cos {x}");
+        assert!(close(math::exp(x), x.exp()), "exp {x}");
+        assert!(close(math::atan2(x, 1.5), x.atan2(1.5)), "atan2 {x}");
+        assert!(
+            close(math::powf(x.abs(), 0.3), x.abs().powf(0.3)),
+            "powf {x}"
+        );
+        for n in -4..=6 {
+            assert!(close(math::powi(x, n), x.powi(n)), "powi {x} {n}");
+        }
+    }
+    let z = nalgebra::Complex::new(0.3, -1.7);
+    let close =
+        |a: nalgebra::Complex<f64>, b: nalgebra::Complex<f64>| (a - b).norm() <= 1e-15 * b.norm();
+    assert!(close(math::complex::exp(z), z.exp()));
+    assert!(close(math::complex::sinh(z), z.sinh()));
+    assert!(close(math::complex::cosh(z), z.cosh()));
+    assert!(close(math::complex::sqrt(z), z.sqrt()));
+    assert_eq!(
+        math::complex::sqrt(nalgebra::Complex::new(-4.0, 0.0)),
+        nalgebra::Complex::new(0.0, 2.0)
+    );
+}
