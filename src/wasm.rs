@@ -231,7 +231,7 @@ export interface FormulationRow {
   stoppedBy?: string;
 }
 /** What `compareFormulations` returns (001 Tables 4–6 layout). */
-export interface Comparison {
+export interface FormulationComparison {
   model: string;
   method: string;
   /** Steps of the reference run (native, ros4, rtol = atol = 1e-10). */
@@ -687,7 +687,7 @@ fn solution_to_js(sol: &Solution) -> Result<JsValue, JsError> {
 
 /// The spec's constrained model run in the augmented and the state-space formulation
 /// side by side, against a fine reference (001 Tables 4–6 layout; issue 8).
-#[wasm_bindgen(js_name = compareFormulations, unchecked_return_type = "Comparison")]
+#[wasm_bindgen(js_name = compareFormulations, unchecked_return_type = "FormulationComparison")]
 pub fn compare_formulations(
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,
 ) -> Result<JsValue, JsError> {

@@ -6,6 +6,7 @@
 import type {
   Chunk,
   RunComparison,
+  FormulationComparison,
   ConvergenceResult,
   ConvergenceSpec,
   ModelInfo,
@@ -111,6 +112,11 @@ export class EngineClient {
   /** A run against a reference run (seed 001 §3.1). */
   compare(run: SolveSpec, reference: SolveSpec): Promise<RunComparison> {
     return this.request<RunComparison>({ op: 'compare', run, reference });
+  }
+
+  /** The two formulations of a constrained model side by side (001 Tables 4–6). */
+  formulations(spec: SolveSpec): Promise<FormulationComparison> {
+    return this.request<FormulationComparison>({ op: 'formulations', spec });
   }
 
   /** Opens a step-by-step run in the worker. */

@@ -6,6 +6,7 @@ import init, * as wasm from '../pkg/odelab.js';
 import type {
   Chunk,
   RunComparison,
+  FormulationComparison,
   MethodInfo,
   ModelInfo,
   ParamInfo,
@@ -27,6 +28,7 @@ import type {
 export type {
   Chunk,
   RunComparison,
+  FormulationComparison,
   ConvergenceResult,
   ConvergenceSpec,
   MethodInfo,
@@ -98,6 +100,11 @@ export function analyzeTableau(tableau: TableauSpec): TableauAnalysis {
 /** A run against a reference run: per-state max error, t*, relative and RMS errors. */
 export function compareRuns(run: SolveSpec, reference: SolveSpec): RunComparison {
   return wasm.compareRuns(run, reference);
+}
+
+/** A constrained model in the augmented and the state-space formulation against a reference (001 Tables 4–6). */
+export function compareFormulations(spec: SolveSpec): FormulationComparison {
+  return wasm.compareFormulations(spec);
 }
 
 /** The method ids `stabilityAnalysis` knows. */

@@ -6,6 +6,7 @@
 import type {
   Chunk,
   RunComparison,
+  FormulationComparison,
   ConvergenceResult,
   ConvergenceSpec,
   MethodInfo,
@@ -28,6 +29,7 @@ export type Request =
   | { id: number; op: 'convergence'; spec: ConvergenceSpec }
   | { id: number; op: 'tableau'; tableau: TableauSpec }
   | { id: number; op: 'compare'; run: SolveSpec; reference: SolveSpec }
+  | { id: number; op: 'formulations'; spec: SolveSpec }
   /** Sets up a step-by-step run kept in the worker under `run`. */
   | { id: number; op: 'open'; run: number; spec: SolveSpec }
   /** Takes up to `steps` steps of run `run`. */
@@ -49,6 +51,6 @@ export interface RunStart {
   exact?: Float64Array;
 }
 
-export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | TableauAnalysis | RunComparison | null;
+export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | TableauAnalysis | RunComparison | FormulationComparison | null;
 
 export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };

@@ -38,6 +38,10 @@ export interface RunSettings {
   events?: boolean;
   /** Your own Butcher tableau, used when method is `custom`. */
   tableau?: TableauSpec;
+  /** A constrained mechanism's formulation: augmented (000 eq. 9) or state-space (001). */
+  formulation?: string;
+  /** Constraint stabilisation of the augmented formulation: baumgarte or projection. */
+  stabilization?: string;
 }
 
 /** The engine spec for `settings`, given the chosen model's and method's descriptions. */
@@ -55,6 +59,12 @@ export function toSpec(settings: RunSettings, model: ModelInfo, method: MethodIn
     if (method?.adaptive) spec.adaptive = false;
   }
   if (settings.method === CUSTOM && settings.tableau) spec.tableau = settings.tableau;
+  if (settings.formulation === 'augmented' || settings.formulation === 'state-space') {
+    spec.formulation = settings.formulation;
+    if (settings.formulation === 'augmented' && (settings.stabilization === 'baumgarte' || settings.stabilization === 'projection')) {
+      spec.stabilization = settings.stabilization;
+    }
+  }
   const declared = model.events.filter((e) => !e.watched);
   if (settings.events && declared.length > 0) spec.events = declared.map((e) => ({ id: e.id }));
   return spec;

@@ -70,6 +70,8 @@ export function decodeSettings(hash: string): Decoded {
   }
   if (typeof r.events === 'boolean') settings.events = r.events;
   if (typeof r.fixedStep === 'boolean') settings.fixedStep = r.fixedStep;
+  if (r.formulation === 'augmented' || r.formulation === 'state-space') settings.formulation = r.formulation;
+  if (r.stabilization === 'baumgarte' || r.stabilization === 'projection') settings.stabilization = r.stabilization;
   const tableau = checkTableau(r.tableau);
   if (tableau) settings.tableau = tableau;
   if (typeof r.params === 'object' && r.params !== null && !Array.isArray(r.params)) {

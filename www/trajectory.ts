@@ -58,14 +58,21 @@ export class TrajectoryView {
   /** Your own method (the tableau tab's), once there is one. */
   private custom: { tableau: TableauSpec; info: MethodInfo } | undefined;
   private model: ModelInfo;
-  private plots: { trajectory: Plot; energy?: Plot; error?: Plot; steps?: Plot } | undefined;
+  private plots: { trajectory: Plot; energy?: Plot; error?: Plot; steps?: Plot; other?: Plot } | undefined;
+  /**
+   * What the plots are built for: the state names and outputs of the run. They are the
+   * model's, except in an augmented or state-space formulation (other coordinates).
+   */
+  private shape: { names: string[]; outputs: string[]; exact: boolean } = { names: [], outputs: [], exact: false };
   private animation: { handle: RunHandle; frame: number; stopped: boolean } | undefined;
   /** A solve is in flight; `queued` says the controls changed meanwhile. */
   private inflight = false;
   private queued = false;
   private editTimer: ReturnType<typeof setTimeout> | undefined;
   /** The last run drawn, for export. */
-  private last: { t: ArrayLike<number>; y: ArrayLike<number>; outputs: Record<string, ArrayLike<number>> } | undefined;
+  private last:
+    | { t: ArrayLike<number>; y: ArrayLike<number>; outputs: Record<string, ArrayLike<number>>; exact?: ArrayLike<number>; h?: ArrayLike<number> }
+    | undefined;
   /** Called after every successful run with the settings it used (e.g. to update the URL). */
   onRun: (settings: RunSettings) => void = () => undefined;
   /** Settles when the latest solve (and any coalesced follow-up) has been drawn. */
@@ -86,6 +93,10 @@ export class TrajectoryView {
   private readonly hMaxInput = byId<HTMLInputElement>('hmax');
   private readonly fixedStepBox = byId<HTMLElement>('fixed-step-box');
   private readonly fixedStep = byId<HTMLInputElement>('fixed-step');
+  private readonly formulationBox = byId<HTMLElement>('formulation-box');
+  private readonly formulationSelect = byId<HTMLSelectElement>('formulation');
+  private readonly stabilizationBox = byId<HTMLElement>('stabilization-box');
+  private readonly stabilizationSelect = byId<HTMLSelectElement>('stabilization');
   private readonly t1Input = byId<HTMLInputElement>('t1');
   private readonly paramsBox = byId<HTMLElement>('params');
   private readonly eventsBox = byId<HTMLElement>('events-box');
@@ -158,6 +169,17 @@ export class TrajectoryView {
     this.animateButton.addEventListener('click', () => (this.animation ? this.stopAnimation() : void this.animate()));
     byId('export-csv').addEventListener('click', () => this.exportCsv());
     byId('compare').addEventListener('click', () => void this.compare());
+    byId('output-choice').addEventListener('change', () => {
+      this.buildPlots(this.shape);
+      if (this.last) this.draw(this.last.t, this.last.y, this.last.outputs.energy, this.last.exact, this.last.h);
+      this.drawOther();
+    });
+    this.formulationSelect.addEventListener('change', () => {
+      this.stabilizationBox.hidden = this.formulationSelect.value !== 'augmented';
+      void this.run();
+    });
+    this.stabilizationSelect.addEventListener('change', () => void this.run());
+    byId('compare-formulations').addEventListener('click', () => void this.compareFormulations());
     for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-png]')) {
       button.addEventListener('click', () => this.exportPng(button.dataset.png ?? ''));
     }
@@ -178,6 +200,9 @@ export class TrajectoryView {
     if (settings.atol !== undefined) this.atolInput.value = String(settings.atol);
     this.hMaxInput.value = settings.hMax !== undefined ? String(settings.hMax) : '';
     this.fixedStep.checked = settings.fixedStep ?? false;
+    this.formulationSelect.value = settings.formulation ?? 'native';
+    this.stabilizationSelect.value = settings.stabilization ?? 'none';
+    this.stabilizationBox.hidden = this.formulationSelect.value !== 'augmented';
     this.eventsCheck.checked = settings.events ?? false;
     await this.selectModel(settings.model ?? 'pendulum', settings);
   }
@@ -203,6 +228,14 @@ export class TrajectoryView {
       params,
       ...(this.eventsBox.hidden ? {} : { events: this.eventsCheck.checked }),
       ...(this.methodSelect.value === CUSTOM && this.custom ? { tableau: this.custom.tableau } : {}),
+      ...(!this.formulationBox.hidden && this.formulationSelect.value !== 'native'
+        ? {
+            formulation: this.formulationSelect.value,
+            ...(this.formulationSelect.value === 'augmented' && this.stabilizationSelect.value !== 'none'
+              ? { stabilization: this.stabilizationSelect.value }
+              : {}),
+          }
+        : {}),
     };
   }
 
@@ -316,6 +349,9 @@ export class TrajectoryView {
       `${this.model.source}; states ${this.model.names.join(', ')}` +
       (this.model.fast.length ? `; fast: ${this.model.fast.map((i) => this.model.names[i]).join(', ')}` : '');
     this.eventsBox.hidden = events.length === 0 || this.model.events.every((e) => e.watched);
+    this.formulationBox.hidden = this.model.formulations.length === 0;
+    byId('compare-formulations').hidden = this.formulationBox.hidden;
+    byId('formulations-box').hidden = true;
     byId('events-label').textContent = `Locate events (${events.join(', ')})`;
   }
 
@@ -385,23 +421,32 @@ export class TrajectoryView {
     }
   }
 
-  private buildPlots(): void {
+  private buildPlots(shape = { names: this.model.names, outputs: this.model.outputs, exact: this.model.exact }): void {
     if (this.plots) {
       this.plots.trajectory.destroy();
       this.plots.energy?.destroy();
       this.plots.error?.destroy();
       this.plots.steps?.destroy();
+      this.plots.other?.destroy();
     }
-    const names = this.model.names;
+    this.shape = shape;
+    const names = shape.names;
     const series = names.map((n, i) => ({ label: n, color: PALETTE[i % PALETTE.length] }));
-    if (this.model.exact) {
+    if (shape.exact) {
       series.push(...names.map((n, i) => ({ label: `${n} exact`, color: PALETTE[i % PALETTE.length], dash: [6, 4] })));
     }
     const trajectory = new Plot(byId('plot-trajectory'), { xLabel: 't', yLabel: 'state', series });
-    const hasEnergy = this.model.outputs.includes('energy');
+    const hasEnergy = shape.outputs.includes('energy');
     const adaptive = this.adaptive();
     byId('fig-energy').hidden = !hasEnergy;
-    byId('fig-error').hidden = !this.model.exact;
+    byId('fig-error').hidden = !shape.exact;
+    const others = shape.outputs.filter((o) => o !== 'energy');
+    byId('fig-outputs').hidden = others.length === 0;
+    const choice = byId<HTMLSelectElement>('output-choice');
+    const previous = choice.value;
+    choice.replaceChildren(...others.map((o) => new Option(o, o)));
+    if (others.includes(previous)) choice.value = previous;
+    const chosen = choice.value;
     byId('fig-steps').hidden = !adaptive;
     const small = { xLabel: 't', height: 200 };
     this.plots = {
@@ -409,7 +454,16 @@ export class TrajectoryView {
       energy: hasEnergy
         ? new Plot(byId('plot-energy'), { ...small, yLabel: 'energy', series: [{ label: 'energy', color: '#c92a2a' }] })
         : undefined,
-      error: this.model.exact
+      other: chosen
+        ? new Plot(byId('plot-outputs'), {
+            ...small,
+            yLabel: chosen,
+            series: [{ label: chosen, color: '#2b8a3e' }],
+            // Constraint drift spans decades: a log axis shows it.
+            logY: chosen.startsWith('constraint') || chosen.startsWith('velocity constraint'),
+          })
+        : undefined,
+      error: shape.exact
         ? new Plot(byId('plot-error'), {
             ...small,
             yLabel: '|y − y_exact|',
@@ -454,8 +508,13 @@ export class TrajectoryView {
     this.current = this.engine
       .solve(toSpec(settings, this.model, this.method()))
       .then((sol: Solution) => {
-        this.last = { t: sol.t, y: sol.y, outputs: sol.outputs };
+        this.last = { t: sol.t, y: sol.y, outputs: sol.outputs, exact: sol.exact, h: sol.h };
+        const outputs = Object.keys(sol.outputs);
+        if (sol.names.join() !== this.shape.names.join() || outputs.join() !== this.shape.outputs.join()) {
+          this.buildPlots({ names: sol.names, outputs, exact: this.model.exact && sol.exact !== undefined });
+        }
         this.draw(sol.t, sol.y, sol.outputs.energy, sol.exact, sol.h);
+        this.drawOther();
         this.setStatus(sol.warning ? 'warning' : 'ok', sol.warning ?? '');
         this.showStats(sol, sol.t, sol.y, sol.outputs.energy, sol.exact);
         this.onRun(settings);
@@ -484,9 +543,9 @@ export class TrajectoryView {
     h?: ArrayLike<number>,
   ): void {
     if (!this.plots) return;
-    const dim = this.model.dim;
+    const dim = this.shape.names.length;
     const cols: ArrayLike<number>[] = columns(y, dim);
-    if (this.model.exact) {
+    if (this.shape.exact) {
       cols.push(...(exact ? columns(exact, dim) : gapColumns(dim, t.length)));
     }
     this.plots.trajectory.setData(t, cols);
@@ -516,7 +575,7 @@ export class TrajectoryView {
       else rows.push(['energy change', formatNumber(energy[energy.length - 1] - energy[0], 3)]);
     }
     if (exact) {
-      const err = errorSeries(y, exact, this.model.dim);
+      const err = errorSeries(y, exact, this.shape.names.length);
       rows.push(['max error', formatNumber(err.reduce((a, b) => Math.max(a, b), 0), 3)]);
     }
     if (sol.events && sol.events.length > 0) {
@@ -582,6 +641,64 @@ export class TrajectoryView {
       caption.textContent = e instanceof Error ? e.message : String(e);
       byId('compare-table').replaceChildren();
     }
+  }
+
+  /**
+   * The augmented and the state-space formulation of the current mechanism side by side
+   * against a fine reference, in the layout of seed 001 Tables 4–6.
+   */
+  async compareFormulations(): Promise<void> {
+    const box = byId('formulations-box');
+    const caption = byId('formulations-caption');
+    box.hidden = false;
+    caption.textContent = 'Running both formulations and the reference…';
+    const { formulation: _ignored, ...spec } = this.spec();
+    void _ignored;
+    try {
+      const c = await this.engine.formulations(spec);
+      caption.textContent = `${c.model}, ${c.method}; reference: native ros4 at 1e-10 (${c.referenceSteps} steps). Errors of body 1's angle φ1 and rate φ̇1:`;
+      const head = document.createElement('tr');
+      for (const h of ['formulation', 'steps', 'rejected', 'f-evals', 'max ‖Φ‖', 'ms', 'φ1: t*', 'Δ', 'RelErr %', 'RMS', 'φ̇1: Δ']) {
+        const th = document.createElement('th');
+        th.textContent = h;
+        head.append(th);
+      }
+      const rows = c.rows.map((r) => {
+        const tr = document.createElement('tr');
+        tr.dataset.formulation = r.formulation;
+        const cells = [
+          r.formulation,
+          String(r.naccept),
+          String(r.nreject),
+          String(r.nfev),
+          formatNumber(r.maxDrift, 2),
+          formatNumber(r.timeMs, 3),
+          formatNumber(r.position.tStar, 4),
+          formatNumber(r.position.max, 3),
+          formatNumber(r.position.relErrPercent, 3),
+          formatNumber(r.position.rms, 3),
+          formatNumber(r.velocity.max, 3),
+        ];
+        for (const v of cells) {
+          const td = document.createElement('td');
+          td.textContent = v;
+          tr.append(td);
+        }
+        return tr;
+      });
+      byId('formulations-table').replaceChildren(head, ...rows);
+    } catch (e) {
+      if (e instanceof CancelledError) return;
+      caption.textContent = e instanceof Error ? e.message : String(e);
+      byId('formulations-table').replaceChildren();
+    }
+  }
+
+  /** Draws the output chosen under "Other outputs" from the last run. */
+  private drawOther(): void {
+    const name = byId<HTMLSelectElement>('output-choice').value;
+    const series = this.last?.outputs[name];
+    if (this.last && series) this.plots?.other?.setData(this.last.t, [series]);
   }
 
   /** The last run drawn (t, row-major y, the steps h[i] = t[i+1] − t[i]), if any. */

@@ -6,6 +6,7 @@
 import {
   Integrator,
   analyzeTableau,
+  compareFormulations,
   compareRuns,
   convergence,
   describeSystem,
@@ -52,6 +53,8 @@ function handle(req: Request): Result {
       return analyzeTableau(req.tableau);
     case 'compare':
       return compareRuns(req.run, req.reference);
+    case 'formulations':
+      return compareFormulations(req.spec);
     case 'open': {
       runs.get(req.run)?.free();
       runs.delete(req.run);
