@@ -76,6 +76,11 @@ test('issue 7: damaged, future and hostile links open with defaults and a messag
     ['#v9=e30', /newer odelab/],
     [`#v1=${hostile}`, null],
     [`#v1=${Buffer.from(JSON.stringify({ model: '<b>x</b>', method: 'rk4' })).toString('base64url')}`, /no valid model/],
+    // Deep nesting in a system text: the parser's depth limit answers with a message.
+    [
+      `#v1=${Buffer.from(JSON.stringify({ model: 'custom', method: 'rk4', h: 0.01, system: `x' = ${'('.repeat(5000)}x${')'.repeat(5000)}` })).toString('base64url')}`,
+      /system has an error/,
+    ],
   ];
   for (const [hash, pattern] of cases) {
     const { page, errors } = await open(site.browser, `${site.server.url}${hash}`);
