@@ -69,16 +69,18 @@ if (wasm && native) {
     if (w?.ms && n?.ms) rows.push([`${id} Van der Pol case — WASM vs native`, ms(w.ms), ms(n.ms), `WASM ${x(w.ms / n.ms)} native`, '≤ 1.5×', verdict(w.ms / n.ms <= 1.5)]);
   }
 }
-// 4. Stability maps.
-{
-  const n = native?.stabilityMap?.rk4;
+// 4. Stability maps, one row per method.
+for (const id of cases.stabilityMap.methods) {
+  const w = wasm?.stabilityMap?.[id];
+  const n = native?.stabilityMap?.[id];
+  if (!w?.ms) continue;
   rows.push([
-    `${cases.stabilityMap.n}² stability map, RK4 and slow/fast — WASM`,
-    'pending: no WASM entry point yet',
-    n ? `native RK4 through stability_function: ${ms(n.ms)}` : '—',
-    '—',
-    '≤ 16 ms each',
-    'pending',
+    `${cases.stabilityMap.n}² stability map, ${id} — WASM`,
+    ms(w.ms),
+    n ? `native ${ms(n.ms)}` : '—',
+    n ? `WASM ${x(w.ms / n.ms)} native` : '—',
+    '≤ 16 ms',
+    verdict(w.ms <= 16),
   ]);
 }
 // 5. Sweep.

@@ -4,7 +4,7 @@
 //
 //   node bench/wasm_bench.mjs bench/cases.json RUNS
 import { readFileSync } from 'node:fs';
-import init, { methods, solve } from '../pkg/odelab.js';
+import init, { methods, solve, stabilityMap } from '../pkg/odelab.js';
 
 const [casesPath = 'bench/cases.json', runsArg = '21'] = process.argv.slice(2);
 const RUNS = Number(runsArg);
@@ -73,8 +73,15 @@ const result = { runs: RUNS, node: process.version };
   result.sweep = { ms: med, runs, solves: specs.length, nfev: out };
 }
 
-// 4. Stability maps: no WASM entry point yet (src/stability is being written on another
-//    branch); measured here as soon as the module exports one.
-result.stabilityMap = { pending: true };
+// 4. Stability maps: `stabilityMap` on an n × n grid for each method of the case.
+{
+  const { methods: ids, n, re, im } = cases.stabilityMap;
+  result.stabilityMap = {};
+  for (const id of ids) {
+    const spec = { method: id, re, im, nx: n, ny: n };
+    const { ms, runs, out } = timed(Math.min(RUNS, 15), () => stabilityMap(spec), 2);
+    result.stabilityMap[id] = { ms, runs, stableCells: out.filter((v) => v <= 1).length };
+  }
+}
 
 console.log(JSON.stringify(result));

@@ -125,33 +125,26 @@ fn main() {
         json!({ "ms": ms, "runs": times, "solves": specs.len(), "nfev": nfev }),
     );
 
-    // 4. Stability maps |R(z)| on an n × n grid, through the tableau path (native only:
-    //    the WASM API has no stability-map entry point yet).
+    // 4. Stability maps on an n × n grid, through the same `stability_map` the WASM
+    //    `stabilityMap` calls (src/stability/map.rs).
     let map = &cases["stabilityMap"];
-    let n = map["n"].as_u64().unwrap() as usize;
-    let re: Vec<f64> = serde_json::from_value(map["re"].clone()).unwrap();
-    let im: Vec<f64> = serde_json::from_value(map["im"].clone()).unwrap();
     let mut maps = serde_json::Map::new();
     for m in map["methods"].as_array().unwrap() {
         let id = m.as_str().unwrap();
-        let Some(tab) = odelab::method::tableau(id) else {
-            continue;
-        };
+        let spec: odelab::stability::spec::StabilitySpec = serde_json::from_value(json!({
+            "method": id, "re": map["re"], "im": map["im"], "nx": map["n"], "ny": map["n"],
+        }))
+        .expect("a valid stability spec");
         let (ms, times, stable) = timed(runs.min(7), || {
-            let mut grid = vec![0f32; n * n];
-            for (i, row) in grid.chunks_mut(n).enumerate() {
-                let y = im[0] + (im[1] - im[0]) * i as f64 / (n - 1) as f64;
-                for (j, cell) in row.iter_mut().enumerate() {
-                    let x = re[0] + (re[1] - re[0]) * j as f64 / (n - 1) as f64;
-                    let z = nalgebra::Complex::new(x, y);
-                    *cell = odelab::stability::rk::stability_function(tab, z).norm() as f32;
-                }
-            }
-            grid.iter().filter(|&&r| r <= 1.0).count()
+            odelab::stability::map::stability_map(&spec)
+                .expect("the map computes")
+                .iter()
+                .filter(|&&r| r <= 1.0)
+                .count()
         });
         maps.insert(
             id.into(),
-            json!({ "ms": ms, "runs": times, "n": n, "stableCells": stable }),
+            json!({ "ms": ms, "runs": times, "n": map["n"], "stableCells": stable }),
         );
     }
     out.insert("stabilityMap".into(), Value::Object(maps));
