@@ -8,7 +8,7 @@
 //! (a_ii = 0) are evaluated directly. y_{n+1} = y_n + h Σ b_i k_i; with b̂ the local
 //! error estimate is h Σ (b_i − b̂_i) k_i. Dense output: the cubic Hermite interpolant.
 
-use super::hermite::hermite_cubic;
+use super::hermite::{hermite_cubic, lazy_rhs};
 use super::history::same_time;
 use super::newton::{self, Implicit};
 use super::{MethodInfo, Stepper};
@@ -147,30 +147,23 @@ impl Stepper for Dirk {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let n = out.len();
-        if self.f_start.is_none() {
-            let mut f = vec![0.0; n];
-            sys.rhs(self.last_t, &self.last_y, &mut f);
-            stats.nfev += 1;
-            self.f_start = Some(f);
-        }
-        if self.f_end.is_none() {
-            let mut f = vec![0.0; n];
-            sys.rhs(self.last_t + self.last_h, &self.last_y_new, &mut f);
-            stats.nfev += 1;
-            self.f_end = Some(f);
-        }
-        if let (Some(f0), Some(f1)) = (&self.f_start, &self.f_end) {
-            hermite_cubic(
-                theta,
-                self.last_h,
-                &self.last_y,
-                f0,
-                &self.last_y_new,
-                f1,
-                out,
-            );
-        }
+        let f0 = lazy_rhs(&mut self.f_start, sys, self.last_t, &self.last_y, stats);
+        let f1 = lazy_rhs(
+            &mut self.f_end,
+            sys,
+            self.last_t + self.last_h,
+            &self.last_y_new,
+            stats,
+        );
+        hermite_cubic(
+            theta,
+            self.last_h,
+            &self.last_y,
+            f0,
+            &self.last_y_new,
+            f1,
+            out,
+        );
         Ok(())
     }
 }

@@ -18,7 +18,7 @@
 // Digits exactly as printed in 001 Table 2 (a21 corrected).
 #![allow(clippy::excessive_precision)]
 
-use super::hermite::hermite_cubic;
+use super::hermite::{hermite_cubic, lazy_rhs};
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
@@ -202,13 +202,13 @@ impl Stepper for Ros4T2 {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        if self.f_end.is_none() {
-            let mut f = vec![0.0; out.len()];
-            sys.rhs(self.last_t + self.last_h, &self.last_y_new, &mut f);
-            stats.nfev += 1;
-            self.f_end = Some(f);
-        }
-        let f_end = self.f_end.as_deref().unwrap_or(&[]);
+        let f_end = lazy_rhs(
+            &mut self.f_end,
+            sys,
+            self.last_t + self.last_h,
+            &self.last_y_new,
+            stats,
+        );
         hermite_cubic(
             theta,
             self.last_h,
