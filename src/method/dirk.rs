@@ -8,8 +8,7 @@
 //! (a_ii = 0) are evaluated directly. y_{n+1} = y_n + h Σ b_i k_i; with b̂ the local
 //! error estimate is h Σ (b_i − b̂_i) k_i. Dense output: the cubic Hermite interpolant.
 
-use super::hermite::{hermite_cubic, lazy_rhs};
-use super::history::same_time;
+use super::hermite::StepEnds;
 use super::newton::{self, Implicit};
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
@@ -32,12 +31,8 @@ pub struct Dirk {
     psi: Vec<f64>,
     stage: Vec<f64>,
     error: Vec<f64>,
-    last_t: f64,
-    last_h: f64,
-    last_y: Vec<f64>,
-    last_y_new: Vec<f64>,
-    f_start: Option<Vec<f64>>,
-    f_end: Option<Vec<f64>>,
+    /// The last step's ends and slopes (dense output).
+    ends: StepEnds,
 }
 
 impl Dirk {
@@ -57,12 +52,7 @@ impl Dirk {
             psi: vec![0.0; dim],
             stage: vec![0.0; dim],
             error: vec![0.0; dim],
-            last_t: f64::NAN,
-            last_h: f64::NAN,
-            last_y: vec![0.0; dim],
-            last_y_new: vec![0.0; dim],
-            f_start: None,
-            f_end: None,
+            ends: StepEnds::new(dim),
         }
     }
 }
@@ -93,13 +83,9 @@ impl Stepper for Dirk {
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let continues = same_time(t, self.last_t + self.last_h) && y == self.last_y_new.as_slice();
-        let retry = t == self.last_t && y == self.last_y.as_slice();
-        if continues {
-            self.f_start = self.f_end.take();
-        } else if !retry {
-            self.f_start = None;
-        }
+        // f at the start, for the dense output: kept from a retry, or the last step's end
+        // slope if the dense output evaluated it there.
+        let f_start = self.ends.carry_f(t, y);
         for i in 0..self.b.len() {
             combine(&mut self.psi, y, h, &self.a[i][..i], &self.k[..i]);
             let t_stage = t + self.c[i] * h;
@@ -128,11 +114,7 @@ impl Stepper for Dirk {
             let zero = vec![0.0; y.len()];
             combine(&mut self.error, &zero, h, e, &self.k);
         }
-        self.last_t = t;
-        self.last_h = h;
-        self.last_y.copy_from_slice(y);
-        self.last_y_new.copy_from_slice(y_out);
-        self.f_end = None;
+        self.ends.record_carried(t, h, y, y_out, f_start);
         Ok(())
     }
 
@@ -147,23 +129,7 @@ impl Stepper for Dirk {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let f0 = lazy_rhs(&mut self.f_start, sys, self.last_t, &self.last_y, stats);
-        let f1 = lazy_rhs(
-            &mut self.f_end,
-            sys,
-            self.last_t + self.last_h,
-            &self.last_y_new,
-            stats,
-        );
-        hermite_cubic(
-            theta,
-            self.last_h,
-            &self.last_y,
-            f0,
-            &self.last_y_new,
-            f1,
-            out,
-        );
+        self.ends.interpolate(sys, theta, out, stats);
         Ok(())
     }
 }

@@ -38,3 +38,100 @@ pub(crate) fn lazy_rhs<'a>(
         f
     })
 }
+
+/// The two ends of the last step taken and, once known, the slopes there: what a cubic
+/// Hermite dense output needs, and what lets the next step (or a retry of this one)
+/// reuse an f already evaluated. One per stepper that has no interpolant of its own.
+#[derive(Debug, Clone)]
+pub(crate) struct StepEnds {
+    pub t: f64,
+    pub h: f64,
+    pub y: Vec<f64>,
+    pub y_new: Vec<f64>,
+    /// f(t, y), when the method had it or the dense output evaluated it.
+    pub f_start: Option<Vec<f64>>,
+    /// f(t + h, y_new), once the dense output evaluated it.
+    pub f_end: Option<Vec<f64>>,
+}
+
+impl StepEnds {
+    pub fn new(dim: usize) -> Self {
+        Self {
+            t: f64::NAN,
+            h: f64::NAN,
+            y: vec![0.0; dim],
+            y_new: vec![0.0; dim],
+            f_start: None,
+            f_end: None,
+        }
+    }
+
+    /// Records the step t → t + h just taken; `f_start` is f(t, y) if the method has it.
+    pub fn record(&mut self, t: f64, h: f64, y: &[f64], y_new: &[f64], f_start: Option<&[f64]>) {
+        self.t = t;
+        self.h = h;
+        self.y.copy_from_slice(y);
+        self.y_new.copy_from_slice(y_new);
+        match (f_start, &mut self.f_start) {
+            (Some(f), Some(kept)) => kept.copy_from_slice(f),
+            (Some(f), None) => self.f_start = Some(f.to_vec()),
+            (None, kept) => *kept = None,
+        }
+        self.f_end = None;
+    }
+
+    /// f(t, y) if it is already known: (t, y) is where the last step started (a retry)
+    /// or ended (the next step, after the dense output evaluated it there).
+    pub fn known_f(&self, t: f64, y: &[f64]) -> Option<&[f64]> {
+        if t == self.t && y == self.y.as_slice() {
+            self.f_start.as_deref()
+        } else if super::history::same_time(t, self.t + self.h) && y == self.y_new.as_slice() {
+            self.f_end.as_deref()
+        } else {
+            None
+        }
+    }
+
+    /// For a method that does not need f at a step's start: the f known at (t, y),
+    /// moved out to be handed back with [`StepEnds::record_carried`] (no copy).
+    pub fn carry_f(&mut self, t: f64, y: &[f64]) -> Option<Vec<f64>> {
+        if t == self.t && y == self.y.as_slice() {
+            self.f_start.take()
+        } else if super::history::same_time(t, self.t + self.h) && y == self.y_new.as_slice() {
+            self.f_end.take()
+        } else {
+            None
+        }
+    }
+
+    /// Records the step t → t + h with the start slope carried by [`StepEnds::carry_f`].
+    pub fn record_carried(
+        &mut self,
+        t: f64,
+        h: f64,
+        y: &[f64],
+        y_new: &[f64],
+        f_start: Option<Vec<f64>>,
+    ) {
+        self.t = t;
+        self.h = h;
+        self.y.copy_from_slice(y);
+        self.y_new.copy_from_slice(y_new);
+        self.f_start = f_start;
+        self.f_end = None;
+    }
+
+    /// The cubic Hermite interpolant of the last step at t + θh, evaluating (and
+    /// counting) whichever end slope is not known yet.
+    pub fn interpolate(
+        &mut self,
+        sys: &dyn crate::problem::System,
+        theta: f64,
+        out: &mut [f64],
+        stats: &mut crate::stats::Stats,
+    ) {
+        let f0 = lazy_rhs(&mut self.f_start, sys, self.t, &self.y, stats);
+        let f1 = lazy_rhs(&mut self.f_end, sys, self.t + self.h, &self.y_new, stats);
+        hermite_cubic(theta, self.h, &self.y, f0, &self.y_new, f1, out);
+    }
+}

@@ -3,8 +3,7 @@
 //! BDF2's y_{n−1}, and the cubic Hermite dense output on f at both ends (f at the end
 //! is evaluated once when asked and kept for the next step).
 
-use super::hermite::{hermite_cubic, lazy_rhs};
-use super::history::same_time;
+use super::hermite::StepEnds;
 use super::history::History;
 use super::newton::{self, Implicit};
 use super::{MethodInfo, Stepper};
@@ -26,12 +25,8 @@ pub struct ImplicitStepper {
     provider: JacobianProvider,
     history: History,
     psi: Vec<f64>,
-    last_t: f64,
-    last_h: f64,
-    last_y: Vec<f64>,
-    last_y_new: Vec<f64>,
-    f_start: Option<Vec<f64>>,
-    f_end: Option<Vec<f64>>,
+    /// The last step's ends and slopes (dense output).
+    ends: StepEnds,
 }
 
 impl ImplicitStepper {
@@ -47,12 +42,7 @@ impl ImplicitStepper {
             provider: JacobianProvider::new(info.id, jacobian),
             history: History::new(2),
             psi: vec![0.0; dim],
-            last_t: f64::NAN,
-            last_h: f64::NAN,
-            last_y: vec![0.0; dim],
-            last_y_new: vec![0.0; dim],
-            f_start: None,
-            f_end: None,
+            ends: StepEnds::new(dim),
         }
     }
 }
@@ -71,14 +61,9 @@ impl Stepper for ImplicitStepper {
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        // f at the start, for the dense output: the end of the last step if we start there.
-        let continues = same_time(t, self.last_t + self.last_h) && y == self.last_y_new.as_slice();
-        let retry = t == self.last_t && y == self.last_y.as_slice();
-        if continues {
-            self.f_start = self.f_end.take();
-        } else if !retry {
-            self.f_start = None;
-        }
+        // f at the start, for the dense output: kept from a retry, or the last step's end
+        // slope if the dense output evaluated it there.
+        let f_start = self.ends.carry_f(t, y);
         let usable = self.history.begin(t, y, h);
         let (beta, what) = if self.formula == Formula::Bdf2 && usable >= 2 {
             // 002 §7.8 (corrected, ../shared/METHODS.md): y1 = 4/3 y0 − 1/3 y−1 + 2/3 h f(t1, y1).
@@ -104,11 +89,7 @@ impl Stepper for ImplicitStepper {
         };
         newton::solve(sys, &mut self.provider, &eq, y, y_out, stats)?;
         self.history.propose(t + h, y_out, None);
-        self.last_t = t;
-        self.last_h = h;
-        self.last_y.copy_from_slice(y);
-        self.last_y_new.copy_from_slice(y_out);
-        self.f_end = None;
+        self.ends.record_carried(t, h, y, y_out, f_start);
         Ok(())
     }
 
@@ -119,23 +100,7 @@ impl Stepper for ImplicitStepper {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let f0 = lazy_rhs(&mut self.f_start, sys, self.last_t, &self.last_y, stats);
-        let f1 = lazy_rhs(
-            &mut self.f_end,
-            sys,
-            self.last_t + self.last_h,
-            &self.last_y_new,
-            stats,
-        );
-        hermite_cubic(
-            theta,
-            self.last_h,
-            &self.last_y,
-            f0,
-            &self.last_y_new,
-            f1,
-            out,
-        );
+        self.ends.interpolate(sys, theta, out, stats);
         Ok(())
     }
 }

@@ -18,7 +18,7 @@
 // Digits exactly as printed in 001 Table 2 (a21 corrected).
 #![allow(clippy::excessive_precision)]
 
-use super::hermite::{hermite_cubic, lazy_rhs};
+use super::hermite::StepEnds;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
@@ -98,12 +98,10 @@ pub struct Ros4T2 {
     f_stage: Vec<f64>,
     y_stage: Vec<f64>,
     error: Vec<f64>,
-    last_t: f64,
-    last_h: f64,
-    last_y: Vec<f64>,
-    last_y_new: Vec<f64>,
-    f_start: Vec<f64>,
-    f_end: Option<Vec<f64>>,
+    /// f(t_n, y_n) of the step being taken.
+    f_first: Vec<f64>,
+    /// The last step's ends and slopes (dense output, reuse of f).
+    ends: StepEnds,
 }
 
 impl Ros4T2 {
@@ -114,12 +112,8 @@ impl Ros4T2 {
             f_stage: vec![0.0; dim],
             y_stage: vec![0.0; dim],
             error: vec![0.0; dim],
-            last_t: f64::NAN,
-            last_h: f64::NAN,
-            last_y: vec![0.0; dim],
-            last_y_new: vec![0.0; dim],
-            f_start: vec![0.0; dim],
-            f_end: None,
+            f_first: vec![0.0; dim],
+            ends: StepEnds::new(dim),
         }
     }
 }
@@ -139,10 +133,14 @@ impl Stepper for Ros4T2 {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         let n = y.len();
-        // f(t_n, y_n): reused from a retry from the same point.
-        if !(t == self.last_t && y == self.last_y.as_slice()) {
-            sys.rhs(t, y, &mut self.f_start);
-            stats.nfev += 1;
+        // f(t_n, y_n): reused from a retry from the same point, or from the last step's
+        // end once the dense output evaluated it there.
+        match self.ends.known_f(t, y) {
+            Some(f) => self.f_first.copy_from_slice(f),
+            None => {
+                sys.rhs(t, y, &mut self.f_first);
+                stats.nfev += 1;
+            }
         }
         let (jac, ft) = self.provider.at(sys, t, y, stats)?;
         let mut m = DMatrix::<f64>::identity(n, n) * (1.0 / (GAMMA * h));
@@ -151,7 +149,7 @@ impl Stepper for Ros4T2 {
         let mut rhs = DVector::<f64>::zeros(n);
         for i in 0..4 {
             if i == 0 {
-                self.f_stage.copy_from_slice(&self.f_start);
+                self.f_stage.copy_from_slice(&self.f_first);
             } else if i != 3 {
                 // Stage 4 has stage 3's argument (a4j = a3j): f_stage is kept.
                 self.y_stage.copy_from_slice(y);
@@ -183,11 +181,7 @@ impl Stepper for Ros4T2 {
                 *err += ei * u;
             }
         }
-        self.last_t = t;
-        self.last_h = h;
-        self.last_y.copy_from_slice(y);
-        self.last_y_new.copy_from_slice(y_out);
-        self.f_end = None;
+        self.ends.record(t, h, y, y_out, Some(&self.f_first));
         Ok(())
     }
 
@@ -202,22 +196,7 @@ impl Stepper for Ros4T2 {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let f_end = lazy_rhs(
-            &mut self.f_end,
-            sys,
-            self.last_t + self.last_h,
-            &self.last_y_new,
-            stats,
-        );
-        hermite_cubic(
-            theta,
-            self.last_h,
-            &self.last_y,
-            &self.f_start,
-            &self.last_y_new,
-            f_end,
-            out,
-        );
+        self.ends.interpolate(sys, theta, out, stats);
         Ok(())
     }
 }

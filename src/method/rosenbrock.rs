@@ -18,8 +18,7 @@
 //! Dense output: the cubic Hermite interpolant on f(t_n, y_n) (the first stage) and
 //! f(t_{n+1}, y_{n+1}) (evaluated once when asked, then reused as the next first stage).
 
-use super::hermite::{hermite_cubic, lazy_rhs};
-use super::history::same_time;
+use super::hermite::StepEnds;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
@@ -112,14 +111,8 @@ pub struct Rosenbrock {
     f_stage: Vec<Vec<f64>>,
     y_stage: Vec<f64>,
     error: Vec<f64>,
-    last_t: f64,
-    last_h: f64,
-    last_y: Vec<f64>,
-    last_y_new: Vec<f64>,
-    /// f(t_n, y_n) of the last step.
-    f_start: Vec<f64>,
-    /// f(t_{n+1}, y_{n+1}) once the dense output needed it (`None` until then).
-    f_end: Option<Vec<f64>>,
+    /// The last step's ends and slopes (dense output, reuse of f).
+    ends: StepEnds,
 }
 
 impl Rosenbrock {
@@ -138,24 +131,15 @@ impl Rosenbrock {
             f_stage: vec![vec![0.0; dim]; s],
             y_stage: vec![0.0; dim],
             error: vec![0.0; dim],
-            last_t: f64::NAN,
-            last_h: f64::NAN,
-            last_y: vec![0.0; dim],
-            last_y_new: vec![0.0; dim],
-            f_start: vec![0.0; dim],
-            f_end: None,
+            ends: StepEnds::new(dim),
         }
     }
 
     /// f(t, y) for the first stage: from the last step's start (a retry) or end (the
     /// dense output evaluated it), else evaluated.
     fn first_f(&mut self, sys: &dyn System, t: f64, y: &[f64], stats: &mut Stats) {
-        let at_start = t == self.last_t && y == self.last_y.as_slice();
-        let at_end = same_time(t, self.last_t + self.last_h) && y == self.last_y_new.as_slice();
-        if at_start {
-            self.f_stage[0].copy_from_slice(&self.f_start);
-        } else if let (true, Some(f_end)) = (at_end, &self.f_end) {
-            self.f_stage[0].copy_from_slice(f_end);
+        if let Some(f) = self.ends.known_f(t, y) {
+            self.f_stage[0].copy_from_slice(f);
         } else {
             sys.rhs(t, y, &mut self.f_stage[0]);
             stats.nfev += 1;
@@ -235,12 +219,7 @@ impl Stepper for Rosenbrock {
                 *err += e * k;
             }
         }
-        self.last_t = t;
-        self.last_h = h;
-        self.last_y.copy_from_slice(y);
-        self.last_y_new.copy_from_slice(y_out);
-        self.f_start.copy_from_slice(&self.f_stage[0]);
-        self.f_end = None;
+        self.ends.record(t, h, y, y_out, Some(&self.f_stage[0]));
         Ok(())
     }
 
@@ -255,22 +234,7 @@ impl Stepper for Rosenbrock {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let f_end = lazy_rhs(
-            &mut self.f_end,
-            sys,
-            self.last_t + self.last_h,
-            &self.last_y_new,
-            stats,
-        );
-        hermite_cubic(
-            theta,
-            self.last_h,
-            &self.last_y,
-            &self.f_start,
-            &self.last_y_new,
-            f_end,
-            out,
-        );
+        self.ends.interpolate(sys, theta, out, stats);
         Ok(())
     }
 }

@@ -24,8 +24,7 @@
 //! Global order 1 on 003 eq. (50) (the superposition of eq. 30 is first order), as in
 //! 003 Figs. 4–5. Dense output: cubic Hermite on f at both ends.
 
-use super::hermite::{hermite_cubic, lazy_rhs};
-use super::history::same_time;
+use super::hermite::StepEnds;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
@@ -61,12 +60,10 @@ pub struct SlowFast {
     fast: Vec<usize>,
     f_full: Vec<f64>,
     y_full: Vec<f64>,
-    last_t: f64,
-    last_h: f64,
-    last_y: Vec<f64>,
-    last_y_new: Vec<f64>,
-    f_start: Vec<f64>,
-    f_end: Option<Vec<f64>>,
+    /// f(t_n, y_n) of the step being taken.
+    f_first: Vec<f64>,
+    /// The last step's ends and slopes (dense output, reuse of f).
+    ends: StepEnds,
 }
 
 impl SlowFast {
@@ -93,12 +90,8 @@ impl SlowFast {
             fast: fast.to_vec(),
             f_full: vec![0.0; dim],
             y_full: vec![0.0; dim],
-            last_t: f64::NAN,
-            last_h: f64::NAN,
-            last_y: vec![0.0; dim],
-            last_y_new: vec![0.0; dim],
-            f_start: vec![0.0; dim],
-            f_end: None,
+            f_first: vec![0.0; dim],
+            ends: StepEnds::new(dim),
         })
     }
 
@@ -161,11 +154,10 @@ impl Stepper for SlowFast {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         let (ns, nf) = (self.slow.len(), self.fast.len());
-        let continues = same_time(t, self.last_t + self.last_h) && y == self.last_y_new.as_slice();
-        match (&self.f_end, continues) {
-            (Some(f), true) => self.f_start.copy_from_slice(f),
-            _ => {
-                sys.rhs(t, y, &mut self.f_start);
+        match self.ends.known_f(t, y) {
+            Some(f) => self.f_first.copy_from_slice(f),
+            None => {
+                sys.rhs(t, y, &mut self.f_first);
                 stats.nfev += 1;
             }
         }
@@ -177,8 +169,8 @@ impl Stepper for SlowFast {
             |v: &[f64], idx: &[usize]| DVector::from_iterator(idx.len(), idx.iter().map(|&i| v[i]));
         let x_n = pick(y, &self.slow);
         let z_n = pick(y, &self.fast);
-        let f_x = pick(&self.f_start, &self.slow);
-        let g_n = pick(&self.f_start, &self.fast);
+        let f_x = pick(&self.f_first, &self.slow);
+        let g_n = pick(&self.f_first, &self.fast);
 
         let lu = Factored::new(
             g_z.clone(),
@@ -253,11 +245,7 @@ impl Stepper for SlowFast {
         for (a, &i) in self.fast.iter().enumerate() {
             y_out[i] = h_new[a] + sigma[a] + e[(a, nf + 1)];
         }
-        self.last_t = t;
-        self.last_h = h;
-        self.last_y.copy_from_slice(y);
-        self.last_y_new.copy_from_slice(y_out);
-        self.f_end = None;
+        self.ends.record(t, h, y, y_out, Some(&self.f_first));
         Ok(())
     }
 
@@ -268,22 +256,7 @@ impl Stepper for SlowFast {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let f_end = lazy_rhs(
-            &mut self.f_end,
-            sys,
-            self.last_t + self.last_h,
-            &self.last_y_new,
-            stats,
-        );
-        hermite_cubic(
-            theta,
-            self.last_h,
-            &self.last_y,
-            &self.f_start,
-            &self.last_y_new,
-            f_end,
-            out,
-        );
+        self.ends.interpolate(sys, theta, out, stats);
         Ok(())
     }
 }
