@@ -105,31 +105,40 @@ fn drift_free_named(native: &ModelInfo) -> Vec<String> {
         .collect()
 }
 
+/// Two bodies in a chain: body 1 hinged to the ground at its local (−r1, 0), body 2
+/// hinged to body 1's (r1, 0) at its own (−r2, 0) — both double pendulums' layout.
+fn two_links(mass: [f64; 2], inertia: [f64; 2], r1: f64, r2: f64) -> (Vec<Body>, Vec<Revolute>) {
+    let bodies = vec![
+        Body {
+            name: "1",
+            mass: mass[0],
+            inertia: inertia[0],
+        },
+        Body {
+            name: "2",
+            mass: mass[1],
+            inertia: inertia[1],
+        },
+    ];
+    let joints = vec![
+        Revolute {
+            a: Anchor::Body(0, [-r1, 0.0]),
+            b: Anchor::Ground([0.0, 0.0]),
+        },
+        Revolute {
+            a: Anchor::Body(0, [r1, 0.0]),
+            b: Anchor::Body(1, [-r2, 0.0]),
+        },
+    ];
+    (bodies, joints)
+}
+
 fn stiff(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
     let (a1, a2) = (0.5 * p[2], 0.5 * p[3]);
+    let (bodies, joints) = two_links([p[0], p[1]], [p[4], p[5]], a1, a2);
     let mechanism = Mechanism {
-        bodies: vec![
-            Body {
-                name: "1",
-                mass: p[0],
-                inertia: p[4],
-            },
-            Body {
-                name: "2",
-                mass: p[1],
-                inertia: p[5],
-            },
-        ],
-        joints: vec![
-            Revolute {
-                a: Anchor::Body(0, [-a1, 0.0]),
-                b: Anchor::Ground([0.0, 0.0]),
-            },
-            Revolute {
-                a: Anchor::Body(0, [a1, 0.0]),
-                b: Anchor::Body(1, [-a2, 0.0]),
-            },
-        ],
+        bodies,
+        joints,
         forces: vec![
             Force::Gravity { g: p[8] },
             Force::Rsda {
@@ -153,29 +162,10 @@ fn stiff(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
 
 fn rsda(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
     let (l1, l2) = (p[2], p[3]);
+    let (bodies, joints) = two_links([p[0], p[1]], [p[4], p[5]], l1, l2);
     let mechanism = Mechanism {
-        bodies: vec![
-            Body {
-                name: "1",
-                mass: p[0],
-                inertia: p[4],
-            },
-            Body {
-                name: "2",
-                mass: p[1],
-                inertia: p[5],
-            },
-        ],
-        joints: vec![
-            Revolute {
-                a: Anchor::Body(0, [-l1, 0.0]),
-                b: Anchor::Ground([0.0, 0.0]),
-            },
-            Revolute {
-                a: Anchor::Body(0, [l1, 0.0]),
-                b: Anchor::Body(1, [-l2, 0.0]),
-            },
-        ],
+        bodies,
+        joints,
         forces: vec![
             Force::Gravity { g: p[12] },
             Force::Rsda {
