@@ -25,6 +25,44 @@ pub struct ComponentError {
     pub rms_error: f64,
 }
 
+/// The error statistics of 001 Tables 4 and 6 over paired samples: the largest error Δ,
+/// the time t* where it occurs (and the reference there), and the RMS error Δ̄.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ErrorStats {
+    pub max: f64,
+    /// t* (the first sample's time while every error is zero).
+    pub t_max: f64,
+    /// The reference value at t*.
+    pub reference_at_max: f64,
+    pub rms: f64,
+}
+
+/// [`ErrorStats`] of (t, value, reference) samples.
+pub fn error_stats(samples: impl IntoIterator<Item = (f64, f64, f64)>) -> ErrorStats {
+    let mut stats = ErrorStats {
+        max: 0.0,
+        t_max: f64::NAN,
+        reference_at_max: 0.0,
+        rms: 0.0,
+    };
+    let (mut sum, mut count) = (0.0, 0usize);
+    for (t, value, reference) in samples {
+        if count == 0 {
+            stats.t_max = t;
+        }
+        let e = (value - reference).abs();
+        sum += e * e;
+        count += 1;
+        if e > stats.max {
+            stats.max = e;
+            stats.t_max = t;
+            stats.reference_at_max = reference;
+        }
+    }
+    stats.rms = (sum / count.max(1) as f64).sqrt();
+    stats
+}
+
 /// The run, the reference and the table.
 #[derive(Debug, Clone)]
 pub struct Comparison {

@@ -91,22 +91,29 @@ fn series<'a>(run: &'a Solution, name: &str) -> &'a [f64] {
 }
 
 fn error_row(quantity: &str, t: &[f64], value: &[f64], reference: &[f64]) -> ErrorRow {
-    let mut row = ErrorRow {
-        quantity: quantity.into(),
-        ..ErrorRow::default()
+    let samples = t
+        .iter()
+        .zip(value)
+        .zip(reference)
+        .map(|((&t, &v), &r)| (t, v, r));
+    let stats = crate::reference::error_stats(samples);
+    // 001's RelErr is Δ relative to the reference at t*; with no error at all, t* stays 0.
+    let (t_star, r) = if stats.max > 0.0 {
+        (stats.t_max, stats.reference_at_max)
+    } else {
+        (0.0, 0.0)
     };
-    let mut sum = 0.0;
-    for ((&ti, &v), &r) in t.iter().zip(value).zip(reference) {
-        let d = (v - r).abs();
-        sum += d * d;
-        if d > row.max {
-            row.max = d;
-            row.t_star = ti;
-            row.rel_err_percent = if r != 0.0 { d / r.abs() * 100.0 } else { 0.0 };
-        }
+    ErrorRow {
+        quantity: quantity.into(),
+        t_star,
+        max: stats.max,
+        rel_err_percent: if r != 0.0 {
+            stats.max / r.abs() * 100.0
+        } else {
+            0.0
+        },
+        rms: stats.rms,
     }
-    row.rms = (sum / t.len().max(1) as f64).sqrt();
-    row
 }
 
 fn max_of(s: &[f64]) -> f64 {
