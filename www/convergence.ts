@@ -8,6 +8,7 @@
  * Fig. 6, with the method's own estimate where it has one). The numbers come from
  * `convergence()` in the worker; this view only draws.
  */
+import { byId, fillTable } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
 import type { ConvergenceResult, ConvergenceSpec, MethodInfo } from './engine';
@@ -18,11 +19,6 @@ import type { SeriesStyle } from './plot';
 const COLOURS = ['#1f5fbf', '#d9480f', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285', '#5c940d', '#e67700'];
 const DEFAULT_METHODS = ['euler', 'heun', 'rk4', 'dp45'];
 
-function byId<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`page is missing #${id}`);
-  return el as T;
-}
 
 /** Ascending copies (uPlot wants increasing x): the arrays come with h decreasing. */
 function ascending(x: ArrayLike<number>, ...ys: ArrayLike<number>[]): Float64Array[] {
@@ -182,15 +178,8 @@ export class ConvergenceView {
   }
 
   private showTable(result: ConvergenceResult): void {
-    const head = document.createElement('tr');
-    for (const h of ['method', 'order p', 'observed slope', 'fitted over h', 'round-off floor at h', 'Dₙ₋₁/Dₙ (→ 2ᵖ)']) {
-      const th = document.createElement('th');
-      th.textContent = h;
-      head.append(th);
-    }
+    const head = ['method', 'order p', 'observed slope', 'fitted over h', 'round-off floor at h', 'Dₙ₋₁/Dₙ (→ 2ᵖ)'];
     const rows = result.global.map((g) => {
-      const tr = document.createElement('tr');
-      tr.dataset.method = g.method;
       const ratio = [...g.dRatio].filter(Number.isFinite);
       const cells = [
         g.method,
@@ -200,13 +189,8 @@ export class ConvergenceView {
         g.fit.floor === undefined ? 'not reached' : formatNumber(g.h[g.fit.floor], 3),
         ratio.length ? formatNumber(ratio[Math.floor(ratio.length / 2)], 3) : '—',
       ];
-      for (const c of cells) {
-        const td = document.createElement('td');
-        td.textContent = c;
-        tr.append(td);
-      }
-      return tr;
+      return { cells, data: { method: g.method } };
     });
-    this.table.replaceChildren(head, ...rows);
+    fillTable(this.table, head, rows);
   }
 }

@@ -3,6 +3,7 @@
  * the views from the URL: a share link's fragment (`#v1=…`), a scenario
  * (`?scenario=id`), or `?model=…&method=…`. If the engine cannot load, the page says so.
  */
+import { byId } from './dom';
 import { EngineClient } from './client';
 import type { Catalog } from './protocol';
 import scenarioList from './scenarios.json';
@@ -29,11 +30,6 @@ export interface Scenario {
 
 const scenarios = scenarioList as Scenario[];
 
-function byId<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`page is missing #${id}`);
-  return el as T;
-}
 
 function showFatal(text: string): void {
   const message = document.getElementById('message');

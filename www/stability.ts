@@ -6,6 +6,7 @@
  * a student sees a run blow up exactly when a marker leaves the region. Drag to pan,
  * wheel to zoom; α and β reshape the slow/fast map (seed 003 Figs. 2–3).
  */
+import { byId, fillDefinitions } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
 import type { MethodInfo, StabilityAnalysis, StabilityFacts, StabilitySpec, TableauSpec } from './engine';
@@ -18,11 +19,6 @@ const MAP_SIZE = 400;
 const OVERLAY_COLOURS = ['#e67700', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285', '#5c940d'];
 const DEFAULT_WINDOW: PlaneWindow = { re: [-5, 2], im: [-3.5, 3.5] };
 
-function byId<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`page is missing #${id}`);
-  return el as T;
-}
 
 /** What the stability view needs to know about the trajectory view's current run. */
 export interface RunContext {
@@ -315,16 +311,7 @@ export class StabilityView {
       ['|R(−∞)|', formatNumber(facts.valueAtMinusInfinity, 3)],
       ['L-stable', facts.lStable ? 'yes' : 'no'],
     ];
-    this.factsBox.replaceChildren(
-      ...rows.flatMap(([k, v]) => {
-        const dt = document.createElement('dt');
-        dt.textContent = k;
-        const dd = document.createElement('dd');
-        dd.textContent = v;
-        dd.dataset.fact = k;
-        return [dt, dd];
-      }),
-    );
+    fillDefinitions(this.factsBox, 'fact', rows);
   }
 }
 

@@ -6,6 +6,7 @@
  * hands the tableau to the trajectory, stability and convergence views as method
  * `custom`.
  */
+import { byId, fillTable } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
 import type { TableauAnalysis, TableauSpec } from './engine';
@@ -48,11 +49,6 @@ export const PRESETS: Record<string, { label: string; tableau: TableauSpec }> = 
   'implicit-midpoint': { label: 'Implicit midpoint (DIRK)', tableau: { a: [['1/2']], b: ['1'] } },
 };
 
-function byId<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`page is missing #${id}`);
-  return el as T;
-}
 
 const MAX_EDIT_STAGES = 8;
 
@@ -201,23 +197,14 @@ export class TableauView {
       const cell = tr.querySelector('td.c');
       if (cell && i < a.c.length) cell.textContent = formatNumber(a.c[i], 6);
     });
-    const head = document.createElement('tr');
-    for (const h of ['order', 'condition', 'value', 'target', 'holds']) {
-      const th = document.createElement('th');
-      th.textContent = h;
-      head.append(th);
-    }
-    const rows = a.conditions.map((c) => {
-      const tr = document.createElement('tr');
-      tr.className = c.holds ? 'holds' : 'fails';
-      for (const v of [String(c.order), c.name, formatNumber(c.value, 10), formatNumber(c.target, 10), c.holds ? '✓' : '✗']) {
-        const td = document.createElement('td');
-        td.textContent = v;
-        tr.append(td);
-      }
-      return tr;
-    });
-    this.conditions.replaceChildren(head, ...rows);
+    fillTable(
+      this.conditions,
+      ['order', 'condition', 'value', 'target', 'holds'],
+      a.conditions.map((c) => ({
+        cells: [String(c.order), c.name, formatNumber(c.value, 10), formatNumber(c.target, 10), c.holds ? '✓' : '✗'],
+        className: c.holds ? 'holds' : 'fails',
+      })),
+    );
     void this.typeset(a.stability.tex, a.stability.text);
   }
 

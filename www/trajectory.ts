@@ -5,6 +5,7 @@
  * Every change re-solves in the engine worker and redraws; "Animate" advances a run kept
  * in the worker a few steps per frame. This view only draws (www/client.ts computes).
  */
+import { byId, fillDefinitions, fillTable } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient, RunHandle } from './client';
 import type { MethodInfo, ModelInfo, Solution, SolveSpec, TableauAnalysis, TableauSpec } from './engine';
@@ -40,11 +41,6 @@ const SHOW_CANCEL_AFTER_MS = 150;
 const EDIT_DEBOUNCE_MS = 250;
 
 
-function byId<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`page is missing #${id}`);
-  return el as T;
-}
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -581,16 +577,7 @@ export class TrajectoryView {
     if (sol.events && sol.events.length > 0) {
       rows.push(['events', `${sol.events.length} (first at t = ${formatNumber(sol.events[0].t)})`]);
     }
-    this.stats.replaceChildren(
-      ...rows.flatMap(([k, v]) => {
-        const dt = document.createElement('dt');
-        dt.textContent = k;
-        const dd = document.createElement('dd');
-        dd.textContent = v;
-        dd.dataset.stat = k;
-        return [dt, dd];
-      }),
-    );
+    fillDefinitions(this.stats, 'stat', rows);
   }
 
   /**
@@ -619,23 +606,14 @@ export class TrajectoryView {
       caption.textContent =
         `Against ${reference.method} at rtol ${reference.rtol} (${c.referenceStats.nfev} f-evaluations), ` +
         'interpolated by a cubic spline:';
-      const head = document.createElement('tr');
-      for (const h of ['state', 'max error Δ', 't*', 'relative', 'RMS']) {
-        const th = document.createElement('th');
-        th.textContent = h;
-        head.append(th);
-      }
-      const rows = c.table.map((r) => {
-        const tr = document.createElement('tr');
-        tr.dataset.state = r.name;
-        for (const v of [r.name, formatNumber(r.maxError, 3), formatNumber(r.tMax, 4), formatNumber(r.relativeError, 3), formatNumber(r.rmsError, 3)]) {
-          const td = document.createElement('td');
-          td.textContent = v;
-          tr.append(td);
-        }
-        return tr;
-      });
-      byId('compare-table').replaceChildren(head, ...rows);
+      fillTable(
+        byId('compare-table'),
+        ['state', 'max error Δ', 't*', 'relative', 'RMS'],
+        c.table.map((r) => ({
+          cells: [r.name, formatNumber(r.maxError, 3), formatNumber(r.tMax, 4), formatNumber(r.relativeError, 3), formatNumber(r.rmsError, 3)],
+          data: { state: r.name },
+        })),
+      );
     } catch (e) {
       if (e instanceof CancelledError) return;
       caption.textContent = e instanceof Error ? e.message : String(e);
@@ -657,15 +635,8 @@ export class TrajectoryView {
     try {
       const c = await this.engine.formulations(spec);
       caption.textContent = `${c.model}, ${c.method}; reference: native ros4 at 1e-10 (${c.referenceSteps} steps). Errors of body 1's angle φ1 and rate φ̇1:`;
-      const head = document.createElement('tr');
-      for (const h of ['formulation', 'steps', 'rejected', 'f-evals', 'max ‖Φ‖', 'ms', 'φ1: t*', 'Δ', 'RelErr %', 'RMS', 'φ̇1: Δ']) {
-        const th = document.createElement('th');
-        th.textContent = h;
-        head.append(th);
-      }
+      const head = ['formulation', 'steps', 'rejected', 'f-evals', 'max ‖Φ‖', 'ms', 'φ1: t*', 'Δ', 'RelErr %', 'RMS', 'φ̇1: Δ'];
       const rows = c.rows.map((r) => {
-        const tr = document.createElement('tr');
-        tr.dataset.formulation = r.formulation;
         const cells = [
           r.formulation,
           String(r.naccept),
@@ -679,14 +650,9 @@ export class TrajectoryView {
           formatNumber(r.position.rms, 3),
           formatNumber(r.velocity.max, 3),
         ];
-        for (const v of cells) {
-          const td = document.createElement('td');
-          td.textContent = v;
-          tr.append(td);
-        }
-        return tr;
+        return { cells, data: { formulation: r.formulation } };
       });
-      byId('formulations-table').replaceChildren(head, ...rows);
+      fillTable(byId('formulations-table'), head, rows);
     } catch (e) {
       if (e instanceof CancelledError) return;
       caption.textContent = e instanceof Error ? e.message : String(e);
