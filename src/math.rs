@@ -38,6 +38,42 @@ pub fn sin_cos(x: f64) -> (f64, f64) {
     (sin(x), cos(x))
 }
 
+/// A real scalar that code generic over its numbers (the multibody mechanism) is
+/// evaluated in: f64 in every run, dual numbers in tests that differentiate that code
+/// automatically. Its sine and cosine of an f64 come from this module.
+pub trait Scalar: nalgebra::RealField + Copy {
+    /// The constant `x`.
+    fn of(x: f64) -> Self;
+    /// (sin x, cos x), through [`sin_cos`] for f64.
+    fn sin_cos_det(self) -> (Self, Self);
+}
+
+impl Scalar for f64 {
+    #[inline]
+    fn of(x: f64) -> Self {
+        x
+    }
+    #[inline]
+    fn sin_cos_det(self) -> (Self, Self) {
+        sin_cos(self)
+    }
+}
+
+/// Dual numbers for forward-mode automatic differentiation in the tests.
+#[cfg(test)]
+impl Scalar for num_dual::Dual64 {
+    fn of(x: f64) -> Self {
+        num_dual::Dual64::from_re(x)
+    }
+    fn sin_cos_det(self) -> (Self, Self) {
+        let (s, c) = sin_cos(self.re);
+        (
+            num_dual::Dual64::new(s, c * self.eps),
+            num_dual::Dual64::new(c, -s * self.eps),
+        )
+    }
+}
+
 /// x^y (`pow` of the `libm` crate).
 #[inline]
 pub fn powf(x: f64, y: f64) -> f64 {

@@ -12,6 +12,7 @@ mod sin_inv_t;
 mod slowfast_linear;
 mod van_der_pol;
 mod vehicle_stiff;
+pub use vehicle_stiff::bump_profile;
 
 use crate::error::OdeError;
 pub use crate::event::EventInfo;

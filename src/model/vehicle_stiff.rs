@@ -45,7 +45,7 @@
 //! two road inputs wf, wr.
 
 use super::{strings, Model, ModelInfo, ParamInfo};
-use crate::math;
+use crate::math::{self, Scalar};
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 
@@ -111,10 +111,29 @@ pub fn build(p: &[f64]) -> Box<dyn Model> {
         ct: p[8],
         v: p[9],
         rw,
-        rho,
+        radius: r,
         se: (rho * rho - rw * rw).sqrt(),
         t_hit: p[12],
     })
+}
+
+/// The height w(s) of the centre of a rigid wheel of radius `wheel` above the flat road
+/// as it rolls over a half-cylinder bump of radius `radius`, s the horizontal distance
+/// from the bump's axis, with dw/ds and d²w/ds² (0 off the bump; one-sided at the kinks
+/// s = ±sₑ). Shared with the body-coordinate vehicle (`src/multibody/mechanism.rs`).
+pub fn bump_profile<T: Scalar>(s: T, wheel: f64, radius: f64) -> (T, T, T) {
+    let rho = wheel + radius;
+    let se = (rho * rho - wheel * wheel).sqrt();
+    if s.abs() >= T::of(se) {
+        return (T::zero(), T::zero(), T::zero());
+    }
+    let q = T::of(rho * rho) - s * s;
+    let root = q.sqrt();
+    (
+        root - T::of(wheel),
+        -s / root,
+        -T::of(rho * rho) / (q * root),
+    )
 }
 
 struct Vehicle {
@@ -129,8 +148,8 @@ struct Vehicle {
     ct: f64,
     v: f64,
     rw: f64,
-    /// Rw + R: radius of the path of the wheel centre over the bump.
-    rho: f64,
+    /// R = D/2, the bump's radius.
+    radius: f64,
     /// Half-width of the bump as the wheel centre sees it.
     se: f64,
     t_hit: f64,
@@ -140,14 +159,7 @@ impl Vehicle {
     /// (w, dw/dt, d²w/dt²) for the wheel that trails the front one by `lag` metres.
     fn road(&self, t: f64, lag: f64) -> (f64, f64, f64) {
         let s = self.v * (t - self.t_hit) - self.se - lag;
-        if s.abs() >= self.se {
-            return (0.0, 0.0, 0.0);
-        }
-        let q = self.rho * self.rho - s * s;
-        let root = q.sqrt();
-        let w = root - self.rw;
-        let dw = -s / root;
-        let ddw = -self.rho * self.rho / (q * root);
+        let (w, dw, ddw) = bump_profile(s, self.rw, self.radius);
         (w, self.v * dw, self.v * self.v * ddw)
     }
 

@@ -22,7 +22,7 @@
 //! every accepted step (q by Gauss–Newton with the minimum-norm correction
 //! Δq = −Φ_qᵀ(Φ_qΦ_qᵀ)⁻¹Φ, then q̇ ← q̇ − Φ_qᵀ(Φ_qΦ_qᵀ)⁻¹Φ_q q̇).
 
-use super::mechanism::Mechanism;
+use super::mechanism::{Mechanism, Scalar};
 use super::models::{output_names, write_outputs, Description};
 use super::{ConstraintFailure, ConstraintReport, Stabilization};
 use crate::model::{Model, ModelInfo};
@@ -37,24 +37,25 @@ pub const PROJECTION_TOL: f64 = 1e-12;
 pub const PROJECTION_MAX_ITER: u32 = 20;
 
 /// q̈, λ and the LU of eq. (9) at one state.
-pub struct SaddleSolution {
-    pub lu: nalgebra::LU<f64, nalgebra::Dyn, nalgebra::Dyn>,
-    pub qdd: DVector<f64>,
-    pub lambda: DVector<f64>,
+pub struct SaddleSolution<T: Scalar = f64> {
+    pub lu: nalgebra::LU<T, nalgebra::Dyn, nalgebra::Dyn>,
+    pub qdd: DVector<T>,
+    pub lambda: DVector<T>,
 }
 
-/// Solves eq. (9) at (q, q̇), with γ Baumgarte-stabilised if asked.
-pub fn saddle_point(
+/// Solves eq. (9) at (q, q̇), with γ Baumgarte-stabilised if asked. Generic over the
+/// scalar so that the tests can differentiate it, LU included, with dual numbers.
+pub fn saddle_point<T: Scalar>(
     mech: &Mechanism,
-    q: &[f64],
-    qd: &[f64],
+    q: &[T],
+    qd: &[T],
     stab: Stabilization,
-) -> Result<SaddleSolution, ConstraintFailure> {
+) -> Result<SaddleSolution<T>, ConstraintFailure> {
     let (n, m) = (mech.n(), mech.m());
     let d = mech.phi_q(q);
     let mut k = DMatrix::zeros(n + m, n + m);
     for (i, mi) in mech.mass_diagonal().iter().enumerate() {
-        k[(i, i)] = *mi;
+        k[(i, i)] = T::of(*mi);
     }
     for r in 0..m {
         for c in 0..n {
@@ -64,17 +65,21 @@ pub fn saddle_point(
     }
     let mut gamma = mech.gamma(q, qd);
     if let Stabilization::Baumgarte { alpha, beta } = stab {
-        gamma -= (&d * DVector::from_row_slice(qd)) * (2.0 * alpha) + mech.phi(q) * (beta * beta);
+        gamma -= (&d * DVector::from_row_slice(qd)) * T::of(2.0 * alpha)
+            + mech.phi(q) * T::of(beta * beta);
     }
     let mut rhs = DVector::zeros(n + m);
-    rhs.rows_mut(0, n).copy_from(&mech.forces(q, qd, None));
+    rhs.rows_mut(0, n).copy_from(&mech.forces(q, qd));
     rhs.rows_mut(n, m).copy_from(&gamma);
     if !k.iter().chain(rhs.iter()).all(|v| v.is_finite()) {
         return Err(ConstraintFailure::SingularSaddlePoint);
     }
     let lu = k.lu();
-    let diag = lu.u().diagonal().map(f64::abs);
-    if diag.min() <= PIVOT_RATIO * diag.max() {
+    let pivots = lu.u().diagonal().map(|p| p.abs());
+    let (smallest, largest) = pivots.iter().fold((pivots[0], pivots[0]), |(lo, hi), &p| {
+        (if p < lo { p } else { lo }, if p > hi { p } else { hi })
+    });
+    if smallest <= T::of(PIVOT_RATIO) * largest {
         return Err(ConstraintFailure::SingularSaddlePoint);
     }
     let x = lu
@@ -99,7 +104,7 @@ pub fn acceleration_jacobian(
     let (n, m) = (mech.n(), mech.m());
     let mut dq_q = DMatrix::zeros(n, n);
     let mut dq_qd = DMatrix::zeros(n, n);
-    mech.forces(q, qd, Some((&mut dq_q, &mut dq_qd)));
+    mech.force_jacobian(q, qd, &mut dq_q, &mut dq_qd);
     let (dd, mut gq, mut gqd) = mech.derivatives(q, qd);
     let d = mech.phi_q(q);
     let qdv = DVector::from_row_slice(qd);

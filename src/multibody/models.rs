@@ -17,11 +17,25 @@
 //!   body whose angle is decoupled (no torque acts on it) with inertia m2 (any positive
 //!   value gives the same motion), so φ2 stays at 0. Native output: energy.
 //!
-//! `vehicle-stiff` is not here: the half-car of `src/model/vehicle_stiff.rs` has no
-//! joints (its coordinates are already independent), so its state-space form would be
-//! the native model itself.
+//! - `vehicle-stiff` (001 §3.2): the half-car of `src/model/vehicle_stiff.rs` rebuilt
+//!   the way the seed's HMMWV is built, with bodies and joints: the chassis "c" (mass m,
+//!   CM at the seed's settled height H = 0.71 m) and two unsprung bodies "f", "r", each
+//!   held to the chassis by a translational joint (it slides along the chassis' vertical
+//!   axis through the axle point (a, Rw − H) or (−b, Rw − H), relative angle locked);
+//!   one suspension TSDA per side (a zero-rest-length spring-damper ks, cs from the
+//!   chassis' axle point to the unsprung body's centre, along the slide) and one
+//!   vertical tyre TSDA per side (kt, ct, rest height Rw) on the road with the
+//!   half-cylinder bump. The vehicle really drives: ẋ = v at the start and the road
+//!   height is read at each wheel's x, so the input is w(x), not w(t) (autonomous: ∂f/∂t
+//!   = 0). As in the native model, coordinates are taken about static equilibrium and
+//!   gravity drops out with the spring preloads. 9 coordinates, 4 constraints, 5 degrees
+//!   of freedom (the native 4 plus the forward position x_c); the state-space default
+//!   independent coordinates are (x_c, y_c, φ_c, y_f, y_r). The unsprung bodies turn
+//!   with the chassis (the joint locks their angle), so they carry 1e-3 J each of the
+//!   pitch inertia and the chassis the rest: the total is J. With exact rotations
+//!   instead of the native z + aθ, the two models differ by O(θ²) (θ < 1e-2 rad).
 
-use super::mechanism::{Anchor, Body, Force, Mechanism, Revolute};
+use super::mechanism::{Anchor, Body, Force, Joint, Mechanism, Revolute, Road};
 use crate::error::OdeError;
 use crate::model::{self, ModelInfo};
 use std::collections::BTreeMap;
@@ -36,6 +50,9 @@ pub struct Description {
     pub mechanism: Mechanism,
     pub q0: Vec<f64>,
     pub qd0: Vec<f64>,
+    /// The state-space formulation's independent coordinates when the spec names none
+    /// (None: chosen by LU of Φ_q, 001 Algorithm 1 step 1).
+    pub independent: Option<Vec<String>>,
     /// Names of the native outputs that [`Description::named`] computes.
     pub named_outputs: Vec<String>,
     pub named: NamedOutputs,
@@ -46,6 +63,7 @@ pub const CONSTRAINED: &[&str] = &[
     "double-pendulum-stiff",
     "double-pendulum-rsda",
     "pendulum-particle",
+    "vehicle-stiff",
 ];
 
 /// The model `id` with parameter overrides as a mechanism, started from `y0` (native
@@ -91,6 +109,7 @@ pub fn describe(
     let desc = match id {
         "double-pendulum-stiff" => stiff(native, &p, &y),
         "double-pendulum-rsda" => rsda(native, &p, &y),
+        "vehicle-stiff" => vehicle(native, &p, &y),
         _ => particle(native, &p, &y),
     };
     Ok(desc)
@@ -107,7 +126,7 @@ fn drift_free_named(native: &ModelInfo) -> Vec<String> {
 
 /// Two bodies in a chain: body 1 hinged to the ground at its local (−r1, 0), body 2
 /// hinged to body 1's (r1, 0) at its own (−r2, 0) — both double pendulums' layout.
-fn two_links(mass: [f64; 2], inertia: [f64; 2], r1: f64, r2: f64) -> (Vec<Body>, Vec<Revolute>) {
+fn two_links(mass: [f64; 2], inertia: [f64; 2], r1: f64, r2: f64) -> (Vec<Body>, Vec<Joint>) {
     let bodies = vec![
         Body {
             name: "1",
@@ -121,14 +140,14 @@ fn two_links(mass: [f64; 2], inertia: [f64; 2], r1: f64, r2: f64) -> (Vec<Body>,
         },
     ];
     let joints = vec![
-        Revolute {
+        Joint::Revolute(Revolute {
             a: Anchor::Body(0, [-r1, 0.0]),
             b: Anchor::Ground([0.0, 0.0]),
-        },
-        Revolute {
+        }),
+        Joint::Revolute(Revolute {
             a: Anchor::Body(0, [r1, 0.0]),
             b: Anchor::Body(1, [-r2, 0.0]),
-        },
+        }),
     ];
     (bodies, joints)
 }
@@ -151,6 +170,7 @@ fn stiff(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
         ],
     };
     Description {
+        independent: None,
         named_outputs: drift_free_named(&native),
         native,
         mechanism,
@@ -204,6 +224,7 @@ fn rsda(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
         w2,
     ];
     Description {
+        independent: None,
         named_outputs: drift_free_named(&native),
         native,
         mechanism,
@@ -235,10 +256,10 @@ fn particle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
                 inertia: m2,
             },
         ],
-        joints: vec![Revolute {
+        joints: vec![Joint::Revolute(Revolute {
             a: Anchor::Body(0, [0.0, h]),
             b: Anchor::Ground([0.0, 0.0]),
-        }],
+        })],
         forces: vec![
             Force::Gravity { g },
             Force::Spring {
@@ -254,12 +275,103 @@ fn particle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
     let q0 = vec![h * s, -h * c, th, y[2], y[3], 0.0];
     let qd0 = vec![h * c * w, h * s * w, w, y[4], y[5], 0.0];
     Description {
+        independent: None,
         named_outputs: drift_free_named(&native),
         native,
         mechanism,
         q0,
         qd0,
         named: Box::new(|m, q, qd, out| out[0] = m.energy(q, qd)),
+    }
+}
+
+/// Chassis CM height of the body-coordinate vehicle at static equilibrium (001 §3.2:
+/// "the chassis height stabilizes at approximately z1 = 0.71 m").
+pub const VEHICLE_HEIGHT: f64 = 0.71;
+
+fn vehicle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
+    let (m, j, a, b, mu) = (p[0], p[1], p[2], p[3], p[4]);
+    let (ks, cs, kt, ct, v) = (p[5], p[6], p[7], p[8], p[9]);
+    let (radius, rw, t_hit) = (0.5 * p[10], p[11], p[12]);
+    let unsprung_inertia = 1e-3 * j;
+    let body = |name, mass, inertia| Body {
+        name,
+        mass,
+        inertia,
+    };
+    let bodies = vec![
+        body("c", m, j - 2.0 * unsprung_inertia),
+        body("f", mu, unsprung_inertia),
+        body("r", mu, unsprung_inertia),
+    ];
+    // Axle points on the chassis, in its frame; the unsprung centres slide through them.
+    let axle = [[a, rw - VEHICLE_HEIGHT], [-b, rw - VEHICLE_HEIGHT]];
+    let slider = |w: usize| Joint::Translational {
+        i: 0,
+        j: w,
+        si: axle[w - 1],
+        sj: [0.0, 0.0],
+        axis: [0.0, 1.0],
+        phi0: 0.0,
+    };
+    // The front wheel meets the bump at t_hit (the native model's timing): its centre
+    // starts at x = a and touches the bump when it is sₑ before the bump's axis.
+    let se = ((rw + radius) * (rw + radius) - rw * rw).sqrt();
+    let road = Road::Bump {
+        x_axis: a + v * t_hit + se,
+        radius,
+        wheel: rw,
+    };
+    let mut forces = Vec::new();
+    for w in 1..=2 {
+        forces.push(Force::Spring {
+            a: Anchor::Body(0, axle[w - 1]),
+            b: Anchor::Body(w, [0.0, 0.0]),
+            k: ks,
+            c: cs,
+        });
+        forces.push(Force::Tyre {
+            body: w,
+            k: kt,
+            c: ct,
+            rest: rw,
+            road,
+        });
+    }
+    let mechanism = Mechanism {
+        bodies,
+        joints: vec![slider(1), slider(2)],
+        forces,
+    };
+    // Native state (z, θ, zf, zr, ż, θ̇, żf, żr) → body coordinates: the slide σ of each
+    // unsprung body along the chassis axis puts its centre at height Rw + z_w.
+    let (z, th, wz, wzd) = (y[0], y[1], [y[2], y[3]], [y[6], y[7]]);
+    let (zd, thd) = (y[4], y[5]);
+    let (s, c) = crate::math::sin_cos(th);
+    let mut q0 = vec![0.0, VEHICLE_HEIGHT + z, th];
+    let mut qd0 = vec![v, zd, thd];
+    for w in 0..2 {
+        let [px, py] = axle[w];
+        let sigma = (rw + wz[w] - VEHICLE_HEIGHT - z - px * s) / c - py;
+        let ly = py + sigma; // the centre in the chassis frame: (px, ly)
+                             // ẏ = ż + (px c − ly s) θ̇ + σ̇ c.
+        let sigma_dot = (wzd[w] - zd - (px * c - ly * s) * thd) / c;
+        q0.extend([px * c - ly * s, VEHICLE_HEIGHT + z + px * s + ly * c, th]);
+        qd0.extend([v - (px * s + ly * c) * thd - sigma_dot * s, wzd[w], thd]);
+    }
+    Description {
+        independent: Some(["xc", "yc", "φc", "yf", "yr"].map(String::from).to_vec()),
+        named_outputs: drift_free_named(&native),
+        native,
+        mechanism,
+        q0,
+        qd0,
+        named: Box::new(move |mech, q, qd, out| {
+            out[0] = q[1];
+            out[1] = mech.energy_in_frame(q, qd, [v, 0.0]);
+            out[2] = road.profile(q[3]).0;
+            out[3] = road.profile(q[6]).0;
+        }),
     }
 }
 

@@ -109,7 +109,7 @@ pub fn build(
     let mech = &desc.mechanism;
     let d = mech.phi_q(&desc.q0);
     let coords = mech.coordinate_names();
-    let part = match independent {
+    let part = match independent.or(desc.independent.as_deref()) {
         None => partition(&d),
         Some(names) => chosen(&coords, names, mech.n() - mech.m())?,
     };

@@ -3,7 +3,7 @@
 
 use odelab::model;
 use odelab::multibody::augmented::{saddle_point, PIVOT_RATIO};
-use odelab::multibody::mechanism::{Anchor, Body, Force, Mechanism, Revolute};
+use odelab::multibody::mechanism::{Anchor, Body, Force, Joint, Mechanism, Revolute};
 use odelab::multibody::{ConstraintFailure, Stabilization};
 use odelab::spec::{SolveSpec, Tol};
 use odelab::{OdeError, Solution};
@@ -292,7 +292,7 @@ fn issue_8_unfixable_partition_and_singular_saddle_point_are_typed_errors() {
             mass: 1.0,
             inertia: 1.0,
         }],
-        joints: vec![hinge, hinge],
+        joints: vec![Joint::Revolute(hinge), Joint::Revolute(hinge)],
         forces: vec![Force::Gravity { g: 9.81 }],
     };
     let q = [1.0, 0.0, 0.0];

@@ -2,3 +2,4 @@
 
 mod comparison;
 mod formulations;
+mod vehicle;
