@@ -27,6 +27,8 @@
 //! state-space run is visible). A spec's `y0`, when given, is in the *native* layout and
 //! is mapped to body coordinates.
 
+#[cfg(test)]
+mod ad_check;
 pub mod augmented;
 pub mod compare;
 pub mod mechanism;
