@@ -213,12 +213,8 @@ impl Integrator {
                 model: info.id.clone(),
             });
         }
-        // The state-space formulation's f contains a Newton solve: its Jacobian is by
-        // finite differences through the constraint solve unless the spec says otherwise.
-        let state_space =
-            Formulation::parse(spec.formulation.as_deref())? == Formulation::StateSpace;
         let jacobian = JacobianOptions::from_spec(
-            spec.jacobian.as_deref().or(state_space.then_some("fd")),
+            spec.jacobian.as_deref(),
             spec.jacobian_update,
             spec.jacobian_scale,
         )?;

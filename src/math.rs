@@ -46,6 +46,8 @@ pub trait Scalar: nalgebra::RealField + Copy {
     fn of(x: f64) -> Self;
     /// (sin x, cos x), through [`sin_cos`] for f64.
     fn sin_cos_det(self) -> (Self, Self);
+    /// The f64 value (the real part of a dual number), for tests of convergence.
+    fn re(self) -> f64;
 }
 
 impl Scalar for f64 {
@@ -56,6 +58,10 @@ impl Scalar for f64 {
     #[inline]
     fn sin_cos_det(self) -> (Self, Self) {
         sin_cos(self)
+    }
+    #[inline]
+    fn re(self) -> f64 {
+        self
     }
 }
 
@@ -71,6 +77,9 @@ impl Scalar for num_dual::Dual64 {
             num_dual::Dual64::new(s, c * self.eps),
             num_dual::Dual64::new(c, -s * self.eps),
         )
+    }
+    fn re(self) -> f64 {
+        self.re
     }
 }
 

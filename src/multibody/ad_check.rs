@@ -145,7 +145,11 @@ fn analytic_acceleration_jacobian(
     for r in 0..n {
         for c in 0..2 * n {
             let expected = if c == n + r { 1.0 } else { 0.0 };
-            assert_eq!(j[(r, c)], expected, "upper half of the Jacobian at ({r}, {c})");
+            assert_eq!(
+                j[(r, c)],
+                expected,
+                "upper half of the Jacobian at ({r}, {c})"
+            );
         }
     }
     j.rows(n, n).into_owned()
@@ -189,7 +193,10 @@ fn issue_8_augmented_jacobian_equals_finite_differences() {
                 let ad = ad_acceleration_jacobian(&desc.mechanism, &q, &qd, stab);
                 let gap = relative_gap(&fd, &ad);
                 worst = worst.max(gap);
-                assert!(gap < 1e-6, "{id} {stab:?}: central differences vs AD {gap:e}");
+                assert!(
+                    gap < 1e-6,
+                    "{id} {stab:?}: central differences vs AD {gap:e}"
+                );
             }
         }
         println!("{id}: central differences vs AD, worst relative {worst:e}");
@@ -210,7 +217,7 @@ fn issue_8_mechanism_derivatives_equal_automatic_differentiation() {
             mech.force_jacobian(&q, &qd, &mut fq, &mut fqd);
             let (mut ad_gq, mut ad_gqd) = (DMatrix::zeros(m, n), DMatrix::zeros(m, n));
             let (mut ad_fq, mut ad_fqd) = (DMatrix::zeros(n, n), DMatrix::zeros(n, n));
-            for c in 0..n {
+            for (c, dd_c) in dd.iter().enumerate() {
                 let (qs, q0) = (seeded(&q, Some(c)), seeded(&q, None));
                 let (qds, qd0) = (seeded(&qd, Some(c)), seeded(&qd, None));
                 // Φ_q column c = ∂Φ/∂q_c.
@@ -219,7 +226,7 @@ fn issue_8_mechanism_derivatives_equal_automatic_differentiation() {
                 assert!(gap < 1e-13, "{id}: Φ_q column {c} vs AD {gap:e}");
                 // ∂Φ_q/∂q_c.
                 let ddc = mech.phi_q(&qs).map(|v| v.eps);
-                let hand = dd[c].clone().unwrap_or_else(|| DMatrix::zeros(m, n));
+                let hand = dd_c.clone().unwrap_or_else(|| DMatrix::zeros(m, n));
                 let gap = (&ddc - &hand).amax();
                 assert!(gap < 1e-12, "{id}: ∂Φ_q/∂q_{c} vs AD {gap:e}");
                 ad_gq.set_column(c, &mech.gamma(&qs, &qd0).map(|v| v.eps));
@@ -252,4 +259,68 @@ fn issue_8_dual_numbers_differentiate_the_kinematics_exactly() {
     let dphi = desc.mechanism.phi(&seeded(&q, Some(2))).map(|v| v.eps);
     // ∂/∂φ of A(φ)(−r, 0) = B(φ)(−r, 0) = (r sin φ, −r cos φ).
     assert!((dphi[0] - r * s).abs() < 1e-15 && (dphi[1] + r * c).abs() < 1e-15);
+}
+
+/// The state-space Jacobian (chain rule through the constraint solve, 001 §2) against
+/// AD through the same Newton recovery of u and u̇ and the saddle-point solve, and
+/// against central differences of f, at the start and at perturbed states.
+#[test]
+fn issue_8_state_space_jacobian_equals_automatic_differentiation() {
+    use super::state_space;
+    use crate::problem::System;
+    for id in CONSTRAINED {
+        let (mut worst_ad, mut worst_fd): (f64, f64) = (0.0, 0.0);
+        let desc = describe(id, &BTreeMap::new(), None).unwrap();
+        let (_, model) =
+            state_space::new(desc, state_space::DEFAULT_PARTITION_LIMIT, None).unwrap();
+        let dim = model.dim();
+        let k = dim / 2;
+        let y0 = crate::model::Model::default_y0(&model).unwrap();
+        let mut rng = Lcg(0x5eed_5a5e);
+        let mut ys = vec![y0.clone()];
+        for _ in 0..4 {
+            let y: Vec<f64> = y0
+                .iter()
+                .enumerate()
+                .map(|(i, v)| v + if i < k { 0.03 } else { 1.0 } * rng.next())
+                .collect();
+            ys.push(y);
+        }
+        for y in ys {
+            let analytic = model.jacobian(0.0, &y).expect("analytic Jacobian");
+            let mut ad = DMatrix::zeros(dim, dim);
+            let mut fd = DMatrix::zeros(dim, dim);
+            for c in 0..dim {
+                let (q, qd) = model.recover(&seeded(&y, Some(c))).expect("recovered");
+                let s = saddle_point(model.desc_mechanism(), &q, &qd, Stabilization::None)
+                    .expect("regular");
+                for (j, &i) in model.partition().independent.iter().enumerate() {
+                    ad[(j, c)] = qd[i].eps;
+                    ad[(k + j, c)] = s.qdd[i].eps;
+                }
+                let h = 1e-6 * y[c].abs().max(1.0);
+                let (mut plus, mut minus) = (y.clone(), y.clone());
+                plus[c] += h;
+                minus[c] -= h;
+                let (mut fp, mut fm) = (vec![0.0; dim], vec![0.0; dim]);
+                model.rhs(0.0, &plus, &mut fp);
+                model.rhs(0.0, &minus, &mut fm);
+                for r in 0..dim {
+                    fd[(r, c)] = (fp[r] - fm[r]) / (2.0 * h);
+                }
+            }
+            let (gap_ad, gap_fd) = (relative_gap(&analytic, &ad), relative_gap(&fd, &ad));
+            worst_ad = worst_ad.max(gap_ad);
+            worst_fd = worst_fd.max(gap_fd);
+            assert!(
+                gap_ad < 1e-11,
+                "{id}: state-space Jacobian vs AD {gap_ad:e}"
+            );
+            assert!(gap_fd < 1e-5, "{id}: central differences vs AD {gap_fd:e}");
+        }
+        println!(
+            "{id}: state-space Jacobian vs AD worst relative {worst_ad:e}; central \
+             differences vs AD {worst_fd:e}"
+        );
+    }
 }

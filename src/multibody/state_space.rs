@@ -22,15 +22,25 @@
 //! cond(Φ_u) exceeds the limit, Φ_q has (nearly) lost rank: a typed
 //! [`ConstraintFailure::Partition`] error.
 //!
-//! **Jacobian route.** f involves a Newton solve, so ∂f/∂y is not written out: the
-//! stiff methods (ros4, ros4-t2, w2, bdf2, backward-euler, llm) get it by forward finite
-//! differences through the whole constraint solve (`src/jacobian.rs`, δ = √ε·max(|y|, 1));
-//! a state-space spec without `jacobian` defaults to `"fd"`. The Newton loop converges
-//! past its tolerance (it stops when the correction is ≤ 1e-10, so the last iterate is
-//! accurate to O(1e-20) by quadratic convergence) so that the differences see a smooth
-//! u(v), not the iteration's stopping noise.
+//! **Jacobian route (001 §2: the state-space integration Jacobian).** With
+//! H = ∂q/∂v (I on the v rows, −Φ_u⁻¹Φ_v on the u rows, since Φ(v, u(v)) = 0) and
+//! q̇ = H v̇, differentiating Φ_q q̇ = 0 along the manifold gives ∂u̇/∂v = −Φ_u⁻¹ P H with
+//! P = ∂(Φ_q q̇)/∂q (column c is (∂Φ_q/∂q_c) q̇, from [`Mechanism::derivatives`]). With
+//! the augmented formulation's ∂q̈/∂q and ∂q̈/∂q̇ of 000 eqs. (10)–(15)
+//! ([`acceleration_jacobian`]), the chain rule gives
+//! ∂v̈/∂v = (∂q̈/∂q H + ∂q̈/∂q̇ G)_v and ∂v̈/∂v̇ = (∂q̈/∂q̇ H)_v, G = ∂q̇/∂v (zero on the v
+//! rows, −Φ_u⁻¹ P H on the u rows): the Jacobian costs one saddle-point LU and one
+//! factorisation of Φ_u, no extra f-evaluations. It is checked against forward-mode
+//! automatic differentiation through this very Newton recovery and saddle-point solve
+//! (dual numbers, `src/multibody/ad_check.rs`: agreement to 1e-15 relative) and
+//! against central differences. `jacobian: "fd"` in a spec still asks for forward
+//! differences through the whole constraint solve (`src/jacobian.rs`). The Newton loop
+//! converges past its tolerance (it stops when the correction is ≤ 1e-10, so the last
+//! iterate is accurate to O(1e-20) by quadratic convergence) so that such differences
+//! see a smooth u(v), not the iteration's stopping noise.
 
-use super::augmented::{dot, saddle_point};
+use super::augmented::{acceleration_jacobian, dot, saddle_point};
+use super::mechanism::{Mechanism, Scalar};
 use super::models::{output_names, write_outputs, Description};
 use super::{ConstraintFailure, ConstraintReport, Repartition, Stabilization};
 use crate::error::OdeError;
@@ -70,7 +80,7 @@ pub fn partition(phi_q: &DMatrix<f64>) -> Partition {
     }
 }
 
-fn columns(d: &DMatrix<f64>, cols: &[usize]) -> DMatrix<f64> {
+fn columns<T: Scalar>(d: &DMatrix<T>, cols: &[usize]) -> DMatrix<T> {
     d.select_columns(cols.iter())
 }
 
@@ -106,6 +116,16 @@ pub fn build(
     limit: f64,
     independent: Option<&[String]>,
 ) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
+    let (info, model) = new(desc, limit, independent)?;
+    Ok((info, Box::new(model)))
+}
+
+/// Catalogue entry and the state-space model itself.
+pub fn new(
+    desc: Description,
+    limit: f64,
+    independent: Option<&[String]>,
+) -> Result<(ModelInfo, StateSpace), OdeError> {
     let mech = &desc.mechanism;
     let d = mech.phi_q(&desc.q0);
     let coords = mech.coordinate_names();
@@ -163,7 +183,7 @@ pub fn build(
         formulations: model.desc.native.formulations.clone(),
         fast: vec![],
     };
-    Ok((info, Box::new(model)))
+    Ok((info, model))
 }
 
 /// A partition with the named independent coordinates.
@@ -210,11 +230,20 @@ impl StateSpace {
     }
 
     /// Full (q, q̇) from y = (v, v̇): Newton on Φ(v, u) = 0, then Φ_u u̇ = −Φ_v v̇.
-    pub fn recover(&self, y: &[f64]) -> Result<(Vec<f64>, Vec<f64>), ConstraintFailure> {
+    /// Generic over the scalar so that the tests differentiate through it (dual numbers:
+    /// the derivative part converges with the Newton iterates).
+    pub fn recover<T: Scalar>(&self, y: &[T]) -> Result<(Vec<T>, Vec<T>), ConstraintFailure> {
         let mech = &self.desc.mechanism;
         let (dep, ind) = (&self.part.dependent, &self.part.independent);
         let k = ind.len();
-        let mut q = self.q_acc.clone();
+        // ‖·‖∞ of the real parts; NaN propagates (f64::max would drop it).
+        let largest = |x: &mut dyn Iterator<Item = T>| {
+            x.map(|v| v.re().abs()).fold(
+                0.0,
+                |acc: f64, v| if v.is_nan() || v > acc { v } else { acc },
+            )
+        };
+        let mut q: Vec<T> = self.q_acc.iter().map(|&v| T::of(v)).collect();
         for (j, &i) in ind.iter().enumerate() {
             q[i] = y[j];
         }
@@ -224,7 +253,7 @@ impl StateSpace {
             if iterations >= NEWTON_MAX_ITER || !phi.iter().all(|v| v.is_finite()) {
                 return Err(ConstraintFailure::Newton {
                     iterations,
-                    residual: phi.amax(),
+                    residual: largest(&mut phi.iter().copied()),
                 });
             }
             let du = columns(&mech.phi_q(&q), dep)
@@ -234,17 +263,17 @@ impl StateSpace {
                 .ok_or(ConstraintFailure::Partition {
                     condition: f64::INFINITY,
                 })?;
-            let unorm = dep.iter().map(|&i| q[i].abs()).fold(0.0, f64::max);
+            let unorm = largest(&mut dep.iter().map(|&i| q[i]));
             for (j, &i) in dep.iter().enumerate() {
                 q[i] -= du[j];
             }
             iterations += 1;
-            if du.amax() <= NEWTON_STEP_TOL * (1.0 + unorm) {
+            if largest(&mut du.iter().copied()) <= NEWTON_STEP_TOL * (1.0 + unorm) {
                 break;
             }
         }
         self.newton.set(self.newton.get() + u64::from(iterations));
-        let residual = mech.phi(&q).amax();
+        let residual = largest(&mut mech.phi(&q).iter().copied());
         if residual > NEWTON_TOL || residual.is_nan() {
             return Err(ConstraintFailure::Newton {
                 iterations,
@@ -260,7 +289,7 @@ impl StateSpace {
             .ok_or(ConstraintFailure::Partition {
                 condition: f64::INFINITY,
             })?;
-        let mut qd = vec![0.0; q.len()];
+        let mut qd = vec![T::zero(); q.len()];
         for (j, &i) in ind.iter().enumerate() {
             qd[i] = y[k + j];
         }
@@ -268,6 +297,67 @@ impl StateSpace {
             qd[i] = udot[j];
         }
         Ok((q, qd))
+    }
+
+    /// The state-space Jacobian ∂(v̇, v̈)/∂(v, v̇) by the chain rule through the
+    /// constraint solve (see the module doc), at the consistent (q, q̇) of y.
+    fn analytic_jacobian(&self, y: &[f64]) -> Result<Option<DMatrix<f64>>, ConstraintFailure> {
+        let mech = &self.desc.mechanism;
+        let (dep, ind) = (&self.part.dependent, &self.part.independent);
+        let (n, k) = (mech.n(), ind.len());
+        let (q, qd) = self.recover(y)?;
+        self.solves.set(self.solves.get() + 1);
+        let s = saddle_point(mech, &q, &qd, Stabilization::None)?;
+        let Some((jq, jqd)) = acceleration_jacobian(mech, &q, &qd, Stabilization::None, &s) else {
+            return Ok(None);
+        };
+        let d = mech.phi_q(&q);
+        let phi_u = columns(&d, dep).lu();
+        let singular = ConstraintFailure::Partition {
+            condition: f64::INFINITY,
+        };
+        // H = ∂q/∂v: I on the v rows, −Φ_u⁻¹ Φ_v on the u rows.
+        let hu = phi_u.solve(&columns(&d, ind)).ok_or(singular)?;
+        let mut h = DMatrix::zeros(n, k);
+        for (j, &i) in ind.iter().enumerate() {
+            h[(i, j)] = 1.0;
+        }
+        for (j, &i) in dep.iter().enumerate() {
+            h.set_row(i, &(-hu.row(j)));
+        }
+        // P = ∂(Φ_q q̇)/∂q: column c is (∂Φ_q/∂q_c) q̇.
+        let (dd, _, _) = mech.derivatives(&q, &qd);
+        let qdv = DVector::from_row_slice(&qd);
+        let mut p = DMatrix::zeros(mech.m(), n);
+        for (c, ddc) in dd.iter().enumerate() {
+            if let Some(ddc) = ddc {
+                p.set_column(c, &(ddc * &qdv));
+            }
+        }
+        // G = ∂q̇/∂v (v̇ held): 0 on the v rows, −Φ_u⁻¹ P H on the u rows.
+        let gu = phi_u.solve(&(&p * &h)).ok_or(singular)?;
+        let mut g = DMatrix::zeros(n, k);
+        for (j, &i) in dep.iter().enumerate() {
+            g.set_row(i, &(-gu.row(j)));
+        }
+        let acc_v = &jq * &h + &jqd * &g;
+        let acc_vd = &jqd * &h;
+        let mut jac = DMatrix::zeros(2 * k, 2 * k);
+        for j in 0..k {
+            jac[(j, k + j)] = 1.0;
+        }
+        for (r, &i) in ind.iter().enumerate() {
+            for c in 0..k {
+                jac[(k + r, c)] = acc_v[(i, c)];
+                jac[(k + r, k + c)] = acc_vd[(i, c)];
+            }
+        }
+        Ok(Some(jac))
+    }
+
+    /// The mechanism being integrated.
+    pub fn desc_mechanism(&self) -> &Mechanism {
+        &self.desc.mechanism
     }
 
     /// The current partition.
@@ -297,6 +387,18 @@ impl System for StateSpace {
             Err(f) => {
                 self.failure.borrow_mut().get_or_insert(f);
                 dy[k..].fill(f64::NAN);
+            }
+        }
+    }
+
+    fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
+        match self.analytic_jacobian(y) {
+            Ok(j) => j,
+            Err(f) => {
+                self.failure.borrow_mut().get_or_insert(f);
+                // A NaN Jacobian makes the step's matrix fail; the driver then reports
+                // the recorded failure.
+                Some(DMatrix::from_element(y.len(), y.len(), f64::NAN))
             }
         }
     }

@@ -163,6 +163,7 @@ fn issue_8_constrained_jacobian_matches_finite_differences() {
         "double-pendulum-rsda",
         "double-pendulum-stiff",
         "pendulum-particle",
+        "vehicle-stiff",
     ] {
         for stab in ["none", "baumgarte"] {
             let mut s = spec(id, Some("augmented"), "ros4", 1e-6);
@@ -354,9 +355,9 @@ fn issue_8_pendulum_particle_in_both_formulations() {
     }
 }
 
-/// The state-space Jacobian (finite differences through the constraint solve, the
-/// default for this formulation) serves every method that needs one; bdf2 restarts its
-/// history after each re-partition.
+/// The state-space Jacobian (analytic, by the chain rule through the constraint solve)
+/// serves every method that needs one; bdf2 restarts its history after each
+/// re-partition.
 #[test]
 fn issue_8_state_space_with_other_stiff_methods() {
     let native = odelab::solve(&spec("double-pendulum-rsda", None, "ros4", 1e-8)).unwrap();
