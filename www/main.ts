@@ -106,16 +106,22 @@ async function main(): Promise<void> {
     let eigenvalues: Float64Array = new Float64Array();
     let h = settings.h ?? NaN;
     let where = 'no run yet';
+    let note: string | undefined;
     if (run && run.t.length > 0) {
       const n = run.t.length;
       scrub.max = String(n - 1);
       const i = Math.min(Number(scrub.value), n - 1);
       const y = Array.from({ length: run.dim }, (_, j) => run.y[i * run.dim + j]);
       const source = model.id === 'custom' ? { system: settings.system } : { model: model.id };
-      try {
-        eigenvalues = await engine.spectrum({ ...source, params: settings.params, t: run.t[i], y });
-      } catch {
-        eigenvalues = new Float64Array();
+      if (run.native) {
+        try {
+          eigenvalues = await engine.spectrum({ ...source, params: settings.params, t: run.t[i], y });
+        } catch {
+          eigenvalues = new Float64Array();
+        }
+      } else {
+        // spectrum() knows the model's own ∂f/∂y, not that of a formulation's coordinates.
+        note = `No hλ markers: the run is in the ${settings.formulation ?? ''} formulation's coordinates; choose Formulation → native to mark the model's eigenvalues.`;
       }
       // An adaptive run's step at that time (the one leaving it, or the last one).
       if (adaptive && n > 1) h = i + 1 < n ? run.t[i + 1] - run.t[i] : run.t[i] - run.t[i - 1];
@@ -123,7 +129,7 @@ async function main(): Promise<void> {
       byId('scrub-t').textContent = where;
     }
     const key = `${model.id}|${settings.method}|${adaptive ? '' : String(settings.h)}|${JSON.stringify(settings.tableau ?? '')}`;
-    await stability.update({ method: settings.method, h, eigenvalues, where, tableau: settings.tableau }, key);
+    await stability.update({ method: settings.method, h, eigenvalues, where, note, tableau: settings.tableau }, key);
   };
   scrub.addEventListener('input', () => void syncStability());
 

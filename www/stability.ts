@@ -29,6 +29,8 @@ export interface RunContext {
   eigenvalues: Float64Array;
   /** Text describing where the eigenvalues were taken. */
   where: string;
+  /** Why there are no eigenvalues, when the reason is known. */
+  note?: string;
   /** Your tableau, when the method is `custom`. */
   tableau?: TableauSpec;
 }
@@ -261,7 +263,7 @@ export class StabilityView {
     const n = eigenvalues.length / 2;
     markers.textContent =
       n === 0
-        ? 'No eigenvalues to mark: run a model with a Jacobian.'
+        ? (this.run.note ?? 'No eigenvalues to mark: run a model with a Jacobian.')
         : `${n} markers hλ (h = ${formatNumber(h)}, ${this.run.where}); ${outside} outside the region of ${this.run.method}` +
           (unknown > 0 ? `, ${unknown} beyond the window.` : '.');
     markers.dataset.outside = String(outside);

@@ -667,9 +667,15 @@ export class TrajectoryView {
     if (this.last && series) this.plots?.other?.setData(this.last.t, [series]);
   }
 
-  /** The last run drawn (t, row-major y, the steps h[i] = t[i+1] − t[i]), if any. */
-  lastRun(): { t: ArrayLike<number>; y: ArrayLike<number>; dim: number } | undefined {
-    return this.last ? { t: this.last.t, y: this.last.y, dim: this.model.dim } : undefined;
+  /**
+   * The last run drawn (t, row-major y of `dim` columns), if any; `native` is false when
+   * its states are an augmented or state-space formulation's body coordinates, not the
+   * model's own (so the model's ∂f/∂y does not apply to them).
+   */
+  lastRun(): { t: ArrayLike<number>; y: ArrayLike<number>; dim: number; native: boolean } | undefined {
+    if (!this.last) return undefined;
+    const names = this.shape.names;
+    return { t: this.last.t, y: this.last.y, dim: names.length, native: names.join() === this.model.names.join() };
   }
 
   /** The model currently shown. */
@@ -679,7 +685,8 @@ export class TrajectoryView {
 
   private exportCsv(): void {
     if (!this.last) return;
-    const csv = runToCsv(this.last.t, this.last.y, this.model.names, this.last.outputs);
+    // The run's own state names: a formulation's coordinates differ from the model's.
+    const csv = runToCsv(this.last.t, this.last.y, this.shape.names, this.last.outputs);
     download(`odelab-${this.model.id}-${this.methodSelect.value}.csv`, new Blob([csv], { type: 'text/csv' }));
   }
 

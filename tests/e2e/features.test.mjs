@@ -161,3 +161,54 @@ test('issue 8: the two formulations side by side in the 001 Tables 4–6 layout'
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('issue 8: the vehicle-state-space scenario runs in body coordinates, plots its drift, re-runs on a parameter', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?scenario=vehicle-state-space`);
+  await page.waitForFunction(() => ['ok', 'warning', 'error'].includes(document.body.dataset.status), null, { timeout: 20000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.status), 'ok', await page.textContent('#message'));
+  assert.ok(await page.isVisible('#formulation-box'));
+  assert.equal(await page.inputValue('#formulation'), 'state-space');
+  // The plotted states are the independent coordinates (xc, yc, φc, yf, yr) and their rates.
+  const legend = await page.textContent('#plot-trajectory .u-legend');
+  assert.ok(legend.includes('yr') && !legend.includes('xf'), legend);
+  // The drift plot: ‖Φ‖ on a log axis, drawn.
+  await page.selectOption('#output-choice', 'constraint |Φ|');
+  assert.ok(await page.isVisible('#fig-outputs'));
+  assert.ok((await countColouredPixels(page, '#plot-outputs', [43, 138, 62])) > 100, 'drift drawn');
+  // The CSV has the run's own columns: t, 10 states, then the outputs, on every row.
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  const text = await (await csv.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
+  const lines = text.trim().split('\n');
+  const head = lines[0].split(',');
+  assert.deepEqual(head.slice(0, 6), ['t', 'xc', 'yc', 'φc', 'yf', 'yr'], lines[0]);
+  assert.equal(head[11], 'chassis height', lines[0]);
+  const width = head.length;
+  assert.ok(lines.every((l) => l.split(',').length === width));
+  assert.equal(Number(lines[1].split(',')[2]), 0.71); // yc at t = 0
+  // A parameter (the suspension stiffness) re-runs, still in the state-space formulation.
+  const fragment = () => JSON.parse(Buffer.from(new URL(page.url()).hash.slice('#v1='.length), 'base64url').toString('utf8'));
+  const before = await stat(page, 'f-evaluations');
+  await page.fill('input[data-param="ks"]', '10000000');
+  await page.waitForFunction(
+    (b) => document.body.dataset.status === 'ok' && document.querySelector('dd[data-stat="f-evaluations"]')?.textContent !== b,
+    before,
+    { timeout: 20000 },
+  );
+  assert.equal(fragment().params.ks, 1e7);
+  assert.equal(fragment().formulation, 'state-space');
+  // …and so does its slider.
+  const moved = await stat(page, 'f-evaluations');
+  await page.fill('input[data-slider="ks"]', String(Number(await page.inputValue('input[data-slider="ks"]')) + 20));
+  await page.waitForFunction(
+    (b) => document.body.dataset.status === 'ok' && document.querySelector('dd[data-stat="f-evaluations"]')?.textContent !== b,
+    moved,
+    { timeout: 20000 },
+  );
+  assert.ok(fragment().params.ks > 1e7);
+  assert.equal(await page.inputValue('#formulation'), 'state-space');
+  // The ξ-plane marks no hλ for body coordinates (spectrum() is the native model's ∂f/∂y) and says so.
+  await page.click('#tabs [data-view="stability"]');
+  await page.waitForFunction(() => document.querySelector('#stability-markers')?.textContent?.includes('state-space formulation'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

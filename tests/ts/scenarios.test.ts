@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { convergence, describeSystem, initEngine, methods, models, solve, stabilityAnalysis } from '../../www/engine';
-import type { Solution } from '../../www/engine';
+import type { Solution, SolveSpec } from '../../www/engine';
 import scenarioList from '../../www/scenarios.json';
 import { CUSTOM, DEFAULT_SYSTEM, toSpec } from '../../www/settings';
 import type { RunSettings } from '../../www/settings';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   await initEngine(readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)));
 });
 
-function run(settings: RunSettings): Solution {
+function run(settings: RunSettings, extra: Partial<SolveSpec> = {}): Solution {
   const model =
     settings.model === CUSTOM
       ? describeSystem(settings.system ?? DEFAULT_SYSTEM)
@@ -30,7 +30,7 @@ function run(settings: RunSettings): Solution {
   if (!model) throw new Error(`no model ${settings.model}`);
   const method = methods().find((m) => m.id === settings.method);
   const spec = toSpec({ ...settings, system: settings.system ?? DEFAULT_SYSTEM }, model, method);
-  return solve(spec);
+  return solve({ ...spec, ...extra });
 }
 
 const byId = (id: string): Scenario => {
@@ -173,6 +173,45 @@ describe('issue 6: scenarios', () => {
       return Math.max(...h) - Math.min(...h);
     };
     expect(Math.abs(range(ros4) - range(dp45))).toBeLessThan(0.02 * range(dp45));
+  });
+
+  it('001 §3.2, Algorithm 1: the state-space vehicle keeps Φ at round-off, the augmented one drifts, same chassis height', () => {
+    const s = byId('vehicle-state-space').settings;
+    expect(s.formulation).toBe('state-space');
+    const tEval = Array.from({ length: 501 }, (_, i) => i * 0.01);
+    const ss = run(s, { tEval });
+    const aug = run({ ...s, formulation: 'augmented' }, { tEval });
+    for (const sol of [ss, aug]) {
+      expect(sol.warning).toBeUndefined();
+      expect(sol.t[sol.t.length - 1]).toBe(5);
+    }
+    expect(ss.constraint?.formulation).toBe('state-space');
+    expect(aug.constraint?.formulation).toBe('augmented');
+    // Measured: state-space max ‖Φ‖ 2.4e-15, ‖Φq q̇‖ 6e-16; augmented ‖Φ‖ grows to 1.8e-5.
+    expect(maxOf(ss.outputs['constraint |Φ|'])).toBeLessThan(1e-10);
+    expect(maxOf(ss.outputs['velocity constraint |Φq q̇|'])).toBeLessThan(1e-10);
+    expect(maxOf(aug.outputs['constraint |Φ|'])).toBeGreaterThan(1e-7);
+    // Chassis height (measured): 0.71 on the flat road, peaks 0.7389 at t ≈ 0.6 (front
+    // wheel on the bump from 0.5 s) and 0.7374 at t ≈ 1.3 (rear wheel from 1.2 s), and
+    // within 3e-6 of 0.71 from t = 4 on.
+    const height = ss.outputs['chassis height'];
+    const within = (a: number, b: number): number[] => [...height].filter((_, i) => ss.t[i] >= a && ss.t[i] <= b);
+    expect(Math.max(...within(0, 0.5).map((v) => Math.abs(v - 0.71)))).toBeLessThan(1e-6);
+    expect(Math.max(...within(0.5, 1.2))).toBeGreaterThan(0.73);
+    expect(Math.max(...within(1.2, 2))).toBeGreaterThan(0.73);
+    expect(Math.max(...within(4, 5).map((v) => Math.abs(v - 0.71)))).toBeLessThan(1e-3);
+    // Both formulations on one time grid (dense output): yc agrees to 1.1e-7 when measured.
+    const yc = (sol: Solution): number[] => {
+      const j = sol.names.indexOf('yc');
+      expect(j).toBeGreaterThanOrEqual(0);
+      expect(sol.tEval.length).toBe(tEval.length);
+      return tEval.map((_, i) => sol.yEval[i * sol.dim + j]);
+    };
+    const [a, b] = [yc(ss), yc(aug)];
+    expect(a.reduce((w, v, i) => Math.max(w, Math.abs(v - b[i])), 0)).toBeLessThan(1e-5);
+    // About as many steps either way (1194 and 1169 when measured; hMax = 5 ms sets most).
+    expect(ss.stats.naccept / aug.stats.naccept).toBeGreaterThan(2 / 3);
+    expect(ss.stats.naccept / aug.stats.naccept).toBeLessThan(1.5);
   });
 
   it('Van der Pol μ = 1000: ros4 over [0, 3000] in under 20,000 f-evaluations, near the reference', () => {
