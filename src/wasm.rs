@@ -225,7 +225,8 @@ export interface FormulationRow {
   finalVelocityDrift: number;
   /** Wall time of the run in milliseconds (Date.now(), so millisecond resolution). */
   timeMs: number;
-  /** Body 1's angle φ1 (Table 4) and rate φ̇1 (Table 6) against the reference. */
+  /** Body 1's angle φ1 (Table 4) and rate φ̇1 (Table 6) against the reference; for
+   *  vehicle-stiff the chassis height yc and its rate (001 Fig. 4). */
   position: ErrorRow;
   velocity: ErrorRow;
   stoppedBy?: string;
@@ -234,7 +235,10 @@ export interface FormulationRow {
 export interface FormulationComparison {
   model: string;
   method: string;
-  /** Steps of the reference run (native, ros4, rtol = atol = 1e-10). */
+  /** The reference run in words: "native ros4 at rtol = atol = 1e-10", or for
+   *  vehicle-stiff the same mechanism in the state-space formulation. */
+  reference: string;
+  /** Steps of the reference run. */
   referenceSteps: number;
   rows: FormulationRow[];
 }

@@ -634,8 +634,9 @@ export class TrajectoryView {
     void _ignored;
     try {
       const c = await this.engine.formulations(spec);
-      caption.textContent = `${c.model}, ${c.method}; reference: native ros4 at 1e-10 (${c.referenceSteps} steps). Errors of body 1's angle φ1 and rate φ̇1:`;
-      const head = ['formulation', 'steps', 'rejected', 'f-evals', 'max ‖Φ‖', 'ms', 'φ1: t*', 'Δ', 'RelErr %', 'RMS', 'φ̇1: Δ'];
+      const [position, rate] = [c.rows[0]?.position.quantity ?? 'φ1', c.rows[0]?.velocity.quantity ?? 'φ̇1'];
+      caption.textContent = `${c.model}, ${c.method}; reference: ${c.reference} (${c.referenceSteps} steps). Errors of ${position} and ${rate}:`;
+      const head = ['formulation', 'steps', 'rejected', 'f-evals', 'max ‖Φ‖', 'ms', `${position}: t*`, 'Δ', 'RelErr %', 'RMS', `${rate}: Δ`];
       const rows = c.rows.map((r) => {
         const cells = [
           r.formulation,

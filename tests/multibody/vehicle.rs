@@ -10,7 +10,10 @@ fn max(s: &[f64]) -> f64 {
 }
 
 fn max_gap(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
 }
 
 /// The seed's Fig. 4 run: 5 s at rtol = atol = 1e-6, hMax 5 ms (the bump lasts ~0.1 s
@@ -36,7 +39,11 @@ fn issue_8_vehicle_state_space_and_augmented_agree_and_follow_the_native_half_ca
     let hn = column(&native, 0, 0.71);
     let (ha, hs) = (column(&aug, 1, 0.0), column(&ss, 1, 0.0));
     let (ha, hs, hn) = (&ha[..], &hs[..], &hn[..]);
-    for (name, r) in [("native", &native), ("augmented", &aug), ("state-space", &ss)] {
+    for (name, r) in [
+        ("native", &native),
+        ("augmented", &aug),
+        ("state-space", &ss),
+    ] {
         println!(
             "{name}: steps {} rejected {} nfev {} njev {} nlu {}",
             r.stats.naccept, r.stats.nreject, r.stats.nfev, r.stats.njev, r.stats.nlu
@@ -77,7 +84,11 @@ fn issue_8_vehicle_state_space_and_augmented_agree_and_follow_the_native_half_ca
     // The vehicle drives: x_c = v t within a millimetre (no traction is modelled; only
     // the joints' reactions to the tilted tyre forces move it along).
     let xc = column(&ss, 0, 0.0);
-    assert!((xc[500] - 5.0 * 4.4704).abs() < 1e-3, "x_c(5) = {}", xc[500]);
+    assert!(
+        (xc[500] - 5.0 * 4.4704).abs() < 1e-3,
+        "x_c(5) = {}",
+        xc[500]
+    );
     // The recorded chassis-height output is y_c.
     let out = output(&ss, "chassis height");
     assert_eq!(out[out.len() - 1], ss.y[ss.y.len() - ss.dim + 1]);
