@@ -51,6 +51,10 @@ pub fn of_model(model: &dyn Model, t: f64, y: &[f64]) -> Result<Vec<Complex<f64>
     let jacobian = model.jacobian(t, y).ok_or_else(|| OdeError::BadSpec {
         message: "this model has no Jacobian, so its eigenvalues cannot be shown".into(),
     })?;
+    // A constrained formulation that cannot recover or solve at y says why.
+    if let Some(failure) = model.take_failure() {
+        return Err(failure.at(t, 0.0));
+    }
     eigenvalues(jacobian)
 }
 
@@ -69,6 +73,15 @@ pub struct SpectrumSpec {
     /// The state; the model's default initial state when absent.
     #[serde(default)]
     pub y: Option<Vec<f64>>,
+    /// A constrained model's formulation ("augmented", "state-space"): the eigenvalues
+    /// are then those of that formulation's ODE in its own coordinates (y in its
+    /// layout), e.g. the state-space ODE whose dominant eigenvalue 001 §3.2 quotes.
+    #[serde(default)]
+    pub formulation: Option<String>,
+    /// The state-space formulation's independent coordinates y is written in (after a
+    /// re-partition they differ from the default ones).
+    #[serde(default)]
+    pub independent: Option<Vec<String>>,
 }
 
 /// Eigenvalues of ∂f/∂y for a spectrum spec, sorted by decreasing modulus.
@@ -77,6 +90,8 @@ pub fn of_spec(spec: &SpectrumSpec) -> Result<Vec<Complex<f64>>, OdeError> {
         model: spec.model.clone(),
         system: spec.system.clone(),
         params: spec.params.clone(),
+        formulation: spec.formulation.clone(),
+        independent: spec.independent.clone(),
         ..Default::default()
     };
     let (info, model) = crate::driver::build_model(&solve_spec)?;

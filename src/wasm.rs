@@ -294,6 +294,10 @@ export interface SpectrumSpec {
   t?: number;
   /** The state; the model's default initial state when absent. */
   y?: number[];
+  /** A constrained model's formulation: eigenvalues of that formulation's ODE, y in its layout. */
+  formulation?: 'native' | 'augmented' | 'state-space';
+  /** The state-space coordinates y is written in (after a re-partition). */
+  independent?: string[];
 }
 /** One row of `compareRuns`: a state's largest error Δ, where (t*), relative, RMS. */
 export interface ComponentError {

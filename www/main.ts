@@ -113,20 +113,32 @@ async function main(): Promise<void> {
       const i = Math.min(Number(scrub.value), n - 1);
       const y = Array.from({ length: run.dim }, (_, j) => run.y[i * run.dim + j]);
       const source = model.id === 'custom' ? { system: settings.system } : { model: model.id };
-      if (run.native) {
-        try {
-          eigenvalues = await engine.spectrum({ ...source, params: settings.params, t: run.t[i], y });
-        } catch {
-          eigenvalues = new Float64Array();
-        }
-      } else {
-        // spectrum() knows the model's own ∂f/∂y, not that of a formulation's coordinates.
-        note = `No hλ markers: the run is in the ${settings.formulation ?? ''} formulation's coordinates; choose Formulation → native to mark the model's eigenvalues.`;
+      // A formulation run's hλ are those of its own ODE (y in its coordinates; a
+      // state-space run's independent coordinates are those of the last re-partition
+      // before t).
+      const c = run.native ? undefined : run.constraint;
+      const independent =
+        c?.formulation === 'state-space'
+          ? (c.repartitions.filter((r) => r.t <= run.t[i]).pop()?.independent ?? c.independent)
+          : undefined;
+      try {
+        eigenvalues = await engine.spectrum({
+          ...source,
+          params: settings.params,
+          t: run.t[i],
+          y,
+          ...(c ? { formulation: c.formulation } : {}),
+          ...(independent ? { independent } : {}),
+        });
+      } catch (e) {
+        eigenvalues = new Float64Array();
+        if (c) note = `No hλ markers: ${e instanceof Error ? e.message : String(e)}`;
       }
       // An adaptive run's step at that time (the one leaving it, or the last one).
       if (adaptive && n > 1) h = i + 1 < n ? run.t[i + 1] - run.t[i] : run.t[i] - run.t[i - 1];
       where = `t = ${formatNumber(run.t[i])}`;
       byId('scrub-t').textContent = where;
+      if (c) where += `, eigenvalues of the ${c.formulation} ODE`;
     }
     const key = `${model.id}|${settings.method}|${adaptive ? '' : String(settings.h)}|${JSON.stringify(settings.tableau ?? '')}`;
     await stability.update({ method: settings.method, h, eigenvalues, where, note, tableau: settings.tableau }, key);

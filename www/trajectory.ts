@@ -67,7 +67,14 @@ export class TrajectoryView {
   private editTimer: ReturnType<typeof setTimeout> | undefined;
   /** The last run drawn, for export. */
   private last:
-    | { t: ArrayLike<number>; y: ArrayLike<number>; outputs: Record<string, ArrayLike<number>>; exact?: ArrayLike<number>; h?: ArrayLike<number> }
+    | {
+        t: ArrayLike<number>;
+        y: ArrayLike<number>;
+        outputs: Record<string, ArrayLike<number>>;
+        exact?: ArrayLike<number>;
+        h?: ArrayLike<number>;
+        constraint?: Solution['constraint'];
+      }
     | undefined;
   /** Called after every successful run with the settings it used (e.g. to update the URL). */
   onRun: (settings: RunSettings) => void = () => undefined;
@@ -504,7 +511,7 @@ export class TrajectoryView {
     this.current = this.engine
       .solve(toSpec(settings, this.model, this.method()))
       .then((sol: Solution) => {
-        this.last = { t: sol.t, y: sol.y, outputs: sol.outputs, exact: sol.exact, h: sol.h };
+        this.last = { t: sol.t, y: sol.y, outputs: sol.outputs, exact: sol.exact, h: sol.h, constraint: sol.constraint };
         const outputs = Object.keys(sol.outputs);
         if (sol.names.join() !== this.shape.names.join() || outputs.join() !== this.shape.outputs.join()) {
           this.buildPlots({ names: sol.names, outputs, exact: this.model.exact && sol.exact !== undefined });
@@ -671,12 +678,21 @@ export class TrajectoryView {
   /**
    * The last run drawn (t, row-major y of `dim` columns), if any; `native` is false when
    * its states are an augmented or state-space formulation's body coordinates, not the
-   * model's own (so the model's ∂f/∂y does not apply to them).
+   * model's own (so the model's ∂f/∂y does not apply to them: `constraint` then says
+   * which formulation and, for state-space, which coordinates were independent when).
    */
-  lastRun(): { t: ArrayLike<number>; y: ArrayLike<number>; dim: number; native: boolean } | undefined {
+  lastRun():
+    | { t: ArrayLike<number>; y: ArrayLike<number>; dim: number; native: boolean; constraint?: Solution['constraint'] }
+    | undefined {
     if (!this.last) return undefined;
     const names = this.shape.names;
-    return { t: this.last.t, y: this.last.y, dim: names.length, native: names.join() === this.model.names.join() };
+    return {
+      t: this.last.t,
+      y: this.last.y,
+      dim: names.length,
+      native: names.join() === this.model.names.join(),
+      constraint: this.last.constraint,
+    };
   }
 
   /** The model currently shown. */

@@ -206,9 +206,16 @@ test('issue 8: the vehicle-state-space scenario runs in body coordinates, plots 
   );
   assert.ok(fragment().params.ks > 1e7);
   assert.equal(await page.inputValue('#formulation'), 'state-space');
-  // The ξ-plane marks no hλ for body coordinates (spectrum() is the native model's ∂f/∂y) and says so.
+  // The side-by-side table tabulates the chassis height against the same mechanism.
+  await page.click('#compare-formulations');
+  await page.waitForSelector('#formulations-table tr[data-formulation="state-space"]', { timeout: 60000 });
+  assert.match(await page.textContent('#formulations-caption'), /reference: state-space \(the same mechanism\)/);
+  assert.match(await page.textContent('#formulations-table'), /yc: t\*/);
+  // The ξ-plane marks the hλ of the state-space ODE itself (its dominant eigenvalue near
+  // −2.66e5, 001 §3.2), computed from the analytic state-space Jacobian.
   await page.click('#tabs [data-view="stability"]');
-  await page.waitForFunction(() => document.querySelector('#stability-markers')?.textContent?.includes('state-space formulation'));
+  await page.waitForFunction(() => document.querySelector('#stability-markers')?.textContent?.includes('state-space ODE'));
+  assert.match(await page.textContent('#stability-markers'), /^10 markers hλ/);
   assert.deepEqual(errors, []);
   await page.close();
 });
