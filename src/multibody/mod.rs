@@ -1,5 +1,5 @@
 //! Constrained planar multibody dynamics the seeds' way (issue 8): one mechanism
-//! ([`mechanism`]: bodies, revolute joints, force elements, Φ, Φ_q, γ of seed 000
+//! ([`mechanism`]: bodies, revolute and translational joints, force elements, Φ, Φ_q, γ of seed 000
 //! eqs. 7–8), integrated in two formulations.
 //!
 //! - [`augmented`]: the index-1 (augmented) formulation of seed 000 §2: y = (q, q̇) in
@@ -12,8 +12,8 @@
 //!   only, u by Newton on Φ(v, u) = 0 and u̇ from Φ_u u̇ = −Φ_v v̇, a partition check
 //!   after every step that re-partitions when Φ_u becomes ill-conditioned.
 //!
-//! [`models`] writes `double-pendulum-stiff`, `double-pendulum-rsda` and
-//! `pendulum-particle` as mechanisms; a spec picks the formulation with `formulation`
+//! [`models`] writes `double-pendulum-stiff`, `double-pendulum-rsda`,
+//! `pendulum-particle` and `vehicle-stiff` as mechanisms; a spec picks the formulation with `formulation`
 //! (`"native"`, the default, is the model file as it was; `"augmented"`,
 //! `"state-space"`). [`compare`] runs both formulations side by side (001 Tables 4–6).
 //!
