@@ -18,7 +18,7 @@ pub struct CompiledExpr {
     text: String,
 }
 
-/// Compiles `text`, an expression in `t`, the states `state_names` (y[i] is
+/// Compiles `text`, an expression in `t`, the states `state_names` (`y[i]` is
 /// `state_names[i]`) and the parameters `params` (name, value), plus pi and e.
 /// Errors are [`OdeError::Parse`] with line and column in `text`.
 pub fn compile_expr(

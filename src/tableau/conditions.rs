@@ -22,7 +22,7 @@ pub const MAX_ORDER: u32 = 5;
 pub struct Condition {
     /// The order of the tree (its number of nodes).
     pub order: u32,
-    /// The tree in Butcher's bracket notation, e.g. "[τ[τ]]".
+    /// The tree in Butcher's bracket notation, e.g. `[τ[τ]]`.
     pub tree: &'static str,
     /// The condition as a formula, e.g. "Σ bᵢcᵢ² = 1/3" (sums over repeated indices).
     pub name: String,

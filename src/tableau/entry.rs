@@ -44,7 +44,7 @@ pub const MAX_ENTRY_TEXT: usize = 200;
 
 impl Entry {
     /// The value of the entry; `place` names it in errors, e.g.
-    /// "tableau.a[2][1] (row 3, column 2)".
+    /// `"tableau.a[2][1] (row 3, column 2)"`.
     pub fn value(&self, place: &str) -> Result<Value, OdeError> {
         let v = match self {
             Entry::Number(x) => Value {
