@@ -82,6 +82,14 @@ pub struct SpectrumSpec {
     /// re-partition they differ from the default ones).
     #[serde(default)]
     pub independent: Option<Vec<String>>,
+    /// The augmented formulation's stabilisation ("baumgarte" changes the ODE and so its
+    /// eigenvalues; "projection" acts between steps and does not), with α, β.
+    #[serde(default)]
+    pub stabilization: Option<String>,
+    #[serde(default)]
+    pub baumgarte_alpha: Option<f64>,
+    #[serde(default)]
+    pub baumgarte_beta: Option<f64>,
 }
 
 /// Eigenvalues of ∂f/∂y for a spectrum spec, sorted by decreasing modulus.
@@ -92,6 +100,9 @@ pub fn of_spec(spec: &SpectrumSpec) -> Result<Vec<Complex<f64>>, OdeError> {
         params: spec.params.clone(),
         formulation: spec.formulation.clone(),
         independent: spec.independent.clone(),
+        stabilization: spec.stabilization.clone(),
+        baumgarte_alpha: spec.baumgarte_alpha,
+        baumgarte_beta: spec.baumgarte_beta,
         ..Default::default()
     };
     let (info, model) = crate::driver::build_model(&solve_spec)?;

@@ -298,6 +298,10 @@ export interface SpectrumSpec {
   formulation?: 'native' | 'augmented' | 'state-space';
   /** The state-space coordinates y is written in (after a re-partition). */
   independent?: string[];
+  /** The augmented run's stabilisation: Baumgarte changes the ODE (α, β default 10). */
+  stabilization?: 'none' | 'baumgarte' | 'projection';
+  baumgarteAlpha?: number;
+  baumgarteBeta?: number;
 }
 /** One row of `compareRuns`: a state's largest error Δ, where (t*), relative, RMS. */
 export interface ComponentError {

@@ -73,6 +73,27 @@ fn issue_8_spectrum_of_a_formulation() {
         assert!((l[0] - native[0]).norm() < 1e-4 * native[0].norm());
         assert!(l[0].re < -2.5e5 && l[0].re > -2.7e5);
     }
+    // Baumgarte stabilisation (α = β = 10) changes the augmented ODE: the constraint
+    // directions' zero eigenvalues become the double root −α ± √(α² − β²) = −10 (a
+    // defective root: the computed pair splits by ~√ε·10 ≈ 4e-3).
+    let plain = of_spec(&SpectrumSpec {
+        model: "pendulum-particle".into(),
+        formulation: Some("augmented".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    let stabilized = of_spec(&SpectrumSpec {
+        model: "pendulum-particle".into(),
+        formulation: Some("augmented".into()),
+        stabilization: Some("baumgarte".into()),
+        ..Default::default()
+    })
+    .unwrap();
+    let near =
+        |l: &[nalgebra::Complex<f64>], z: f64| l.iter().filter(|v| (**v - z).norm() < 1e-2).count();
+    println!("augmented pendulum-particle: {plain:.4?}\n  with Baumgarte: {stabilized:.4?}");
+    assert_eq!(near(&stabilized, -10.0), 4);
+    assert_eq!(near(&plain, -10.0), 0);
     // A state the Newton recovery cannot reach is a typed error, not a panic.
     let bad = of_spec(&SpectrumSpec {
         model: "double-pendulum-rsda".into(),

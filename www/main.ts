@@ -129,6 +129,7 @@ async function main(): Promise<void> {
           y,
           ...(c ? { formulation: c.formulation } : {}),
           ...(independent ? { independent } : {}),
+          ...(c?.formulation === 'augmented' && settings.stabilization === 'baumgarte' ? { stabilization: 'baumgarte' as const } : {}),
         });
       } catch (e) {
         eigenvalues = new Float64Array();
