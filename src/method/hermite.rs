@@ -2,6 +2,9 @@
 //! source gives none (Euler, Heun, RK4). Matches y and y' = f at both ends, so its
 //! error is O(h⁴) whatever the method's order (Hairer–Nørsett–Wanner I, §II.6).
 
+use crate::problem::System;
+use crate::stats::Stats;
+
 /// Writes the cubic through (y0, f0) at θ = 0 and (y1, f1) at θ = 1, on a step of size
 /// h, at θ ∈ [0, 1]: (1 − θ) y0 + θ y1 + θ(θ − 1)[(1 − 2θ)(y1 − y0) + (θ − 1) h f0 + θ h f1].
 pub fn hermite_cubic(
@@ -26,10 +29,10 @@ pub fn hermite_cubic(
 /// needs it, reused afterwards — the end-of-step slope of the Hermite interpolant.
 pub(crate) fn lazy_rhs<'a>(
     slot: &'a mut Option<Vec<f64>>,
-    sys: &dyn crate::problem::System,
+    sys: &dyn System,
     t: f64,
     y: &[f64],
-    stats: &mut crate::stats::Stats,
+    stats: &mut Stats,
 ) -> &'a [f64] {
     slot.get_or_insert_with(|| {
         let mut f = vec![0.0; y.len()];
@@ -80,27 +83,45 @@ impl StepEnds {
         self.f_end = None;
     }
 
+    /// Which end of the last step (t, y) is: its start (a retry from the same point)
+    /// or its end (the next step). `Some(true)` for the start.
+    fn at_start(&self, t: f64, y: &[f64]) -> Option<bool> {
+        if t == self.t && y == self.y.as_slice() {
+            Some(true)
+        } else if super::history::same_time(t, self.t + self.h) && y == self.y_new.as_slice() {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
     /// f(t, y) if it is already known: (t, y) is where the last step started (a retry)
     /// or ended (the next step, after the dense output evaluated it there).
     pub fn known_f(&self, t: f64, y: &[f64]) -> Option<&[f64]> {
-        if t == self.t && y == self.y.as_slice() {
-            self.f_start.as_deref()
-        } else if super::history::same_time(t, self.t + self.h) && y == self.y_new.as_slice() {
-            self.f_end.as_deref()
-        } else {
-            None
+        match self.at_start(t, y)? {
+            true => self.f_start.as_deref(),
+            false => self.f_end.as_deref(),
+        }
+    }
+
+    /// f(t, y) into `out` for a method that needs f at a step's start: the known one
+    /// ([`StepEnds::known_f`]), or evaluated and counted.
+    pub fn start_f(&self, sys: &dyn System, t: f64, y: &[f64], out: &mut [f64], stats: &mut Stats) {
+        match self.known_f(t, y) {
+            Some(f) => out.copy_from_slice(f),
+            None => {
+                sys.rhs(t, y, out);
+                stats.nfev += 1;
+            }
         }
     }
 
     /// For a method that does not need f at a step's start: the f known at (t, y),
     /// moved out to be handed back with [`StepEnds::record_carried`] (no copy).
     pub fn carry_f(&mut self, t: f64, y: &[f64]) -> Option<Vec<f64>> {
-        if t == self.t && y == self.y.as_slice() {
-            self.f_start.take()
-        } else if super::history::same_time(t, self.t + self.h) && y == self.y_new.as_slice() {
-            self.f_end.take()
-        } else {
-            None
+        match self.at_start(t, y)? {
+            true => self.f_start.take(),
+            false => self.f_end.take(),
         }
     }
 
@@ -125,10 +146,10 @@ impl StepEnds {
     /// counting) whichever end slope is not known yet.
     pub fn interpolate(
         &mut self,
-        sys: &dyn crate::problem::System,
+        sys: &dyn System,
         theta: f64,
         out: &mut [f64],
-        stats: &mut crate::stats::Stats,
+        stats: &mut Stats,
     ) {
         let f0 = lazy_rhs(&mut self.f_start, sys, self.t, &self.y, stats);
         let f1 = lazy_rhs(&mut self.f_end, sys, self.t + self.h, &self.y_new, stats);

@@ -135,13 +135,7 @@ impl Stepper for Ros4T2 {
         let n = y.len();
         // f(t_n, y_n): reused from a retry from the same point, or from the last step's
         // end once the dense output evaluated it there.
-        match self.ends.known_f(t, y) {
-            Some(f) => self.f_first.copy_from_slice(f),
-            None => {
-                sys.rhs(t, y, &mut self.f_first);
-                stats.nfev += 1;
-            }
-        }
+        self.ends.start_f(sys, t, y, &mut self.f_first, stats);
         let (jac, ft) = self.provider.at(sys, t, y, stats)?;
         let mut m = DMatrix::<f64>::identity(n, n) * (1.0 / (GAMMA * h));
         m -= jac;

@@ -134,17 +134,6 @@ impl Rosenbrock {
             ends: StepEnds::new(dim),
         }
     }
-
-    /// f(t, y) for the first stage: from the last step's start (a retry) or end (the
-    /// dense output evaluated it), else evaluated.
-    fn first_f(&mut self, sys: &dyn System, t: f64, y: &[f64], stats: &mut Stats) {
-        if let Some(f) = self.ends.known_f(t, y) {
-            self.f_stage[0].copy_from_slice(f);
-        } else {
-            sys.rhs(t, y, &mut self.f_stage[0]);
-            stats.nfev += 1;
-        }
-    }
 }
 
 impl Stepper for Rosenbrock {
@@ -163,7 +152,9 @@ impl Stepper for Rosenbrock {
     ) -> Result<(), OdeError> {
         let tab = self.tableau;
         let n = y.len();
-        self.first_f(sys, t, y, stats);
+        // f(t, y) for the first stage: known from the last step's start (a retry) or
+        // end (the dense output evaluated it), else evaluated.
+        self.ends.start_f(sys, t, y, &mut self.f_stage[0], stats);
         let (jac, ft) = self.provider.at(sys, t, y, stats)?;
         let mut m = DMatrix::<f64>::identity(n, n);
         m -= jac * (tab.gamma_diag * h);

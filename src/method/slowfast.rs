@@ -154,13 +154,7 @@ impl Stepper for SlowFast {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         let (ns, nf) = (self.slow.len(), self.fast.len());
-        match self.ends.known_f(t, y) {
-            Some(f) => self.f_first.copy_from_slice(f),
-            None => {
-                sys.rhs(t, y, &mut self.f_first);
-                stats.nfev += 1;
-            }
-        }
+        self.ends.start_f(sys, t, y, &mut self.f_first, stats);
         let (jac, _) = self.provider.at(sys, t, y, stats)?;
         let f_z = block(jac, &self.slow, &self.fast);
         let g_x = block(jac, &self.fast, &self.slow);
