@@ -22,7 +22,7 @@
 //! every accepted step (q by Gauss–Newton with the minimum-norm correction
 //! Δq = −Φ_qᵀ(Φ_qΦ_qᵀ)⁻¹Φ, then q̇ ← q̇ − Φ_qᵀ(Φ_qΦ_qᵀ)⁻¹Φ_q q̇).
 
-use super::mechanism::{Mechanism, Scalar};
+use super::mechanism::{Derivatives, Mechanism, Scalar};
 use super::models::{output_names, write_outputs, Description};
 use super::{ConstraintFailure, ConstraintReport, Stabilization};
 use crate::model::{Model, ModelInfo};
@@ -38,6 +38,8 @@ pub const PROJECTION_MAX_ITER: u32 = 20;
 
 /// q̈, λ and the LU of eq. (9) at one state.
 pub struct SaddleSolution<T: Scalar = f64> {
+    /// Φ_q at the state (the matrix's off-diagonal blocks).
+    pub phi_q: DMatrix<T>,
     pub lu: nalgebra::LU<T, nalgebra::Dyn, nalgebra::Dyn>,
     pub qdd: DVector<T>,
     pub lambda: DVector<T>,
@@ -87,40 +89,35 @@ pub fn saddle_point<T: Scalar>(
         .filter(|x| x.iter().all(|v| v.is_finite()))
         .ok_or(ConstraintFailure::SingularSaddlePoint)?;
     Ok(SaddleSolution {
+        phi_q: d,
         lu,
         qdd: x.rows(0, n).into_owned(),
         lambda: x.rows(n, m).into_owned(),
     })
 }
 
-/// ∂q̈/∂q and ∂q̈/∂q̇ (n × n each) from eqs. (10)–(15), reusing the LU of `s`.
+/// ∂q̈/∂q and ∂q̈/∂q̇ (n × n each) from eqs. (10)–(15), reusing Φ_q and the LU of `s`
+/// and the derivatives `der` of Φ_q and γ at the same state.
 pub fn acceleration_jacobian(
     mech: &Mechanism,
     q: &[f64],
     qd: &[f64],
     stab: Stabilization,
     s: &SaddleSolution,
+    der: &Derivatives,
 ) -> Option<(DMatrix<f64>, DMatrix<f64>)> {
     let (n, m) = (mech.n(), mech.m());
     let mut dq_q = DMatrix::zeros(n, n);
     let mut dq_qd = DMatrix::zeros(n, n);
     mech.force_jacobian(q, qd, &mut dq_q, &mut dq_qd);
-    let (dd, mut gq, mut gqd) = mech.derivatives(q, qd);
-    let d = mech.phi_q(q);
-    let qdv = DVector::from_row_slice(qd);
+    let (mut gq, mut gqd) = (der.gamma_q.clone(), der.gamma_qd.clone());
     if let Stabilization::Baumgarte { alpha, beta } = stab {
-        for (c, ddc) in dd.iter().enumerate() {
-            if let Some(ddc) = ddc {
-                let col = ddc * &qdv * (2.0 * alpha);
-                let mut g = gq.column_mut(c);
-                g -= col;
-            }
-        }
-        gq -= &d * (beta * beta);
-        gqd -= &d * (2.0 * alpha);
+        gq -= der.velocity_constraint_q(qd) * (2.0 * alpha);
+        gq -= &s.phi_q * (beta * beta);
+        gqd -= &s.phi_q * (2.0 * alpha);
     }
     let mut b = DMatrix::zeros(n + m, 2 * n);
-    for (c, ddc) in dd.iter().enumerate() {
+    for (c, ddc) in der.phi_q_q.iter().enumerate() {
         b.view_mut((0, c), (n, 1)).copy_from(&dq_q.column(c));
         b.view_mut((0, n + c), (n, 1)).copy_from(&dq_qd.column(c));
         b.view_mut((n, c), (m, 1)).copy_from(&gq.column(c));
@@ -278,7 +275,8 @@ impl System for Augmented {
                 return Some(DMatrix::from_element(2 * n, 2 * n, f64::NAN));
             }
         };
-        let (jq, jqd) = acceleration_jacobian(mech, q, qd, self.stab, &s)?;
+        let der = mech.derivatives(q, qd);
+        let (jq, jqd) = acceleration_jacobian(mech, q, qd, self.stab, &s, &der)?;
         let mut j = DMatrix::zeros(2 * n, 2 * n);
         for i in 0..n {
             j[(i, n + i)] = 1.0;

@@ -308,16 +308,18 @@ impl StateSpace {
         let (q, qd) = self.recover(y)?;
         self.solves.set(self.solves.get() + 1);
         let s = saddle_point(mech, &q, &qd, Stabilization::None)?;
-        let Some((jq, jqd)) = acceleration_jacobian(mech, &q, &qd, Stabilization::None, &s) else {
+        let der = mech.derivatives(&q, &qd);
+        let Some((jq, jqd)) = acceleration_jacobian(mech, &q, &qd, Stabilization::None, &s, &der)
+        else {
             return Ok(None);
         };
-        let d = mech.phi_q(&q);
-        let phi_u = columns(&d, dep).lu();
+        let d = &s.phi_q;
+        let phi_u = columns(d, dep).lu();
         let singular = ConstraintFailure::Partition {
             condition: f64::INFINITY,
         };
         // H = ∂q/∂v: I on the v rows, −Φ_u⁻¹ Φ_v on the u rows.
-        let hu = phi_u.solve(&columns(&d, ind)).ok_or(singular)?;
+        let hu = phi_u.solve(&columns(d, ind)).ok_or(singular)?;
         let mut h = DMatrix::zeros(n, k);
         for (j, &i) in ind.iter().enumerate() {
             h[(i, j)] = 1.0;
@@ -325,15 +327,7 @@ impl StateSpace {
         for (j, &i) in dep.iter().enumerate() {
             h.set_row(i, &(-hu.row(j)));
         }
-        // P = ∂(Φ_q q̇)/∂q: column c is (∂Φ_q/∂q_c) q̇.
-        let (dd, _, _) = mech.derivatives(&q, &qd);
-        let qdv = DVector::from_row_slice(&qd);
-        let mut p = DMatrix::zeros(mech.m(), n);
-        for (c, ddc) in dd.iter().enumerate() {
-            if let Some(ddc) = ddc {
-                p.set_column(c, &(ddc * &qdv));
-            }
-        }
+        let p = der.velocity_constraint_q(&qd);
         // G = ∂q̇/∂v (v̇ held): 0 on the v rows, −Φ_u⁻¹ P H on the u rows.
         let gu = phi_u.solve(&(&p * &h)).ok_or(singular)?;
         let mut g = DMatrix::zeros(n, k);
