@@ -1,0 +1,390 @@
+//! The run package (`pkg/odelab.js`, cargo feature `run`): what the page needs for its
+//! first plot — the method, model and stability-method catalogues, `describeSystem`,
+//! `solve` and the step-by-step `Integrator`. Nothing of the labs is reachable from
+//! here, so the first `.wasm` the page fetches carries none of their code.
+
+use super::{js_error, read, set, to_js};
+use crate::driver::{self, Solution};
+use crate::error::OdeError;
+use crate::event::EventRecord;
+use crate::method;
+use crate::model;
+use crate::spec::SolveSpec;
+use crate::stability;
+use js_sys::{Array, Float64Array, Object};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_RUN_TYPES: &'static str = r#"
+/** A method in the catalogue (see `methods()`). */
+export interface MethodInfo {
+  id: string;
+  name: string;
+  order: number;
+  family: string;
+  source: string;
+  /** Right-hand-side evaluations per step (a reused FSAL stage not counted). */
+  stages: number;
+  /** Has an error estimate: adapts its step by default. */
+  adaptive: boolean;
+  /** Order of the embedded error estimate, for adaptive methods. */
+  embeddedOrder?: number;
+  /** First same as last: the last stage of a step is the next step's first. */
+  fsal: boolean;
+  /** Order of the dense output used for tEval and events. */
+  denseOrder: number;
+  /** Only for second-order models (ModelInfo.secondOrder): y = (q, q'). */
+  secondOrder: boolean;
+  /** Uses the Jacobian ∂f/∂y and ∂f/∂t (the model's, or finite differences with
+   *  `jacobian: "fd"`). */
+  needsJacobian: boolean;
+  /** L-stable: R(z) → 0 as z → −∞. */
+  lStable: boolean;
+  /** Needs a slow/fast partition (ModelInfo.fast or SolveSpec.fast). */
+  partitioned: boolean;
+}
+/** A switching function a model declares; name it in SolveSpec.events by id. */
+export interface EventInfo {
+  id: string;
+  description: string;
+  /** Direction watched when the spec does not say: -1 falling, 0 both, 1 rising. */
+  direction: number;
+  /** Whether the run stops there when the spec does not say. */
+  terminal: boolean;
+  /** Watched even when the spec lists no events (a system's `event` lines). */
+  watched: boolean;
+}
+/** A model parameter with its default value. */
+export interface ParamInfo {
+  name: string;
+  value: number;
+  unit: string;
+  description: string;
+  greaterThan?: number;
+}
+/** A model in the catalogue (see `models()`). */
+export interface ModelInfo {
+  id: string;
+  name: string;
+  dim: number;
+  names: string[];
+  params: ParamInfo[];
+  y0: number[];
+  /** Default start time (1/π for sin-inv-t, else 0). */
+  t0: number;
+  t1: number;
+  source: string;
+  outputs: string[];
+  exact: boolean;
+  /** Indices of the fast states of a slow/fast partition (seed 003); empty if none. */
+  fast: number[];
+  /** Formulations `SolveSpec.formulation` accepts ("native", "augmented",
+   *  "state-space") for constrained mechanisms; empty otherwise. */
+  formulations: string[];
+  /** y = (q, q') halves of a second-order system q'' = f(t, q, q'). */
+  secondOrder: boolean;
+  /** Switching functions the model declares (for SolveSpec.events). */
+  events: EventInfo[];
+}
+/** An event that fired: time, state there, index into SolveSpec.events. */
+export interface EventRecord {
+  t: number;
+  y: Float64Array;
+  index: number;
+}
+/** A re-partition of a state-space run (001 Algorithm 1 step 7). */
+export interface Repartition {
+  t: number;
+  /** cond(Φu) of the old partition that triggered it. */
+  condition: number;
+  /** The new independent coordinates; the columns of `y` hold them from here on. */
+  independent: string[];
+}
+/** What a constrained formulation did besides stepping. */
+export interface ConstraintReport {
+  formulation: "augmented" | "state-space";
+  /** The independent coordinates at the start (state-space). */
+  independent: string[];
+  repartitions: Repartition[];
+  /** Newton iterations (state-space recovery of u, or projection). */
+  newtonIterations: number;
+  /** Saddle-point solves of 000 eq. (9). */
+  saddleSolves: number;
+}
+/** A whole run. `y` is row-major: `y[i * dim + j]` is state `names[j]` at `t[i]`. */
+export interface Solution {
+  t: Float64Array;
+  y: Float64Array;
+  dim: number;
+  names: string[];
+  /** Derived outputs (e.g. energy), one value per time point. */
+  outputs: Record<string, Float64Array>;
+  /** The exact solution at the same times (row-major like `y`), when known. */
+  exact?: Float64Array;
+  /** Step taken to reach each point after the first: h[i] = t[i+1] - t[i]. */
+  h: Float64Array;
+  /** Normalised error estimate of each step (<= 1: within tolerance); empty for
+   *  methods without an error estimate. */
+  errEst: Float64Array;
+  /** Events that fired, in order. */
+  events: EventRecord[];
+  /** The tEval times reached, and y there (row-major like `y`). */
+  tEval: Float64Array;
+  yEval: Float64Array;
+  stats: Stats;
+  /** Why the run stopped before t1 (it blew up, step size underflow, step budget, a
+   *  singular matrix, Newton failure, a non-finite exponential, a singular
+   *  saddle-point matrix, constraint Newton failure, an unfixable partition). */
+  warning?: string;
+  /** Constrained formulations (SolveSpec.formulation): re-partitions, Newton work. */
+  constraint?: ConstraintReport;
+}
+/** What `Integrator.advance(n)` returns: up to n steps, flat and row-major. */
+export interface Chunk {
+  t: Float64Array;
+  y: Float64Array;
+  /** Model outputs, row-major: `outputs[i * outputNames.length + k]`. */
+  outputs: Float64Array;
+  exact?: Float64Array;
+  done: boolean;
+  /** Work counters of the whole run so far. */
+  stats: Stats;
+  /** Why the run stopped early (e.g. it blew up), if it did. */
+  warning?: string;
+}
+/** What `Integrator.step()` returns. */
+export interface StepResult {
+  t: number;
+  y: Float64Array;
+  h: number;
+  /** The step's normalised error estimate, for methods that have one. */
+  errEst?: number;
+  /** Events that fired at the end of this step (usually none). */
+  events: EventRecord[];
+}
+"#;
+
+/// Most steps `Integrator.advance(n)` reserves room for up front.
+const ADVANCE_RESERVE: usize = 4096;
+
+/// The method catalogue.
+#[wasm_bindgen(unchecked_return_type = "MethodInfo[]")]
+pub fn methods() -> Result<JsValue, JsError> {
+    to_js(method::CATALOG)
+}
+
+/// The model catalogue.
+#[wasm_bindgen(unchecked_return_type = "ModelInfo[]")]
+pub fn models() -> Result<JsValue, JsError> {
+    to_js(&model::catalog())
+}
+
+/// Parses and checks the text of your own system and describes it like a catalogue
+/// model (states, parameters, initial values, outputs, events); throws an `Error`
+/// naming the line and column of the first problem.
+#[wasm_bindgen(js_name = describeSystem, unchecked_return_type = "ModelInfo")]
+pub fn describe_system(text: &str) -> Result<JsValue, JsError> {
+    let (info, _) = crate::expr::build_user_system(text, &Default::default()).map_err(js_error)?;
+    to_js(&info)
+}
+/// The ids `stabilityMap` knows (method ids, plus "custom" for a user's tableau).
+#[wasm_bindgen(js_name = stabilityMethods, unchecked_return_type = "string[]")]
+pub fn stability_methods() -> Result<JsValue, JsError> {
+    to_js(stability::amplification::IDS)
+}
+
+fn events_to_js(events: &[EventRecord]) -> Result<JsValue, JsError> {
+    let list = Array::new();
+    for e in events {
+        let obj = Object::new();
+        set(&obj, "t", &JsValue::from_f64(e.t))?;
+        set(&obj, "y", &Float64Array::from(&e.y[..]))?;
+        set(&obj, "index", &JsValue::from(e.index as u32))?;
+        list.push(&obj);
+    }
+    Ok(list.into())
+}
+
+fn solution_to_js(sol: &Solution) -> Result<JsValue, JsError> {
+    let obj = Object::new();
+    set(&obj, "t", &Float64Array::from(&sol.t[..]))?;
+    set(&obj, "y", &Float64Array::from(&sol.y[..]))?;
+    set(&obj, "dim", &JsValue::from(sol.dim as u32))?;
+    set(&obj, "names", &to_js(&sol.names)?)?;
+    let outputs = Object::new();
+    for (name, series) in &sol.outputs {
+        set(&outputs, name, &Float64Array::from(&series[..]))?;
+    }
+    set(&obj, "outputs", &outputs)?;
+    if let Some(exact) = &sol.exact {
+        set(&obj, "exact", &Float64Array::from(&exact[..]))?;
+    }
+    set(&obj, "h", &Float64Array::from(&sol.h[..]))?;
+    set(&obj, "errEst", &Float64Array::from(&sol.err_est[..]))?;
+    set(&obj, "events", &events_to_js(&sol.events)?)?;
+    set(&obj, "tEval", &Float64Array::from(&sol.t_eval[..]))?;
+    set(&obj, "yEval", &Float64Array::from(&sol.y_eval[..]))?;
+    set(&obj, "stats", &to_js(&sol.stats)?)?;
+    if let Some(w) = &sol.warning {
+        set(&obj, "warning", &JsValue::from_str(w))?;
+    }
+    if let Some(c) = &sol.constraint {
+        set(&obj, "constraint", &to_js(c)?)?;
+    }
+    Ok(obj.into())
+}
+/// Integrates `spec` from t0 to t1; throws an `Error` saying what is wrong with a bad spec.
+#[wasm_bindgen(unchecked_return_type = "Solution")]
+pub fn solve(
+    #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,
+) -> Result<JsValue, JsError> {
+    let spec = read::<SolveSpec>("the spec", spec)?;
+    let sol = driver::solve(&spec).map_err(js_error)?;
+    solution_to_js(&sol)
+}
+
+/// A run kept in Rust, advanced one step at a time (for animation).
+#[wasm_bindgen]
+pub struct Integrator {
+    inner: driver::Integrator,
+}
+
+#[wasm_bindgen]
+impl Integrator {
+    /// Validates `spec` and sets up the run at (t0, y0).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,
+    ) -> Result<Integrator, JsError> {
+        let spec = read::<SolveSpec>("the spec", spec)?;
+        Ok(Integrator {
+            inner: driver::Integrator::new(&spec).map_err(js_error)?,
+        })
+    }
+
+    /// Takes one step; returns the time reached, the new state and the step size.
+    #[wasm_bindgen(unchecked_return_type = "StepResult")]
+    pub fn step(&mut self) -> Result<JsValue, JsError> {
+        let info = self.inner.step().map_err(js_error)?;
+        let obj = Object::new();
+        set(&obj, "t", &JsValue::from_f64(info.t))?;
+        set(&obj, "y", &Float64Array::from(self.inner.y()))?;
+        set(&obj, "h", &JsValue::from_f64(info.h))?;
+        if let Some(e) = info.err_est {
+            set(&obj, "errEst", &JsValue::from_f64(e))?;
+        }
+        let fired = self.inner.events();
+        let new = &fired[fired.len().saturating_sub(info.new_events)..];
+        set(&obj, "events", &events_to_js(new)?)?;
+        Ok(obj.into())
+    }
+
+    /// Takes up to `max_steps` steps (fewer at t1 or at a blow-up) and returns them as
+    /// flat arrays: one call per animation frame instead of one per step.
+    #[wasm_bindgen(unchecked_return_type = "Chunk")]
+    pub fn advance(&mut self, max_steps: u32) -> Result<JsValue, JsError> {
+        let dim = self.inner.y().len();
+        let n_out = self.inner.model_info().outputs.len();
+        let n = max_steps as usize;
+        // Reserve for a frame's worth of steps at most: `n` comes from JS (up to 2³² − 1)
+        // and the run may end long before; a huge reservation would abort the module
+        // (issue 9). The vectors grow if a run really takes more steps.
+        let reserve = n.min(ADVANCE_RESERVE);
+        let mut t = Vec::with_capacity(reserve);
+        let mut y = Vec::with_capacity(reserve * dim);
+        let mut outputs = Vec::with_capacity(reserve * n_out);
+        let has_exact = self.inner.model_info().exact;
+        let mut exact = Vec::new();
+        let mut warning = None;
+        for _ in 0..n {
+            if self.inner.done() {
+                break;
+            }
+            match self.inner.step() {
+                Ok(info) => t.push(info.t),
+                Err(e @ OdeError::BlewUp { .. }) => {
+                    warning = Some(e.to_string());
+                    break;
+                }
+                Err(e) => return Err(js_error(e)),
+            }
+            y.extend_from_slice(self.inner.y());
+            outputs.extend(self.inner.outputs());
+            if has_exact {
+                exact.extend(self.inner.exact().unwrap_or_default());
+            }
+        }
+        let obj = Object::new();
+        set(&obj, "t", &Float64Array::from(&t[..]))?;
+        set(&obj, "y", &Float64Array::from(&y[..]))?;
+        set(&obj, "outputs", &Float64Array::from(&outputs[..]))?;
+        if has_exact {
+            set(&obj, "exact", &Float64Array::from(&exact[..]))?;
+        }
+        let done = self.inner.done() || warning.is_some();
+        set(&obj, "done", &JsValue::from_bool(done))?;
+        set(&obj, "stats", &to_js(&self.inner.stats())?)?;
+        if let Some(w) = warning {
+            set(&obj, "warning", &JsValue::from_str(&w))?;
+        }
+        Ok(obj.into())
+    }
+
+    /// Current time.
+    #[wasm_bindgen(getter)]
+    pub fn t(&self) -> f64 {
+        self.inner.t()
+    }
+
+    /// Current state (a copy).
+    #[wasm_bindgen(getter)]
+    pub fn y(&self) -> Float64Array {
+        Float64Array::from(self.inner.y())
+    }
+
+    /// Every event that has fired so far.
+    #[wasm_bindgen(getter, unchecked_return_type = "EventRecord[]")]
+    pub fn events(&self) -> Result<JsValue, JsError> {
+        events_to_js(self.inner.events())
+    }
+
+    /// True once the run has reached t1 (or stopped at a terminal event).
+    #[wasm_bindgen(getter)]
+    pub fn done(&self) -> bool {
+        self.inner.done()
+    }
+
+    /// The model's outputs (e.g. energy) at the current state, in `ModelInfo.outputs` order.
+    #[wasm_bindgen(getter)]
+    pub fn outputs(&self) -> Float64Array {
+        Float64Array::from(&self.inner.outputs()[..])
+    }
+
+    /// The exact solution at the current time, when the model knows it.
+    #[wasm_bindgen(getter)]
+    pub fn exact(&self) -> Option<Float64Array> {
+        self.inner.exact().map(|e| Float64Array::from(&e[..]))
+    }
+
+    /// Work counters so far.
+    #[wasm_bindgen(getter, unchecked_return_type = "Stats")]
+    pub fn stats(&self) -> Result<JsValue, JsError> {
+        to_js(&self.inner.stats())
+    }
+
+    /// The run's model description: with a `formulation` its state names and outputs
+    /// differ from the catalogue entry's (issue 8).
+    #[wasm_bindgen(js_name = modelInfo, unchecked_return_type = "ModelInfo")]
+    pub fn model_info(&self) -> Result<JsValue, JsError> {
+        to_js(self.inner.model_info())
+    }
+
+    /// Re-partitions and Newton work of a constrained formulation, if any.
+    #[wasm_bindgen(js_name = constraintReport, unchecked_return_type = "ConstraintReport | undefined")]
+    pub fn constraint_report(&self) -> Result<JsValue, JsError> {
+        match self.inner.constraint_report() {
+            Some(c) => to_js(&c),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+}
