@@ -661,3 +661,56 @@ fn issue_6_h_max_keeps_ros4_from_stepping_over_the_bump() {
     });
     assert!(err.to_string().contains("hMax"), "{err}");
 }
+
+/// A stop is one thing (driver::StepOutcome): the step-size underflow of a blowing-up
+/// run is the same `Stopped` reason — same error, same message, same t — for `solve`
+/// (a warning, the points kept), `Integrator::advance` (what the page's Animate reads)
+/// and the convergence lab's runner; none of them reports it as a failure.
+#[test]
+fn a_stop_is_reported_the_same_by_solve_advance_and_the_labs() {
+    use odelab::driver::StepOutcome;
+    let mut s = adaptive("mass-spring-damper", "dp45", 1e-3, 1e-6, 5.0);
+    s.params.insert("c".into(), -1000.0);
+    let sol = odelab::solve(&s).unwrap();
+    let solve_stop = sol.stopped_by.clone().expect("solve stops early");
+    assert!(matches!(solve_stop, OdeError::StepSizeUnderflow { .. }));
+
+    let mut it = Integrator::new(&s).unwrap();
+    let mut rejected = 0;
+    let stop = loop {
+        match it.attempt() {
+            StepOutcome::Accepted(_) => {}
+            StepOutcome::Rejected { h, h_next, .. } => {
+                assert!(h_next < h);
+                rejected += 1;
+            }
+            StepOutcome::Stopped(reason) => break reason,
+            StepOutcome::Failed(e) => panic!("a stop is not a failure: {e}"),
+        }
+    };
+    assert_eq!(stop, solve_stop);
+    assert_eq!(stop.to_string(), sol.warning.clone().unwrap());
+    assert_eq!(rejected as u64, sol.stats.nreject);
+    assert!(it.done());
+    assert_eq!(it.stopped(), Some(&solve_stop));
+    assert_eq!(it.t(), *sol.t.last().unwrap());
+
+    let end = odelab::convergence::run::run_to_end(&s).unwrap();
+    assert_eq!(end.stopped, Some(solve_stop));
+    assert!(!end.blew_up);
+}
+
+/// A bad request is a failure, not a stop: stepping a finished run.
+#[test]
+fn stepping_a_finished_run_is_a_failure() {
+    use odelab::driver::StepOutcome;
+    let mut it = Integrator::new(&spec("pendulum", "rk4", 0.5, 1.0)).unwrap();
+    while !it.done() {
+        assert!(matches!(it.advance(), StepOutcome::Accepted(_)));
+    }
+    assert!(matches!(
+        it.advance(),
+        StepOutcome::Failed(OdeError::Finished { .. })
+    ));
+    assert_eq!(it.stopped(), None);
+}

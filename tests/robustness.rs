@@ -344,26 +344,46 @@ fn issue_9_t_eval_has_an_upper_limit() {
 }
 
 /// Found by `fuzz/fuzz_targets/solve_spec.rs` (a 10 s timeout): on a fixed grid, the
-/// located switch of `x - 5.8` lies one ulp above a state that Heun's tiny cut steps
-/// cannot move, so every step was cut again just short of it, forever — the step
-/// budget did not count event cuts on a fixed grid. Now the run stops at the budget
-/// with the typed reason, and the points up to there are kept.
+/// located switch of `x - 5.8` lay one ulp above a state that Heun's tiny cut steps
+/// could not move, so every step was cut again just short of it, forever. The switch is
+/// now passed (g is sampled inside the step and the crossing bracketed there): one
+/// event, at t = 0.8/6, and the grid's 200 steps plus the cut.
 #[test]
-fn issue_9_event_cuts_on_a_fixed_grid_count_against_the_step_budget() {
+fn a_switch_one_ulp_away_is_passed_on_a_fixed_grid() {
     let spec: SolveSpec = serde_json::from_str(
         r#"{"system":"x' = 6\nv' = -2*x\nx(0) = 5","method":"heun","h":0.01,"t1":2,
             "events":[{"expr":"x - 5.8","direction":1}],"maxSteps":500}"#,
+    )
+    .unwrap();
+    let sol = solve(&spec).expect("the run passes the switch");
+    assert!(sol.stopped_by.is_none(), "{:?}", sol.stopped_by);
+    assert_eq!(sol.events.len(), 1);
+    assert!((sol.events[0].t - 0.8 / 6.0).abs() < 1e-14);
+    assert_eq!(*sol.t.last().unwrap(), 2.0);
+    assert!(sol.stats.nsteps <= 203, "{:?}", sol.stats);
+}
+
+/// Event cuts add steps to a fixed grid, and they count against the step budget (a
+/// switch a run could not get past would otherwise cut forever): a 200-step grid with
+/// one cut does not fit in maxSteps = 200, and the run stops at the budget with the
+/// typed reason, keeping the points up to there.
+#[test]
+fn event_cuts_on_a_fixed_grid_count_against_the_step_budget() {
+    let spec: SolveSpec = serde_json::from_str(
+        r#"{"system":"x' = 6\nv' = -2*x\nx(0) = 5","method":"heun","h":0.01,"t1":2,
+            "events":[{"expr":"x - 5.8","direction":1}],"maxSteps":200}"#,
     )
     .unwrap();
     let sol = solve(&spec).expect("the run stops with a warning, not an error");
     assert!(
         matches!(
             sol.stopped_by,
-            Some(OdeError::AdaptiveBudget { max_steps: 500, .. })
+            Some(OdeError::AdaptiveBudget { max_steps: 200, .. })
         ),
         "{:?}",
         sol.stopped_by
     );
-    assert_eq!(sol.stats.nsteps, 500);
-    assert!(sol.warning.unwrap().contains("budget of 500 steps"));
+    assert_eq!(sol.stats.nsteps, 200);
+    assert!(sol.t.len() > 150);
+    assert!(sol.warning.unwrap().contains("budget of 200 steps"));
 }

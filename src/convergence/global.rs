@@ -59,7 +59,9 @@ pub fn global_series(
         let h = plan.h(n);
         let end = fixed_step(plan, method, plan.t1, h)?;
         s.h.push(h);
-        s.error.push(if end.blew_up {
+        // A run that stopped before t1 (blew up, or its linear algebra failed at this
+        // h) has no answer there.
+        s.error.push(if end.stopped.is_some() {
             f64::INFINITY
         } else {
             reference.error(&end.y)

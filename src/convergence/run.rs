@@ -3,41 +3,47 @@
 //! atol = 1e-14, seed 002's ode45 tableau under step-size control).
 
 use super::spec::Plan;
-use crate::driver::Integrator;
+use crate::driver::{Integrator, StepOutcome};
 use crate::error::OdeError;
 use crate::model::{self, Model};
 use crate::spec::{SolveSpec, Tol};
 use crate::stats::Stats;
 
-/// The end of a run: y(t1) (NaN-filled if the run blew up) and its work.
+/// The end of a run: y(t1) (NaN-filled if the run stopped early) and its work.
 #[derive(Debug, Clone)]
 pub struct RunEnd {
     pub y: Vec<f64>,
     pub stats: Stats,
     /// The run blew up (the method is unstable at this h): the error is +∞.
     pub blew_up: bool,
+    /// Why the run stopped before t1 (a blow-up, step-size underflow, the budget, a
+    /// failure retried too often): the driver's [`StepOutcome::Stopped`], the same stop
+    /// `solve` reports as a warning.
+    pub stopped: Option<OdeError>,
 }
 
 /// Runs `spec` to t1, one step at a time (no trajectory is stored).
 pub fn run_to_end(spec: &SolveSpec) -> Result<RunEnd, OdeError> {
     let mut it = Integrator::new(spec)?;
     while !it.done() {
-        match it.step() {
-            Ok(_) => {}
-            Err(OdeError::BlewUp { .. }) => {
+        match it.advance() {
+            StepOutcome::Accepted(_) | StepOutcome::Rejected { .. } => {}
+            StepOutcome::Stopped(reason) => {
                 return Ok(RunEnd {
                     y: vec![f64::NAN; it.y().len()],
                     stats: it.stats(),
-                    blew_up: true,
+                    blew_up: matches!(reason, OdeError::BlewUp { .. }),
+                    stopped: Some(reason),
                 })
             }
-            Err(e) => return Err(e),
+            StepOutcome::Failed(e) => return Err(e),
         }
     }
     Ok(RunEnd {
         y: it.y().to_vec(),
         stats: it.stats(),
         blew_up: false,
+        stopped: None,
     })
 }
 

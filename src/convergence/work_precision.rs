@@ -41,12 +41,13 @@ pub fn work_precision_series(
             tableau: plan.tableau_for(method),
             ..plan.base.clone()
         });
-        let end = match end {
-            Ok(e) => e,
-            // A budget or underflow stop is a point that could not be reached: skip it.
-            Err(OdeError::AdaptiveBudget { .. } | OdeError::StepSizeUnderflow { .. }) => continue,
-            Err(e) => return Err(e),
-        };
+        let end = end?;
+        // A run stopped short of t1 other than by a blow-up (the budget, step-size
+        // underflow, a failure retried too often) is a point that could not be
+        // reached: skip it. A blow-up is a point of infinite error.
+        if end.stopped.is_some() && !end.blew_up {
+            continue;
+        }
         s.tol.push(tol);
         s.nfev.push(end.stats.nfev as f64);
         s.nsteps.push(end.stats.nsteps as f64);

@@ -300,13 +300,15 @@ impl Integrator {
             if self.inner.done() {
                 break;
             }
-            match self.inner.step() {
-                Ok(info) => t.push(info.t),
-                Err(e @ OdeError::BlewUp { .. }) => {
+            // The same stop `solve` reports as a warning (driver::StepOutcome).
+            match self.inner.advance() {
+                driver::StepOutcome::Accepted(info) => t.push(info.t),
+                driver::StepOutcome::Stopped(e) => {
                     warning = Some(e.to_string());
                     break;
                 }
-                Err(e) => return Err(js_error(e)),
+                driver::StepOutcome::Failed(e) => return Err(js_error(e)),
+                driver::StepOutcome::Rejected { .. } => unreachable!("advance retries"),
             }
             y.extend_from_slice(self.inner.y());
             outputs.extend(self.inner.outputs());

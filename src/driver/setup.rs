@@ -1,0 +1,261 @@
+//! Setting up a run: the spec's model (a catalogue model, a constrained formulation or
+//! the user's system text), its method, the pacing (fixed grid or step-size control)
+//! and the watched switching functions, all checked before the first step.
+
+use super::stepping::{Integrator, Pacing};
+use crate::control::initial_step;
+use crate::error::OdeError;
+use crate::event::{Detector, EventSource};
+use crate::expr::{build_user_system, compile_model_expr};
+use crate::jacobian::{JacobianOptions, JacobianSource};
+use crate::method::{self, MethodOptions};
+use crate::model::{self, Model, ModelInfo};
+use crate::multibody::{self, Formulation};
+use crate::spec::{finite, Grid, SolveSpec};
+use crate::stats::Stats;
+
+fn check_interval(t0: f64, t1: f64) -> Result<(f64, f64), OdeError> {
+    let t0 = finite(t0, "start time t0")?;
+    let t1 = finite(t1, "end time t1")?;
+    if t1 <= t0 {
+        return Err(OdeError::BadInterval { t0, t1 });
+    }
+    Ok((t0, t1))
+}
+
+/// The watched functions of a spec, checked against the model's declarations.
+fn build_detector(spec: &SolveSpec, info: &ModelInfo) -> Result<Detector, OdeError> {
+    let known: Vec<String> = info.events.iter().map(|e| e.id.clone()).collect();
+    let mut detector = Detector::default();
+    for (index, e) in spec.events.iter().enumerate() {
+        let source = match (&e.id, &e.expr) {
+            (Some(_), Some(_)) => {
+                return Err(OdeError::BadEvent {
+                    index,
+                    message: "give either id or expr, not both".into(),
+                })
+            }
+            (None, None) => {
+                return Err(OdeError::BadEvent {
+                    index,
+                    message: "name a switching function with id (or expr)".into(),
+                })
+            }
+            // A text expression over the model's states, parameters and t.
+            (None, Some(expr)) => {
+                EventSource::Function(Box::new(compile_model_expr(expr, info, &spec.params)?))
+            }
+            (Some(id), None) => match known.iter().position(|k| k == id) {
+                Some(i) => EventSource::Model(i),
+                None => {
+                    return Err(OdeError::UnknownEvent {
+                        model: info.id.clone(),
+                        id: id.clone(),
+                        known,
+                    })
+                }
+            },
+        };
+        let direction = match e.direction {
+            None => 0,
+            Some(0.0) => 0,
+            Some(1.0) => 1,
+            Some(-1.0) => -1,
+            Some(d) => {
+                return Err(OdeError::OutOfRange {
+                    what: format!("events[{index}].direction"),
+                    value: d,
+                    allowed: "-1 (falling), 0 (both) or 1 (rising)".into(),
+                })
+            }
+        };
+        detector.watch(source, direction, e.terminal.unwrap_or(false));
+    }
+    // A user system's `event` lines are watched unless the spec lists its own events.
+    if spec.events.is_empty() {
+        for (i, e) in info.events.iter().enumerate().filter(|(_, e)| e.watched) {
+            detector.watch(EventSource::Model(i), e.direction, e.terminal);
+        }
+    }
+    Ok(detector)
+}
+
+/// The model a spec names, or the user's system text it carries.
+pub(crate) fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
+    match (&spec.system, spec.model.is_empty()) {
+        (Some(text), true) if spec.formulation.is_none() => build_user_system(text, &spec.params),
+        (Some(_), true) => Err(OdeError::BadSpec {
+            message: "formulation is for the constrained catalogue models".into(),
+        }),
+        (Some(_), false) => Err(OdeError::BadSpec {
+            message: "give either model or system, not both".into(),
+        }),
+        (None, true) => Err(OdeError::BadSpec {
+            message: "missing field `model` (a model id, or give your own `system` text)".into(),
+        }),
+        (None, false) => match multibody::build(spec)? {
+            Some(built) => Ok(built),
+            None => model::build(&spec.model, &spec.params),
+        },
+    }
+}
+
+impl Integrator {
+    /// Validates the spec and sets up a run at (t0, y0).
+    pub fn new(spec: &SolveSpec) -> Result<Self, OdeError> {
+        let (info, model) = build_model(spec)?;
+        let (method, custom) = method::resolve(&spec.method, spec.tableau.as_ref())?;
+        if method.second_order && !info.second_order {
+            return Err(OdeError::NeedsSecondOrderModel {
+                method: method.id.into(),
+                model: info.id.clone(),
+            });
+        }
+        let jacobian = JacobianOptions::from_spec(
+            spec.jacobian.as_deref(),
+            spec.jacobian_update,
+            spec.jacobian_scale,
+        )?;
+        let fast = match &spec.fast {
+            Some(fast) => fast.clone(),
+            None => info.fast.clone(),
+        };
+        if method.partitioned && fast.is_empty() {
+            return Err(OdeError::BadSpec {
+                message: format!(
+                    "method \"{}\" needs the fast states: model \"{}\" declares none, so \
+                     give their indices in the spec, e.g. fast: [1]",
+                    method.id, info.id
+                ),
+            });
+        }
+        let options = MethodOptions {
+            jacobian,
+            fast,
+            custom,
+        };
+        let stepper = method::create_with(&spec.method, info.dim, &options)?;
+        // A non-native formulation maps the spec's y0 (native layout) itself.
+        let native = Formulation::parse(spec.formulation.as_deref())? == Formulation::Native;
+        let spec_y0 = if native { spec.y0.as_ref() } else { None };
+        let y0 = match spec_y0 {
+            Some(y0) if y0.len() != info.dim => {
+                return Err(OdeError::WrongLength {
+                    what: format!("initial state y0 of model \"{}\"", info.id),
+                    expected: info.dim,
+                    got: y0.len(),
+                })
+            }
+            Some(y0) => y0.clone(),
+            None => model.default_y0().unwrap_or_else(|| info.y0.clone()),
+        };
+        for (v, name) in y0.iter().zip(&info.names) {
+            finite(*v, &format!("initial value of {name}"))?;
+        }
+        // Refuse up front, with both names, a method that needs derivatives the model
+        // does not give (rather than failing at the first step).
+        if method.needs_jacobian
+            && jacobian.source == JacobianSource::Analytic
+            && (model.jacobian(spec.t0.unwrap_or(info.t0), &y0).is_none()
+                || model.dfdt(spec.t0.unwrap_or(info.t0), &y0).is_none())
+        {
+            return Err(OdeError::NoJacobian {
+                method: method.id.into(),
+                model: info.id.clone(),
+            });
+        }
+        let adaptive = match spec.adaptive {
+            None => method.adaptive,
+            Some(true) if !method.adaptive => {
+                return Err(OdeError::NotAdaptive {
+                    method: method.id.into(),
+                    adaptive: method::CATALOG
+                        .iter()
+                        .filter(|m| m.adaptive)
+                        .map(|m| m.id.to_string())
+                        .collect(),
+                })
+            }
+            Some(a) => a,
+        };
+        let q = method.embedded_order.unwrap_or(method.order);
+        let tolerance = spec.tolerance(info.dim)?;
+        let norm = spec.error_norm()?;
+        let controller = spec.controller(q)?;
+        let mut detector = build_detector(spec, &info)?;
+        let mut stats = Stats::default();
+        let t0 = spec.t0.unwrap_or(info.t0);
+        let t1 = spec.t1.unwrap_or(info.t1);
+        let max_steps = spec.checked_max_steps()?;
+        let pacing = if adaptive {
+            let (t0, t1) = check_interval(t0, t1)?;
+            let h_max = match spec.h_max {
+                None => f64::INFINITY,
+                Some(m) if m.is_nan() || m <= 0.0 => {
+                    return Err(OdeError::OutOfRange {
+                        what: "hMax (the largest step)".into(),
+                        value: m,
+                        allowed: "a positive number".into(),
+                    })
+                }
+                Some(m) => m,
+            };
+            let h = match spec.h {
+                Some(h) if h.is_nan() || h <= 0.0 => return Err(OdeError::BadStepSize { h }),
+                Some(h) => finite(h, "step size h")?.min(t1 - t0),
+                None => {
+                    let h = initial_step(model.as_ref(), t0, &y0, t1, q, &tolerance, &mut stats);
+                    // A constraint failure at the start shows again at the first step.
+                    let _ = model.take_failure();
+                    h
+                }
+            };
+            Pacing::Adaptive {
+                controller,
+                h: h.min(h_max),
+                max_steps,
+                h_max,
+                rejected: false,
+                failures: 0,
+            }
+        } else {
+            let h = spec.h.ok_or_else(|| OdeError::BadSpec {
+                message: format!(
+                    "method \"{}\" takes a fixed step: give a step size h",
+                    spec.method
+                ),
+            })?;
+            Pacing::Fixed {
+                grid: Grid::new(t0, t1, h, max_steps)?,
+                k: 0,
+                max_steps,
+            }
+        };
+        spec.checked_t_eval(t0, t1)?;
+        detector.start(model.as_ref(), t0, &y0);
+        Ok(Self {
+            y_next: vec![0.0; info.dim],
+            y_cut: vec![0.0; info.dim],
+            info,
+            method,
+            model,
+            stepper,
+            options,
+            restart: false,
+            pacing,
+            tolerance,
+            norm,
+            detector,
+            t0,
+            t1,
+            t: t0,
+            y: y0.clone(),
+            y0,
+            last_step: None,
+            events: Vec::new(),
+            stopped_by_event: false,
+            stopped: None,
+            stats,
+        })
+    }
+}

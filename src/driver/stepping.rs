@@ -1,0 +1,540 @@
+//! One step of a run and the state kept between steps: a grid step or an adaptive
+//! step (with its rejections and retries), cut at the earliest event, followed by the
+//! model's after-step work (a constrained formulation's partition check or projection).
+
+use super::outcome::{Disposition, StepOutcome};
+use super::BLOW_UP;
+use crate::control::{error_norm, Controller, ErrorNorm, Tolerance};
+use crate::error::OdeError;
+use crate::event::detector::{StepView, EVENT_RTOL};
+use crate::event::{Detector, EventRecord};
+use crate::method::{self, MethodInfo, MethodOptions, Stepper};
+use crate::model::{Model, ModelInfo};
+use crate::multibody::ConstraintReport;
+use crate::spec::Grid;
+use crate::stats::Stats;
+
+/// Consecutive step failures (singular matrix, Newton, exponential) an adaptive run
+/// retries with a step cut by facMin before it reports the failure: 10 cuts of 0.2
+/// shrink h by 1e-7, far past any step-size effect.
+const MAX_STEP_FAILURES: u32 = 10;
+
+/// Whether a state counts as blown up: a component past [`BLOW_UP`] or NaN (which
+/// fails every comparison, hence the negated "within bounds" test).
+fn blew_up(y: &[f64]) -> bool {
+    !y.iter().all(|v| v.abs() <= BLOW_UP)
+}
+
+/// How the next step size is chosen.
+pub(super) enum Pacing {
+    /// A checked grid; `k` is the index of the last grid point reached. `max_steps`
+    /// bounds the steps taken, event cuts included (the grid alone is checked against
+    /// it up front, but cuts add steps).
+    Fixed {
+        grid: Grid,
+        k: usize,
+        max_steps: usize,
+    },
+    /// Error control: `h` is the step the controller proposes next.
+    Adaptive {
+        controller: Controller,
+        h: f64,
+        max_steps: usize,
+        /// Largest step allowed (`hMax`; infinite when not given).
+        h_max: f64,
+        /// Attempts rejected since the last accepted step (the controller does not
+        /// grow h right after a rejection) …
+        rejected: bool,
+        /// … and how many of them failed in their linear algebra.
+        failures: u32,
+    },
+}
+
+/// A run in progress: model, method, current state, kept between calls.
+pub struct Integrator {
+    pub(super) info: ModelInfo,
+    pub(super) method: MethodInfo,
+    pub(super) model: Box<dyn Model>,
+    pub(super) stepper: Box<dyn Stepper>,
+    /// How the stepper was made, to restart it when a model rewrites its coordinates
+    /// (a state-space re-partition, issue 8).
+    pub(super) options: MethodOptions,
+    /// The model rewrote its state in new coordinates at the last step: the method
+    /// restarts before the next step (its dense output of the last step, in the old
+    /// coordinates, stays available for tEval until then).
+    pub(super) restart: bool,
+    pub(super) pacing: Pacing,
+    pub(super) tolerance: Tolerance,
+    pub(super) norm: ErrorNorm,
+    pub(super) detector: Detector,
+    pub(super) t0: f64,
+    pub(super) t1: f64,
+    pub(super) t: f64,
+    pub(super) y: Vec<f64>,
+    pub(super) y0: Vec<f64>,
+    pub(super) y_next: Vec<f64>,
+    pub(super) y_cut: Vec<f64>,
+    /// Start and method step size of the last accepted step (for dense output).
+    pub(super) last_step: Option<(f64, f64)>,
+    pub(super) events: Vec<EventRecord>,
+    pub(super) stopped_by_event: bool,
+    /// Why the run stopped early (a [`StepOutcome::Stopped`] reason), once it has.
+    pub(super) stopped: Option<OdeError>,
+    pub(super) stats: Stats,
+}
+
+/// What one step did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepInfo {
+    /// Time reached.
+    pub t: f64,
+    /// Step size taken (t − t_previous; shorter than the method's step if an event cut it).
+    pub h: f64,
+    /// The normalised error estimate of the step (≤ 1 means within tolerance), for
+    /// methods with an embedded formula.
+    pub err_est: Option<f64>,
+    /// How many events fired at the end of this step (the last entries of
+    /// [`Integrator::events`]).
+    pub new_events: usize,
+}
+
+
+/// The normalised error of the step just computed into `y_new`, if the method
+/// estimates one; infinite if the step left the floating-point range.
+fn step_error(
+    stepper: &dyn Stepper,
+    norm: ErrorNorm,
+    y: &[f64],
+    y_new: &[f64],
+    tolerance: &Tolerance,
+) -> Option<f64> {
+    let est = stepper.error_estimate()?;
+    if y_new.iter().any(|v| !v.is_finite()) {
+        return Some(f64::INFINITY);
+    }
+    let err = error_norm(norm, est, y, y_new, tolerance);
+    Some(if err.is_nan() { f64::INFINITY } else { err })
+}
+
+impl Integrator {
+
+    /// One step on the fixed grid: (t_new, method h, error estimate).
+    fn fixed_step(&mut self) -> Result<(f64, f64, Option<f64>), OdeError> {
+        let Pacing::Fixed { grid, k, max_steps } = &self.pacing else {
+            unreachable!("fixed_step is only called on a fixed grid");
+        };
+        let (grid, k, max_steps) = (*grid, *k, *max_steps);
+        // Event cuts add steps to the grid's; a switch the run cannot get past (issue 9:
+        // a state one ulp short of it that a tiny step cannot move) would otherwise cut
+        // forever.
+        if self.stats.nsteps >= max_steps as u64 {
+            return Err(OdeError::AdaptiveBudget {
+                t: self.t,
+                max_steps,
+            });
+        }
+        let t_next = grid.time(k + 1);
+        // Every step but a shortened last one (or the rest of a step an event cut)
+        // uses exactly the requested h.
+        let h = if k + 1 < grid.steps && self.t == grid.time(k) {
+            grid.h
+        } else {
+            t_next - self.t
+        };
+        let result = self.stepper.step(
+            self.model.as_ref(),
+            self.t,
+            &self.y,
+            h,
+            &mut self.y_next,
+            &mut self.stats,
+        );
+        if let Some(f) = self.model.take_failure() {
+            return Err(f.at(self.t, h));
+        }
+        result?;
+        self.stats.nsteps += 1;
+        if blew_up(&self.y_next) {
+            return Err(OdeError::BlewUp { t: t_next, h });
+        }
+        let err = step_error(
+            self.stepper.as_ref(),
+            self.norm,
+            &self.y,
+            &self.y_next,
+            &self.tolerance,
+        );
+        Ok((t_next, h, err))
+    }
+
+    /// One attempt of an adaptive step: (t_new, h, error estimate) if it passes the
+    /// error test, or the rejected h and the smaller one the controller proposes next.
+    fn adaptive_attempt(&mut self) -> Result<Result<(f64, f64, Option<f64>), (f64, f64)>, OdeError> {
+        let Pacing::Adaptive {
+            controller,
+            h: h_proposed,
+            max_steps,
+            h_max,
+            rejected,
+            failures,
+        } = &mut self.pacing
+        else {
+            unreachable!("adaptive_attempt is only called with step-size control");
+        };
+        if self.stats.nsteps >= *max_steps as u64 {
+            return Err(OdeError::AdaptiveBudget {
+                t: self.t,
+                max_steps: *max_steps,
+            });
+        }
+        *h_proposed = h_proposed.min(*h_max);
+        // Land exactly on t1; h is recomputed from the times ("purify h", ode45).
+        let t_new = if self.t + *h_proposed >= self.t1 {
+            self.t1
+        } else {
+            self.t + *h_proposed
+        };
+        let h = t_new - self.t;
+        // ode23/ode45's hmin = 16 eps |t|: below it t + h cannot be told from t.
+        let h_min = 16.0 * f64::EPSILON * self.t.abs();
+        if h.is_nan() || h <= h_min {
+            return Err(OdeError::StepSizeUnderflow { t: self.t, h });
+        }
+        let result = self.stepper.step(
+            self.model.as_ref(),
+            self.t,
+            &self.y,
+            h,
+            &mut self.y_next,
+            &mut self.stats,
+        );
+        // A failed constraint solve inside f (issue 8) is the precise reason.
+        let result = match self.model.take_failure() {
+            Some(f) => Err(f.at(self.t, h)),
+            None => result,
+        };
+        if let Err(e) = result {
+            // A step too large for its linear algebra is retried smaller, like a
+            // rejected step; after MAX_STEP_FAILURES cuts in a row the failure is the
+            // answer, with the t and h where it happened.
+            if Disposition::of(&e) != Disposition::RetrySmaller {
+                return Err(e);
+            }
+            self.stats.nsteps += 1;
+            self.stats.nreject += 1;
+            *failures += 1;
+            if *failures >= MAX_STEP_FAILURES {
+                return Err(e);
+            }
+            *rejected = true;
+            *h_proposed = controller.after_reject(h, f64::INFINITY);
+            return Ok(Err((h, *h_proposed)));
+        }
+        self.stats.nsteps += 1;
+        let err = step_error(
+            self.stepper.as_ref(),
+            self.norm,
+            &self.y,
+            &self.y_next,
+            &self.tolerance,
+        )
+        .unwrap_or(0.0);
+        let r = controller.measure(err, h);
+        if controller.accepts(r) {
+            *h_proposed = controller.after_accept(h, r, *rejected);
+            *rejected = false;
+            *failures = 0;
+            return Ok(Ok((t_new, h, Some(err))));
+        }
+        self.stats.nreject += 1;
+        *rejected = true;
+        *h_proposed = controller.after_reject(h, r);
+        Ok(Err((h, *h_proposed)))
+    }
+
+    /// The earliest crossing of a watched function in the step from (t, y) to
+    /// (t_new, y_next), on the method's dense output of that step.
+    fn find_crossing(&mut self, t_new: f64, h_method: f64) -> Result<Option<f64>, OdeError> {
+        let stepper = &mut self.stepper;
+        let model = self.model.as_ref();
+        let mut dense = |theta: f64, out: &mut [f64], stats: &mut Stats| {
+            stepper.dense_output(model, theta, out, stats)
+        };
+        let view = StepView {
+            t: self.t,
+            h: h_method,
+            t_new,
+            y_new: &self.y_next,
+        };
+        self.detector
+            .check(model, view, &mut dense, &mut self.stats, &mut self.y_cut)
+    }
+
+    /// Looks for events in the accepted step to (t_new, y_next); if one fired, ends the
+    /// step there. Returns (time reached, error estimate, events fired, whether cut).
+    ///
+    /// The step is recomputed to end at the located time rather than keeping the
+    /// interpolated state there: the dense output is less accurate than the step, and
+    /// its error would enter the solution at every switch. When the first step
+    /// straddled the switch (so its dense output saw the other regime), the crossing is
+    /// located again on the recomputed, shorter step, a few times at most.
+    fn settle_events(
+        &mut self,
+        t_new: f64,
+        h_method: f64,
+        err_est: Option<f64>,
+    ) -> Result<(f64, Option<f64>, usize, bool), OdeError> {
+        const MAX_PASSES: usize = 4;
+        let Some(mut t_cut) = self.find_crossing(t_new, h_method)? else {
+            return Ok((t_new, err_est, 0, false));
+        };
+        let mut err_est = err_est;
+        for pass in 1..=MAX_PASSES {
+            let h = t_cut - self.t;
+            self.stepper.step(
+                self.model.as_ref(),
+                self.t,
+                &self.y,
+                h,
+                &mut self.y_next,
+                &mut self.stats,
+            )?;
+            if let Some(f) = self.model.take_failure() {
+                return Err(f.at(self.t, h));
+            }
+            if blew_up(&self.y_next) {
+                return Err(OdeError::BlewUp { t: t_cut, h });
+            }
+            if err_est.is_some() {
+                err_est = step_error(
+                    self.stepper.as_ref(),
+                    self.norm,
+                    &self.y,
+                    &self.y_next,
+                    &self.tolerance,
+                );
+            }
+            if pass == MAX_PASSES {
+                break;
+            }
+            // None: the recomputed step stops short of the switch; the next step
+            // starts there and finds it again.
+            match self.find_crossing(t_cut, h)? {
+                Some(again) if t_cut - again > EVENT_RTOL * t_cut.abs().max(h) => t_cut = again,
+                _ => break,
+            }
+        }
+        let (fired, terminal) = self
+            .detector
+            .commit(self.model.as_ref(), t_cut, &self.y_next);
+        for &index in &fired {
+            self.events.push(EventRecord {
+                t: t_cut,
+                y: self.y_next.clone(),
+                index,
+            });
+        }
+        self.stopped_by_event |= terminal;
+        Ok((t_cut, err_est, fired.len(), true))
+    }
+
+    /// One attempt at the next step: a grid step, or one try of an adaptive step
+    /// (which its error test may reject); an accepted step may be cut short by an
+    /// event. A stop (blow-up, step-size underflow, budget…) ends the run: [`done`]
+    /// is true afterwards.
+    ///
+    /// [`done`]: Integrator::done
+    pub fn attempt(&mut self) -> StepOutcome {
+        match self.try_attempt() {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                let outcome = StepOutcome::from_error(e);
+                if let StepOutcome::Stopped(reason) = &outcome {
+                    self.stopped = Some(reason.clone());
+                }
+                outcome
+            }
+        }
+    }
+
+    /// Attempts until a step is accepted or the run stops or fails.
+    pub fn advance(&mut self) -> StepOutcome {
+        loop {
+            match self.attempt() {
+                StepOutcome::Rejected { .. } => continue,
+                outcome => return outcome,
+            }
+        }
+    }
+
+    /// Takes the next step ([`Integrator::advance`]); a stop or a failure is the error.
+    pub fn step(&mut self) -> Result<StepInfo, OdeError> {
+        match self.advance() {
+            StepOutcome::Accepted(info) => Ok(info),
+            StepOutcome::Stopped(e) | StepOutcome::Failed(e) => Err(e),
+            StepOutcome::Rejected { .. } => unreachable!("advance retries rejected steps"),
+        }
+    }
+
+    /// Why the run stopped before t1, if it did.
+    pub fn stopped(&self) -> Option<&OdeError> {
+        self.stopped.as_ref()
+    }
+
+    fn try_attempt(&mut self) -> Result<StepOutcome, OdeError> {
+        if self.done() {
+            return Err(OdeError::Finished { t1: self.t1 });
+        }
+        if self.restart {
+            self.stepper = method::create_with(self.method.id, self.info.dim, &self.options)?;
+            self.last_step = None;
+            self.restart = false;
+        }
+        let (t_new, h_method, err_est) = match self.pacing {
+            Pacing::Fixed { .. } => self.fixed_step()?,
+            Pacing::Adaptive { .. } => match self.adaptive_attempt()? {
+                Ok(passed) => passed,
+                Err((h, h_next)) => {
+                    return Ok(StepOutcome::Rejected {
+                        t: self.t,
+                        h,
+                        h_next,
+                    })
+                }
+            },
+        };
+        let (t_new, err_est, new_events, cut) = if self.detector.is_empty() {
+            (t_new, err_est, 0, false)
+        } else {
+            self.settle_events(t_new, h_method, err_est)?
+        };
+        if let Pacing::Fixed { grid, k, .. } = &mut self.pacing {
+            // A cut inside the step leaves the grid point ahead; a crossing located at
+            // the very end of the step reaches it.
+            if !cut || t_new >= grid.time(*k + 1) {
+                *k += 1;
+            }
+        }
+        let h = t_new - self.t;
+        // After a cut the method's last step is the recomputed one, ending at t_new.
+        self.last_step = Some((self.t, if cut { h } else { h_method }));
+        // Constrained formulations (issue 8): recover the dependent coordinates, check
+        // the partition or project; a state rewritten in new coordinates restarts the
+        // method there.
+        if self
+            .model
+            .after_step(t_new, &mut self.y_next)
+            .map_err(|f| f.at(t_new, h))?
+        {
+            self.restart = true;
+        }
+        std::mem::swap(&mut self.y, &mut self.y_next);
+        self.t = t_new;
+        self.stats.naccept += 1;
+        Ok(StepOutcome::Accepted(StepInfo {
+            t: t_new,
+            h,
+            err_est,
+            new_events,
+        }))
+    }
+
+    /// The solution at time `t` within the last step, from the method's dense output.
+    pub fn interpolate(&mut self, t: f64, out: &mut [f64]) -> Result<(), OdeError> {
+        if t == self.t {
+            out.copy_from_slice(&self.y);
+            return Ok(());
+        }
+        let (t_prev, h) = self.last_step.ok_or(OdeError::BadTEval {
+            message: format!("t = {} is not within a step taken", crate::error::num(t)),
+        })?;
+        if !(t >= t_prev && t <= self.t) {
+            return Err(OdeError::BadTEval {
+                message: format!(
+                    "t = {} is outside the last step [{}, {}]",
+                    crate::error::num(t),
+                    crate::error::num(t_prev),
+                    crate::error::num(self.t)
+                ),
+            });
+        }
+        self.stepper
+            .dense_output(self.model.as_ref(), (t - t_prev) / h, out, &mut self.stats)
+    }
+
+    pub fn t(&self) -> f64 {
+        self.t
+    }
+
+    pub fn y(&self) -> &[f64] {
+        &self.y
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    pub fn model_info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    pub fn method_info(&self) -> &MethodInfo {
+        &self.method
+    }
+
+    /// True if the step size is chosen by error control.
+    pub fn is_adaptive(&self) -> bool {
+        matches!(self.pacing, Pacing::Adaptive { .. })
+    }
+
+    /// The fixed grid, for fixed-step runs.
+    pub fn grid(&self) -> Option<&Grid> {
+        match &self.pacing {
+            Pacing::Fixed { grid, .. } => Some(grid),
+            Pacing::Adaptive { .. } => None,
+        }
+    }
+
+    pub fn t0(&self) -> f64 {
+        self.t0
+    }
+
+    pub fn t1(&self) -> f64 {
+        self.t1
+    }
+
+    /// Every event that has fired so far, in order.
+    pub fn events(&self) -> &[EventRecord] {
+        &self.events
+    }
+
+    /// True once the run has reached t1 or stopped at a terminal event.
+    pub fn done(&self) -> bool {
+        self.stopped_by_event
+            || self.stopped.is_some()
+            || match &self.pacing {
+                Pacing::Fixed { grid, k, .. } => *k >= grid.steps,
+                Pacing::Adaptive { .. } => self.t >= self.t1,
+            }
+    }
+
+    /// The model's outputs (energy…) at the current state.
+    pub fn outputs(&self) -> Vec<f64> {
+        let mut out = vec![0.0; self.info.outputs.len()];
+        self.model.outputs(self.t, &self.y, &mut out);
+        out
+    }
+
+    /// What a constrained formulation did so far (issue 8), if the model is one.
+    pub fn constraint_report(&self) -> Option<ConstraintReport> {
+        self.model.constraint_report()
+    }
+
+    /// The exact solution at the current time, if the model knows it.
+    pub fn exact(&self) -> Option<Vec<f64>> {
+        let mut out = vec![0.0; self.info.dim];
+        self.model
+            .exact(self.t0, &self.y0, self.t, &mut out)
+            .then_some(out)
+    }
+}
