@@ -5,7 +5,6 @@
 
 use super::{js_error, read, set, to_js};
 use crate::driver::{self, Solution};
-use crate::error::OdeError;
 use crate::event::EventRecord;
 use crate::method;
 use crate::model;
