@@ -56,6 +56,9 @@ function logSplits(_u: uPlot, _axis: number, min: number, max: number): number[]
   return ticks;
 }
 
+/** The time marker's colour: neutral, far from every series colour. */
+const MARKER_COLOR = '#495057';
+
 /** Points kept per pixel column bucket when decimating; 4 per bucket survive. */
 const BUCKETS = 1500;
 
@@ -64,6 +67,8 @@ export class Plot {
   private readonly logY: boolean;
   private readonly logX: boolean;
   private readonly resizeObserver: ResizeObserver;
+  /** x of the vertical time marker (the page's time cursor), if shown. */
+  private marker: number | undefined;
 
   constructor(
     private readonly target: HTMLElement,
@@ -109,6 +114,7 @@ export class Plot {
         })),
       ],
       cursor: { drag: { x: true, y: true, uni: 40 } },
+      hooks: { draw: [(u: uPlot) => this.drawMarker(u)] },
       legend: { live: true },
     };
     this.uplot = new uPlot(opts, [[], ...options.series.map(() => [])], target);
@@ -129,10 +135,34 @@ export class Plot {
   setData(x: ArrayLike<number>, ys: ArrayLike<number>[]): void {
     const idx = decimate(x.length, ys, BUCKETS);
     const [xs, ...cols] = pick([x, ...ys], idx);
-    const series: (number | null)[][] | Float64Array[] = this.logY
+    // NaN marks where a run has no value (a pinned run shorter than the live one): a gap.
+    const series: ((number | null)[] | Float64Array)[] = this.logY
       ? cols.map((c) => Array.from(c, (v) => (v > 0 && Number.isFinite(v) ? v : null)))
-      : cols;
+      : cols.map((c) => (c.some(Number.isNaN) ? Array.from(c, (v) => (Number.isNaN(v) ? null : v)) : c));
     this.uplot.setData([xs, ...series] as uPlot.AlignedData);
+  }
+
+  /** Moves the vertical marker to `x` (undefined hides it); redraws without new paths. */
+  setMarker(x: number | undefined): void {
+    if (x === this.marker) return;
+    this.marker = x;
+    this.uplot.redraw(false, false);
+  }
+
+  private drawMarker(u: uPlot): void {
+    if (this.marker === undefined) return;
+    const x = u.valToPos(this.marker, 'x', true);
+    const { left, top, width, height } = u.bbox;
+    if (!Number.isFinite(x) || x < left || x > left + width) return;
+    const ctx = u.ctx;
+    ctx.save();
+    ctx.strokeStyle = MARKER_COLOR;
+    ctx.lineWidth = Math.max(1, devicePixelRatio);
+    ctx.beginPath();
+    ctx.moveTo(x, top);
+    ctx.lineTo(x, top + height);
+    ctx.stroke();
+    ctx.restore();
   }
 
   destroy(): void {
