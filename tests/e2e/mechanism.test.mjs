@@ -63,7 +63,7 @@ async function moveCursor(page, position) {
   await page.evaluate((p) => {
     const slider = document.querySelector('#time');
     slider.value = String(p);
-    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    slider.dispatchEvent(new window.Event('input', { bubbles: true }));
   }, position);
 }
 
