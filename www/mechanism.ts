@@ -5,7 +5,7 @@
  * balls leave a dot at every stored step. The canvas keeps the shapes it drew last in
  * `data-shapes` (world coordinates), so tests check the picture against the states.
  */
-import { byId } from './dom';
+import { byId, sizeCanvas } from './dom';
 import { bounds, describer } from './drawing';
 import type { Frame, Shape } from './drawing';
 import { indexAt, rowAt, valueAt } from './run';
@@ -46,7 +46,8 @@ export function shapesAt(run: Run, time: number, exact = false): Shape[] {
   return describe ? describe(frameAt(run, time, exact)) : [];
 }
 
-type View = { x0: number; y0: number; scale: number };
+/** World → CSS pixel mapping, and the canvas's CSS size. */
+type View = { x0: number; y0: number; scale: number; width: number; height: number };
 
 export class MechanismView {
   private readonly canvas = byId<HTMLCanvasElement>('mechanism');
@@ -129,30 +130,23 @@ export class MechanismView {
     }
   }
 
-  /** Sizes the backing store to the element (device pixels) and clears it. */
+  /** Sizes the backing store to the element and clears it to white (drawing in CSS pixels). */
   private prepare(): CanvasRenderingContext2D | null {
-    const ratio = window.devicePixelRatio || 1;
-    const width = Math.max(1, Math.round(this.canvas.clientWidth * ratio));
-    const height = Math.max(1, Math.round(this.canvas.clientHeight * ratio));
-    if (this.canvas.width !== width || this.canvas.height !== height) {
-      this.canvas.width = width;
-      this.canvas.height = height;
-    }
-    const ctx = this.canvas.getContext('2d');
+    const ctx = sizeCanvas(this.canvas, this.canvas.clientWidth, this.canvas.clientHeight);
     if (!ctx) return null;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, width, height);
+    ctx.fillRect(0, 0, this.canvas.clientWidth, this.canvas.clientHeight);
     return ctx;
   }
 
   /** World → pixel: equal scale on both axes, the window centred. */
   private view(): View {
     const w = this.window ?? { x0: -1, x1: 1, y0: -1, y1: 1 };
-    const scale = Math.min(this.canvas.width / (w.x1 - w.x0), this.canvas.height / (w.y1 - w.y0));
+    const [width, height] = [this.canvas.clientWidth, this.canvas.clientHeight];
+    const scale = Math.min(width / (w.x1 - w.x0), height / (w.y1 - w.y0));
     const cx = (w.x0 + w.x1) / 2;
     const cy = (w.y0 + w.y1) / 2;
-    return { x0: cx - this.canvas.width / 2 / scale, y0: cy + this.canvas.height / 2 / scale, scale };
+    return { x0: cx - width / 2 / scale, y0: cy + height / 2 / scale, scale, width, height };
   }
 }
 
@@ -170,7 +164,7 @@ function paint(
 ): void {
   const px = (x: number, y: number): [number, number] => toPixel(view, x, y);
   const len = (d: number): number => Math.abs(d) * view.scale;
-  const unit = Math.max(2, ctx.canvas.height / 160);
+  const unit = Math.max(1.5, view.height / 160);
   ctx.save();
   ctx.globalAlpha = alpha;
   ctx.lineCap = 'round';
@@ -222,8 +216,8 @@ function paint(
       case 'ground': {
         const [, y] = px(0, s.y);
         ctx.moveTo(0, y);
-        ctx.lineTo(ctx.canvas.width, y);
-        for (let x = 0; x < ctx.canvas.width; x += 4 * unit) {
+        ctx.lineTo(view.width, y);
+        for (let x = 0; x < view.width; x += 4 * unit) {
           ctx.moveTo(x, y);
           ctx.lineTo(x - 3 * unit, y + 3 * unit * Math.sign(view.scale));
         }
@@ -232,13 +226,14 @@ function paint(
       }
       case 'box': {
         const [cx, cy] = px(s.x, s.y);
+        ctx.save();
         ctx.translate(cx, cy);
         ctx.rotate(-(s.angle ?? 0));
         ctx.rect(-len(s.w) / 2, -len(s.h) / 2, len(s.w), len(s.h));
         ctx.fillStyle = colors.box;
         ctx.fill();
         ctx.stroke();
-        ctx.setTransform(1, 0, 0, 1, 0, 0);
+        ctx.restore();
         break;
       }
       case 'path': {

@@ -4,7 +4,7 @@
  * pinned runs in their colours, the exact solution dashed, and a dot at the time cursor.
  * Drawn on its own canvas: the curve is not a function of x, which a time plot assumes.
  */
-import { byId } from './dom';
+import { byId, sizeCanvas } from './dom';
 import { isDrawOutput } from './drawing';
 import { formatNumber } from './format';
 import { niceTicks } from './plane';
@@ -30,11 +30,23 @@ export function defaultPhaseAxes(run: Run): [string, string] {
   return [n[0], n[1] ?? n[0]];
 }
 
+/** One run's curve in the portrait. */
+interface Curve {
+  color: string;
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  t: ArrayLike<number>;
+  dash?: number[];
+}
+
 export class PhaseView {
   private readonly target = byId<HTMLElement>('plot-phase');
   private readonly xSelect = byId<HTMLSelectElement>('phase-x');
   private readonly ySelect = byId<HTMLSelectElement>('phase-y');
   private readonly canvas = document.createElement('canvas');
+  /** The curves without the cursor dots, and how they were mapped to pixels. */
+  private readonly cache = document.createElement('canvas');
+  private drawn: { curves: Curve[]; px: (x: number) => number; py: (y: number) => number; clip: [number, number, number, number] } | undefined;
   /** The choices the selects were filled for, to keep the user's pick across runs. */
   private choices = '';
 
@@ -42,7 +54,7 @@ export class PhaseView {
     this.target.append(this.canvas);
     store.subscribe('run', () => this.fill());
     store.subscribe('pins', () => this.draw());
-    store.subscribe('time', () => this.draw());
+    store.subscribe('time', () => this.drawCursor());
     for (const select of [this.xSelect, this.ySelect]) select.addEventListener('change', () => this.draw());
     new ResizeObserver(() => this.draw()).observe(this.target);
   }
@@ -65,20 +77,16 @@ export class PhaseView {
   draw(): void {
     const run = this.store.run;
     const [xName, yName] = [this.xSelect.value, this.ySelect.value];
+    this.drawn = undefined;
     if (!run || !xName || !yName) return;
-    const ratio = window.devicePixelRatio || 1;
     const cssWidth = Math.max(this.target.clientWidth, 300);
     const cssHeight = 300;
     this.canvas.style.width = `${cssWidth}px`;
     this.canvas.style.height = `${cssHeight}px`;
-    this.canvas.width = Math.round(cssWidth * ratio);
-    this.canvas.height = Math.round(cssHeight * ratio);
-    const ctx = this.canvas.getContext('2d');
+    const ctx = sizeCanvas(this.canvas, cssWidth, cssHeight);
     if (!ctx) return;
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, cssWidth, cssHeight);
 
-    const curves: { color: string; x: ArrayLike<number>; y: ArrayLike<number>; t: ArrayLike<number>; dash?: number[] }[] = [];
+    const curves: Curve[] = [];
     const add = (r: Run, color: string, exact = false): void => {
       const source = exact && r.exact ? { ...r, y: r.exact } : r;
       const x = seriesOf(source, xName);
@@ -140,7 +148,6 @@ export class PhaseView {
     ctx.beginPath();
     ctx.rect(MARGIN.left, MARGIN.top, w, h);
     ctx.clip();
-    const time = this.store.time;
     for (const c of curves) {
       ctx.strokeStyle = c.color;
       ctx.lineWidth = 1.5;
@@ -159,17 +166,41 @@ export class PhaseView {
         pen = true;
       }
       ctx.stroke();
-      // The state at the time cursor.
-      if (c.t.length > 0 && time >= c.t[0] && time <= c.t[c.t.length - 1]) {
-        ctx.setLineDash([]);
-        ctx.fillStyle = c.color;
-        ctx.beginPath();
-        ctx.arc(px(valueAt(c.t, c.x, time)), py(valueAt(c.t, c.y, time)), 4, 0, 2 * Math.PI);
-        ctx.fill();
-      }
     }
     ctx.restore();
+    // Kept as a picture: moving the time cursor only redraws the dots over it.
+    this.cache.width = this.canvas.width;
+    this.cache.height = this.canvas.height;
+    this.cache.getContext('2d')?.drawImage(this.canvas, 0, 0);
+    this.drawn = { curves, px, py, clip: [MARGIN.left, MARGIN.top, w, h] };
+    this.drawCursor();
     this.target.dataset.curves = String(curves.length);
+  }
+
+  /** The cached curves with a dot on each at the time cursor. */
+  private drawCursor(): void {
+    const ctx = this.canvas.getContext('2d');
+    const run = this.store.run;
+    if (!ctx || !this.drawn || !run) return;
+    const { curves, px, py, clip } = this.drawn;
+    const ratio = window.devicePixelRatio || 1;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    ctx.drawImage(this.cache, 0, 0);
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(...clip);
+    ctx.clip();
+    const time = this.store.time;
+    for (const c of curves) {
+      if (c.t.length === 0 || time < c.t[0] || time > c.t[c.t.length - 1]) continue;
+      ctx.fillStyle = c.color;
+      ctx.beginPath();
+      ctx.arc(px(valueAt(c.t, c.x, time)), py(valueAt(c.t, c.y, time)), 4, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+    ctx.restore();
     this.target.dataset.index = String(indexAt(run.t, time));
   }
 }

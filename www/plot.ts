@@ -56,9 +56,6 @@ function logSplits(_u: uPlot, _axis: number, min: number, max: number): number[]
   return ticks;
 }
 
-/** The time marker's colour: neutral, far from every series colour. */
-const MARKER_COLOR = '#495057';
-
 /** Points kept per pixel column bucket when decimating; 4 per bucket survive. */
 const BUCKETS = 1500;
 
@@ -69,6 +66,7 @@ export class Plot {
   private readonly resizeObserver: ResizeObserver;
   /** x of the vertical time marker (the page's time cursor), if shown. */
   private marker: number | undefined;
+  private readonly markerLine = document.createElement('div');
 
   constructor(
     private readonly target: HTMLElement,
@@ -114,10 +112,14 @@ export class Plot {
         })),
       ],
       cursor: { drag: { x: true, y: true, uni: 40 } },
-      hooks: { draw: [(u: uPlot) => this.drawMarker(u)] },
+      // The time marker is an element over the plot, so moving it redraws nothing.
+      hooks: { setSize: [() => this.placeMarker()], setScale: [() => this.placeMarker()] },
       legend: { live: true },
     };
     this.uplot = new uPlot(opts, [[], ...options.series.map(() => [])], target);
+    this.markerLine.className = 'time-marker';
+    this.markerLine.hidden = true;
+    this.uplot.over.append(this.markerLine);
     this.resizeObserver = new ResizeObserver(() => {
       const width = Math.max(this.target.clientWidth, 300);
       if (width !== this.uplot.width) this.uplot.setSize({ width, height: this.uplot.height });
@@ -142,27 +144,20 @@ export class Plot {
     this.uplot.setData([xs, ...series] as uPlot.AlignedData);
   }
 
-  /** Moves the vertical marker to `x` (undefined hides it); redraws without new paths. */
+  /** Moves the vertical marker to `x` (undefined hides it). */
   setMarker(x: number | undefined): void {
-    if (x === this.marker) return;
     this.marker = x;
-    this.uplot.redraw(false, false);
+    this.placeMarker();
   }
 
-  private drawMarker(u: uPlot): void {
-    if (this.marker === undefined) return;
-    const x = u.valToPos(this.marker, 'x', true);
-    const { left, top, width, height } = u.bbox;
-    if (!Number.isFinite(x) || x < left || x > left + width) return;
-    const ctx = u.ctx;
-    ctx.save();
-    ctx.strokeStyle = MARKER_COLOR;
-    ctx.lineWidth = Math.max(1, devicePixelRatio);
-    ctx.beginPath();
-    ctx.moveTo(x, top);
-    ctx.lineTo(x, top + height);
-    ctx.stroke();
-    ctx.restore();
+  private placeMarker(): void {
+    // uPlot calls the hooks while it is being built, before `this.uplot` is set.
+    const u = this.uplot as uPlot | undefined;
+    if (!u) return;
+    const left = this.marker === undefined ? NaN : u.valToPos(this.marker, 'x');
+    const shown = Number.isFinite(left) && left >= 0 && left <= u.over.clientWidth;
+    this.markerLine.hidden = !shown;
+    if (shown) this.markerLine.style.transform = `translateX(${left}px)`;
   }
 
   destroy(): void {

@@ -6,7 +6,7 @@
  * a student sees a run blow up exactly when a marker leaves the region. Drag to pan,
  * wheel to zoom; α and β reshape the slow/fast map (seed 003 Figs. 2–3).
  */
-import { byId, fillDefinitions } from './dom';
+import { byId, fillDefinitions, sizeCanvas } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
 import type { MethodInfo, StabilityAnalysis, StabilityFacts, StabilitySpec, TableauSpec } from './engine';
@@ -240,15 +240,9 @@ export class StabilityView {
 
   /** Draws the primary map, every boundary, the axes and the hλ markers. */
   draw(): void {
-    const dpr = window.devicePixelRatio || 1;
     const { width, height } = this.canvas.getBoundingClientRect();
-    if (width === 0) return;
-    this.canvas.width = Math.round(width * dpr);
-    this.canvas.height = Math.round(height * dpr);
-    const ctx = this.canvas.getContext('2d');
+    const ctx = sizeCanvas(this.canvas, width, height);
     if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, width, height);
     const primary = this.analyses.get(this.run.method);
     if (primary) {
       // The map was computed for the window it was asked with; while dragging, the

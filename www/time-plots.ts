@@ -89,8 +89,15 @@ export class TimePlots {
         ...pin.run.names.map((n, j) => ({ label: `${n} (pin ${k + 1})`, color: pin.color, dash: PIN_DASHES[j % PIN_DASHES.length] })),
       );
     }
-    const pinStyles = (label: string): SeriesStyle[] =>
-      pins.map((pin, k) => ({ label: `${label} (pin ${k + 1})`, color: pin.color }));
+    /** A small plot of one quantity of the live run (its colour) and of every pin. */
+    const small = (id: string, label: string, color: string, yLabel = label, logY = false): Plot =>
+      new Plot(byId(id), {
+        xLabel: 't',
+        height: 200,
+        yLabel,
+        logY,
+        series: [{ label, color }, ...pins.map((pin, k) => ({ label: `${label} (pin ${k + 1})`, color: pin.color }))],
+      });
     const trajectory = new Plot(byId('plot-trajectory'), { xLabel: 't', yLabel: 'state', series });
     const hasEnergy = 'energy' in run.outputs;
     byId('fig-energy').hidden = !hasEnergy;
@@ -102,41 +109,15 @@ export class TimePlots {
     if (others.includes(previous)) this.choice.value = previous;
     const chosen = this.choice.value;
     byId('fig-steps').hidden = !run.adaptive;
-    const small = { xLabel: 't', height: 200 };
     this.plots = {
       trajectory,
-      energy: hasEnergy
-        ? new Plot(byId('plot-energy'), {
-            ...small,
-            yLabel: 'energy',
-            series: [{ label: 'energy', color: '#c92a2a' }, ...pinStyles('energy')],
-          })
-        : undefined,
+      energy: hasEnergy ? small('plot-energy', 'energy', '#c92a2a') : undefined,
+      // Constraint drift spans decades: a log axis shows it.
       other: chosen
-        ? new Plot(byId('plot-outputs'), {
-            ...small,
-            yLabel: chosen,
-            series: [{ label: chosen, color: '#2b8a3e' }, ...pinStyles(chosen)],
-            // Constraint drift spans decades: a log axis shows it.
-            logY: chosen.startsWith('constraint') || chosen.startsWith('velocity constraint'),
-          })
+        ? small('plot-outputs', chosen, '#2b8a3e', chosen, chosen.startsWith('constraint') || chosen.startsWith('velocity constraint'))
         : undefined,
-      error: exact
-        ? new Plot(byId('plot-error'), {
-            ...small,
-            yLabel: '|y − y_exact|',
-            series: [{ label: 'max error', color: '#5f3dc4' }, ...pinStyles('max error')],
-            logY: true,
-          })
-        : undefined,
-      steps: run.adaptive
-        ? new Plot(byId('plot-steps'), {
-            ...small,
-            yLabel: 'step size h',
-            series: [{ label: 'h', color: '#0b7285' }, ...pinStyles('h')],
-            logY: true,
-          })
-        : undefined,
+      error: exact ? small('plot-error', 'max error', '#5f3dc4', '|y − y_exact|', true) : undefined,
+      steps: run.adaptive ? small('plot-steps', 'h', '#0b7285', 'step size h', true) : undefined,
     };
   }
 
