@@ -170,5 +170,8 @@ fn bad_draw_lines_point_at_line_and_column() {
     assert!(err.contains("did you mean \"ground\""), "{err}");
     let name = DRAWN_PENDULUM.replace("-L*cos(th))\ndraw ball", "-L*cos(phi))\ndraw ball");
     let err = run_err(&system_spec(&name, "rk4", 0.1, 1.0)).to_string();
-    assert!(err.starts_with("line 6, column 34: unknown name \"phi\""), "{err}");
+    assert!(
+        err.starts_with("line 6, column 34: unknown name \"phi\""),
+        "{err}"
+    );
 }

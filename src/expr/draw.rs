@@ -22,7 +22,7 @@
 
 use super::error::{suggest, ErrorKind, ExprError};
 use super::lexer::{lex, Span};
-use super::parser::{parse_expr, ExprKind, Expr, Ident};
+use super::parser::{parse_expr, Expr, ExprKind, Ident};
 
 /// The shapes a draw line may name, with their arguments in order.
 pub const SHAPES: &[(&str, &[&str])] = &[
@@ -153,7 +153,12 @@ mod tests {
         let names: Vec<&str> = outputs.iter().map(|(i, _)| i.name.as_str()).collect();
         assert_eq!(
             names,
-            ["draw 1 rod x1", "draw 1 rod y1", "draw 1 rod x2", "draw 1 rod y2"]
+            [
+                "draw 1 rod x1",
+                "draw 1 rod y1",
+                "draw 1 rod x2",
+                "draw 1 rod y2"
+            ]
         );
         let x2 = &outputs[2].1;
         assert_eq!(&text[x2.span.start..x2.span.end], "x");
