@@ -16,6 +16,9 @@ const LIVE_COLOR = '#1f5fbf';
 const EXACT_COLOR = '#868e96';
 /** Longest polyline drawn per run (longer runs are thinned evenly). */
 const MAX_POINTS = 20_000;
+/** Step points shown in step-by-step mode (the latest ones) and their colour. */
+const MAX_STEP_DOTS = 400;
+const STEP_COLOR = '#d9480f';
 const MARGIN = { left: 64, right: 12, top: 10, bottom: 36 };
 
 /** The names a phase portrait may use: states, then outputs that are quantities. */
@@ -46,6 +49,8 @@ export class PhaseView {
   private readonly canvas = document.createElement('canvas');
   /** The curves without the cursor dots, and how they were mapped to pixels. */
   private readonly cache = document.createElement('canvas');
+  /** Mark the live run's stored steps up to the cursor (step-by-step mode). */
+  stepMode = false;
   private drawn: { curves: Curve[]; px: (x: number) => number; py: (y: number) => number; clip: [number, number, number, number] } | undefined;
   /** The choices the selects were filled for, to keep the user's pick across runs. */
   private choices = '';
@@ -177,8 +182,8 @@ export class PhaseView {
     this.target.dataset.curves = String(curves.length);
   }
 
-  /** The cached curves with a dot on each at the time cursor. */
-  private drawCursor(): void {
+  /** The cached curves with a dot on each at the time cursor (and the steps in step mode). */
+  drawCursor(): void {
     const ctx = this.canvas.getContext('2d');
     const run = this.store.run;
     if (!ctx || !this.drawn || !run) return;
@@ -193,6 +198,17 @@ export class PhaseView {
     ctx.rect(...clip);
     ctx.clip();
     const time = this.store.time;
+    if (this.stepMode && curves.length > 0) {
+      // The live run's stored steps up to the cursor (the latest few hundred).
+      const live = curves.find((c) => c.color === LIVE_COLOR) ?? curves[0];
+      const last = indexAt(live.t, time);
+      ctx.fillStyle = STEP_COLOR;
+      for (let i = Math.max(0, last - MAX_STEP_DOTS); i <= last; i++) {
+        ctx.beginPath();
+        ctx.arc(px(live.x[i]), py(live.y[i]), 2, 0, 2 * Math.PI);
+        ctx.fill();
+      }
+    }
     for (const c of curves) {
       if (c.t.length === 0 || time < c.t[0] || time > c.t[c.t.length - 1]) continue;
       ctx.fillStyle = c.color;

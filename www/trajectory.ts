@@ -57,7 +57,7 @@ export class TrajectoryView {
     this.form.onSystemError = () => this.setStatus('error', 'Your system has an error: see under the editor.');
     this.comparisons = new Comparisons(engine);
     new TimePlots(this.store);
-    new PhaseView(this.store);
+    const phase = new PhaseView(this.store);
     new PinList(this.store);
     this.mechanism = new MechanismView(this.store);
     this.playback = new Playback(this.store);
@@ -68,6 +68,8 @@ export class TrajectoryView {
     this.playback.onStepMode = (on) => {
       this.mechanism.stepMode = on;
       this.mechanism.draw();
+      phase.stepMode = on;
+      phase.drawCursor();
     };
     // Pins are part of the settings a link or session keeps.
     this.store.subscribe('pins', () => {

@@ -180,3 +180,23 @@ test('a typed pendulum with draw lines is drawn from its own states', async () =
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('Animate plays the stored run to its end; step by step the cursor lands on stored steps', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=rk4`);
+  await page.waitForFunction(() => (document.querySelector('#mechanism')?.dataset.shapes ?? '[]') !== '[]');
+  const steps = await page.textContent('dd[data-stat="steps"]');
+  await page.selectOption('#speed', '10');
+  await page.click('#animate');
+  await page.waitForFunction(() => document.querySelector('#animate')?.textContent === 'Animate', null, { timeout: 15000 });
+  assert.equal(Number(await page.getAttribute('#time', 'data-t')), 5);
+  // Played from the stored run, not solved again: the statistics are the run's.
+  assert.equal(await page.textContent('dd[data-stat="steps"]'), steps);
+  assert.equal(await page.getAttribute('body', 'data-status'), 'ok');
+
+  await page.check('#step-mode');
+  await moveCursor(page, 333);
+  const t = Number(await page.getAttribute('#time', 'data-t'));
+  assert.ok(Math.abs(t * 100 - Math.round(t * 100)) < 1e-9 && Math.abs(t - 0.8325) <= 0.005, `t = ${t} is a step of h = 0.01`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
