@@ -23,6 +23,19 @@ export function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** Keeps a logarithmic slider and its number field in step; either one changes the run. */
+function linkLogSlider(slider: HTMLInputElement, input: HTMLInputElement, scale: LogScale, changed: () => void): void {
+  slider.addEventListener('input', () => {
+    input.value = String(niceStep(logToValue(scale, Number(slider.value))));
+    changed();
+  });
+  input.addEventListener('input', () => {
+    const value = Number(input.value);
+    if (value > 0) slider.value = String(valueToLog(scale, value));
+    changed();
+  });
+}
+
 export class RunForm {
   readonly modelList: ModelInfo[];
   readonly methodList: MethodInfo[];
@@ -90,24 +103,8 @@ export class RunForm {
       this.showMethodControls();
       changed();
     });
-    this.hSlider.addEventListener('input', () => {
-      this.hInput.value = String(niceStep(logToValue(H_SCALE, Number(this.hSlider.value))));
-      changed();
-    });
-    this.hInput.addEventListener('input', () => {
-      const h = Number(this.hInput.value);
-      if (h > 0) this.hSlider.value = String(valueToLog(H_SCALE, h));
-      changed();
-    });
-    this.rtolSlider.addEventListener('input', () => {
-      this.rtolInput.value = String(niceStep(logToValue(RTOL_SCALE, Number(this.rtolSlider.value))));
-      changed();
-    });
-    this.rtolInput.addEventListener('input', () => {
-      const r = Number(this.rtolInput.value);
-      if (r > 0) this.rtolSlider.value = String(valueToLog(RTOL_SCALE, r));
-      changed();
-    });
+    linkLogSlider(this.hSlider, this.hInput, H_SCALE, changed);
+    linkLogSlider(this.rtolSlider, this.rtolInput, RTOL_SCALE, changed);
     this.atolInput.addEventListener('input', changed);
     this.hMaxInput.addEventListener('input', changed);
     this.fixedStep.addEventListener('change', () => {
