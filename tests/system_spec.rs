@@ -124,3 +124,54 @@ fn issue_7_bad_system_text_points_at_the_error() {
         .to_string()
         .contains("missing field `model`"));
 }
+
+const DRAWN_PENDULUM: &str = "param g = 9.81, L = 1
+th' = w
+w' = -g/L*sin(th)
+th(0) = 1, w(0) = 0
+draw ground(0.2)
+draw rod(0, 0, L*sin(th), -L*cos(th))
+draw ball(L*sin(th), -L*cos(th), 0.1*L)";
+
+#[test]
+fn draw_lines_are_evaluated_at_every_output_time() {
+    let sol = odelab::solve(&system_spec(DRAWN_PENDULUM, "rk4", 0.01, 1.0)).unwrap();
+    let names: Vec<&str> = sol.outputs.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "draw 1 ground y",
+            "draw 2 rod x1",
+            "draw 2 rod y1",
+            "draw 2 rod x2",
+            "draw 2 rod y2",
+            "draw 3 ball x",
+            "draw 3 ball y",
+            "draw 3 ball r"
+        ]
+    );
+    let column = |name: &str| &sol.outputs.iter().find(|(n, _)| n == name).unwrap().1;
+    for (i, th) in sol.y.chunks(2).map(|s| s[0]).enumerate() {
+        assert_eq!(column("draw 3 ball x")[i], odelab::math::sin(th));
+        assert_eq!(column("draw 3 ball y")[i], -odelab::math::cos(th));
+        assert_eq!(column("draw 1 ground y")[i], 0.2);
+    }
+}
+
+#[test]
+fn bad_draw_lines_point_at_line_and_column() {
+    let arity = DRAWN_PENDULUM.replace("0.1*L)", "0.1*L, 2)");
+    let err = run_err(&system_spec(&arity, "rk4", 0.1, 1.0)).to_string();
+    assert!(err.starts_with("line 7, column 6:"), "{err}");
+    assert!(err.contains("draw ball"), "{err}");
+    let unknown = DRAWN_PENDULUM.replace("draw ground", "draw grond");
+    let err = run_err(&system_spec(&unknown, "rk4", 0.1, 1.0)).to_string();
+    assert!(err.starts_with("line 5, column 6:"), "{err}");
+    assert!(err.contains("did you mean \"ground\""), "{err}");
+    let name = DRAWN_PENDULUM.replace("-L*cos(th))\ndraw ball", "-L*cos(phi))\ndraw ball");
+    let err = run_err(&system_spec(&name, "rk4", 0.1, 1.0)).to_string();
+    assert!(
+        err.starts_with("line 6, column 34: unknown name \"phi\""),
+        "{err}"
+    );
+}

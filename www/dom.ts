@@ -51,3 +51,21 @@ export function fillDefinitions(list: HTMLElement, key: string, pairs: [string, 
     }),
   );
 }
+
+/**
+ * Gives a canvas a backing store of its CSS size in device pixels and returns its context
+ * cleared, drawing in CSS pixels; null when it has no size (hidden) or no 2D context.
+ */
+export function sizeCanvas(canvas: HTMLCanvasElement, width: number, height: number): CanvasRenderingContext2D | null {
+  if (width === 0 || height === 0) return null;
+  const ratio = window.devicePixelRatio || 1;
+  // Resizing reallocates the backing store: only when the size changed (animation).
+  const [w, h] = [Math.round(width * ratio), Math.round(height * ratio)];
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  return ctx;
+}

@@ -1,8 +1,10 @@
 /**
- * Getting things out of the page: a run as CSV (named columns), a plot as PNG, the
- * session as JSON (and back in). The builders are pure and unit-tested; `download`
+ * Getting things out of the page: a run as CSV (named columns, pinned runs beside it),
+ * a plot as PNG, the session as JSON (and back in, pins included). The builders are pure and unit-tested; `download`
  * is the only part that touches the DOM.
  */
+import { describeRun, resample, seriesOf } from './run';
+import type { Run } from './run';
 import type { RunSettings } from './settings';
 import { SHARE_VERSION, decodeSettings, encodeSettings } from './share';
 
@@ -24,6 +26,22 @@ export function runToCsv(
     lines.push(row.map((v) => String(v)).join(','));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The current run as CSV with the pinned runs as more columns, `pin k (method, h): name`
+ * for each state and output, at the current run's times (linear between a pin's own
+ * points, exact where the grids agree; NaN outside a pin's interval).
+ */
+export function runsToCsv(run: Run, pins: Run[]): string {
+  const extra: Record<string, ArrayLike<number>> = { ...run.outputs };
+  for (const [k, pin] of pins.entries()) {
+    for (const name of [...pin.names, ...Object.keys(pin.outputs)]) {
+      const series = seriesOf(pin, name);
+      if (series) extra[`pin ${k + 1} (${describeRun(pin)}): ${name}`] = resample(pin.t, series, run.t);
+    }
+  }
+  return runToCsv(run.t, run.y, run.names, extra);
 }
 
 /** The session file: the settings with a format version, as pretty JSON. */

@@ -11,7 +11,6 @@ import type { RunSettings } from './settings';
 import { download, sessionFromJson, sessionToJson } from './export';
 import { decodeSettings, encodeSettings } from './share';
 import { ConvergenceView } from './convergence';
-import { formatNumber } from './format';
 import { StabilityView } from './stability';
 import { PRESETS, TableauView } from './tableau';
 import { TrajectoryView } from './trajectory';
@@ -94,57 +93,7 @@ async function main(): Promise<void> {
   // Every successful run is written into the fragment, so reload and "copy link"
   // reproduce the screen.
   const stability = new StabilityView(engine, catalog.methods, catalog.stabilityMethods);
-  const scrub = byId<HTMLInputElement>('scrub');
-
-  /** Feeds the ξ-plane view the trajectory view's method, h and hλ at the scrubbed time. */
-  const syncStability = async (): Promise<void> => {
-    if (byId('view-stability').hidden) return;
-    const settings = view.settings();
-    const model = view.modelInfo();
-    const run = view.lastRun();
-    const adaptive = (catalog.methods.find((m) => m.id === settings.method)?.adaptive ?? false) && !settings.fixedStep;
-    let eigenvalues: Float64Array = new Float64Array();
-    let h = settings.h ?? NaN;
-    let where = 'no run yet';
-    let note: string | undefined;
-    if (run && run.t.length > 0) {
-      const n = run.t.length;
-      scrub.max = String(n - 1);
-      const i = Math.min(Number(scrub.value), n - 1);
-      const y = Array.from({ length: run.dim }, (_, j) => run.y[i * run.dim + j]);
-      const source = model.id === 'custom' ? { system: settings.system } : { model: model.id };
-      // A formulation run's hλ are those of its own ODE (y in its coordinates; a
-      // state-space run's independent coordinates are those of the last re-partition
-      // before t).
-      const c = run.native ? undefined : run.constraint;
-      const independent =
-        c?.formulation === 'state-space'
-          ? (c.repartitions.filter((r) => r.t <= run.t[i]).pop()?.independent ?? c.independent)
-          : undefined;
-      try {
-        eigenvalues = await engine.spectrum({
-          ...source,
-          params: settings.params,
-          t: run.t[i],
-          y,
-          ...(c ? { formulation: c.formulation } : {}),
-          ...(independent ? { independent } : {}),
-          ...(c?.formulation === 'augmented' && settings.stabilization === 'baumgarte' ? { stabilization: 'baumgarte' as const } : {}),
-        });
-      } catch (e) {
-        eigenvalues = new Float64Array();
-        if (c) note = `No hλ markers: ${e instanceof Error ? e.message : String(e)}`;
-      }
-      // An adaptive run's step at that time (the one leaving it, or the last one).
-      if (adaptive && n > 1) h = i + 1 < n ? run.t[i + 1] - run.t[i] : run.t[i] - run.t[i - 1];
-      where = `t = ${formatNumber(run.t[i])}`;
-      byId('scrub-t').textContent = where;
-      if (c) where += `, eigenvalues of the ${c.formulation} ODE`;
-    }
-    const key = `${model.id}|${settings.method}|${adaptive ? '' : String(settings.h)}|${JSON.stringify(settings.tableau ?? '')}`;
-    await stability.update({ method: settings.method, h, eigenvalues, where, note, tableau: settings.tableau }, key);
-  };
-  scrub.addEventListener('input', () => void syncStability());
+  stability.follow(view.store);
 
   const convergence = new ConvergenceView(engine, catalog.methods, () => {
     const settings = view.settings();
@@ -160,7 +109,7 @@ async function main(): Promise<void> {
       tab.setAttribute('aria-selected', String(tab.dataset.view === name));
       byId(`view-${tab.dataset.view}`).hidden = tab.dataset.view !== name;
     }
-    await syncStability();
+    await stability.sync();
     // The study costs a few hundred ms: run it the first time the tab opens, then on demand.
     if (name === 'convergence' && !convergenceShown) {
       convergenceShown = true;
@@ -178,7 +127,6 @@ async function main(): Promise<void> {
   view.onRun = (settings) => {
     history.replaceState(null, '', `${location.pathname}${location.search}${encodeSettings(settings)}`);
     autosave(settings);
-    void syncStability();
   };
   await view.start(initial);
   tableauView.onUse = (tableau, analysis) => {

@@ -64,6 +64,9 @@ export class Plot {
   private readonly logY: boolean;
   private readonly logX: boolean;
   private readonly resizeObserver: ResizeObserver;
+  /** x of the vertical time marker (the page's time cursor), if shown. */
+  private marker: number | undefined;
+  private readonly markerLine = document.createElement('div');
 
   constructor(
     private readonly target: HTMLElement,
@@ -109,9 +112,14 @@ export class Plot {
         })),
       ],
       cursor: { drag: { x: true, y: true, uni: 40 } },
+      // The time marker is an element over the plot, so moving it redraws nothing.
+      hooks: { setSize: [() => this.placeMarker()], setScale: [() => this.placeMarker()] },
       legend: { live: true },
     };
     this.uplot = new uPlot(opts, [[], ...options.series.map(() => [])], target);
+    this.markerLine.className = 'time-marker';
+    this.markerLine.hidden = true;
+    this.uplot.over.append(this.markerLine);
     this.resizeObserver = new ResizeObserver(() => {
       const width = Math.max(this.target.clientWidth, 300);
       if (width !== this.uplot.width) this.uplot.setSize({ width, height: this.uplot.height });
@@ -129,10 +137,27 @@ export class Plot {
   setData(x: ArrayLike<number>, ys: ArrayLike<number>[]): void {
     const idx = decimate(x.length, ys, BUCKETS);
     const [xs, ...cols] = pick([x, ...ys], idx);
-    const series: (number | null)[][] | Float64Array[] = this.logY
+    // NaN marks where a run has no value (a pinned run shorter than the live one): a gap.
+    const series: ((number | null)[] | Float64Array)[] = this.logY
       ? cols.map((c) => Array.from(c, (v) => (v > 0 && Number.isFinite(v) ? v : null)))
-      : cols;
+      : cols.map((c) => (c.some(Number.isNaN) ? Array.from(c, (v) => (Number.isNaN(v) ? null : v)) : c));
     this.uplot.setData([xs, ...series] as uPlot.AlignedData);
+  }
+
+  /** Moves the vertical marker to `x` (undefined hides it). */
+  setMarker(x: number | undefined): void {
+    this.marker = x;
+    this.placeMarker();
+  }
+
+  private placeMarker(): void {
+    // uPlot calls the hooks while it is being built, before `this.uplot` is set.
+    const u = this.uplot as uPlot | undefined;
+    if (!u) return;
+    const left = this.marker === undefined ? NaN : u.valToPos(this.marker, 'x');
+    const shown = Number.isFinite(left) && left >= 0 && left <= u.over.clientWidth;
+    this.markerLine.hidden = !shown;
+    if (shown) this.markerLine.style.transform = `translateX(${left}px)`;
   }
 
   destroy(): void {

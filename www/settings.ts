@@ -3,7 +3,7 @@
  * that turns it into the engine's `SolveSpec`. Pure: the view, the share links, the
  * scenario gallery and the scenario claim tests all go through `toSpec`.
  */
-import type { MethodInfo, ModelInfo, SolveSpec, TableauSpec } from './engine';
+import type { MethodInfo, ModelInfo, SolveSpec, TableauAnalysis, TableauSpec } from './engine';
 
 /** The model id that means "the system typed in the editor". */
 export const CUSTOM = 'custom';
@@ -42,6 +42,35 @@ export interface RunSettings {
   formulation?: string;
   /** Constraint stabilisation of the augmented formulation: baumgarte or projection. */
   stabilization?: string;
+  /** Runs pinned beside this one (drawn on the same axes), re-solved when opened. */
+  pins?: PinSettings[];
+}
+
+/** A pinned run as links and session files keep it: its settings and its style. */
+export type PinSettings = Omit<RunSettings, 'pins'> & { color?: string; hidden?: boolean };
+
+/**
+ * Your tableau's capabilities, from the engine's analysis of it (`analyzeTableau`), as
+ * the core's src/method/custom.rs states them: adaptive when it has embedded weights,
+ * dense output of order min(p, 3), a reused FSAL stage not counted.
+ */
+export function customMethodInfo(analysis: TableauAnalysis): MethodInfo {
+  return {
+    id: CUSTOM,
+    name: 'Your method',
+    order: analysis.order,
+    family: 'your tableau',
+    source: 'the tableau tab',
+    stages: analysis.stages - (analysis.fsal ? 1 : 0),
+    adaptive: analysis.embeddedOrder !== undefined,
+    ...(analysis.embeddedOrder !== undefined ? { embeddedOrder: analysis.embeddedOrder } : {}),
+    fsal: analysis.fsal,
+    denseOrder: Math.min(analysis.order, 3),
+    secondOrder: false,
+    needsJacobian: !analysis.explicit,
+    lStable: false,
+    partitioned: false,
+  };
 }
 
 /** The engine spec for `settings`, given the chosen model's and method's descriptions. */

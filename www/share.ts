@@ -3,8 +3,10 @@
  * of JSON). Decoding never throws: a damaged link or one from a newer odelab opens with
  * defaults and a message saying why. Everything decoded is checked field by field, so a
  * link stuffed with markup or absurd values cannot reach the page as anything but data.
+ * Pinned runs ride along as `pins` (each checked like the settings themselves): a v1
+ * link made before pins existed simply has none.
  */
-import type { RunSettings } from './settings';
+import type { PinSettings, RunSettings } from './settings';
 
 export const SHARE_VERSION = 1;
 /** Longest system text a link may carry (the engine's own limit is 100 kB). */
@@ -59,10 +61,33 @@ export function decodeSettings(hash: string): Decoded {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { error: 'This link is damaged (no settings in it); the defaults are shown.' };
   }
-  const r = raw as Record<string, unknown>;
-  if (!isId(r.model) || !isId(r.method)) {
-    return { error: 'This link names no valid model and method; the defaults are shown.' };
+  const settings = checkSettings(raw as Record<string, unknown>);
+  if (!settings) return { error: 'This link names no valid model and method; the defaults are shown.' };
+  // Pins (added to v1 links later: a link without them is a link with none).
+  const pins = (raw as Record<string, unknown>).pins;
+  if (Array.isArray(pins)) {
+    settings.pins = pins
+      .slice(0, MAX_PINS)
+      .map((p: unknown) => (typeof p === 'object' && p !== null ? checkPin(p as Record<string, unknown>) : undefined))
+      .filter((p): p is PinSettings => p !== undefined);
   }
+  return { settings };
+}
+
+/** Most pins a link may carry. */
+const MAX_PINS = 12;
+
+function checkPin(r: Record<string, unknown>): PinSettings | undefined {
+  const settings: PinSettings | undefined = checkSettings(r);
+  if (!settings) return undefined;
+  if (typeof r.color === 'string' && /^#[0-9a-fA-F]{6}$/.test(r.color)) settings.color = r.color;
+  if (typeof r.hidden === 'boolean') settings.hidden = r.hidden;
+  return settings;
+}
+
+/** The run settings in `r`, field by field, or undefined without a valid model and method. */
+function checkSettings(r: Record<string, unknown>): RunSettings | undefined {
+  if (!isId(r.model) || !isId(r.method)) return undefined;
   const settings: RunSettings = { model: r.model, method: r.method };
   if (typeof r.system === 'string' && r.system.length <= MAX_SYSTEM_CHARS) settings.system = r.system;
   for (const key of ['h', 'rtol', 'atol', 'hMax', 't1'] as const) {
@@ -80,7 +105,7 @@ export function decodeSettings(hash: string): Decoded {
       .slice(0, MAX_PARAMS);
     settings.params = Object.fromEntries(entries) as Record<string, number>;
   }
-  return { settings };
+  return settings;
 }
 
 /** Most stages a linked tableau may have (the engine's own limit is 16). */

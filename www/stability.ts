@@ -6,13 +6,15 @@
  * a student sees a run blow up exactly when a marker leaves the region. Drag to pan,
  * wheel to zoom; α and β reshape the slow/fast map (seed 003 Figs. 2–3).
  */
-import { byId, fillDefinitions } from './dom';
+import { byId, fillDefinitions, sizeCanvas } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
 import type { MethodInfo, StabilityAnalysis, StabilityFacts, StabilitySpec, TableauSpec } from './engine';
 import { formatNumber } from './format';
 import { colorize, niceTicks, pan, pixelToXi, xiToPixel, zoomAt } from './plane';
 import type { PlaneWindow } from './plane';
+import { indexAt } from './run';
+import type { Store } from './store';
 
 /** Grid of the colour map: enough detail at a cost of a few ms in the worker. */
 const MAP_SIZE = 400;
@@ -50,6 +52,7 @@ export class StabilityView {
   private queued = false;
   private drag: { x: number; y: number; win: PlaneWindow } | undefined;
   private runKey = '';
+  private store: Store | undefined;
 
   constructor(
     private readonly engine: EngineClient,
@@ -88,6 +91,74 @@ export class StabilityView {
       this.drag = undefined;
       void this.refresh();
     });
+  }
+
+  /**
+   * Follows the page's store: the current run's method and h, and hλ at the time cursor
+   * (`#scrub` picks a stored step and moves the cursor there). Only while visible.
+   */
+  follow(store: Store): void {
+    this.store = store;
+    const scrub = byId<HTMLInputElement>('scrub');
+    scrub.addEventListener('input', () => {
+      const run = store.run;
+      if (run && run.t.length > 0) store.setTime(run.t[Math.min(Number(scrub.value), run.t.length - 1)]);
+    });
+    store.subscribe('run', () => void this.sync());
+    store.subscribe('time', () => void this.sync());
+  }
+
+  /** Feeds the view the current run's method, h and its eigenvalues at the cursor's step. */
+  async sync(): Promise<void> {
+    const run = this.store?.run;
+    if (!this.store || byId('view-stability').hidden) return;
+    const settings = run?.settings;
+    let eigenvalues: Float64Array = new Float64Array();
+    let h = settings?.h ?? NaN;
+    let where = 'no run yet';
+    let note: string | undefined;
+    if (run && settings && run.t.length > 0) {
+      const n = run.t.length;
+      const dim = run.names.length;
+      const scrub = byId<HTMLInputElement>('scrub');
+      const i = indexAt(run.t, this.store.time);
+      scrub.max = String(n - 1);
+      scrub.value = String(i);
+      const y = Array.from({ length: dim }, (_, j) => run.y[i * dim + j]);
+      const source = run.model.id === 'custom' ? { system: settings.system } : { model: run.model.id };
+      // A formulation run's hλ are those of its own ODE (y in its coordinates; a
+      // state-space run's independent coordinates are those of the last re-partition
+      // before t).
+      const native = run.names.join() === run.model.names.join();
+      const c = native ? undefined : run.constraint;
+      const independent =
+        c?.formulation === 'state-space'
+          ? (c.repartitions.filter((r) => r.t <= run.t[i]).pop()?.independent ?? c.independent)
+          : undefined;
+      try {
+        eigenvalues = await this.engine.spectrum({
+          ...source,
+          params: settings.params,
+          t: run.t[i],
+          y,
+          ...(c ? { formulation: c.formulation } : {}),
+          ...(independent ? { independent } : {}),
+          ...(c?.formulation === 'augmented' && settings.stabilization === 'baumgarte' ? { stabilization: 'baumgarte' as const } : {}),
+        });
+      } catch (e) {
+        eigenvalues = new Float64Array();
+        if (c) note = `No hλ markers: ${e instanceof Error ? e.message : String(e)}`;
+      }
+      // An adaptive run's step at that time (the one leaving it, or the last one); a
+      // custom tableau's adaptivity comes from the engine's analysis (`run.adaptive`).
+      if (run.adaptive && n > 1) h = i + 1 < n ? run.t[i + 1] - run.t[i] : run.t[i] - run.t[i - 1];
+      where = `t = ${formatNumber(run.t[i])}`;
+      byId('scrub-t').textContent = where;
+      if (c) where += `, eigenvalues of the ${c.formulation} ODE`;
+    }
+    const method = settings?.method ?? this.run.method;
+    const key = `${run?.model.id}|${method}|${run?.adaptive ? '' : String(settings?.h)}|${JSON.stringify(settings?.tableau ?? '')}`;
+    await this.update({ method, h, eigenvalues, where, note, tableau: settings?.tableau }, key);
   }
 
   /** The methods whose maps are shown: the run's method first, then the overlays. */
@@ -169,15 +240,9 @@ export class StabilityView {
 
   /** Draws the primary map, every boundary, the axes and the hλ markers. */
   draw(): void {
-    const dpr = window.devicePixelRatio || 1;
     const { width, height } = this.canvas.getBoundingClientRect();
-    if (width === 0) return;
-    this.canvas.width = Math.round(width * dpr);
-    this.canvas.height = Math.round(height * dpr);
-    const ctx = this.canvas.getContext('2d');
+    const ctx = sizeCanvas(this.canvas, width, height);
     if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, width, height);
     const primary = this.analyses.get(this.run.method);
     if (primary) {
       // The map was computed for the window it was asked with; while dragging, the

@@ -10,6 +10,7 @@
 //! - [`compiled_expr`]: one expression over given states and parameters
 //!   ([`compile_expr`]), e.g. an event switching function.
 //! - [`system`]: the system text format and [`UserSystem`], a [`crate::model::Model`].
+//! - [`draw`]: `draw` lines (rod, ball, spring, ground, box) compiled as outputs.
 //! - [`error`]: typed errors with line, column and a caret, as [`crate::OdeError::Parse`].
 //!
 //! ```
@@ -28,6 +29,7 @@
 pub mod compile;
 pub mod compiled_expr;
 pub mod diff;
+pub mod draw;
 pub mod error;
 pub mod eval;
 pub mod lexer;

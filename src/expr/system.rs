@@ -9,6 +9,7 @@
 //! x(0) = 1, v(0) = 0              # initial values; a state without one starts at 0
 //! output energy = 0.5*v^2 + 0.5*k*x^2
 //! event ground: x, falling, terminal
+//! draw ball(x, 0, 0.1)            # a picture of the system (src/expr/draw.rs)
 //! ```
 //!
 //! Rules: every name is declared once (states, parameters, definitions and outputs share
@@ -25,6 +26,7 @@
 
 use super::compile::{Binding, Compiler, Scope, Tape, Val, CONSTANTS, FUNCTIONS};
 use super::compiled_expr::{check_length, CompiledExpr};
+use super::draw::take_draw_lines;
 use super::error::{suggest, ErrorKind, ExprError, LineIndex};
 use super::eval::Program;
 use super::lexer::{lex, Span};
@@ -91,7 +93,10 @@ pub fn build_user_system(
 impl UserSystem {
     /// Parses and compiles `text` (see the module docs for the format).
     pub fn new(text: &str, overrides: &BTreeMap<String, f64>) -> Result<Self, OdeError> {
-        let decl = declare(text).map_err(|e| e.to_ode_error(text))?;
+        // `draw` lines become outputs (src/expr/draw.rs); the rest is declared as usual.
+        let (statements, drawing) = take_draw_lines(text).map_err(|e| e.to_ode_error(text))?;
+        let mut decl = declare(&statements).map_err(|e| e.to_ode_error(text))?;
+        decl.outputs.extend(drawing);
         for name in overrides.keys() {
             if !decl.params.iter().any(|(p, _)| &p.name == name) {
                 return Err(OdeError::UnknownParam {
@@ -106,7 +111,7 @@ impl UserSystem {
                 });
             }
         }
-        compile_system(text, decl, overrides).map_err(|e| e.to_ode_error(text))
+        compile_system(&statements, decl, overrides).map_err(|e| e.to_ode_error(text))
     }
 
     /// Compiles an extra expression (e.g. a spec's event `expr`) over this system: t, the

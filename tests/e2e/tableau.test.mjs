@@ -46,3 +46,28 @@ test('issue 7: "Use this method" runs the tableau, maps its region and survives 
   await page.close();
   await copy.page.close();
 });
+
+test('an adaptive tableau of your own marks hλ with the step it took at the time cursor', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=rk4&view=tableau`);
+  await page.waitForFunction(() => document.body.dataset.tableau === 'ok');
+  await page.selectOption('#tableau-preset', 'bs23');
+  await page.waitForFunction(() => document.querySelector('#tableau-status')?.dataset.order === '3');
+  await page.click('#tableau-use');
+  await page.waitForFunction(() => document.querySelector('#method')?.value === 'custom' && document.body.dataset.status === 'ok');
+  assert.ok(await page.isVisible('#adaptive-box'), 'the embedded weights make it adaptive');
+  // Half way through the run on the time cursor, then the ξ-plane.
+  await page.evaluate(() => {
+    const slider = document.querySelector('#time');
+    slider.value = String(Number(slider.max) / 2);
+    slider.dispatchEvent(new window.Event('input', { bubbles: true }));
+  });
+  await page.click('#tabs [data-view="stability"]');
+  await page.waitForFunction(() => /markers hλ/.test(document.querySelector('#stability-markers')?.textContent ?? ''));
+  const text = await page.textContent('#stability-markers');
+  const h = Number(/h = ([0-9.e+-]+)/.exec(text)?.[1]);
+  assert.ok(h > 0 && h < 1, `h of the step at the cursor: ${text}`);
+  const t = Number(/t = ([0-9.e+-]+)/.exec(text)?.[1]);
+  assert.ok(t > 4.5 && t <= 5, `hλ taken at the cursor's step: ${text}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -41,4 +41,31 @@ describe('share links', () => {
     const absurd = '#v1=' + btoa(JSON.stringify({ model: 'pendulum', method: 'rk4', h: 'big', t1: Infinity, params: { '<b>': 1, k: 'x', g: 3 } }));
     expect(decodeSettings(absurd)).toEqual({ settings: { model: 'pendulum', method: 'rk4', params: { g: 3 } } });
   });
+
+  it('carry pinned runs with their colour and visibility, each checked like the settings', () => {
+    const s: RunSettings = {
+      model: 'pendulum',
+      method: 'rk4',
+      h: 0.01,
+      pins: [
+        { model: 'pendulum', method: 'euler', h: 0.01, color: '#f59f00' },
+        { model: 'pendulum', method: 'heun', h: 0.02, color: '#74c0fc', hidden: true },
+      ],
+    };
+    expect(decodeSettings(encodeSettings(s))).toEqual({ settings: s });
+    const hostile = encodeSettings({
+      model: 'pendulum',
+      method: 'rk4',
+      pins: [{ model: '<b>x</b>', method: 'rk4' }, { model: 'pendulum', method: 'euler', color: 'red;x', h: Infinity }],
+    } as RunSettings);
+    expect(decodeSettings(hostile).settings?.pins).toEqual([{ model: 'pendulum', method: 'euler' }]);
+  });
+
+  it('open a v1 link made before pins existed exactly as before', () => {
+    // Encoded by the page before pinned runs were added to links.
+    const old = '#v1=eyJtb2RlbCI6InBlbmR1bHVtIiwibWV0aG9kIjoiZXVsZXIiLCJoIjowLjAxLCJ0MSI6MTAsInBhcmFtcyI6eyJnIjo5LjgxLCJMIjoxfX0';
+    expect(decodeSettings(old)).toEqual({
+      settings: { model: 'pendulum', method: 'euler', h: 0.01, t1: 10, params: { g: 9.81, L: 1 } },
+    });
+  });
 });

@@ -1,0 +1,370 @@
+/**
+ * The run form: pick a model (or type your own system), a method, h or the tolerances,
+ * t1, the parameters, a formulation. It says what run the controls describe
+ * (`settings()`, `spec()`) and calls `onChange` whenever they describe another one; it
+ * never solves (www/trajectory.ts does).
+ */
+import { byId } from './dom';
+import { CancelledError } from './client';
+import type { EngineClient } from './client';
+import type { MethodInfo, ModelInfo, SolveSpec, TableauAnalysis, TableauSpec } from './engine';
+import { defaultBounds, logToValue, niceStep, sliderPosition, sliderValue, valueToLog } from './format';
+import type { LogScale } from './format';
+import type { Catalog } from './protocol';
+import { CUSTOM, DEFAULT_SYSTEM, customMethodInfo, toSpec } from './settings';
+import type { RunSettings } from './settings';
+
+const H_SCALE: LogScale = { min: 1e-5, max: 0.5, steps: 500 };
+const RTOL_SCALE: LogScale = { min: 1e-12, max: 1e-1, steps: 110 };
+/** Pause after typing in the system editor before it is parsed. */
+const EDIT_DEBOUNCE_MS = 250;
+
+export function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Keeps a logarithmic slider and its number field in step; either one changes the run. */
+function linkLogSlider(slider: HTMLInputElement, input: HTMLInputElement, scale: LogScale, changed: () => void): void {
+  slider.addEventListener('input', () => {
+    input.value = String(niceStep(logToValue(scale, Number(slider.value))));
+    changed();
+  });
+  input.addEventListener('input', () => {
+    const value = Number(input.value);
+    if (value > 0) slider.value = String(valueToLog(scale, value));
+    changed();
+  });
+}
+
+export class RunForm {
+  readonly modelList: ModelInfo[];
+  readonly methodList: MethodInfo[];
+  /** Your own method (the tableau tab's), once there is one. */
+  private custom: { tableau: TableauSpec; info: MethodInfo } | undefined;
+  private model: ModelInfo;
+  private editTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The controls now describe another run. */
+  onChange: () => Promise<void> = () => Promise.resolve();
+  /** The typed system cannot be parsed (the message is under the editor). */
+  onSystemError: () => void = () => undefined;
+
+  private readonly modelSelect = byId<HTMLSelectElement>('model');
+  private readonly methodSelect = byId<HTMLSelectElement>('method');
+  private readonly systemBox = byId<HTMLElement>('system-box');
+  private readonly systemText = byId<HTMLTextAreaElement>('system');
+  private readonly systemError = byId<HTMLElement>('system-error');
+  private readonly fixedBox = byId<HTMLElement>('fixed-box');
+  private readonly hSlider = byId<HTMLInputElement>('h-slider');
+  private readonly hInput = byId<HTMLInputElement>('h');
+  private readonly adaptiveBox = byId<HTMLElement>('adaptive-box');
+  private readonly rtolSlider = byId<HTMLInputElement>('rtol-slider');
+  private readonly rtolInput = byId<HTMLInputElement>('rtol');
+  private readonly atolInput = byId<HTMLInputElement>('atol');
+  private readonly hMaxInput = byId<HTMLInputElement>('hmax');
+  private readonly fixedStepBox = byId<HTMLElement>('fixed-step-box');
+  private readonly fixedStep = byId<HTMLInputElement>('fixed-step');
+  private readonly formulationBox = byId<HTMLElement>('formulation-box');
+  private readonly formulationSelect = byId<HTMLSelectElement>('formulation');
+  private readonly stabilizationBox = byId<HTMLElement>('stabilization-box');
+  private readonly stabilizationSelect = byId<HTMLSelectElement>('stabilization');
+  private readonly t1Input = byId<HTMLInputElement>('t1');
+  private readonly paramsBox = byId<HTMLElement>('params');
+  private readonly eventsBox = byId<HTMLElement>('events-box');
+  private readonly eventsCheck = byId<HTMLInputElement>('events');
+
+  constructor(
+    private readonly engine: EngineClient,
+    catalog: Catalog,
+  ) {
+    this.modelList = catalog.models;
+    this.methodList = catalog.methods;
+    for (const m of this.modelList) this.modelSelect.add(new Option(m.name, m.id));
+    this.modelSelect.add(new Option('Your own system…', CUSTOM));
+    const families = [...new Set(this.methodList.map((m) => m.family))];
+    for (const family of families) {
+      const group = document.createElement('optgroup');
+      group.label = family;
+      for (const m of this.methodList.filter((x) => x.family === family)) {
+        group.append(new Option(`${m.name} (order ${m.order})`, m.id));
+      }
+      this.methodSelect.append(group);
+    }
+    this.model = this.modelList[0];
+    this.hSlider.max = String(H_SCALE.steps);
+    this.rtolSlider.max = String(RTOL_SCALE.steps);
+    this.setH(0.01);
+    this.setRtol(1e-6);
+    this.atolInput.value = '1e-9';
+    this.systemText.value = DEFAULT_SYSTEM;
+
+    const changed = (): void => void this.onChange();
+    this.modelSelect.addEventListener('change', () => void this.selectModel(this.modelSelect.value));
+    this.methodSelect.addEventListener('change', () => {
+      this.showMethodControls();
+      changed();
+    });
+    linkLogSlider(this.hSlider, this.hInput, H_SCALE, changed);
+    linkLogSlider(this.rtolSlider, this.rtolInput, RTOL_SCALE, changed);
+    this.atolInput.addEventListener('input', changed);
+    this.hMaxInput.addEventListener('input', changed);
+    this.fixedStep.addEventListener('change', () => {
+      this.showMethodControls();
+      changed();
+    });
+    this.t1Input.addEventListener('input', changed);
+    this.eventsCheck.addEventListener('change', changed);
+    this.systemText.addEventListener('input', () => {
+      clearTimeout(this.editTimer);
+      this.editTimer = setTimeout(() => void this.describeSystem(), EDIT_DEBOUNCE_MS);
+    });
+    this.formulationSelect.addEventListener('change', () => {
+      this.stabilizationBox.hidden = this.formulationSelect.value !== 'augmented';
+      changed();
+    });
+    this.stabilizationSelect.addEventListener('change', changed);
+  }
+
+  /** Applies settings (all optional) and runs them. */
+  async start(settings: Partial<RunSettings> = {}): Promise<void> {
+    if (settings.system !== undefined) this.systemText.value = settings.system;
+    if (settings.method && this.methodList.some((m) => m.id === settings.method)) {
+      this.methodSelect.value = settings.method;
+    }
+    if (settings.h !== undefined) this.setH(settings.h);
+    if (settings.rtol !== undefined) this.setRtol(settings.rtol);
+    if (settings.atol !== undefined) this.atolInput.value = String(settings.atol);
+    this.hMaxInput.value = settings.hMax !== undefined ? String(settings.hMax) : '';
+    this.fixedStep.checked = settings.fixedStep ?? false;
+    this.formulationSelect.value = settings.formulation ?? 'native';
+    this.stabilizationSelect.value = settings.stabilization ?? 'none';
+    this.stabilizationBox.hidden = this.formulationSelect.value !== 'augmented';
+    this.eventsCheck.checked = settings.events ?? false;
+    await this.selectModel(settings.model ?? 'pendulum', settings);
+  }
+
+  /** The settings the controls describe (empty fields read as NaN, which the engine refuses). */
+  settings(): RunSettings {
+    const num = (input: HTMLInputElement): number => (input.value === '' ? NaN : Number(input.value));
+    const params: Record<string, number> = {};
+    for (const input of this.paramsBox.querySelectorAll<HTMLInputElement>('input[data-param]')) {
+      const name = input.dataset.param;
+      if (name) params[name] = num(input);
+    }
+    const custom = this.model.id === CUSTOM;
+    const adaptive = this.adaptive();
+    const hMax = this.hMaxInput.value === '' ? {} : { hMax: num(this.hMaxInput) };
+    return {
+      model: custom ? CUSTOM : this.model.id,
+      method: this.methodSelect.value,
+      ...(custom ? { system: this.systemText.value } : {}),
+      ...(adaptive ? { rtol: num(this.rtolInput), atol: num(this.atolInput), ...hMax } : { h: num(this.hInput) }),
+      ...(this.fixedStep.checked && !this.fixedStepBox.hidden ? { fixedStep: true } : {}),
+      t1: num(this.t1Input),
+      params,
+      ...(this.eventsBox.hidden ? {} : { events: this.eventsCheck.checked }),
+      ...(this.methodSelect.value === CUSTOM && this.custom ? { tableau: this.custom.tableau } : {}),
+      ...(!this.formulationBox.hidden && this.formulationSelect.value !== 'native'
+        ? {
+            formulation: this.formulationSelect.value,
+            ...(this.formulationSelect.value === 'augmented' && this.stabilizationSelect.value !== 'none'
+              ? { stabilization: this.stabilizationSelect.value }
+              : {}),
+          }
+        : {}),
+    };
+  }
+
+  private setH(h: number): void {
+    this.hInput.value = String(h);
+    this.hSlider.value = String(valueToLog(H_SCALE, h));
+  }
+
+  private setRtol(r: number): void {
+    this.rtolInput.value = String(r);
+    this.rtolSlider.value = String(valueToLog(RTOL_SCALE, r));
+  }
+
+  private method(): MethodInfo | undefined {
+    if (this.methodSelect.value === CUSTOM) return this.custom?.info;
+    return this.methodList.find((m) => m.id === this.methodSelect.value);
+  }
+
+  /**
+   * Makes your tableau the method `custom` (adaptive when it has embedded weights) and
+   * selects it.
+   */
+  useTableau(tableau: TableauSpec, analysis: TableauAnalysis): Promise<void> {
+    const info = customMethodInfo(analysis);
+    this.custom = { tableau, info };
+    let option = [...this.methodSelect.options].find((o) => o.value === CUSTOM);
+    if (!option) {
+      option = new Option('', CUSTOM);
+      this.methodSelect.add(option);
+    }
+    option.textContent = `Your method (order ${analysis.order})`;
+    this.methodSelect.value = CUSTOM;
+    this.showMethodControls();
+    return this.onChange();
+  }
+
+  /** The method adapts its step in this run (it can, and fixed step is not ticked). */
+  private adaptive(): boolean {
+    return (this.method()?.adaptive ?? false) && !this.fixedStep.checked;
+  }
+
+  private showMethodControls(): void {
+    const adaptive = this.adaptive();
+    this.fixedStepBox.hidden = !(this.method()?.adaptive ?? false);
+    this.fixedBox.hidden = adaptive;
+    this.adaptiveBox.hidden = !adaptive;
+  }
+
+  private async selectModel(id: string, settings: Partial<RunSettings> = {}): Promise<void> {
+    this.modelSelect.value = id;
+    this.systemBox.hidden = id !== CUSTOM;
+    if (id === CUSTOM) {
+      const info = await this.describe();
+      if (!info) return;
+      this.model = info;
+    } else {
+      this.model = this.modelList.find((m) => m.id === id) ?? this.modelList[0];
+      this.modelSelect.value = this.model.id;
+    }
+    this.t1Input.value = String(settings.t1 ?? this.model.t1);
+    this.applyModel(settings.params);
+    await this.onChange();
+  }
+
+  /** Parses the system text in the worker; shows the error under the editor if it fails. */
+  private async describe(): Promise<ModelInfo | undefined> {
+    try {
+      const info = await this.engine.describe(this.systemText.value);
+      this.systemError.hidden = true;
+      this.systemError.textContent = '';
+      return info;
+    } catch (e) {
+      if (e instanceof CancelledError) return undefined;
+      this.systemError.hidden = false;
+      this.systemError.textContent = message(e);
+      this.onSystemError();
+      return undefined;
+    }
+  }
+
+  private async describeSystem(): Promise<void> {
+    const info = await this.describe();
+    if (!info) return;
+    const sameShape =
+      info.names.join() === this.model.names.join() &&
+      info.params.map((p) => p.name).join() === this.model.params.map((p) => p.name).join() &&
+      info.outputs.join() === this.model.outputs.join();
+    const previous = this.spec().params;
+    this.model = info;
+    if (!sameShape) this.applyModel(previous);
+    else this.renderSource();
+    await this.onChange();
+  }
+
+  private renderSource(): void {
+    const events = this.model.events.map((e) => e.id);
+    byId('model-source').textContent =
+      `${this.model.source}; states ${this.model.names.join(', ')}` +
+      (this.model.fast.length ? `; fast: ${this.model.fast.map((i) => this.model.names[i]).join(', ')}` : '');
+    this.eventsBox.hidden = events.length === 0 || this.model.events.every((e) => e.watched);
+    this.formulationBox.hidden = this.model.formulations.length === 0;
+    byId('compare-formulations').hidden = this.formulationBox.hidden;
+    byId('formulations-box').hidden = true;
+    byId('events-label').textContent = `Locate events (${events.join(', ')})`;
+  }
+
+  private applyModel(params?: Record<string, number>): void {
+    this.renderSource();
+    this.renderParams(params);
+    this.showMethodControls();
+  }
+
+  private renderParams(values: Record<string, number> = {}): void {
+    this.paramsBox.replaceChildren();
+    const legend = document.createElement('legend');
+    legend.textContent = 'Parameters';
+    this.paramsBox.append(legend);
+    this.paramsBox.hidden = this.model.params.length === 0;
+    const STEPS = 200;
+    for (const p of this.model.params) {
+      const value = values[p.name] ?? p.value;
+      const bounds = defaultBounds(p.value, p.greaterThan);
+      const row = document.createElement('div');
+      row.className = 'param';
+      row.title = p.description;
+      const label = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = 'number';
+      input.step = 'any';
+      input.value = String(value);
+      input.dataset.param = p.name;
+      label.append(p.unit ? `${p.name} (${p.unit})` : p.name, input);
+      const bound = (v: number, what: string): HTMLInputElement => {
+        const b = document.createElement('input');
+        b.type = 'number';
+        b.step = 'any';
+        b.value = String(Number(v.toPrecision(3)));
+        b.className = 'bound';
+        b.setAttribute('aria-label', `${what} of the ${p.name} slider`);
+        return b;
+      };
+      const lo = bound(bounds.min, 'lower end');
+      const hi = bound(bounds.max, 'upper end');
+      const slider = document.createElement('input');
+      slider.type = 'range';
+      slider.min = '0';
+      slider.max = String(STEPS);
+      slider.dataset.slider = p.name;
+      slider.setAttribute('aria-label', `${p.name} slider`);
+      const place = (): void => {
+        slider.value = String(sliderPosition(Number(input.value), Number(lo.value), Number(hi.value), STEPS));
+      };
+      place();
+      slider.addEventListener('input', () => {
+        input.value = String(sliderValue(Number(slider.value), Number(lo.value), Number(hi.value), STEPS));
+        void this.onChange();
+      });
+      input.addEventListener('input', () => {
+        place();
+        void this.onChange();
+      });
+      lo.addEventListener('input', place);
+      hi.addEventListener('input', place);
+      const range = document.createElement('div');
+      range.className = 'param-range';
+      range.append(lo, slider, hi);
+      row.append(label, range);
+      this.paramsBox.append(row);
+    }
+  }
+
+
+  /** The spec the controls describe. */
+  spec(): SolveSpec {
+    return toSpec(this.settings(), this.model, this.method());
+  }
+
+  /** The model currently shown. */
+  modelInfo(): ModelInfo {
+    return this.model;
+  }
+
+  /** The method chosen (your tableau's capabilities for `custom`). */
+  methodInfo(): MethodInfo | undefined {
+    return this.method();
+  }
+
+  /** The run adapts its step (an adaptive method, "fixed step" not ticked). */
+  isAdaptive(): boolean {
+    return this.adaptive();
+  }
+
+  /** Describes a typed system in the worker (for a pin restored from a link). */
+  describeText(text: string): Promise<ModelInfo> {
+    return this.engine.describe(text);
+  }
+}

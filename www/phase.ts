@@ -1,0 +1,222 @@
+/**
+ * The phase portrait, `#plot-phase`: any two states or outputs of the run against each
+ * other (default q against q̇ for a second-order model, else the first two states), the
+ * pinned runs in their colours, the exact solution dashed, and a dot at the time cursor.
+ * Drawn on its own canvas: the curve is not a function of x, which a time plot assumes.
+ */
+import { byId, sizeCanvas } from './dom';
+import { isDrawOutput } from './drawing';
+import { formatNumber } from './format';
+import { niceTicks } from './plane';
+import { indexAt, seriesOf, valueAt } from './run';
+import type { Run } from './run';
+import type { Store } from './store';
+
+const LIVE_COLOR = '#1f5fbf';
+const EXACT_COLOR = '#868e96';
+/** Longest polyline drawn per run (longer runs are thinned evenly). */
+const MAX_POINTS = 20_000;
+/** Step points shown in step-by-step mode (the latest ones) and their colour. */
+const MAX_STEP_DOTS = 400;
+const STEP_COLOR = '#d9480f';
+const MARGIN = { left: 64, right: 12, top: 10, bottom: 36 };
+
+/** The names a phase portrait may use: states, then outputs that are quantities. */
+export function phaseChoices(run: Run): string[] {
+  return [...run.names, ...Object.keys(run.outputs).filter((o) => !isDrawOutput(o))];
+}
+
+/** q against q̇ for a second-order model (y = (q, q̇)), else the first two states. */
+export function defaultPhaseAxes(run: Run): [string, string] {
+  const n = run.names;
+  if (run.model.secondOrder && n.length >= 2 && n.length % 2 === 0) return [n[0], n[n.length / 2]];
+  return [n[0], n[1] ?? n[0]];
+}
+
+/** One run's curve in the portrait. */
+interface Curve {
+  color: string;
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  t: ArrayLike<number>;
+  dash?: number[];
+}
+
+export class PhaseView {
+  private readonly target = byId<HTMLElement>('plot-phase');
+  private readonly xSelect = byId<HTMLSelectElement>('phase-x');
+  private readonly ySelect = byId<HTMLSelectElement>('phase-y');
+  private readonly canvas = document.createElement('canvas');
+  /** The curves without the cursor dots, and how they were mapped to pixels. */
+  private readonly cache = document.createElement('canvas');
+  /** Mark the live run's stored steps up to the cursor (step-by-step mode). */
+  stepMode = false;
+  private drawn: { curves: Curve[]; px: (x: number) => number; py: (y: number) => number; clip: [number, number, number, number] } | undefined;
+  /** The choices the selects were filled for, to keep the user's pick across runs. */
+  private choices = '';
+
+  constructor(private readonly store: Store) {
+    this.target.append(this.canvas);
+    store.subscribe('run', () => this.fill());
+    store.subscribe('pins', () => this.draw());
+    store.subscribe('time', () => this.drawCursor());
+    for (const select of [this.xSelect, this.ySelect]) select.addEventListener('change', () => this.draw());
+    new ResizeObserver(() => this.draw()).observe(this.target);
+  }
+
+  private fill(): void {
+    const run = this.store.run;
+    if (!run) return;
+    const choices = phaseChoices(run);
+    if (choices.join('\n') !== this.choices) {
+      this.choices = choices.join('\n');
+      const [x, y] = defaultPhaseAxes(run);
+      for (const [select, value] of [[this.xSelect, x], [this.ySelect, y]] as const) {
+        select.replaceChildren(...choices.map((c) => new Option(c, c)));
+        select.value = value;
+      }
+    }
+    this.draw();
+  }
+
+  draw(): void {
+    const run = this.store.run;
+    const [xName, yName] = [this.xSelect.value, this.ySelect.value];
+    this.drawn = undefined;
+    if (!run || !xName || !yName) return;
+    const cssWidth = Math.max(this.target.clientWidth, 300);
+    const cssHeight = 300;
+    this.canvas.style.width = `${cssWidth}px`;
+    this.canvas.style.height = `${cssHeight}px`;
+    const ctx = sizeCanvas(this.canvas, cssWidth, cssHeight);
+    if (!ctx) return;
+
+    const curves: Curve[] = [];
+    const add = (r: Run, color: string, exact = false): void => {
+      const source = exact && r.exact ? { ...r, y: r.exact } : r;
+      const x = seriesOf(source, xName);
+      const y = seriesOf(source, yName);
+      if (x && y) curves.push({ color, x, y, t: r.t, ...(exact ? { dash: [6, 4] } : {}) });
+    };
+    if (run.exact) add(run, EXACT_COLOR, true);
+    add(run, LIVE_COLOR);
+    for (const pin of this.store.shownPins) add(pin.run, pin.color);
+
+    // Axes fit the live run (and its exact solution); pins that leave them are clipped.
+    let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
+    for (const c of curves.filter((c) => c.color === LIVE_COLOR || c.color === EXACT_COLOR)) {
+      for (let i = 0; i < c.x.length; i++) {
+        if (Number.isFinite(c.x[i]) && Number.isFinite(c.y[i])) {
+          [x0, x1] = [Math.min(x0, c.x[i]), Math.max(x1, c.x[i])];
+          [y0, y1] = [Math.min(y0, c.y[i]), Math.max(y1, c.y[i])];
+        }
+      }
+    }
+    if (!(x0 <= x1 && y0 <= y1)) return;
+    const padX = (x1 - x0 || Math.abs(x0) || 1) * 0.05;
+    const padY = (y1 - y0 || Math.abs(y0) || 1) * 0.05;
+    [x0, x1, y0, y1] = [x0 - padX, x1 + padX, y0 - padY, y1 + padY];
+    const w = cssWidth - MARGIN.left - MARGIN.right;
+    const h = cssHeight - MARGIN.top - MARGIN.bottom;
+    const px = (x: number): number => MARGIN.left + ((x - x0) / (x1 - x0)) * w;
+    const py = (y: number): number => MARGIN.top + ((y1 - y) / (y1 - y0)) * h;
+
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.fillStyle = '#334';
+    ctx.strokeStyle = '#e1e5ee';
+    ctx.lineWidth = 1;
+    ctx.textAlign = 'center';
+    for (const v of niceTicks(x0, x1, 6)) {
+      ctx.beginPath();
+      ctx.moveTo(px(v), MARGIN.top);
+      ctx.lineTo(px(v), MARGIN.top + h);
+      ctx.stroke();
+      ctx.fillText(formatNumber(v, 3), px(v), MARGIN.top + h + 14);
+    }
+    ctx.textAlign = 'right';
+    for (const v of niceTicks(y0, y1, 5)) {
+      ctx.beginPath();
+      ctx.moveTo(MARGIN.left, py(v));
+      ctx.lineTo(MARGIN.left + w, py(v));
+      ctx.stroke();
+      ctx.fillText(formatNumber(v, 3), MARGIN.left - 6, py(v) + 4);
+    }
+    ctx.textAlign = 'center';
+    ctx.fillText(xName, MARGIN.left + w / 2, cssHeight - 4);
+    ctx.save();
+    ctx.translate(12, MARGIN.top + h / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.fillText(yName, 0, 0);
+    ctx.restore();
+
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(MARGIN.left, MARGIN.top, w, h);
+    ctx.clip();
+    for (const c of curves) {
+      ctx.strokeStyle = c.color;
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash(c.dash ?? []);
+      ctx.beginPath();
+      const stride = Math.max(1, Math.ceil(c.x.length / MAX_POINTS));
+      let pen = false;
+      for (let i = 0; i < c.x.length; i += stride) {
+        const [X, Y] = [px(c.x[i]), py(c.y[i])];
+        if (!Number.isFinite(X) || !Number.isFinite(Y)) {
+          pen = false;
+          continue;
+        }
+        if (pen) ctx.lineTo(X, Y);
+        else ctx.moveTo(X, Y);
+        pen = true;
+      }
+      ctx.stroke();
+    }
+    ctx.restore();
+    // Kept as a picture: moving the time cursor only redraws the dots over it.
+    this.cache.width = this.canvas.width;
+    this.cache.height = this.canvas.height;
+    this.cache.getContext('2d')?.drawImage(this.canvas, 0, 0);
+    this.drawn = { curves, px, py, clip: [MARGIN.left, MARGIN.top, w, h] };
+    this.drawCursor();
+    this.target.dataset.curves = String(curves.length);
+  }
+
+  /** The cached curves with a dot on each at the time cursor (and the steps in step mode). */
+  drawCursor(): void {
+    const ctx = this.canvas.getContext('2d');
+    const run = this.store.run;
+    if (!ctx || !this.drawn || !run) return;
+    const { curves, px, py, clip } = this.drawn;
+    const ratio = window.devicePixelRatio || 1;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+    ctx.drawImage(this.cache, 0, 0);
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(...clip);
+    ctx.clip();
+    const time = this.store.time;
+    if (this.stepMode && curves.length > 0) {
+      // The live run's stored steps up to the cursor (the latest few hundred).
+      const live = curves.find((c) => c.color === LIVE_COLOR) ?? curves[0];
+      const last = indexAt(live.t, time);
+      ctx.fillStyle = STEP_COLOR;
+      for (let i = Math.max(0, last - MAX_STEP_DOTS); i <= last; i++) {
+        ctx.beginPath();
+        ctx.arc(px(live.x[i]), py(live.y[i]), 2, 0, 2 * Math.PI);
+        ctx.fill();
+      }
+    }
+    for (const c of curves) {
+      if (c.t.length === 0 || time < c.t[0] || time > c.t[c.t.length - 1]) continue;
+      ctx.fillStyle = c.color;
+      ctx.beginPath();
+      ctx.arc(px(valueAt(c.t, c.x, time)), py(valueAt(c.t, c.y, time)), 4, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+    ctx.restore();
+    this.target.dataset.index = String(indexAt(run.t, time));
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * The trajectory view's time plots: states (with the exact solution dashed), energy,
+ * another output of your choice, the error against the exact solution and the step sizes
+ * an adaptive method chose. Pinned runs are drawn on the same axes in their colours
+ * (several runs share one time grid, the union of theirs), and every plot shows the time
+ * cursor as a vertical marker. Redraws from the store only.
+ */
+import { byId } from './dom';
+import { isDrawOutput } from './drawing';
+import { columns, errorSeries } from './format';
+import { Plot } from './plot';
+import type { SeriesStyle } from './plot';
+import { resample, unionGrid } from './run';
+import type { Run } from './run';
+import type { Pin, Store } from './store';
+
+/** Colours of the live run's states. */
+export const PALETTE = ['#1f5fbf', '#d9480f', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285', '#5c940d', '#e67700'];
+/** A pin's states share its colour; dashes tell them apart. */
+const PIN_DASHES = [[], [6, 3], [2, 3], [8, 3, 2, 3]];
+
+/** One curve over its own time grid. */
+interface Curve {
+  style: SeriesStyle;
+  t: ArrayLike<number>;
+  values: ArrayLike<number>;
+}
+
+/** Draws curves with different time grids on one plot (resampled onto the union grid). */
+function setCurves(plot: Plot, curves: Curve[]): void {
+  if (curves.length === 0) return;
+  const first = curves[0].t;
+  if (curves.every((c) => c.t === first)) {
+    plot.setData(first, curves.map((c) => c.values));
+    return;
+  }
+  const grid = unionGrid([...new Set(curves.map((c) => c.t))]);
+  plot.setData(
+    grid,
+    curves.map((c) => resample(c.t, c.values, grid)),
+  );
+}
+
+/** The steps an adaptive run took: h[i] ends at t[i + 1]. */
+function stepCurve(run: Run): { t: ArrayLike<number>; values: ArrayLike<number> } | undefined {
+  if (!run.h || run.h.length === 0) return undefined;
+  return { t: Array.prototype.slice.call(run.t, 1) as number[], values: run.h };
+}
+
+export class TimePlots {
+  private plots: { trajectory: Plot; energy?: Plot; error?: Plot; steps?: Plot; other?: Plot } | undefined;
+  /** What the plots were built for (the run's shape and the pins), to rebuild only on change. */
+  private builtFor = '';
+  private readonly choice = byId<HTMLSelectElement>('output-choice');
+
+  constructor(private readonly store: Store) {
+    store.subscribe('run', () => this.draw());
+    store.subscribe('pins', () => this.draw());
+    store.subscribe('time', () => this.mark());
+    this.choice.addEventListener('change', () => {
+      this.builtFor = '';
+      this.draw();
+    });
+  }
+
+  /** Every plot, for the marker and PNG export. */
+  private all(): Plot[] {
+    const p = this.plots;
+    return p ? [p.trajectory, p.energy, p.error, p.steps, p.other].filter((x): x is Plot => x !== undefined) : [];
+  }
+
+  private mark(): void {
+    for (const plot of this.all()) plot.setMarker(this.store.time);
+  }
+
+  /** The outputs worth a plot of their own (not energy, not a drawing). */
+  private static others(run: Run): string[] {
+    return Object.keys(run.outputs).filter((o) => o !== 'energy' && !isDrawOutput(o));
+  }
+
+  private build(run: Run, pins: Pin[]): void {
+    for (const plot of this.all()) plot.destroy();
+    const names = run.names;
+    const exact = run.model.exact && run.exact !== undefined;
+    const series: SeriesStyle[] = names.map((n, i) => ({ label: n, color: PALETTE[i % PALETTE.length] }));
+    if (exact) series.push(...names.map((n, i) => ({ label: `${n} exact`, color: PALETTE[i % PALETTE.length], dash: [6, 4] })));
+    for (const [k, pin] of pins.entries()) {
+      series.push(
+        ...pin.run.names.map((n, j) => ({ label: `${n} (pin ${k + 1})`, color: pin.color, dash: PIN_DASHES[j % PIN_DASHES.length] })),
+      );
+    }
+    /** A small plot of one quantity of the live run (its colour) and of every pin. */
+    const small = (id: string, label: string, color: string, yLabel = label, logY = false): Plot =>
+      new Plot(byId(id), {
+        xLabel: 't',
+        height: 200,
+        yLabel,
+        logY,
+        series: [{ label, color }, ...pins.map((pin, k) => ({ label: `${label} (pin ${k + 1})`, color: pin.color }))],
+      });
+    const trajectory = new Plot(byId('plot-trajectory'), { xLabel: 't', yLabel: 'state', series });
+    const hasEnergy = 'energy' in run.outputs;
+    byId('fig-energy').hidden = !hasEnergy;
+    byId('fig-error').hidden = !exact;
+    const others = TimePlots.others(run);
+    byId('fig-outputs').hidden = others.length === 0;
+    const previous = this.choice.value;
+    this.choice.replaceChildren(...others.map((o) => new Option(o, o)));
+    if (others.includes(previous)) this.choice.value = previous;
+    const chosen = this.choice.value;
+    byId('fig-steps').hidden = !run.adaptive;
+    this.plots = {
+      trajectory,
+      energy: hasEnergy ? small('plot-energy', 'energy', '#c92a2a') : undefined,
+      // Constraint drift spans decades: a log axis shows it.
+      other: chosen
+        ? small('plot-outputs', chosen, '#2b8a3e', chosen, chosen.startsWith('constraint') || chosen.startsWith('velocity constraint'))
+        : undefined,
+      error: exact ? small('plot-error', 'max error', '#5f3dc4', '|y − y_exact|', true) : undefined,
+      steps: run.adaptive ? small('plot-steps', 'h', '#0b7285', 'step size h', true) : undefined,
+    };
+  }
+
+  /** Redraws every plot from the store's run and visible pins. */
+  draw(): void {
+    const run = this.store.run;
+    if (!run) return;
+    const pins = this.store.shownPins;
+    const key = JSON.stringify([
+      run.names,
+      Object.keys(run.outputs),
+      run.model.exact && run.exact !== undefined,
+      run.adaptive,
+      pins.map((p) => [p.id, p.color, p.run.names]),
+    ]);
+    if (key !== this.builtFor || !this.plots) {
+      this.build(run, pins);
+      this.builtFor = key;
+    }
+    const plots = this.plots;
+    if (!plots) return;
+    const dim = run.names.length;
+    const curve = (t: ArrayLike<number>, values: ArrayLike<number>): Curve => ({ style: { label: '', color: '' }, t, values });
+    const states: Curve[] = columns(run.y, dim).map((c) => curve(run.t, c));
+    const exact = run.model.exact && run.exact !== undefined;
+    if (exact && run.exact) states.push(...columns(run.exact, dim).map((c) => curve(run.t, c)));
+    for (const pin of pins) {
+      states.push(...columns(pin.run.y, pin.run.names.length).map((c) => curve(pin.run.t, c)));
+    }
+    setCurves(plots.trajectory, states);
+    // The other plots: the live run, then each pin (a gap where a pin lacks the quantity).
+    const withPins = (plot: Plot | undefined, of: (r: Run) => { t: ArrayLike<number>; values: ArrayLike<number> } | undefined): void => {
+      const live = of(run);
+      if (!plot || !live) return;
+      const nan = { t: run.t, values: new Float64Array(run.t.length).fill(NaN) };
+      setCurves(plot, [live, ...pins.map((p) => of(p.run) ?? nan)].map((c) => curve(c.t, c.values)));
+    };
+    const output = (name: string) => (r: Run) => (r.outputs[name] ? { t: r.t, values: r.outputs[name] } : undefined);
+    withPins(plots.energy, output('energy'));
+    withPins(plots.other, output(this.choice.value));
+    withPins(plots.error, (r) =>
+      r.exact ? { t: r.t, values: errorSeries(r.y, r.exact, r.names.length) } : undefined,
+    );
+    withPins(plots.steps, stepCurve);
+    this.mark();
+    document.body.dataset.points = String(run.t.length);
+  }
+}
