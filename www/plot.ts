@@ -1,10 +1,13 @@
 /**
  * x–y plots on canvas, drawn by uPlot. This module only draws: the data it is given is
- * already shaped (columns) and it decimates long runs so a redraw stays cheap.
+ * already shaped (columns) and it decimates long runs so a redraw stays cheap. Each
+ * plot is an image with a name (its figure's caption) and a text alternative that is
+ * regenerated with the data (www/summary.ts); axes follow the colour scheme.
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { decimate, formatNumber, pick, tickLabel } from './format';
+import { summarize } from './summary';
 
 export interface SeriesStyle {
   label: string;
@@ -24,6 +27,23 @@ export interface PlotOptions {
   /** Mark each point (few points, e.g. one per step size). */
   points?: boolean;
   height?: number;
+  /** The accessible name; by default the figure's caption, else "y against x". */
+  name?: string;
+}
+
+/** Axis ink for the page's colour scheme (canvas text cannot follow CSS). */
+function axisColours(): { stroke: string; grid: string } {
+  const dark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+  return dark ? { stroke: '#c9d1e3', grid: 'rgba(255, 255, 255, 0.12)' } : { stroke: '#334', grid: 'rgba(0, 0, 0, 0.07)' };
+}
+
+/** The caption text of the figure around `target`, without its buttons and menus. */
+function captionOf(target: HTMLElement): string {
+  const caption = target.closest('figure')?.querySelector('figcaption');
+  if (!caption) return '';
+  const copy = caption.cloneNode(true) as HTMLElement;
+  for (const el of copy.querySelectorAll('button, select')) el.remove();
+  return (copy.textContent ?? '').replace(/\s+/g, ' ').replace(/:\s*$/, '').trim();
 }
 
 /**
@@ -64,13 +84,17 @@ export class Plot {
   private readonly logY: boolean;
   private readonly logX: boolean;
   private readonly resizeObserver: ResizeObserver;
+  private readonly summary: HTMLElement;
+  private readonly options: PlotOptions;
 
   constructor(
     private readonly target: HTMLElement,
     options: PlotOptions,
   ) {
+    this.options = options;
     this.logY = options.logY ?? false;
     this.logX = options.logX ?? false;
+    const ink = axisColours();
     const logAxis = { splits: logSplits, filter: (_u: uPlot, splits: number[]) => splits };
     const opts: uPlot.Options = {
       width: Math.max(target.clientWidth, 300),
@@ -82,12 +106,16 @@ export class Plot {
       axes: [
         {
           label: options.xLabel,
-          stroke: '#334',
+          stroke: ink.stroke,
+          grid: { stroke: ink.grid },
+          ticks: { stroke: ink.grid },
           ...(this.logX ? { ...logAxis, values: (_u: uPlot, v: number[]) => v.map((x) => formatNumber(x, 3)) } : {}),
         },
         {
           label: options.yLabel,
-          stroke: '#334',
+          stroke: ink.stroke,
+          grid: { stroke: ink.grid },
+          ticks: { stroke: ink.grid },
           size: 70,
           // Our own log ticks are already thinned; uPlot's log filter would thin them again.
           incrs: TICK_INCREMENTS,
@@ -117,6 +145,16 @@ export class Plot {
       if (width !== this.uplot.width) this.uplot.setSize({ width, height: this.uplot.height });
     });
     this.resizeObserver.observe(target);
+    // The plot is one image to assistive technology; its legend's live values are not.
+    target.setAttribute('role', 'img');
+    target.setAttribute('aria-label', options.name ?? (captionOf(target) || `${options.yLabel} against ${options.xLabel}`));
+    const summaryId = `${target.id || 'plot'}-summary`;
+    this.summary = document.getElementById(summaryId) ?? document.createElement('p');
+    this.summary.id = summaryId;
+    this.summary.className = 'plot-summary visually-hidden';
+    if (!this.summary.isConnected) target.after(this.summary);
+    target.setAttribute('aria-describedby', summaryId);
+    this.summary.textContent = 'No data yet.';
   }
 
   /** Renames series `index` (1-based: 0 is x), e.g. to show a fitted slope. */
@@ -133,10 +171,23 @@ export class Plot {
       ? cols.map((c) => Array.from(c, (v) => (v > 0 && Number.isFinite(v) ? v : null)))
       : cols;
     this.uplot.setData([xs, ...series] as uPlot.AlignedData);
+    this.summary.textContent = summarize({
+      xLabel: this.options.xLabel,
+      x,
+      series: ys.map((y, i) => ({ label: this.labelOf(i + 1), y })),
+      logLog: this.logX && this.logY,
+    });
+  }
+
+  /** Series `index`'s label as shown (setLabel may have renamed it). */
+  private labelOf(index: number): string {
+    const shown = this.target.querySelectorAll('.u-legend .u-series')[index]?.querySelector('.u-label')?.textContent;
+    return shown || (this.options.series[index - 1]?.label ?? `series ${index}`);
   }
 
   destroy(): void {
     this.resizeObserver.disconnect();
     this.uplot.destroy();
+    this.summary.remove();
   }
 }
