@@ -76,6 +76,9 @@ function logSplits(_u: uPlot, _axis: number, min: number, max: number): number[]
   return ticks;
 }
 
+/** Narrowest plot (px): a lecture's embed on a small phone is about 280 px inside. */
+const MIN_WIDTH = 200;
+
 /** Points kept per pixel column bucket when decimating; 4 per bucket survive. */
 const BUCKETS = 1500;
 
@@ -86,6 +89,8 @@ export class Plot {
   private readonly resizeObserver: ResizeObserver;
   private readonly summary: HTMLElement;
   private readonly options: PlotOptions;
+  private readonly slopes = new Map<number, number>();
+  private data: { x: ArrayLike<number>; ys: ArrayLike<number>[] } = { x: [], ys: [] };
 
   constructor(
     private readonly target: HTMLElement,
@@ -97,7 +102,7 @@ export class Plot {
     const ink = axisColours();
     const logAxis = { splits: logSplits, filter: (_u: uPlot, splits: number[]) => splits };
     const opts: uPlot.Options = {
-      width: Math.max(target.clientWidth, 300),
+      width: Math.max(target.clientWidth, MIN_WIDTH),
       height: options.height ?? 260,
       scales: {
         x: this.logX ? { time: false, distr: 3, range: logRange } : { time: false },
@@ -141,7 +146,7 @@ export class Plot {
     };
     this.uplot = new uPlot(opts, [[], ...options.series.map(() => [])], target);
     this.resizeObserver = new ResizeObserver(() => {
-      const width = Math.max(this.target.clientWidth, 300);
+      const width = Math.max(this.target.clientWidth, MIN_WIDTH);
       if (width !== this.uplot.width) this.uplot.setSize({ width, height: this.uplot.height });
     });
     this.resizeObserver.observe(target);
@@ -157,10 +162,12 @@ export class Plot {
     this.summary.textContent = 'No data yet.';
   }
 
-  /** Renames series `index` (1-based: 0 is x), e.g. to show a fitted slope. */
-  setLabel(index: number, label: string): void {
+  /** Renames series `index` (1-based: 0 is x), e.g. to show its fitted `slope` (also told in the summary). */
+  setLabel(index: number, label: string, slope?: number): void {
     const el = this.target.querySelectorAll('.u-legend .u-series')[index]?.querySelector('.u-label');
     if (el) el.textContent = label;
+    if (slope !== undefined) this.slopes.set(index, slope);
+    this.describe();
   }
 
   /** Replaces the data; `ys` are columns of the same length as `x`. */
@@ -171,11 +178,16 @@ export class Plot {
       ? cols.map((c) => Array.from(c, (v) => (v > 0 && Number.isFinite(v) ? v : null)))
       : cols;
     this.uplot.setData([xs, ...series] as uPlot.AlignedData);
+    this.data = { x, ys };
+    this.describe();
+  }
+
+  /** Rewrites the text alternative from the data and labels shown. */
+  private describe(): void {
     this.summary.textContent = summarize({
       xLabel: this.options.xLabel,
-      x,
-      series: ys.map((y, i) => ({ label: this.labelOf(i + 1), y })),
-      logLog: this.logX && this.logY,
+      x: this.data.x,
+      series: this.data.ys.map((y, i) => ({ label: this.labelOf(i + 1), y, slope: this.slopes.get(i + 1) })),
     });
   }
 

@@ -30,7 +30,9 @@ test('issue 7: <ode-playground> embeds a scenario in a lecture page', async () =
   assert.ok(!(await readonly.locator('#model').isVisible()), 'readonly hides the other controls');
   assert.ok(!(await readonly.locator('#animate').isVisible()));
   assert.ok(!(await readonly.locator('#tabs').isVisible()), 'readonly has no tab bar');
-  assert.ok(!(await readonly.locator('header').isVisible()), 'embed hides the header');
+  assert.ok(!(await readonly.locator('header nav').isVisible()), 'embed hides the header');
+  // The page's title stays for screen readers only (1 px, clipped).
+  assert.ok((await readonly.locator('header').boundingBox()).height <= 1);
   assert.ok(await readonly.locator('#plot-trajectory canvas').isVisible());
   const full = page.frameLocator('ode-playground >> nth=1 >> iframe');
   await full.locator('body[data-ready="true"]').waitFor({ timeout: 20000 });

@@ -145,3 +145,19 @@ test('dist/examples/lecture.html shows four working embeds, loading each only ne
   assert.deepEqual(errors, []);
   await close();
 });
+
+test('at 390 px the example lecture and each of its embeds fit the screen width', async () => {
+  const { page, errors, close } = await newPage({ width: 390, height: 844 });
+  await page.goto(`${site.dist.url}examples/lecture.html`);
+  const n = await page.locator('ode-playground').count();
+  for (let i = 0; i < n; i++) {
+    const frame = await readyFrame(page, i);
+    await frame.waitForFunction(() => ['ok', 'warning'].includes(document.body.dataset.status));
+    const [scroll, inner] = await frame.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+    assert.ok(scroll <= inner, `embed ${i}: ${scroll} px wide in a ${inner} px frame`);
+  }
+  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  assert.ok(scroll <= inner, `the lecture is ${scroll} px wide at ${inner}`);
+  assert.deepEqual(errors, []);
+  await close();
+});
