@@ -179,10 +179,16 @@ async function main(): Promise<void> {
   };
   tabs(byId('tabs'), (name) => void showView(name || 'trajectory'));
 
+  const adaptiveRun = (settings: RunSettings): boolean =>
+    (catalog.methods.find((m) => m.id === settings.method)?.adaptive ?? false) && !settings.fixedStep;
   view.onRun = (settings) => {
     history.replaceState(null, '', `${location.pathname}${location.search}${encodeSettings(settings)}`);
     autosave(settings);
     describe();
+    // What was run, for the printed page (the controls are not printed).
+    const method = catalog.methods.find((m) => m.id === settings.method)?.name ?? settings.method;
+    const step = settings.h !== undefined && !adaptiveRun(settings) ? `h = ${formatNumber(settings.h)}` : `rtol = ${formatNumber(settings.rtol ?? NaN)}`;
+    byId('print-settings').textContent = `${view.modelInfo().name}, ${method}, ${step}, t1 = ${formatNumber(settings.t1 ?? NaN)}.`;
     void syncStability();
   };
   await view.start(initial);

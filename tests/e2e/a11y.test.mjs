@@ -24,7 +24,7 @@ async function showView(page, view) {
     trajectory: () => ['ok', 'warning'].includes(document.body.dataset.status),
     stability: () => document.body.dataset.stability === 'ok',
     convergence: () => document.body.dataset.convergence === 'ok',
-    tableau: () => document.querySelector('#tableau-grid input') !== null,
+    tableau: () => document.querySelector('#tableau-grid input') !== null && document.querySelector('#tableau-conditions tr') !== null,
   }[view];
   await page.waitForFunction(done, null, { timeout: 30000 });
 }
@@ -201,6 +201,36 @@ test('each plot has a name and a text summary with its range, final value and ob
   await page.click('#tabs [data-view="trajectory"]');
   await page.waitForFunction(() => document.querySelector('#plot-trajectory-summary')?.textContent?.startsWith('t from 0 to'));
   assert.match(await page.textContent('#plot-trajectory-summary'), /final/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('printed, the page drops its controls and keeps each figure whole under a dark-ink header; dark mode darkens page and plots', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?scenario=euler-pendulum-blowup`);
+  await page.waitForFunction(() => document.body.dataset.status === 'ok');
+  await page.emulateMedia({ media: 'print' });
+  for (const hidden of ['#controls', '#tabs', 'header nav', '.skip-link']) assert.equal(await page.isVisible(hidden), false, `${hidden} is not printed`);
+  const [ink, breakInside] = await page.evaluate(() => [
+    window.getComputedStyle(document.querySelector('header h1')).color,
+    window.getComputedStyle(document.querySelector('#fig-trajectory')).breakInside,
+  ]);
+  assert.equal(ink, 'rgb(0, 0, 0)');
+  assert.equal(breakInside, 'avoid');
+  assert.match(await page.textContent('#print-settings'), /^Pendulum, Explicit Euler, h = 0\.01, t1 = 10\.$/);
+  await page.emulateMedia({ media: 'screen', colorScheme: 'dark' });
+  await page.reload();
+  await page.waitForFunction(() => document.body.dataset.status === 'ok');
+  const background = await page.evaluate(() => window.getComputedStyle(document.documentElement).backgroundColor);
+  assert.equal(background, 'rgb(18, 21, 28)');
+  // The plots' axis labels are drawn in light ink on the dark figure.
+  const light = await page.evaluate(() => {
+    const c = document.querySelector('#plot-trajectory canvas');
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 200 && data[i] > 180 && data[i + 1] > 190 && data[i + 2] > 200) n++;
+    return n;
+  });
+  assert.ok(light > 100, `${light} light axis pixels`);
   assert.deepEqual(errors, []);
   await page.close();
 });
