@@ -1,6 +1,6 @@
 // Ten <ode-playground> embeds on one lecture page (issue 13), in headless Chromium:
 // dist/ on one origin, the lecture on another (as in tests/e2e/lecture.test.mjs).
-//   tall: a 1200 × 12000 viewport, so all ten are near the viewport and start at once;
+//   tall: a 1200 × 20000 viewport, so all ten are near the viewport and start at once;
 //   phone-sized: 1200 × 900, so only the embeds near the first screen start.
 // For each: milliseconds from the lecture's navigation start to each embed's ready
 // (body[data-ready], first run drawn), and the browser's memory once all visible embeds
@@ -68,7 +68,7 @@ function probe() {
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
 }
 
-async function measure(browser, host, viewport) {
+async function measure(browser, host, distUrl, viewport) {
   const context = await browser.newContext({ viewport });
   await context.addInitScript(probe);
   const blank = await context.newPage();
@@ -83,7 +83,7 @@ async function measure(browser, host, viewport) {
   await page.waitForTimeout(500);
   const started = await page.locator('ode-playground iframe[src]').count();
   const ready = [];
-  for (const frame of page.frames().filter((f) => f !== page.mainFrame())) {
+  for (const frame of page.frames().filter((f) => f.url().startsWith(distUrl))) {
     await frame.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
     ready.push(Math.round((await frame.evaluate(() => window.__readyAt)) - origin));
   }
@@ -101,8 +101,8 @@ ${SCENARIOS.map((s) => `<p>${s}</p><ode-playground scenario="${s}" readonly></od
 const host = await serveStatic(DIST, { '/ten.html': lecture });
 const browser = await launch();
 try {
-  const tall = await measure(browser, host, { width: 1200, height: 12000 });
-  const screen = await measure(browser, host, { width: 1200, height: 900 });
+  const tall = await measure(browser, host, dist.url, { width: 1200, height: 20000 });
+  const screen = await measure(browser, host, dist.url, { width: 1200, height: 900 });
   console.log(JSON.stringify({ embeds: SCENARIOS.length, allNearViewport: tall, firstScreenOnly: screen }, null, 2));
 } finally {
   await browser.close();
