@@ -4,8 +4,11 @@
  *
  * - `tabs`: the WAI-ARIA tabs pattern on #tabs (roving tabindex; ←/→/Home/End switch).
  * - `describeSliders`: each range input says its value, not its position ("h = 0.011",
- *   "rtol = 1e-6", "k = 120"), and one arrow press always moves to a different value
- *   (a logarithmic slider has more positions than its rounded values).
+ *   "rtol = 1e-6", "k = 120", "t = 3.2"), and one arrow press always moves to a
+ *   different value (a logarithmic slider has more positions than its rounded values).
+ *   A slider names the element showing its value with `data-value-field="<id>"` (an
+ *   input's value, else the element's text) and, for an input, `data-value-name="h"`;
+ *   a model parameter's slider (`data-slider="k"`) pairs with `input[data-param="k"]`.
  * - `markFieldErrors`: when a run, a parse or a study fails, the field last edited
  *   gets `aria-invalid` and `aria-describedby` pointing at the message; cleared when
  *   the failure is.
@@ -42,12 +45,17 @@ export function selectTab(list: HTMLElement, name: string): void {
 /** What a slider's value reads as, from the field it drives ('' if it has none). */
 function valueText(slider: HTMLInputElement): string {
   const field = (name: string, input: HTMLInputElement | null): string => (input && input.value !== '' ? `${name} = ${input.value}` : '');
-  if (slider.id === 'h-slider') return field('h', document.querySelector('#h'));
-  if (slider.id === 'rtol-slider') return field('rtol', document.querySelector('#rtol'));
-  if (slider.id === 'scrub') return document.getElementById('scrub-t')?.textContent ?? '';
   const param = slider.dataset.slider;
   if (param) return field(param, document.querySelector(`#params input[data-param="${CSS.escape(param)}"]`));
-  return '';
+  const shown = pairedField(slider);
+  if (shown instanceof HTMLInputElement) return field(slider.dataset.valueName ?? shown.id, shown);
+  return shown?.textContent ?? '';
+}
+
+/** The element a slider's `data-value-field` names. */
+function pairedField(slider: HTMLInputElement): HTMLElement | null {
+  const id = slider.dataset.valueField;
+  return id ? document.getElementById(id) : null;
 }
 
 const STEP_KEYS: Record<string, number> = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
@@ -71,7 +79,8 @@ export function describeSliders(root: HTMLElement): () => void {
     const step = STEP_KEYS[e.key];
     if (!(slider instanceof HTMLInputElement) || slider.type !== 'range' || step === undefined) return;
     const before = valueText(slider);
-    if (!before || slider.id === 'scrub') return; // every scrub position is its own time
+    // Only a slider driving a rounded number field skips positions (each time step is its own value).
+    if (!before || !(pairedField(slider) instanceof HTMLInputElement || slider.dataset.slider)) return;
     e.preventDefault();
     const min = Number(slider.min || 0);
     const max = Number(slider.max || 100);
@@ -124,7 +133,8 @@ export function markFieldErrors(): void {
     const t = e.target;
     if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) {
       // A slider stands for the number field it drives.
-      lastEdited = t.type === 'range' && t.id.endsWith('-slider') ? (document.getElementById(t.id.replace(/-slider$/, '')) ?? t) : t;
+      const field = t instanceof HTMLInputElement && t.type === 'range' ? pairedField(t) : null;
+      lastEdited = field instanceof HTMLInputElement ? field : t;
     }
   });
   for (const scope of SCOPES) {
