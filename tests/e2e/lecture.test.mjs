@@ -119,6 +119,10 @@ test('a frame follows its content as it grows, unless height fixes it', async ()
   });
   const grown = await framesFit(page, 0, frame);
   assert.ok(grown.box >= box + 700, `grew from ${box} to ${grown.box}`);
+  // A height message from anyone but the frame (here the lecture page itself) is ignored.
+  await page.evaluate(() => window.postMessage({ type: 'odelab:height', height: 40 }, '*'));
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('ode-playground iframe').first().evaluate((f) => f.clientHeight), grown.box);
   await page.evaluate(() => document.querySelector('ode-playground').setAttribute('height', '300px'));
   const fixed = await page.locator('ode-playground iframe').first().evaluate((f) => f.clientHeight);
   assert.ok(Math.abs(fixed - 300) <= 2, `height="300px" gives ${fixed}`);
