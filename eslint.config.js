@@ -7,7 +7,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['tests/node/**/*.mjs', 'tests/e2e/**/*.mjs'],
+    files: ['tests/node/**/*.mjs', 'tests/e2e/**/*.mjs', 'scripts/**/*.mjs'],
     languageOptions: {
       globals: { console: 'readonly', process: 'readonly', URL: 'readonly', document: 'readonly', window: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', PerformanceObserver: 'readonly' },
     },

@@ -1,8 +1,14 @@
-// Vite builds the page from index.html and the embeddable element from www/embed.ts
-// (as dist/embed.js, a stable name lecture pages can link to). `base: './'` makes dist/
-// work from any static file server and any sub-path.
+// Vite builds the page from index.html into dist/. `base: './'` makes dist/ work from
+// any static file server and any sub-path. Two more files go next to it, by the plugin
+// below: dist/embed.js (www/embed.ts as one classic IIFE script, a stable name lecture
+// pages link to from any host, CORS or not) and dist/examples/lecture.html (copied as
+// written: it is a lecture page like any other, loading ../embed.js).
+import { copyFile, mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { defineConfig, type Plugin } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
+
+const root = import.meta.dirname;
+const outDir = resolve(root, 'dist');
 
 // The dev server injects CSS as <style> elements, which the page's Content Security
 // Policy (index.html: style-src 'self') refuses; only the dev server's copy of the page
@@ -13,17 +19,35 @@ const devCsp: Plugin = {
   transformIndexHtml: (html) => html.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
 };
 
+// A module script would be fetched with CORS, which a lecture host may not send; so the
+// embed is built separately as an IIFE (one output format per build).
+const embedAndExamples: Plugin = {
+  name: 'odelab-embed-and-examples',
+  apply: 'build',
+  async closeBundle() {
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      build: {
+        outDir,
+        emptyOutDir: false,
+        target: 'es2022',
+        sourcemap: true,
+        lib: { entry: resolve(root, 'www/embed.ts'), formats: ['iife'], name: 'odelabEmbed', fileName: () => 'embed.js' },
+      },
+    });
+    await mkdir(resolve(outDir, 'examples'), { recursive: true });
+    await copyFile(resolve(root, 'examples/lecture.html'), resolve(outDir, 'examples/lecture.html'));
+  },
+};
+
 export default defineConfig({
   base: './',
-  plugins: [devCsp],
+  plugins: [devCsp, embedAndExamples],
   build: {
-    outDir: 'dist',
+    outDir,
     target: 'es2022',
     sourcemap: true,
-    rollupOptions: {
-      input: { main: resolve(import.meta.dirname, 'index.html'), embed: resolve(import.meta.dirname, 'www/embed.ts') },
-      output: { entryFileNames: (chunk) => (chunk.name === 'embed' ? 'embed.js' : 'assets/[name]-[hash].js') },
-    },
   },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },

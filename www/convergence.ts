@@ -129,7 +129,7 @@ export class ConvergenceView {
       const plot = new Plot(byId('plot-global'), { xLabel: 'h', yLabel: 'error at t1', series, logX: true, logY: true, points: true });
       const [h, ...cols] = ascending(global[0].h, ...global.flatMap((g) => [g.error, g.richardson]));
       plot.setData(h, cols);
-      global.forEach((g, i) => plot.setLabel(1 + 2 * i, `${g.method} (slope ${formatNumber(g.fit.slope, 3)})`));
+      global.forEach((g, i) => plot.setLabel(1 + 2 * i, `${g.method} (slope ${formatNumber(g.fit.slope, 3)})`, g.fit.slope));
       this.plots.push(plot);
 
       const dPlot = new Plot(byId('plot-dn'), {
@@ -171,7 +171,7 @@ export class ConvergenceView {
       const plot = new Plot(byId('plot-local'), { xLabel: 'h', yLabel: 'error of one step', series, logX: true, logY: true, points: true });
       const [h, ...cols] = ascending(local[0].h, ...local.flatMap((l) => [l.error, l.estimate]));
       plot.setData(h, cols);
-      local.forEach((l, i) => plot.setLabel(1 + 2 * i, `${l.method} (slope ${formatNumber(l.fit.slope, 3)})`));
+      local.forEach((l, i) => plot.setLabel(1 + 2 * i, `${l.method} (slope ${formatNumber(l.fit.slope, 3)})`, l.fit.slope));
       this.plots.push(plot);
     }
     this.showTable(result);

@@ -1,33 +1,79 @@
 /**
- * `<ode-playground>`: odelab inside any lecture page with one script tag.
+ * `<ode-playground>`: odelab inside any lecture page with one classic script tag.
  *
- *   <script type="module" src="https://…/odelab/embed.js"></script>
- *   <ode-playground scenario="euler-pendulum-blowup" view="trajectory" readonly></ode-playground>
+ *   <script src="https://…/odelab/embed.js"></script>
+ *   <ode-playground scenario="rk4-region" readonly></ode-playground>
  *
+ * Vite builds this file alone as an IIFE (vite.config.ts), so it loads from a host that
+ * sends no CORS headers (a module script would be fetched with CORS and refused there).
  * The element frames the playground page that sits next to this script (an iframe keeps
  * the lecture page's styles, scripts and CSP apart from ours), passing the attributes
- * on: `scenario` (an id of www/scenarios.json), `view`, `readonly` (plots and caption
- * only), `link` (a share fragment `#v1=…` instead of a scenario) and `height` (CSS).
+ * on: `scenario` (an id of www/scenarios.json), `view`, `readonly` (caption, plots and
+ * only the controls the scenario's caption asks for), `controls` ("h,alpha,beta": the
+ * controls a read-only embed shows instead of the scenario's own), `link` (a share
+ * fragment `#v1=…` instead of a scenario) and `height` (CSS; otherwise the frame follows
+ * the height its page reports, see www/embedded.ts).
+ *
+ * The frame is not loaded until the element comes near the viewport, so a lecture with
+ * ten embeds starts one engine per screenful, not ten at once.
  */
 
+import { HEIGHT_MESSAGE } from './embedded';
+
+/** This script's URL: `currentScript` while a classic script runs; a module has none. */
+function scriptUrl(): string {
+  const current = document.currentScript;
+  if (current instanceof HTMLScriptElement && current.src) return current.src;
+  const tagged = [...document.querySelectorAll<HTMLScriptElement>('script[src]')].find((s) => /\/embed\.js(\?|$)/.test(s.src));
+  return tagged?.src ?? location.href;
+}
+
 /** The folder this script was loaded from, where index.html is. */
-const BASE = import.meta.url.replace(/[^/]*$/, '');
+const BASE = scriptUrl().replace(/[?#].*$/, '').replace(/[^/]*$/, '');
+const ORIGIN = new URL(BASE).origin;
+/** How close (px) to the viewport an embed starts loading. */
+const NEAR = '600px 0px';
+/** Height before the frame reports its own (and the cap on what it may report). */
+const PLACEHOLDER_HEIGHT = { readonly: 480, full: 900 };
+const MAX_HEIGHT = 20000;
 
 export class OdePlayground extends HTMLElement {
-  static observedAttributes = ['scenario', 'view', 'readonly', 'link', 'height'];
+  static observedAttributes = ['scenario', 'view', 'readonly', 'link', 'height', 'controls'];
   private frame: HTMLIFrameElement | undefined;
+  private near = false;
+  private observer: IntersectionObserver | undefined;
+  private readonly onMessage = (e: MessageEvent): void => this.receive(e);
 
   connectedCallback(): void {
     if (!this.frame) {
       this.frame = document.createElement('iframe');
-      this.frame.title = this.getAttribute('scenario') ?? 'odelab';
-      this.frame.loading = 'lazy';
+      this.frame.title = `odelab: ${this.getAttribute('scenario') ?? 'playground'}`;
       this.frame.style.width = '100%';
       this.frame.style.border = '1px solid #d3d8e4';
       this.frame.style.borderRadius = '6px';
+      this.frame.style.display = 'block';
+      this.frame.style.boxSizing = 'border-box';
       this.append(this.frame);
     }
+    if (!this.style.display) this.style.display = 'block';
+    window.addEventListener('message', this.onMessage);
+    this.observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          this.near = true;
+          this.observer?.disconnect();
+          this.update();
+        }
+      },
+      { rootMargin: NEAR },
+    );
+    this.observer.observe(this);
     this.update();
+  }
+
+  disconnectedCallback(): void {
+    window.removeEventListener('message', this.onMessage);
+    this.observer?.disconnect();
   }
 
   attributeChangedCallback(): void {
@@ -39,15 +85,34 @@ export class OdePlayground extends HTMLElement {
     const query = new URLSearchParams({ embed: '1' });
     const scenario = this.getAttribute('scenario');
     if (scenario) query.set('scenario', scenario);
-    query.set('view', this.getAttribute('view') ?? 'trajectory');
+    const view = this.getAttribute('view');
+    if (view) query.set('view', view);
     if (this.hasAttribute('readonly')) query.set('readonly', '1');
+    const controls = this.getAttribute('controls');
+    if (controls !== null) query.set('controls', controls);
     const link = this.getAttribute('link') ?? '';
     return `${BASE}index.html?${query.toString()}${link.startsWith('#v') ? link : ''}`;
   }
 
+  /** Follows the height the frame reports, unless `height` fixes it. */
+  private receive(e: MessageEvent): void {
+    if (!this.frame || e.source !== this.frame.contentWindow || e.origin !== ORIGIN) return;
+    const data: unknown = e.data;
+    if (typeof data !== 'object' || data === null || (data as { type?: unknown }).type !== HEIGHT_MESSAGE) return;
+    const height = Number((data as { height?: unknown }).height);
+    if (this.hasAttribute('height') || !(height > 0) || height > MAX_HEIGHT) return;
+    // The frame's border adds 2 px around the page it shows.
+    this.frame.style.height = `${Math.ceil(height) + 2}px`;
+  }
+
   private update(): void {
     if (!this.frame) return;
-    this.frame.style.height = this.getAttribute('height') ?? (this.hasAttribute('readonly') ? '640px' : '900px');
+    const fixed = this.getAttribute('height');
+    if (fixed) this.frame.style.height = fixed;
+    else if (!this.frame.style.height) {
+      this.frame.style.height = `${this.hasAttribute('readonly') ? PLACEHOLDER_HEIGHT.readonly : PLACEHOLDER_HEIGHT.full}px`;
+    }
+    if (!this.near) return;
     const src = this.src();
     if (this.frame.src !== src) this.frame.src = src;
   }

@@ -2,8 +2,12 @@
  * The page's entry point: starts the engine worker, reads the catalogues, then starts
  * the views from the URL: a share link's fragment (`#v1=…`), a scenario
  * (`?scenario=id`), or `?model=…&method=…`. If the engine cannot load, the page says so.
+ * Framed by `<ode-playground>` (`?embed=1`), www/embedded.ts shapes the page; keyboard
+ * and screen-reader behaviour shared by the views is attached from www/a11y.ts.
  */
+import { describeSliders, markFieldErrors, selectTab, tabs } from './a11y';
 import { byId } from './dom';
+import { applyEmbedMode, embedMode } from './embedded';
 import { EngineClient } from './client';
 import type { Catalog } from './protocol';
 import scenarioList from './scenarios.json';
@@ -11,6 +15,7 @@ import type { RunSettings } from './settings';
 import { download, sessionFromJson, sessionToJson } from './export';
 import { decodeSettings, encodeSettings } from './share';
 import { ConvergenceView } from './convergence';
+import { formatNumber } from './format';
 import { StabilityView } from './stability';
 import { PRESETS, TableauView } from './tableau';
 import { TrajectoryView } from './trajectory';
@@ -24,6 +29,8 @@ export interface Scenario {
   caption: string;
   /** The view it opens in (default: trajectory). */
   view?: string;
+  /** The controls its caption asks the reader to use (all a read-only embed shows). */
+  controls?: string[];
   settings: RunSettings;
 }
 
@@ -75,11 +82,13 @@ async function main(): Promise<void> {
   for (const s of scenarios) scenarioSelect.add(new Option(`${s.title} (${s.source})`, s.id));
 
   const query = new URLSearchParams(location.search);
-  // Inside <ode-playground> (www/embed.ts): no header; readonly shows plots and caption only.
-  document.body.classList.toggle('embed', query.get('embed') === '1');
-  document.body.classList.toggle('readonly', query.get('readonly') === '1');
   const link = decodeSettings(location.hash);
   const scenario = scenarios.find((s) => s.id === query.get('scenario'));
+  // Inside <ode-playground> (www/embed.ts): no header; read-only shows the caption, the
+  // plots and the controls the scenario asks for.
+  applyEmbedMode(embedMode(query, scenario?.controls));
+  markFieldErrors();
+  const describe = describeSliders(document.body);
   let initial: Partial<RunSettings> = {
     model: query.get('model') ?? 'pendulum',
     method: query.get('method') ?? 'euler',
@@ -105,10 +114,7 @@ async function main(): Promise<void> {
   let tableauShown = false;
 
   const showView = async (name: string): Promise<void> => {
-    for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs [data-view]')) {
-      tab.setAttribute('aria-selected', String(tab.dataset.view === name));
-      byId(`view-${tab.dataset.view}`).hidden = tab.dataset.view !== name;
-    }
+    selectTab(byId('tabs'), name);
     await stability.sync();
     // The study costs a few hundred ms: run it the first time the tab opens, then on demand.
     if (name === 'convergence' && !convergenceShown) {
@@ -120,13 +126,18 @@ async function main(): Promise<void> {
       if (!tableauView.current()) await tableauView.load(view.settings().tableau ?? PRESETS.rk4.tableau);
     }
   };
-  for (const tab of document.querySelectorAll<HTMLButtonElement>('#tabs [data-view]')) {
-    tab.addEventListener('click', () => void showView(tab.dataset.view ?? 'trajectory'));
-  }
+  tabs(byId('tabs'), (name) => void showView(name || 'trajectory'));
 
+  const adaptiveRun = (settings: RunSettings): boolean =>
+    (catalog.methods.find((m) => m.id === settings.method)?.adaptive ?? false) && !settings.fixedStep;
   view.onRun = (settings) => {
     history.replaceState(null, '', `${location.pathname}${location.search}${encodeSettings(settings)}`);
     autosave(settings);
+    describe();
+    // What was run, for the printed page (the controls are not printed).
+    const method = catalog.methods.find((m) => m.id === settings.method)?.name ?? settings.method;
+    const step = settings.h !== undefined && !adaptiveRun(settings) ? `h = ${formatNumber(settings.h)}` : `rtol = ${formatNumber(settings.rtol ?? NaN)}`;
+    byId('print-settings').textContent = `${view.modelInfo().name}, ${method}, ${step}, t1 = ${formatNumber(settings.t1 ?? NaN)}.`;
   };
   await view.start(initial);
   tableauView.onUse = (tableau, analysis) => {

@@ -1,10 +1,13 @@
 /**
  * x–y plots on canvas, drawn by uPlot. This module only draws: the data it is given is
- * already shaped (columns) and it decimates long runs so a redraw stays cheap.
+ * already shaped (columns) and it decimates long runs so a redraw stays cheap. Each
+ * plot is an image with a name (its figure's caption) and a text alternative that is
+ * regenerated with the data (www/summary.ts); axes follow the colour scheme.
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { decimate, formatNumber, pick, tickLabel } from './format';
+import { summarize } from './summary';
 
 export interface SeriesStyle {
   label: string;
@@ -24,6 +27,23 @@ export interface PlotOptions {
   /** Mark each point (few points, e.g. one per step size). */
   points?: boolean;
   height?: number;
+  /** The accessible name; by default the figure's caption, else "y against x". */
+  name?: string;
+}
+
+/** Axis ink for the page's colour scheme (canvas text cannot follow CSS). */
+function axisColours(): { stroke: string; grid: string } {
+  const dark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+  return dark ? { stroke: '#c9d1e3', grid: 'rgba(255, 255, 255, 0.12)' } : { stroke: '#334', grid: 'rgba(0, 0, 0, 0.07)' };
+}
+
+/** The caption text of the figure around `target`, without its buttons and menus. */
+function captionOf(target: HTMLElement): string {
+  const caption = target.closest('figure')?.querySelector('figcaption');
+  if (!caption) return '';
+  const copy = caption.cloneNode(true) as HTMLElement;
+  for (const el of copy.querySelectorAll('button, select')) el.remove();
+  return (copy.textContent ?? '').replace(/\s+/g, ' ').replace(/:\s*$/, '').trim();
 }
 
 /**
@@ -56,6 +76,9 @@ function logSplits(_u: uPlot, _axis: number, min: number, max: number): number[]
   return ticks;
 }
 
+/** Narrowest plot (px): a lecture's embed on a small phone is about 280 px inside. */
+const MIN_WIDTH = 200;
+
 /** Points kept per pixel column bucket when decimating; 4 per bucket survive. */
 const BUCKETS = 1500;
 
@@ -67,16 +90,22 @@ export class Plot {
   /** x of the vertical time marker (the page's time cursor), if shown. */
   private marker: number | undefined;
   private readonly markerLine = document.createElement('div');
+  private readonly summary: HTMLElement;
+  private readonly options: PlotOptions;
+  private readonly slopes = new Map<number, number>();
+  private data: { x: ArrayLike<number>; ys: ArrayLike<number>[] } = { x: [], ys: [] };
 
   constructor(
     private readonly target: HTMLElement,
     options: PlotOptions,
   ) {
+    this.options = options;
     this.logY = options.logY ?? false;
     this.logX = options.logX ?? false;
+    const ink = axisColours();
     const logAxis = { splits: logSplits, filter: (_u: uPlot, splits: number[]) => splits };
     const opts: uPlot.Options = {
-      width: Math.max(target.clientWidth, 300),
+      width: Math.max(target.clientWidth, MIN_WIDTH),
       height: options.height ?? 260,
       scales: {
         x: this.logX ? { time: false, distr: 3, range: logRange } : { time: false },
@@ -85,12 +114,16 @@ export class Plot {
       axes: [
         {
           label: options.xLabel,
-          stroke: '#334',
+          stroke: ink.stroke,
+          grid: { stroke: ink.grid },
+          ticks: { stroke: ink.grid },
           ...(this.logX ? { ...logAxis, values: (_u: uPlot, v: number[]) => v.map((x) => formatNumber(x, 3)) } : {}),
         },
         {
           label: options.yLabel,
-          stroke: '#334',
+          stroke: ink.stroke,
+          grid: { stroke: ink.grid },
+          ticks: { stroke: ink.grid },
           size: 70,
           // Our own log ticks are already thinned; uPlot's log filter would thin them again.
           incrs: TICK_INCREMENTS,
@@ -121,16 +154,28 @@ export class Plot {
     this.markerLine.hidden = true;
     this.uplot.over.append(this.markerLine);
     this.resizeObserver = new ResizeObserver(() => {
-      const width = Math.max(this.target.clientWidth, 300);
+      const width = Math.max(this.target.clientWidth, MIN_WIDTH);
       if (width !== this.uplot.width) this.uplot.setSize({ width, height: this.uplot.height });
     });
     this.resizeObserver.observe(target);
+    // The plot is one image to assistive technology; its legend's live values are not.
+    target.setAttribute('role', 'img');
+    target.setAttribute('aria-label', options.name ?? (captionOf(target) || `${options.yLabel} against ${options.xLabel}`));
+    const summaryId = `${target.id || 'plot'}-summary`;
+    this.summary = document.getElementById(summaryId) ?? document.createElement('p');
+    this.summary.id = summaryId;
+    this.summary.className = 'plot-summary visually-hidden';
+    if (!this.summary.isConnected) target.after(this.summary);
+    target.setAttribute('aria-describedby', summaryId);
+    this.summary.textContent = 'No data yet.';
   }
 
-  /** Renames series `index` (1-based: 0 is x), e.g. to show a fitted slope. */
-  setLabel(index: number, label: string): void {
+  /** Renames series `index` (1-based: 0 is x), e.g. to show its fitted `slope` (also told in the summary). */
+  setLabel(index: number, label: string, slope?: number): void {
     const el = this.target.querySelectorAll('.u-legend .u-series')[index]?.querySelector('.u-label');
     if (el) el.textContent = label;
+    if (slope !== undefined) this.slopes.set(index, slope);
+    this.describe();
   }
 
   /** Replaces the data; `ys` are columns of the same length as `x`. */
@@ -142,6 +187,23 @@ export class Plot {
       ? cols.map((c) => Array.from(c, (v) => (v > 0 && Number.isFinite(v) ? v : null)))
       : cols.map((c) => (c.some(Number.isNaN) ? Array.from(c, (v) => (Number.isNaN(v) ? null : v)) : c));
     this.uplot.setData([xs, ...series] as uPlot.AlignedData);
+    this.data = { x, ys };
+    this.describe();
+  }
+
+  /** Rewrites the text alternative from the data and labels shown. */
+  private describe(): void {
+    this.summary.textContent = summarize({
+      xLabel: this.options.xLabel,
+      x: this.data.x,
+      series: this.data.ys.map((y, i) => ({ label: this.labelOf(i + 1), y, slope: this.slopes.get(i + 1) })),
+    });
+  }
+
+  /** Series `index`'s label as shown (setLabel may have renamed it). */
+  private labelOf(index: number): string {
+    const shown = this.target.querySelectorAll('.u-legend .u-series')[index]?.querySelector('.u-label')?.textContent;
+    return shown || (this.options.series[index - 1]?.label ?? `series ${index}`);
   }
 
   /** Moves the vertical marker to `x` (undefined hides it). */
@@ -163,5 +225,6 @@ export class Plot {
   destroy(): void {
     this.resizeObserver.disconnect();
     this.uplot.destroy();
+    this.summary.remove();
   }
 }

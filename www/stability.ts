@@ -4,7 +4,11 @@
  * the chosen method and of any methods overlaid, and marks hλᵢ — the eigenvalues of the
  * current model's Jacobian at a chosen time of the last run, times the current step — so
  * a student sees a run blow up exactly when a marker leaves the region. Drag to pan,
- * wheel to zoom; α and β reshape the slow/fast map (seed 003 Figs. 2–3).
+ * wheel to zoom; on a touch screen two fingers pinch-zoom (each pointer is tracked, and
+ * `touch-action: pan-y` leaves vertical swipes to the page so it still scrolls); from
+ * the keyboard the focused plane pans with the arrow keys and zooms with + and −, as
+ * the visible +/− buttons do. α and β reshape the slow/fast map (seed 003 Figs. 2–3).
+ * The current window is published as `data-window` on the canvas (re0,re1,im0,im1).
  */
 import { byId, fillDefinitions, sizeCanvas } from './dom';
 import { CancelledError } from './client';
@@ -20,6 +24,9 @@ import type { Store } from './store';
 const MAP_SIZE = 400;
 const OVERLAY_COLOURS = ['#e67700', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285', '#5c940d'];
 const DEFAULT_WINDOW: PlaneWindow = { re: [-5, 2], im: [-3.5, 3.5] };
+/** One key press or button press zooms by this factor; one arrow press pans this fraction. */
+const ZOOM_STEP = 1.25;
+const PAN_FRACTION = 0.1;
 
 
 /** What the stability view needs to know about the trajectory view's current run. */
@@ -50,7 +57,10 @@ export class StabilityView {
   private analyses = new Map<string, { analysis: StabilityAnalysis; spec: StabilitySpec }>();
   private inflight = false;
   private queued = false;
-  private drag: { x: number; y: number; win: PlaneWindow } | undefined;
+  /** The pointers down on the plane (one pans, two pinch), where they were and are. */
+  private readonly pointers = new Map<number, { x: number; y: number }>();
+  /** The gesture's start: the window then and the pointers' positions then. */
+  private gesture: { win: PlaneWindow; start: Map<number, { x: number; y: number }> } | undefined;
   private runKey = '';
   private store: Store | undefined;
 
@@ -70,27 +80,96 @@ export class StabilityView {
       this.overlays.append(label);
     }
     for (const input of [this.alpha, this.beta]) input.addEventListener('input', () => void this.refresh());
-    byId('plane-reset').addEventListener('click', () => {
-      this.win = { ...DEFAULT_WINDOW };
-      void this.refresh();
-    });
+    byId('plane-reset').addEventListener('click', () => this.setWindow({ ...DEFAULT_WINDOW }, true));
+    byId('plane-zoom-in').addEventListener('click', () => this.zoomCentre(1 / ZOOM_STEP));
+    byId('plane-zoom-out').addEventListener('click', () => this.zoomCentre(ZOOM_STEP));
     this.canvas.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
+    this.canvas.addEventListener('keydown', (e) => this.onKey(e));
     this.canvas.addEventListener('pointerdown', (e) => {
-      this.drag = { x: e.offsetX, y: e.offsetY, win: this.win };
+      this.pointers.set(e.pointerId, { x: e.offsetX, y: e.offsetY });
       this.canvas.setPointerCapture(e.pointerId);
+      this.startGesture();
     });
     this.canvas.addEventListener('pointermove', (e) => {
-      if (!this.drag) return;
-      const { width, height } = this.canvas.getBoundingClientRect();
-      const dRe = ((this.drag.x - e.offsetX) / width) * (this.drag.win.re[1] - this.drag.win.re[0]);
-      const dIm = ((e.offsetY - this.drag.y) / height) * (this.drag.win.im[1] - this.drag.win.im[0]);
-      this.win = pan(this.drag.win, dRe, dIm);
-      this.draw();
+      if (!this.pointers.has(e.pointerId)) return;
+      this.pointers.set(e.pointerId, { x: e.offsetX, y: e.offsetY });
+      this.followGesture();
     });
-    this.canvas.addEventListener('pointerup', () => {
-      this.drag = undefined;
-      void this.refresh();
-    });
+    const release = (e: PointerEvent): void => {
+      if (!this.pointers.delete(e.pointerId)) return;
+      // The remaining finger (if any) continues as a pan from where it is now.
+      this.startGesture();
+      if (this.pointers.size === 0) void this.refresh();
+    };
+    this.canvas.addEventListener('pointerup', release);
+    this.canvas.addEventListener('pointercancel', release);
+    this.setWindow(this.win, false);
+  }
+
+  /** A gesture (re)starts whenever a pointer comes or goes. */
+  private startGesture(): void {
+    this.gesture = this.pointers.size > 0 ? { win: this.win, start: new Map(this.pointers) } : undefined;
+  }
+
+  /** One pointer pans; two zoom about their midpoint by the change in their distance (and pan with it). */
+  private followGesture(): void {
+    const g = this.gesture;
+    if (!g) return;
+    const { width, height } = this.canvas.getBoundingClientRect();
+    const ids = [...g.start.keys()].filter((id) => this.pointers.has(id)).slice(0, 2);
+    if (ids.length === 0) return;
+    const centre = (points: ({ x: number; y: number } | undefined)[]): [number, number] => {
+      const ps = points.filter((p): p is { x: number; y: number } => p !== undefined);
+      return [ps.reduce((a, p) => a + p.x, 0) / ps.length, ps.reduce((a, p) => a + p.y, 0) / ps.length];
+    };
+    const before = ids.map((id) => g.start.get(id));
+    const now = ids.map((id) => this.pointers.get(id));
+    const [x0, y0] = centre(before);
+    const [x1, y1] = centre(now);
+    const dRe = ((x0 - x1) / width) * (g.win.re[1] - g.win.re[0]);
+    const dIm = ((y1 - y0) / height) * (g.win.im[1] - g.win.im[0]);
+    let win = pan(g.win, dRe, dIm);
+    if (ids.length === 2) {
+      const distance = (p: ({ x: number; y: number } | undefined)[]): number =>
+        Math.hypot((p[0]?.x ?? 0) - (p[1]?.x ?? 0), (p[0]?.y ?? 0) - (p[1]?.y ?? 0));
+      const d0 = distance(before);
+      const d1 = distance(now);
+      if (d0 > 0 && d1 > 0) {
+        const [re, im] = pixelToXi(win, width, height, x1, y1);
+        win = zoomAt(win, re, im, d0 / d1);
+      }
+    }
+    this.setWindow(win, false);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const w = this.win.re[1] - this.win.re[0];
+    const h = this.win.im[1] - this.win.im[0];
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [-PAN_FRACTION * w, 0],
+      ArrowRight: [PAN_FRACTION * w, 0],
+      ArrowUp: [0, PAN_FRACTION * h],
+      ArrowDown: [0, -PAN_FRACTION * h],
+    };
+    const move = moves[e.key];
+    if (move) this.setWindow(pan(this.win, move[0], move[1]), true);
+    else if (e.key === '+' || e.key === '=') this.zoomCentre(1 / ZOOM_STEP);
+    else if (e.key === '-' || e.key === '_') this.zoomCentre(ZOOM_STEP);
+    else if (e.key === '0') this.setWindow({ ...DEFAULT_WINDOW }, true);
+    else return;
+    e.preventDefault();
+  }
+
+  private zoomCentre(factor: number): void {
+    this.setWindow(zoomAt(this.win, (this.win.re[0] + this.win.re[1]) / 2, (this.win.im[0] + this.win.im[1]) / 2, factor), true);
+  }
+
+  /** Moves the window: redraws the current image at once, recomputes the maps if `recompute`. */
+  private setWindow(win: PlaneWindow, recompute: boolean): void {
+    this.win = win;
+    this.canvas.dataset.window = [...win.re, ...win.im].map((v) => formatNumber(v, 6)).join(',');
+    if (recompute) void this.refresh();
+    else this.draw();
   }
 
   /**
@@ -179,7 +258,7 @@ export class StabilityView {
       this.runKey = key;
       const fitted = fitMarkers(DEFAULT_WINDOW, run.eigenvalues, run.h);
       if (fitted.re[0] !== this.win.re[0] || fitted.im[1] !== this.win.im[1]) {
-        this.win = fitted;
+        this.setWindow(fitted, false);
         return this.refresh();
       }
     }
@@ -234,8 +313,7 @@ export class StabilityView {
     e.preventDefault();
     const { width, height } = this.canvas.getBoundingClientRect();
     const [re, im] = pixelToXi(this.win, width, height, e.offsetX, e.offsetY);
-    this.win = zoomAt(this.win, re, im, e.deltaY > 0 ? 1.2 : 1 / 1.2);
-    void this.refresh();
+    this.setWindow(zoomAt(this.win, re, im, e.deltaY > 0 ? 1.2 : 1 / 1.2), true);
   }
 
   /** Draws the primary map, every boundary, the axes and the hλ markers. */

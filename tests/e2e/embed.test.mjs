@@ -24,8 +24,15 @@ test('issue 7: <ode-playground> embeds a scenario in a lecture page', async () =
   const readonly = page.frameLocator('ode-playground >> nth=0 >> iframe');
   await readonly.locator('body[data-ready="true"]').waitFor({ timeout: 20000 });
   assert.equal(await readonly.locator('#caption-title').textContent(), 'Explicit Euler gains energy on the pendulum');
-  assert.ok(!(await readonly.locator('#controls').isVisible()), 'readonly hides the controls');
-  assert.ok(!(await readonly.locator('header').isVisible()), 'embed hides the header');
+  // Read-only shows exactly the controls its caption asks for: h and the method.
+  assert.ok(await readonly.locator('#h').isVisible(), 'the caption asks to halve h');
+  assert.ok(await readonly.locator('#method').isVisible(), 'the caption asks to switch to RK4');
+  assert.ok(!(await readonly.locator('#model').isVisible()), 'readonly hides the other controls');
+  assert.ok(!(await readonly.locator('#animate').isVisible()));
+  assert.ok(!(await readonly.locator('#tabs').isVisible()), 'readonly has no tab bar');
+  assert.ok(!(await readonly.locator('header nav').isVisible()), 'embed hides the header');
+  // The page's title stays for screen readers only (1 px, clipped).
+  assert.ok((await readonly.locator('header').boundingBox()).height <= 1);
   assert.ok(await readonly.locator('#plot-trajectory canvas').isVisible());
   const full = page.frameLocator('ode-playground >> nth=1 >> iframe');
   await full.locator('body[data-ready="true"]').waitFor({ timeout: 20000 });

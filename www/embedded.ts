@@ -1,0 +1,81 @@
+/**
+ * The page's side of `<ode-playground>` (www/embed.ts): inside a frame (`?embed=1`) it
+ * drops the header and reports its content height to the lecture page; read-only
+ * (`&readonly=1`) it shows the caption, one view's plots and exactly the controls the
+ * scenario's caption asks for (`controls` in www/scenarios.json), or those of the
+ * `controls=h,alpha,beta` query.
+ *
+ * Controls are named by `data-control` in index.html (h, tolerances, t1, method, events,
+ * formulation, stats, scrub, overlay, alpha, beta, methods, nrange, system); `param:k`
+ * is model parameter k (its row under #params).
+ */
+
+/** The message type www/embed.ts listens for. */
+export const HEIGHT_MESSAGE = 'odelab:height';
+
+export interface EmbedMode {
+  embed: boolean;
+  readonly: boolean;
+  /** The controls a read-only embed shows. */
+  controls: string[];
+}
+
+/** Reads the embed mode from the page's query; `scenarioControls` when `controls` is absent. */
+export function embedMode(query: URLSearchParams, scenarioControls: string[] = []): EmbedMode {
+  const listed = query.get('controls');
+  return {
+    embed: query.get('embed') === '1',
+    readonly: query.get('readonly') === '1',
+    controls:
+      listed === null
+        ? scenarioControls
+        : listed
+            .split(',')
+            .map((c) => c.trim())
+            .filter((c) => c !== ''),
+  };
+}
+
+/** Applies the mode to the page: classes on <body>, the shown controls, height reports. */
+export function applyEmbedMode(mode: EmbedMode): void {
+  document.body.classList.toggle('embed', mode.embed);
+  document.body.classList.toggle('readonly', mode.readonly);
+  if (mode.readonly) {
+    const wanted = new Set(mode.controls);
+    const mark = (): void => {
+      let any = false;
+      for (const el of document.querySelectorAll<HTMLElement>('[data-control]')) {
+        const shown = wanted.has(el.dataset.control ?? '');
+        el.classList.toggle('shown', shown);
+        any ||= shown && el.closest('#controls') !== null;
+      }
+      // Model parameters are rows that www/trajectory.ts rebuilds with each model.
+      for (const row of document.querySelectorAll<HTMLElement>('#params .param')) {
+        const name = row.querySelector<HTMLInputElement>('input[data-param]')?.dataset.param ?? '';
+        const shown = wanted.has(`param:${name}`);
+        row.classList.toggle('shown', shown);
+        any ||= shown;
+      }
+      document.getElementById('params')?.classList.toggle('shown', document.querySelector('#params .param.shown') !== null);
+      document.body.classList.toggle('has-controls', any);
+    };
+    mark();
+    const params = document.getElementById('params');
+    if (params) new MutationObserver(mark).observe(params, { childList: true });
+  }
+  if (mode.embed && window.parent !== window) reportHeight();
+}
+
+/** Posts the document's height to the parent frame now and whenever it changes. */
+function reportHeight(): void {
+  let last = 0;
+  const post = (): void => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height === last) return;
+    last = height;
+    // The height is not a secret: any embedding page may read it.
+    window.parent.postMessage({ type: HEIGHT_MESSAGE, height }, '*');
+  };
+  new ResizeObserver(post).observe(document.body);
+  post();
+}
