@@ -1,6 +1,7 @@
 // Vite builds the page from index.html and the embeddable element from www/embed.ts
 // (as dist/embed.js, a stable name lecture pages can link to). `base: './'` makes dist/
 // work from any static file server and any sub-path.
+import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -13,9 +14,23 @@ const devCsp: Plugin = {
   transformIndexHtml: (html) => html.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
 };
 
+// The example assignments (examples/assignments/*.json, issue 15) are served by the dev
+// server from the project root and copied into dist/ by the build, so
+// `?assignment=examples/assignments/stability.json` works on both.
+const exampleAssignments: Plugin = {
+  name: 'odelab-example-assignments',
+  apply: 'build',
+  generateBundle() {
+    const dir = resolve(import.meta.dirname, 'examples/assignments');
+    for (const name of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+      this.emitFile({ type: 'asset', fileName: `examples/assignments/${name}`, source: readFileSync(resolve(dir, name), 'utf8') });
+    }
+  },
+};
+
 export default defineConfig({
   base: './',
-  plugins: [devCsp],
+  plugins: [devCsp, exampleAssignments],
   build: {
     outDir: 'dist',
     target: 'es2022',

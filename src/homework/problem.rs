@@ -37,7 +37,8 @@ impl Problem {
         reference.only(&["system", "model", "params"])?;
         let system = reference.string("system")?.map(str::to_string);
         let model = reference.string("model")?.unwrap_or_default().to_string();
-        if system.is_some() == !model.is_empty() {
+        // Both given, or neither.
+        if system.is_some() != model.is_empty() {
             return Err(located(
                 &place,
                 "give either \"system\" (a system's text) or \"model\" (a catalogue model id)",
