@@ -115,7 +115,8 @@ export class GradingPage {
       tr.dataset.file = r.file;
       const score = cell('td', r.grade ? String(r.grade.score) : '—');
       score.dataset.score = r.grade ? String(r.grade.score) : '';
-      tr.append(cell('td', r.grade?.student ?? ''), cell('td', r.file), score);
+      const note = r.grade && !r.grade.assignmentMatches ? ' (work for another version of the assignment)' : '';
+      tr.append(cell('td', `${r.grade?.student ?? ''}${note}`), cell('td', r.file), score);
       if (!r.grade) {
         const error = cell('td', r.error ?? '');
         error.colSpan = tasks.length;

@@ -81,6 +81,21 @@ pub fn short(x: f64) -> String {
     }
 }
 
+/// A size such as a percentage with 2 significant digits, plainly where that reads
+/// well (0.25, 4.3, 100), else as [`short`].
+pub fn plain(x: f64) -> String {
+    if x == 0.0 || !(1e-3..1e6).contains(&x.abs()) {
+        return short(x);
+    }
+    let digits = (1.0 - crate::math::log10(x.abs()).floor()).max(0.0) as usize;
+    let s = format!("{x:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// A count with thousands separators: 11,824,491.
 pub fn grouped(n: u64) -> String {
     let digits = n.to_string();

@@ -3,7 +3,7 @@
 //! |answer − value| ≤ max(absTol, relTol·|value|). With neither tolerance given,
 //! relTol = 1e-6. The message says how far off the answer is, never the value itself.
 
-use super::grade::{short, Outcome};
+use super::grade::{plain, short, Outcome};
 use super::json::Obj;
 use crate::error::{num, OdeError};
 use serde_json::{json, Value};
@@ -77,7 +77,7 @@ impl NumberCheck {
                 "too small"
             };
             let off = if rel.is_finite() {
-                format!("off by {}%", short(rel * 100.0))
+                format!("off by {}%", plain(rel * 100.0))
             } else {
                 format!("off by {}", short(diff))
             };
