@@ -2,8 +2,12 @@
 // any static file server and any sub-path. Two more files go next to it, by the plugin
 // below: dist/embed.js (www/embed.ts as one classic IIFE script, a stable name lecture
 // pages link to from any host, CORS or not) and dist/examples/lecture.html (copied as
-// written: it is a lecture page like any other, loading ../embed.js).
+// written: it is a lecture page like any other, loading ../embed.js). The example
+// assignments (examples/assignments/*.json) are served by the dev server from the
+// project root and emitted into dist/ by the build, so
+// `?assignment=examples/assignments/stability.json` works on both.
 import { copyFile, mkdir } from 'node:fs/promises';
+import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build, defineConfig, type Plugin } from 'vite';
 
@@ -41,9 +45,20 @@ const embedAndExamples: Plugin = {
   },
 };
 
+const exampleAssignments: Plugin = {
+  name: 'odelab-example-assignments',
+  apply: 'build',
+  generateBundle() {
+    const dir = resolve(root, 'examples/assignments');
+    for (const name of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+      this.emitFile({ type: 'asset', fileName: `examples/assignments/${name}`, source: readFileSync(resolve(dir, name), 'utf8') });
+    }
+  },
+};
+
 export default defineConfig({
   base: './',
-  plugins: [devCsp, embedAndExamples],
+  plugins: [devCsp, embedAndExamples, exampleAssignments],
   build: {
     outDir,
     target: 'es2022',

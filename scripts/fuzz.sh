@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # `npm run fuzz` (issue 9): runs the cargo-fuzz targets in fuzz/ (parse_system: any
 # text through the system parser and the expression compiler; solve_spec: JSON bytes
-# through SolveSpec into solve) for FUZZ_SECONDS each (default 600), one after the
+# through SolveSpec into solve; grade_assignment: an assignment and a work text through
+# the homework graders) for FUZZ_SECONDS each (default 600), one after the
 # other. Needs a nightly rustup toolchain (libFuzzer and the sanitizers); installs
 # cargo-fuzz when missing. New inputs go to fuzz/target/corpus/ (not committed); the
 # seeds in fuzz/corpus/ are only read; fuzz/<target>.dict are libFuzzer dictionaries
 # (field names, ids, keywords). A crash is saved in fuzz/artifacts/<target>/.
 #
-#   FUZZ_SECONDS=120 npm run fuzz            # both targets, 2 minutes each
+#   FUZZ_SECONDS=120 npm run fuzz            # every target, 2 minutes each
 #   FUZZ_SECONDS=60 bash scripts/fuzz.sh solve_spec
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,7 +17,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 CARGO_FUZZ_VERSION=0.13.2
 SECONDS_EACH="${FUZZ_SECONDS:-600}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(parse_system solve_spec)
+[ ${#targets[@]} -gt 0 ] || targets=(parse_system solve_spec grade_assignment)
 
 if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   echo "fuzz: no nightly toolchain (rustup toolchain list); cargo-fuzz needs one. Try: rustup toolchain install nightly" >&2

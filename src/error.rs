@@ -44,6 +44,9 @@ pub enum OdeError {
     Finished { t1: f64 },
     /// The spec itself could not be read (wrong field type, missing field…).
     BadSpec { message: String },
+    /// A homework file (an assignment or a work, `crate::homework`) that does not follow
+    /// its format; the message names the place (`tasks[2].check: "value" is missing`).
+    BadFile { message: String },
     /// A setting outside its allowed range (rtol ≤ 0, facMin ≥ facMax, …).
     OutOfRange {
         what: String,
@@ -211,6 +214,7 @@ impl fmt::Display for OdeError {
                 )
             }
             OdeError::BadSpec { message } => write!(f, "invalid spec: {message}"),
+            OdeError::BadFile { message } => write!(f, "{message}"),
             OdeError::OutOfRange {
                 what,
                 value,

@@ -27,6 +27,7 @@ pub mod driver;
 pub mod error;
 pub mod event;
 pub mod expr;
+pub mod homework;
 pub mod jacobian;
 pub mod linalg;
 pub mod math;

@@ -387,3 +387,68 @@ fn event_cuts_on_a_fixed_grid_count_against_the_step_budget() {
     assert!(sol.t.len() > 150);
     assert!(sol.warning.unwrap().contains("budget of 200 steps"));
 }
+
+/// Field names of the homework formats (issue 15), so random JSON often has the right
+/// shape and reaches the graders, plus a few random keys.
+fn homework_key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => proptest::sample::select(vec![
+            "odelabAssignment", "odelabWork", "tasks", "answers", "id", "kind", "points",
+            "check", "value", "relTol", "absTol", "reference", "model", "system", "params",
+            "t1", "t0", "y0", "tol", "states", "maxError", "maxNfev", "fixed", "order",
+            "stages", "explicit", "realIntercept", "problem", "tableau", "a", "b", "spec",
+            "method", "h", "rtol", "q", "number", "tableau", "run", "van-der-pol",
+        ])
+        .prop_map(str::to_string),
+        1 => "[a-zA-Z]{0,6}",
+    ]
+}
+
+/// Small random JSON: numbers of every kind, short texts (some of them ids, kinds,
+/// methods and models), nested lists and objects.
+fn homework_json() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any_number()
+            .prop_map(|x| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)),
+        (0u64..4).prop_map(Value::from),
+        homework_key().prop_map(Value::from),
+        Just(Value::from("x' = -x\nx(0) = 1")),
+        Just(Value::from("rk4")),
+    ];
+    leaf.prop_recursive(4, 48, 5, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            proptest::collection::btree_map(homework_key(), inner, 0..5)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `gradeAssignment` on random JSON: an error or a grade, never a panic; a grade's
+    /// score is within [0, maxScore].
+    #[test]
+    fn grade_assignment_never_panics(assignment in homework_json(), work in homework_json()) {
+        if let Ok(g) = odelab::homework::grade_assignment(&assignment, &work) {
+            prop_assert!(g.score >= 0.0 && g.score <= g.max_score);
+        }
+    }
+
+    /// A real assignment with random answers: every task is graded (no error, no panic).
+    #[test]
+    fn random_answers_to_a_real_assignment_are_graded(answers in proptest::collection::btree_map(
+        proptest::sample::select(vec!["n", "t", "o"]).prop_map(str::to_string), homework_json(), 0..4)) {
+        let assignment = serde_json::json!({ "odelabAssignment": 1, "tasks": [
+            { "id": "n", "kind": "number", "check": { "value": 1, "relTol": 0.1 } },
+            { "id": "t", "kind": "tableau", "check": { "order": 2, "realIntercept": [-3, -1] } },
+            { "id": "o", "kind": "order", "check": { "problem": "mass-spring-damper", "order": 1, "nMin": 4, "nMax": 7 } } ] });
+        let work = serde_json::json!({ "odelabWork": 1, "answers": answers });
+        let g = odelab::homework::grade_assignment(&assignment, &work).expect("a valid work");
+        prop_assert_eq!(g.tasks.len(), 3);
+    }
+}

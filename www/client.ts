@@ -4,11 +4,13 @@
  * rejects whatever was pending with a `CancelledError`; the next call starts a fresh one.
  */
 import type {
+  AssignmentSummary,
   Chunk,
   RunComparison,
   FormulationComparison,
   ConvergenceResult,
   ConvergenceSpec,
+  Grade,
   ModelInfo,
   SolveSpec,
   Solution,
@@ -117,6 +119,16 @@ export class EngineClient {
   /** The two formulations of a constrained model side by side (001 Tables 4–6). */
   formulations(spec: SolveSpec): Promise<FormulationComparison> {
     return this.request<FormulationComparison>({ op: 'formulations', spec });
+  }
+
+  /** Homework: checks an assignment's JSON text and lists its tasks. */
+  readAssignment(assignment: string): Promise<AssignmentSummary> {
+    return this.request<AssignmentSummary>({ op: 'assignment', assignment });
+  }
+
+  /** Homework: grades a work's JSON text against an assignment's (in the worker). */
+  gradeAssignment(assignment: string, work: string): Promise<Grade> {
+    return this.request<Grade>({ op: 'grade', assignment, work });
   }
 
   /** Opens a step-by-step run in the worker. */

@@ -23,6 +23,10 @@ import type {
   TableauAnalysis,
   TableauSpec,
   StepResult,
+  AssignmentSummary,
+  AssignmentTask,
+  Grade,
+  TaskGrade,
 } from '../pkg/odelab.js';
 
 export type {
@@ -45,6 +49,10 @@ export type {
   StepResult,
   TableauAnalysis,
   TableauSpec,
+  AssignmentSummary,
+  AssignmentTask,
+  Grade,
+  TaskGrade,
 };
 
 /** A run kept in Rust, stepped one step at a time; call `free()` when done with it. */
@@ -115,4 +123,14 @@ export function stabilityMethods(): string[] {
 /** Integrates a spec; throws an `Error` whose message says what is wrong with a bad spec. */
 export function solve(spec: SolveSpec): Solution {
   return wasm.solve(spec);
+}
+
+/** Checks an assignment (JSON text) and lists its tasks; throws naming the place of a mistake. */
+export function readAssignment(assignment: string): AssignmentSummary {
+  return wasm.readAssignment(assignment);
+}
+
+/** Grades a work (JSON text) against an assignment (JSON text), re-running every check. */
+export function gradeAssignment(assignment: string, work: string): Grade {
+  return wasm.gradeAssignment(assignment, work);
 }

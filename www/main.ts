@@ -4,6 +4,8 @@
  * (`?scenario=id`), or `?model=…&method=…`. If the engine cannot load, the page says so.
  * Framed by `<ode-playground>` (`?embed=1`), www/embedded.ts shapes the page; keyboard
  * and screen-reader behaviour shared by the views is attached from www/a11y.ts.
+ * `?assignment=<URL>` adds the homework panel (www/homework.ts), `&grade=1` turns the
+ * page into the lecturer's grading page (www/grading.ts).
  */
 import { describeSliders, markFieldErrors, selectTab, tabs } from './a11y';
 import { byId } from './dom';
@@ -11,7 +13,9 @@ import { applyEmbedMode, embedMode } from './embedded';
 import { EngineClient } from './client';
 import type { Catalog } from './protocol';
 import scenarioList from './scenarios.json';
-import type { RunSettings } from './settings';
+import { toSpec, type RunSettings } from './settings';
+import { HomeworkPanel, loadAssignment, type Playground } from './homework';
+import { GradingPage } from './grading';
 import { download, sessionFromJson, sessionToJson } from './export';
 import { decodeSettings, encodeSettings } from './share';
 import { ConvergenceView } from './convergence';
@@ -154,6 +158,21 @@ async function main(): Promise<void> {
   await showView(views.includes(wanted) ? wanted : 'trajectory');
   if (link.error) view.notice(link.error);
 
+  // Homework reads the playground only through this accessor (the current settings).
+  const playground: Playground = {
+    system: () => {
+      const settings = view.settings();
+      return settings.model === 'custom' ? settings.system : undefined;
+    },
+    tableau: () => tableauView.current()?.tableau ?? view.settings().tableau,
+    run: () => {
+      const settings = view.settings();
+      return toSpec(settings, view.modelInfo(), catalog.methods.find((m) => m.id === settings.method));
+    },
+  };
+  const assignment = query.get('assignment');
+  if (assignment) await openAssignment(engine, assignment, query.get('grade') === '1', playground);
+
   scenarioSelect.addEventListener('change', () => {
     const chosen = scenarios.find((s) => s.id === scenarioSelect.value);
     if (!chosen) return;
@@ -186,6 +205,28 @@ async function main(): Promise<void> {
     });
   });
   document.body.dataset.ready = 'true';
+}
+
+/** Loads `?assignment=` and shows the student's panel or the grading page beside the playground. */
+async function openAssignment(engine: EngineClient, url: string, grading: boolean, playground: Playground): Promise<void> {
+  const main = document.querySelector('main');
+  if (!main) return;
+  document.body.classList.add(grading ? 'grading' : 'homework');
+  try {
+    const loaded = await loadAssignment(engine, url);
+    main.append(grading ? new GradingPage(engine, loaded).element : new HomeworkPanel(engine, loaded, playground).element);
+    document.body.dataset.homework = 'ready';
+  } catch (e) {
+    const panel = document.createElement('aside');
+    panel.id = grading ? 'grading' : 'homework';
+    const message = document.createElement('p');
+    message.className = 'error';
+    message.setAttribute('role', 'alert');
+    message.textContent = e instanceof Error ? e.message : String(e);
+    panel.append(message);
+    main.append(panel);
+    document.body.dataset.homework = 'error';
+  }
 }
 
 const AUTOSAVE_KEY = 'odelab.session';

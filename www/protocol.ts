@@ -4,11 +4,13 @@
  * same id, `ok: true` with a result or `ok: false` with the core's error message.
  */
 import type {
+  AssignmentSummary,
   Chunk,
   RunComparison,
   FormulationComparison,
   ConvergenceResult,
   ConvergenceSpec,
+  Grade,
   MethodInfo,
   ModelInfo,
   SolveSpec,
@@ -30,6 +32,10 @@ export type Request =
   | { id: number; op: 'tableau'; tableau: TableauSpec }
   | { id: number; op: 'compare'; run: SolveSpec; reference: SolveSpec }
   | { id: number; op: 'formulations'; spec: SolveSpec }
+  /** Homework: an assignment's JSON text checked and listed. */
+  | { id: number; op: 'assignment'; assignment: string }
+  /** Homework: a work's JSON text graded against an assignment's. */
+  | { id: number; op: 'grade'; assignment: string; work: string }
   /** Sets up a step-by-step run kept in the worker under `run`. */
   | { id: number; op: 'open'; run: number; spec: SolveSpec }
   /** Takes up to `steps` steps of run `run`. */
@@ -51,6 +57,6 @@ export interface RunStart {
   exact?: Float64Array;
 }
 
-export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | TableauAnalysis | RunComparison | FormulationComparison | null;
+export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | TableauAnalysis | RunComparison | FormulationComparison | AssignmentSummary | Grade | null;
 
 export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };

@@ -10,9 +10,11 @@ import {
   compareRuns,
   convergence,
   describeSystem,
+  gradeAssignment,
   initEngine,
   methods,
   models,
+  readAssignment,
   solve,
   spectrum,
   stabilityAnalysis,
@@ -55,6 +57,10 @@ function handle(req: Request): Result {
       return compareRuns(req.run, req.reference);
     case 'formulations':
       return compareFormulations(req.spec);
+    case 'assignment':
+      return readAssignment(req.assignment);
+    case 'grade':
+      return gradeAssignment(req.assignment, req.work);
     case 'open': {
       runs.get(req.run)?.free();
       runs.delete(req.run);

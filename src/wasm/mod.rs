@@ -16,6 +16,8 @@
 //! bindings reach (the linker drops the rest).
 
 #[cfg(feature = "labs")]
+mod homework;
+#[cfg(feature = "labs")]
 mod labs;
 #[cfg(feature = "run")]
 mod run;

@@ -1,0 +1,139 @@
+/**
+ * The lecturer's page (`?assignment=<URL>&grade=1`, issue 15): any number of work files,
+ * dropped or picked, each re-graded in the engine worker from its answers (a score
+ * written in the file is never read), shown as a students × tasks table with the
+ * messages, and exported as CSV. `gradesToCsv` is pure and unit-tested.
+ */
+import type { EngineClient } from './client';
+import type { AssignmentSummary, Grade } from './engine';
+import { download } from './export';
+import type { LoadedAssignment } from './homework';
+
+/** One graded file: its grade, or why it could not be graded. */
+export interface GradedFile {
+  file: string;
+  grade?: Grade;
+  error?: string;
+}
+
+/** A CSV field, quoted when it has a comma, quote or line break. */
+function field(value: string | number): string {
+  const s = String(value);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The table as CSV: student, file, score, max, then points and message per task. */
+export function gradesToCsv(summary: AssignmentSummary, rows: GradedFile[]): string {
+  const head = ['student', 'file', 'score', 'maxScore', 'note'];
+  for (const t of summary.tasks) head.push(`${t.id} points`, `${t.id} message`);
+  const lines = [head.map(field).join(',')];
+  for (const r of rows) {
+    const g = r.grade;
+    const cells: (string | number)[] = [g?.student ?? '', r.file, g ? g.score : '', summary.maxScore, r.error ?? (g && !g.assignmentMatches ? 'written for another version of the assignment' : '')];
+    for (const t of summary.tasks) {
+      const tg = g?.tasks.find((x) => x.id === t.id);
+      cells.push(tg ? tg.points : '', tg ? tg.message : '');
+    }
+    lines.push(cells.map(field).join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function cell(tag: 'td' | 'th', text: string): HTMLTableCellElement {
+  const c = document.createElement(tag);
+  c.textContent = text;
+  return c;
+}
+
+/** The grading page; see the module comment. */
+export class GradingPage {
+  private readonly rows: GradedFile[] = [];
+  private readonly table: HTMLTableElement;
+  private readonly status: HTMLElement;
+  readonly element: HTMLElement;
+
+  constructor(
+    private readonly engine: EngineClient,
+    private readonly assignment: LoadedAssignment,
+  ) {
+    const { summary } = assignment;
+    const title = document.createElement('h2');
+    title.textContent = `Grading: ${summary.title || assignment.url}`;
+    const help = document.createElement('p');
+    help.textContent = `Drop the students' work files here, or pick them. Each is re-graded in this browser from its answers against ${assignment.url}; a score written in a file is ignored.`;
+    const picker = Object.assign(document.createElement('input'), { type: 'file', id: 'grade-files', multiple: true, accept: '.json,application/json' });
+    picker.addEventListener('change', () => {
+      const files = [...(picker.files ?? [])];
+      picker.value = '';
+      void this.add(files);
+    });
+    const pick = document.createElement('label');
+    pick.className = 'file-button';
+    pick.append('Pick work files', picker);
+    const csv = Object.assign(document.createElement('button'), { type: 'button', id: 'grade-csv', textContent: 'Export CSV' });
+    csv.addEventListener('click', () => download('grades.csv', new Blob([gradesToCsv(summary, this.rows)], { type: 'text/csv' })));
+    const buttons = document.createElement('div');
+    buttons.className = 'buttons secondary';
+    buttons.append(pick, csv);
+    this.status = Object.assign(document.createElement('p'), { id: 'grade-status' });
+    this.status.setAttribute('role', 'status');
+    this.table = Object.assign(document.createElement('table'), { id: 'grade-table', className: 'conv-table' });
+    this.table.setAttribute('aria-label', 'students × tasks');
+    this.element = document.createElement('section');
+    this.element.id = 'grading';
+    this.element.append(title, help, buttons, this.status, this.table);
+    for (const type of ['dragover', 'dragenter']) this.element.addEventListener(type, (e) => e.preventDefault());
+    this.element.addEventListener('drop', (e) => {
+      e.preventDefault();
+      void this.add([...(e.dataTransfer?.files ?? [])]);
+    });
+    this.render();
+  }
+
+  /** Grades the files one after the other (each in the worker) and adds their rows. */
+  async add(files: File[]): Promise<void> {
+    for (const file of files) {
+      this.status.textContent = `Grading ${file.name}…`;
+      const text = await file.text();
+      try {
+        this.rows.push({ file: file.name, grade: await this.engine.gradeAssignment(this.assignment.text, text) });
+      } catch (e) {
+        this.rows.push({ file: file.name, error: e instanceof Error ? e.message : String(e) });
+      }
+      this.render();
+    }
+    this.status.textContent = `${this.rows.length} ${this.rows.length === 1 ? 'file' : 'files'} graded.`;
+    this.element.dataset.graded = String(this.rows.length);
+  }
+
+  private render(): void {
+    const { tasks, maxScore } = this.assignment.summary;
+    const head = document.createElement('tr');
+    head.append(cell('th', 'Student'), cell('th', 'File'), cell('th', `Score (of ${maxScore})`), ...tasks.map((t) => cell('th', `${t.id} (${t.points})`)));
+    const body = this.rows.map((r) => {
+      const tr = document.createElement('tr');
+      tr.dataset.file = r.file;
+      const score = cell('td', r.grade ? String(r.grade.score) : '—');
+      score.dataset.score = r.grade ? String(r.grade.score) : '';
+      const note = r.grade && !r.grade.assignmentMatches ? ' (work for another version of the assignment)' : '';
+      tr.append(cell('td', `${r.grade?.student ?? ''}${note}`), cell('td', r.file), score);
+      if (!r.grade) {
+        const error = cell('td', r.error ?? '');
+        error.colSpan = tasks.length;
+        error.className = 'error';
+        tr.append(error);
+        return tr;
+      }
+      if (!r.grade.assignmentMatches) tr.className = 'other-version';
+      for (const t of tasks) {
+        const tg = r.grade.tasks.find((x) => x.id === t.id);
+        const td = cell('td', tg ? `${tg.passed ? '✓' : '✗'} ${tg.points}: ${tg.message}` : '');
+        td.dataset.task = t.id;
+        td.className = tg?.passed ? 'holds' : 'fails';
+        tr.append(td);
+      }
+      return tr;
+    });
+    this.table.replaceChildren(head, ...body);
+  }
+}
