@@ -8,7 +8,8 @@
 import { byId, fillDefinitions, fillTable } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient, RunHandle } from './client';
-import type { MethodInfo, ModelInfo, Solution, SolveSpec, TableauAnalysis, TableauSpec } from './engine';
+import type { MethodInfo, ModelInfo, Solution, SolveSpec, TableauSpec } from './engine';
+import type { TableauAnalysis } from './engine-labs';
 import { download, runToCsv } from './export';
 import {
   columns,
