@@ -7,20 +7,6 @@
  * carry plain specs, so nothing is shared between the two.
  */
 import init, * as wasm from '../pkg-labs/odelab_labs.js';
-import type {
-  ConvergenceResult,
-  ConvergenceSpec,
-  FormulationComparison,
-  RunComparison,
-  SolveSpec,
-  SpectrumSpec,
-  StabilityAnalysis,
-  StabilityContour,
-  StabilityFacts,
-  StabilitySpec,
-  TableauAnalysis,
-  TableauSpec,
-} from '../pkg-labs/odelab_labs.js';
 
 export type {
   ConvergenceResult,
@@ -33,7 +19,7 @@ export type {
   StabilityFacts,
   StabilitySpec,
   TableauAnalysis,
-};
+} from '../pkg-labs/odelab_labs.js';
 
 let ready: Promise<void> | undefined;
 
@@ -47,31 +33,31 @@ export function initLabs(source?: BufferSource): Promise<void> {
 }
 
 /** Eigenvalues of ∂f/∂y at a state, interleaved [re0, im0, …], largest |λ| first. */
-export function spectrum(spec: SpectrumSpec): Float64Array {
+export function spectrum(spec: wasm.SpectrumSpec): Float64Array {
   return wasm.spectrum(spec) as Float64Array;
 }
 
 /** Map, boundary and facts of a method's stability region over a window of the ξ-plane. */
-export function stabilityAnalysis(spec: StabilitySpec): StabilityAnalysis {
+export function stabilityAnalysis(spec: wasm.StabilitySpec): wasm.StabilityAnalysis {
   return wasm.stabilityAnalysis(spec);
 }
 
 /** Error against h (and f-evaluations, and one step) for several methods on a model. */
-export function convergence(spec: ConvergenceSpec): ConvergenceResult {
+export function convergence(spec: wasm.ConvergenceSpec): wasm.ConvergenceResult {
   return wasm.convergence(spec);
 }
 
 /** Order conditions up to order 5 and R(z) of a Butcher tableau; throws naming a bad entry. */
-export function analyzeTableau(tableau: TableauSpec): TableauAnalysis {
+export function analyzeTableau(tableau: wasm.TableauSpec): wasm.TableauAnalysis {
   return wasm.analyzeTableau(tableau);
 }
 
 /** A run against a reference run: per-state max error, t*, relative and RMS errors. */
-export function compareRuns(run: SolveSpec, reference: SolveSpec): RunComparison {
+export function compareRuns(run: wasm.SolveSpec, reference: wasm.SolveSpec): wasm.RunComparison {
   return wasm.compareRuns(run, reference);
 }
 
 /** A constrained model in the augmented and the state-space formulation against a reference (001 Tables 4–6). */
-export function compareFormulations(spec: SolveSpec): FormulationComparison {
+export function compareFormulations(spec: wasm.SolveSpec): wasm.FormulationComparison {
   return wasm.compareFormulations(spec);
 }
