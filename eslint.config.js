@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['pkg/**', 'dist/**', 'node_modules/**', 'target/**'] },
+  { ignores: ['pkg/**', 'pkg-labs/**', 'dist/**', 'node_modules/**', 'target/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

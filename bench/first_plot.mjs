@@ -4,6 +4,8 @@
 // performance.now() in the page, i.e. milliseconds since navigation start:
 //   ready: body[data-ready="true"] (catalogues read, first run solved and drawn);
 //   plot:  the first animation frame in which the trajectory canvas has ink on it.
+// It also records every .wasm the page fetched by then (path and bytes as served,
+// uncompressed): issue 17's "small first load" is the run package alone.
 // Prints one JSON object: median and every run.
 //
 //   node bench/first_plot.mjs RUNS
@@ -50,6 +52,12 @@ const errors = [];
 try {
   for (let i = 0; i < RUNS; i++) {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    // The context sees the worker's fetches too.
+    const wasm = [];
+    context.on('response', (response) => {
+      const path = new URL(response.url()).pathname;
+      if (path.endsWith('.wasm')) wasm.push(response.body().then((body) => ({ path, bytes: body.length })));
+    });
     const page = await context.newPage();
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.addInitScript(probe);
@@ -57,7 +65,8 @@ try {
     await page.waitForFunction(() => window.__firstPlot?.ready !== undefined && window.__firstPlot?.plot !== undefined, null, {
       timeout: 15000,
     });
-    runs.push(await page.evaluate(() => window.__firstPlot));
+    const marks = await page.evaluate(() => window.__firstPlot);
+    runs.push({ ...marks, wasm: await Promise.all(wasm) });
     await context.close();
   }
 } finally {
@@ -70,6 +79,7 @@ console.log(
     readyMs: median(runs.map((r) => r.ready)),
     plotMs: median(runs.map((r) => Math.max(r.ready, r.plot))),
     firstPlotMs: median(runs.map((r) => r.plot)),
+    wasmBeforePlot: runs[0]?.wasm ?? [],
     errors,
   }),
 );

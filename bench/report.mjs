@@ -95,21 +95,39 @@ if (wasm) {
     verdict(wasm.sweep.ms <= 100),
   ]);
 }
-// 6. Size and first plot.
+// 6. Size and first plot (issue 17: the page fetches the run package before its first
+// plot and the labs package on first use; before the split it fetched one 972 KB module,
+// 378 KB gzip).
 {
-  const bytes = readFileSync('pkg/odelab_bg.wasm');
-  const gz = gzipSync(bytes, { level: 9 }).length;
-  rows.push(['odelab_bg.wasm size, raw', kb(bytes.length), '—', '—', '≤ 400 KB', verdict(bytes.length <= 400 * 1000)]);
-  rows.push(['odelab_bg.wasm size, gzip -9', kb(gz), '—', '—', '≤ 150 KB', verdict(gz <= 150 * 1000)]);
+  const sizes = (path) => {
+    const bytes = readFileSync(path);
+    return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  };
+  const run = sizes('pkg/odelab_bg.wasm');
+  const labs = sizes('pkg-labs/odelab_labs_bg.wasm');
+  const was = 'one module: 972.3 KB raw, 377.5 KB gzip';
+  rows.push(['run package pkg/odelab_bg.wasm (fetched before the first plot), raw', kb(run.raw), was, `${x(run.raw / 972305)} of it`, '≤ 400 KB', verdict(run.raw <= 400 * 1000)]);
+  rows.push(['run package pkg/odelab_bg.wasm, gzip -9', kb(run.gzip), was, `${x(run.gzip / 377515)} of it`, '≤ 150 KB', verdict(run.gzip <= 150 * 1000)]);
+  rows.push(['labs package pkg-labs/odelab_labs_bg.wasm (on first use of a lab), raw / gzip -9', `${kb(labs.raw)} / ${kb(labs.gzip)}`, '—', '—', '—', '—']);
 }
 if (plot) {
+  const fetched = plot.wasmBeforePlot ?? [];
+  const bytes = fetched.reduce((sum, w) => sum + w.bytes, 0);
+  rows.push([
+    '.wasm fetched before the first plot, built site, headless Chromium',
+    `${kb(bytes)} in ${fetched.length} file${fetched.length === 1 ? '' : 's'} (${fetched.map((w) => w.path.split('/').pop()).join(', ')})`,
+    '972.3 KB (one module)',
+    '—',
+    '≤ 400 KB',
+    verdict(fetched.length > 0 && bytes <= 400 * 1000),
+  ]);
   rows.push([
     'time to first plot, built site, headless Chromium (navigation → trajectory drawn)',
     `${ms(plot.plotMs)} (data-ready ${ms(plot.readyMs)})`,
     '—',
     '—',
-    '≤ 1.5 s',
-    verdict(plot.plotMs <= 1500),
+    '≤ 0.3 s',
+    verdict(plot.plotMs <= 300),
   ]);
 }
 

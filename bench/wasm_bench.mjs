@@ -1,16 +1,18 @@
 // The WASM half of `npm run bench` (issue 9): the cases of bench/cases.json through
-// pkg/ in Node, timed like examples/bench_native.rs times them natively (warm-up runs
+// pkg/ (and the stability maps through pkg-labs/) in Node, timed like examples/bench_native.rs times them natively (warm-up runs
 // so V8 has tiered the module up, then the median of N runs). Prints one JSON object.
 //
 //   node bench/wasm_bench.mjs bench/cases.json RUNS
 import { readFileSync } from 'node:fs';
-import init, { methods, solve, stabilityMap } from '../pkg/odelab.js';
+import init, { methods, solve } from '../pkg/odelab.js';
+import initLabs, { stabilityMap } from '../pkg-labs/odelab_labs.js';
 
 const [casesPath = 'bench/cases.json', runsArg = '21'] = process.argv.slice(2);
 const RUNS = Number(runsArg);
 const WARMUP = 5;
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
 await init({ module_or_path: readFileSync(new URL('../pkg/odelab_bg.wasm', import.meta.url)) });
+await initLabs({ module_or_path: readFileSync(new URL('../pkg-labs/odelab_labs_bg.wasm', import.meta.url)) });
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);

@@ -1,5 +1,23 @@
 #!/usr/bin/env bash
-# Builds pkg/ (the wasm module and its JS/TS bindings) with wasm-pack --target web.
+# Builds the two wasm packages (ES modules for `--target web`), the same crate with
+# different cargo features (src/wasm/mod.rs):
+#   pkg/odelab.js            feature `run`:  catalogues, solve, Integrator (the first plot)
+#   pkg-labs/odelab_labs.js  feature `labs`: stability, convergence, tableau analysis,
+#                            spectrum, compareRuns, compareFormulations (loaded on first use)
+# Each is a release build (opt-level 3: the integrators are the hot path) turned into a
+# package by wasm-bindgen, which also drops the name and producers sections (function
+# names are only useful to a profiler: ~85 KB of the run package).
+# `scripts/build-wasm.sh run` or `… labs` builds one package only.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
-wasm-pack --quiet build --target web --mode no-install --release --out-dir pkg --out-name odelab
+
+build() { # $1 = feature, $2 = out dir, $3 = out name
+  cargo build --quiet --lib --release --target wasm32-unknown-unknown --no-default-features --features "$1"
+  rm -rf "$2"
+  wasm-bindgen --target web --out-dir "$2" --out-name "$3" --remove-name-section --remove-producers-section \
+    target/wasm32-unknown-unknown/release/odelab.wasm
+}
+
+what="${1:-all}"
+case "$what" in run | all) build run pkg odelab ;; esac
+case "$what" in labs | all) build labs pkg-labs odelab_labs ;; esac

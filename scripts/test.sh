@@ -13,9 +13,9 @@ cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
 step "cargo test"
 cargo test --quiet 2>&1 | grep -v '^$'
-step "wasm build (pkg/)"
+step "wasm build (pkg/, pkg-labs/)"
 bash scripts/build-wasm.sh
-step "built package in Node (node --test)"
+step "built packages in Node (node --test)"
 node --test tests/node/
 step "tsc --noEmit"
 tsc --noEmit

@@ -3,23 +3,8 @@
  * `cancel()`, which terminates the worker (wasm cannot be interrupted mid-call) and
  * rejects whatever was pending with a `CancelledError`; the next call starts a fresh one.
  */
-import type {
-  AssignmentSummary,
-  Chunk,
-  RunComparison,
-  FormulationComparison,
-  ConvergenceResult,
-  ConvergenceSpec,
-  Grade,
-  ModelInfo,
-  SolveSpec,
-  Solution,
-  SpectrumSpec,
-  StabilityAnalysis,
-  StabilitySpec,
-  TableauAnalysis,
-  TableauSpec,
-} from './engine';
+import type { Chunk, ModelInfo, SolveSpec, Solution, TableauSpec } from './engine';
+import type { RunComparison, FormulationComparison, ConvergenceResult, ConvergenceSpec, SpectrumSpec, StabilityAnalysis, StabilitySpec, TableauAnalysis, AssignmentSummary, Grade } from './engine-labs';
 import type { Catalog, Reply, Request, Result, RunStart } from './protocol';
 
 /** Rejection of a request the user cancelled (not an error to show). */

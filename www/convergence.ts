@@ -11,7 +11,8 @@
 import { byId, fillTable } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
-import type { ConvergenceResult, ConvergenceSpec, MethodInfo } from './engine';
+import type { MethodInfo } from './engine';
+import type { ConvergenceResult, ConvergenceSpec } from './engine-labs';
 import { formatNumber } from './format';
 import { Plot } from './plot';
 import type { SeriesStyle } from './plot';

@@ -7,7 +7,8 @@
 import { byId } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
-import type { MethodInfo, ModelInfo, SolveSpec, TableauAnalysis, TableauSpec } from './engine';
+import type { MethodInfo, ModelInfo, SolveSpec, TableauSpec } from './engine';
+import type { TableauAnalysis } from './engine-labs';
 import { defaultBounds, logToValue, niceStep, sliderPosition, sliderValue, valueToLog } from './format';
 import type { LogScale } from './format';
 import type { Catalog } from './protocol';

@@ -5,7 +5,7 @@
  * messages, and exported as CSV. `gradesToCsv` is pure and unit-tested.
  */
 import type { EngineClient } from './client';
-import type { AssignmentSummary, Grade } from './engine';
+import type { AssignmentSummary, Grade } from './engine-labs';
 import { download } from './export';
 import type { LoadedAssignment } from './homework';
 

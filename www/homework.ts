@@ -9,7 +9,8 @@
  * the lecturer's page (www/grading.ts) re-grades every answer.
  */
 import type { EngineClient } from './client';
-import type { AssignmentSummary, AssignmentTask, Grade, SolveSpec, TableauSpec, TaskGrade } from './engine';
+import type { SolveSpec, TableauSpec } from './engine';
+import type { AssignmentSummary, AssignmentTask, Grade, TaskGrade } from './engine-labs';
 import { download } from './export';
 
 /** What the homework panel reads from the playground (main.ts provides it). */

@@ -3,24 +3,8 @@
  * Every request carries an id; the worker answers each with exactly one reply of the
  * same id, `ok: true` with a result or `ok: false` with the core's error message.
  */
-import type {
-  AssignmentSummary,
-  Chunk,
-  RunComparison,
-  FormulationComparison,
-  ConvergenceResult,
-  ConvergenceSpec,
-  Grade,
-  MethodInfo,
-  ModelInfo,
-  SolveSpec,
-  Solution,
-  SpectrumSpec,
-  StabilityAnalysis,
-  StabilitySpec,
-  TableauAnalysis,
-  TableauSpec,
-} from './engine';
+import type { Chunk, MethodInfo, ModelInfo, SolveSpec, Solution, TableauSpec } from './engine';
+import type { RunComparison, FormulationComparison, ConvergenceResult, ConvergenceSpec, SpectrumSpec, StabilityAnalysis, StabilitySpec, TableauAnalysis, AssignmentSummary, Grade } from './engine-labs';
 
 export type Request =
   | { id: number; op: 'catalog' }

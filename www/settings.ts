@@ -3,7 +3,8 @@
  * that turns it into the engine's `SolveSpec`. Pure: the view, the share links, the
  * scenario gallery and the scenario claim tests all go through `toSpec`.
  */
-import type { MethodInfo, ModelInfo, SolveSpec, TableauAnalysis, TableauSpec } from './engine';
+import type { MethodInfo, ModelInfo, SolveSpec, TableauSpec } from './engine';
+import type { TableauAnalysis } from './engine-labs';
 
 /** The model id that means "the system typed in the editor". */
 export const CUSTOM = 'custom';

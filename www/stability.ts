@@ -13,7 +13,8 @@
 import { byId, fillDefinitions, sizeCanvas } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
-import type { MethodInfo, StabilityAnalysis, StabilityFacts, StabilitySpec, TableauSpec } from './engine';
+import type { MethodInfo, TableauSpec } from './engine';
+import type { StabilityAnalysis, StabilityFacts, StabilitySpec } from './engine-labs';
 import { formatNumber } from './format';
 import { colorize, niceTicks, pan, pixelToXi, xiToPixel, zoomAt } from './plane';
 import type { PlaneWindow } from './plane';

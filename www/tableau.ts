@@ -9,7 +9,8 @@
 import { byId, fillTable } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
-import type { TableauAnalysis, TableauSpec } from './engine';
+import type { TableauSpec } from './engine';
+import type { TableauAnalysis } from './engine-labs';
 import { formatNumber } from './format';
 
 type Entry = number | string;

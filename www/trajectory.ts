@@ -9,7 +9,8 @@
 import { byId, fillDefinitions } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
-import type { Solution, TableauAnalysis, TableauSpec } from './engine';
+import type { Solution, TableauSpec } from './engine';
+import type { TableauAnalysis } from './engine-labs';
 import { Comparisons } from './comparison';
 import { download, runsToCsv } from './export';
 import { errorSeries, formatNumber, relativeDrift } from './format';

@@ -2,25 +2,29 @@
  * The engine worker: runs the wasm core off the main thread, so the page never freezes
  * while a run computes. It answers the requests of www/protocol.ts one at a time and
  * transfers the result arrays (no copy). Cancelling = the page terminates this worker.
+ * The run package (www/engine.ts) loads with the worker; the labs package
+ * (www/engine-labs.ts) is imported on the first labs request, so the first plot
+ * fetches one small .wasm.
  */
-import {
-  Integrator,
-  analyzeTableau,
-  compareFormulations,
-  compareRuns,
-  convergence,
-  describeSystem,
-  gradeAssignment,
-  initEngine,
-  methods,
-  models,
-  readAssignment,
-  solve,
-  spectrum,
-  stabilityAnalysis,
-  stabilityMethods,
-} from './engine';
+import { Integrator, describeSystem, initEngine, methods, models, solve, stabilityMethods } from './engine';
 import type { Reply, Request, Result } from './protocol';
+
+type Labs = typeof import('./engine-labs');
+let labsModule: Promise<Labs> | undefined;
+
+/** The labs engine, fetched and instantiated on first use (once per worker). */
+function labs(): Promise<Labs> {
+  labsModule ??= import('./engine-labs')
+    .then(async (module) => {
+      await module.initLabs();
+      return module;
+    })
+    .catch((e: unknown) => {
+      labsModule = undefined; // a failed fetch is retried by the next labs request
+      throw e;
+    });
+  return labsModule;
+}
 
 const runs = new Map<number, Integrator>();
 
@@ -37,7 +41,7 @@ function transferables(result: Result): Transferable[] {
   return [...buffers];
 }
 
-function handle(req: Request): Result {
+async function handle(req: Request): Promise<Result> {
   switch (req.op) {
     case 'catalog':
       return { methods: methods(), models: models(), stabilityMethods: stabilityMethods() };
@@ -46,21 +50,21 @@ function handle(req: Request): Result {
     case 'describe':
       return describeSystem(req.text);
     case 'spectrum':
-      return spectrum(req.spec);
+      return (await labs()).spectrum(req.spec);
     case 'stability':
-      return stabilityAnalysis(req.spec);
+      return (await labs()).stabilityAnalysis(req.spec);
     case 'convergence':
-      return convergence(req.spec);
+      return (await labs()).convergence(req.spec);
     case 'tableau':
-      return analyzeTableau(req.tableau);
+      return (await labs()).analyzeTableau(req.tableau);
     case 'compare':
-      return compareRuns(req.run, req.reference);
+      return (await labs()).compareRuns(req.run, req.reference);
     case 'formulations':
-      return compareFormulations(req.spec);
+      return (await labs()).compareFormulations(req.spec);
     case 'assignment':
-      return readAssignment(req.assignment);
+      return (await labs()).readAssignment(req.assignment);
     case 'grade':
-      return gradeAssignment(req.assignment, req.work);
+      return (await labs()).gradeAssignment(req.assignment, req.work);
     case 'open': {
       runs.get(req.run)?.free();
       runs.delete(req.run);
@@ -85,8 +89,8 @@ const ready = initEngine();
 self.addEventListener('message', (event: MessageEvent<Request>) => {
   const req = event.data;
   ready
-    .then(() => {
-      const result = handle(req);
+    .then(() => handle(req))
+    .then((result) => {
       const reply: Reply = { id: req.id, ok: true, result };
       (self as unknown as Worker).postMessage(reply, transferables(result));
     })

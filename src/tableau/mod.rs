@@ -16,7 +16,7 @@ pub mod exact;
 pub mod spec;
 pub mod stability;
 
-pub use analysis::{analyze, analyze_tableau, TableauAnalysis};
+pub use analysis::{analyze, analyze_tableau, OrderAnalysis, TableauAnalysis};
 pub use conditions::{order_conditions, order_of, Condition};
 pub use entry::Entry;
 pub use spec::{ButcherTableau, TableauSpec, MAX_STAGES};

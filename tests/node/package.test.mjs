@@ -1,13 +1,38 @@
-// Tests of the built wasm package (pkg/) in Node: the JS API contract that lecture
-// pages embed — names, shapes, typed arrays, thrown Errors — exercised through the real
-// wasm module, not the Rust API.
+// Tests of the built wasm packages in Node: the JS API contract that lecture pages
+// embed — names, shapes, typed arrays, thrown Errors — exercised through the real wasm
+// modules, not the Rust API. The run package (pkg/odelab.js) has the catalogues, solve
+// and Integrator; the labs package (pkg-labs/odelab_labs.js) the rest.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import init, { methods, models, solve, Integrator, analyzeTableau, stabilityFacts } from '../../pkg/odelab.js';
+import init, * as runPackage from '../../pkg/odelab.js';
+import initLabs, * as labsPackage from '../../pkg-labs/odelab_labs.js';
+
+const { methods, models, solve, Integrator } = runPackage;
+const { analyzeTableau, convergence, spectrum, stabilityFacts } = labsPackage;
 
 before(async () => {
   await init({ module_or_path: readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)) });
+  await initLabs({ module_or_path: readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)) });
+});
+
+// The public names (README "Using the engine from JavaScript"): each in exactly one package.
+const RUN_API = ['methods', 'models', 'stabilityMethods', 'describeSystem', 'solve', 'Integrator'];
+const LABS_API = ['stabilityMap', 'stabilityContour', 'stabilityFacts', 'stabilityAnalysis', 'spectrum', 'convergence', 'analyzeTableau', 'compareRuns', 'compareFormulations'];
+
+test('every public function is exported by exactly one of the two packages', () => {
+  for (const name of RUN_API) {
+    assert.equal(typeof runPackage[name], 'function', `pkg/odelab.js exports ${name}`);
+    assert.equal(labsPackage[name], undefined, `pkg-labs/odelab_labs.js does not export ${name}`);
+  }
+  for (const name of LABS_API) {
+    assert.equal(typeof labsPackage[name], 'function', `pkg-labs/odelab_labs.js exports ${name}`);
+    assert.equal(runPackage[name], undefined, `pkg/odelab.js does not export ${name}`);
+  }
+  // Nothing else: a new binding is added to the list above (and to the README).
+  const own = (pkg) => Object.keys(pkg).filter((k) => k !== 'default' && k !== 'initSync').sort();
+  assert.deepEqual(own(runPackage), [...RUN_API].sort());
+  assert.deepEqual(own(labsPackage), [...LABS_API].sort());
 });
 
 test('methods() lists the catalogue with its metadata', () => {
@@ -129,8 +154,7 @@ test('issue 3: adaptive dp45 through the package: counts, h and errEst arrays, e
   assert.throws(() => solve({ model: 'pendulum', method: 'dp45', controller: { kind: 'pid' } }), Error);
 });
 
-test('spectrum: eigenvalues of the Jacobian at a state, interleaved', async () => {
-  const { spectrum } = await import('../../pkg/odelab.js');
+test('spectrum: eigenvalues of the Jacobian at a state, interleaved', () => {
   const l = spectrum({ model: 'mass-spring-damper', y: [0, 0] });
   assert.ok(l instanceof Float64Array && l.length === 4);
   assert.ok(Math.abs(l[0] + 0.25) < 1e-12 && Math.abs(Math.abs(l[1]) - Math.sqrt(99.9375)) < 1e-12);
@@ -138,6 +162,18 @@ test('spectrum: eigenvalues of the Jacobian at a state, interleaved', async () =
   assert.ok(Math.abs(Math.abs(user[1]) - 2) < 1e-12);
   assert.throws(() => spectrum({ model: 'pendulum', y: [1] }), /must have 2 entries/);
   assert.throws(() => spectrum({ model: 'pendulum', y: [NaN, 0] }), /finite/);
+});
+
+test('the labs refuse misspelt keys like solve does: spectrum, convergence (and its tableau)', () => {
+  assert.throws(
+    () => spectrum({ model: 'double-pendulum-stiff', formulaton: 'augmented' }),
+    /unknown field "formulaton" in the spectrum spec \(did you mean "formulation"\?\)/,
+  );
+  assert.throws(() => convergence({ model: 'pendulum', methods: ['rk4'], nmax: 6 }), /unknown field "nmax" in the convergence spec \(did you mean "nMax"\?\)/);
+  assert.throws(
+    () => convergence({ model: 'pendulum', methods: ['custom'], tableau: { a: [['0']], b: ['1'], bhat: ['1'] } }),
+    /unknown field "bhat" in tableau \(did you mean "bHat"\?\)/,
+  );
 });
 
 // Issue 7, "Your own method": the tableau editor's calls.

@@ -2,7 +2,8 @@
 // its claim — what the seed's figure or table says — holds (issue 6).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { convergence, describeSystem, initEngine, methods, models, solve, stabilityAnalysis } from '../../www/engine';
+import { describeSystem, initEngine, methods, models, solve } from '../../www/engine';
+import { convergence, initLabs, stabilityAnalysis } from '../../www/engine-labs';
 import type { Solution, SolveSpec } from '../../www/engine';
 import scenarioList from '../../www/scenarios.json';
 import { CUSTOM, DEFAULT_SYSTEM, toSpec } from '../../www/settings';
@@ -20,6 +21,7 @@ const scenarios = scenarioList as Scenario[];
 
 beforeAll(async () => {
   await initEngine(readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)));
+  await initLabs(readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)));
 });
 
 function run(settings: RunSettings, extra: Partial<SolveSpec> = {}): Solution {
