@@ -350,3 +350,14 @@ mod tests {
         assert_eq!(num(100.0), "100");
     }
 }
+
+/// Checks that a number is finite, naming it in the error.
+pub(crate) fn finite(value: f64, what: &str) -> Result<f64, OdeError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(OdeError::NotFinite {
+            what: what.to_string(),
+        })
+    }
+}

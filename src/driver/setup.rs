@@ -93,7 +93,7 @@ pub(crate) fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>
         (None, true) => Err(OdeError::BadSpec {
             message: "missing field `model` (a model id, or give your own `system` text)".into(),
         }),
-        (None, false) => match multibody::build(spec)? {
+        (None, false) => match multibody::build(&spec.formulation_request())? {
             Some(built) => Ok(built),
             None => model::build(&spec.model, &spec.params),
         },

@@ -98,7 +98,6 @@ pub struct StepInfo {
     pub new_events: usize,
 }
 
-
 /// The normalised error of the step just computed into `y_new`, if the method
 /// estimates one; infinite if the step left the floating-point range.
 fn step_error(
@@ -117,7 +116,6 @@ fn step_error(
 }
 
 impl Integrator {
-
     /// One step on the fixed grid: (t_new, method h, error estimate).
     fn fixed_step(&mut self) -> Result<(f64, f64, Option<f64>), OdeError> {
         let Pacing::Fixed { grid, k, max_steps } = &self.pacing else {
@@ -169,7 +167,9 @@ impl Integrator {
 
     /// One attempt of an adaptive step: (t_new, h, error estimate) if it passes the
     /// error test, or the rejected h and the smaller one the controller proposes next.
-    fn adaptive_attempt(&mut self) -> Result<Result<(f64, f64, Option<f64>), (f64, f64)>, OdeError> {
+    fn adaptive_attempt(
+        &mut self,
+    ) -> Result<Result<(f64, f64, Option<f64>), (f64, f64)>, OdeError> {
         let Pacing::Adaptive {
             controller,
             h: h_proposed,

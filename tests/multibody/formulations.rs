@@ -136,7 +136,9 @@ fn issue_8_formulations_agree_on_stiff_pendulum() {
     s.y0 = Some(y.clone());
     let mut run = odelab::Integrator::new(&s).unwrap();
     let _ = &mut run;
-    let (_, generic) = odelab::multibody::build(&s).unwrap().unwrap();
+    let (_, generic) = odelab::multibody::build(&s.formulation_request())
+        .unwrap()
+        .unwrap();
     let (mut f1, mut f2) = (vec![0.0; 12], vec![0.0; 12]);
     native.rhs(0.0, &y, &mut f1);
     generic.rhs(0.0, &y, &mut f2);
@@ -168,7 +170,9 @@ fn issue_8_constrained_jacobian_matches_finite_differences() {
         for stab in ["none", "baumgarte"] {
             let mut s = spec(id, Some("augmented"), "ros4", 1e-6);
             s.stabilization = Some(stab.into());
-            let (info, m) = odelab::multibody::build(&s).unwrap().unwrap();
+            let (info, m) = odelab::multibody::build(&s.formulation_request())
+                .unwrap()
+                .unwrap();
             let mut y = m.default_y0().unwrap();
             // Perturb off the constraint manifold a little, so Baumgarte terms act.
             for (i, v) in y.iter_mut().enumerate() {
@@ -311,7 +315,9 @@ fn issue_8_unfixable_partition_and_singular_saddle_point_are_typed_errors() {
 #[test]
 fn issue_8_newton_recovery_failure_is_typed() {
     let s = spec("double-pendulum-rsda", Some("state-space"), "ros4", 1e-6);
-    let (info, m) = odelab::multibody::build(&s).unwrap().unwrap();
+    let (info, m) = odelab::multibody::build(&s.formulation_request())
+        .unwrap()
+        .unwrap();
     let mut y = m.default_y0().unwrap();
     // Independent coordinates φ1, y2: y2 = 50 is out of reach of the 2 + 1.5 m arms.
     assert_eq!(info.names[1], "y2");
