@@ -99,6 +99,12 @@ pub enum OdeError {
     },
     /// Φ_u is ill-conditioned and no coordinate partition fixes it (Φ_q lost rank).
     IllConditionedPartition { t: f64, h: f64, condition: f64 },
+    /// A request that needs more memory than a run may use (`driver::record`).
+    TooLarge {
+        what: String,
+        megabytes: f64,
+        limit_megabytes: f64,
+    },
     /// User text (a system or an expression) that does not parse or does not make
     /// sense. `line` and `column` are 1-based (columns count characters); `snippet` is
     /// the source line and a line of carets under the offending text.
@@ -246,6 +252,17 @@ impl fmt::Display for OdeError {
                  there, or the problem too stiff for an explicit method",
                 num(*t),
                 num(*h)
+            ),
+            OdeError::TooLarge {
+                what,
+                megabytes,
+                limit_megabytes,
+            } => write!(
+                f,
+                "{what} needs about {} MB, more than the {} MB a run may use; use fewer \
+                 states or fewer output times",
+                num(*megabytes),
+                num(*limit_megabytes)
             ),
             OdeError::AdaptiveBudget { t, max_steps } => write!(
                 f,
