@@ -142,6 +142,15 @@ pub trait Model: System {
     fn constraint_report(&self) -> Option<ConstraintReport> {
         None
     }
+
+    /// Writes y in the columns [`ModelInfo::names`] names, for the record of a run;
+    /// returns false when that is y itself (every model but one whose coordinates
+    /// change during the run). `previous`: y is in the coordinates in force before
+    /// the last [`Model::after_step`] rewrote the state (the dense output of the step
+    /// that ended there).
+    fn report_state(&self, _y: &[f64], _out: &mut [f64], _previous: bool) -> bool {
+        false
+    }
 }
 
 struct Entry {

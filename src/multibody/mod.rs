@@ -19,9 +19,11 @@
 //!
 //! **State layout.** Augmented: `names` = (x1, y1, φ1, x2, …, ẋ1, ẏ1, φ̇1, …), the body
 //! coordinates and their rates. State-space: `names` = the independent coordinates of
-//! the initial partition and their rates, e.g. (φ1, φ2, φ̇1, φ̇2); after a re-partition
-//! (listed in [`ConstraintReport::repartitions`]) the columns of `y` hold the new
-//! independent coordinates. To keep runs comparable, both formulations report the same
+//! the initial partition and their rates, e.g. (φ1, φ2, φ̇1, φ̇2), for the whole run:
+//! after a re-partition (listed in [`ConstraintReport::repartitions`]) the method
+//! integrates the new independent coordinates, and the record (`y`, `tEval`, events,
+//! `Integrator.advance`) reads the named ones from the recovered (q, q̇)
+//! (`Model::report_state`). To keep runs comparable, both formulations report the same
 //! `outputs`: the native model's named outputs (energy, …), the drift ‖Φ(q)‖₂ and
 //! ‖Φ_q q̇‖₂, and every body coordinate (named `q:x1`, … so the full configuration of a
 //! state-space run is visible). A spec's `y0`, when given, is in the *native* layout and

@@ -393,3 +393,48 @@ fn issue_8_state_space_with_other_stiff_methods() {
         assert!(max(output(&run, "constraint |Φ|")) < 1e-12);
     }
 }
+
+/// A state-space run's columns mean what their names say for the whole run, across
+/// re-partitions: on the RSDA double pendulum (ros4, rtol 1e-9, t1 = 2: the run
+/// re-partitions), y = (φ1, y2, φ̇1, ẏ2) at every output time equals the augmented
+/// run's columns of the same name (before: after a re-partition the second and fourth
+/// columns held x2 and ẋ2). Both runs are within ~1e-7 of the motion at rtol 1e-9;
+/// the bound 1e-5 leaves room for their dense outputs and is far below the size of the
+/// confusion it rules out (|x2 − y2| ≈ 3).
+#[test]
+fn state_space_columns_keep_their_names_across_repartitions() {
+    let times: Vec<f64> = (0..=200).map(|i| i as f64 * 0.01).collect();
+    let mut ss = spec("double-pendulum-rsda", Some("state-space"), "ros4", 1e-9);
+    ss.t1 = Some(2.0);
+    ss.t_eval = Some(times.clone());
+    let mut aug = spec("double-pendulum-rsda", Some("augmented"), "ros4", 1e-9);
+    aug.t1 = Some(2.0);
+    aug.t_eval = Some(times.clone());
+    let ss = odelab::solve(&ss).unwrap();
+    let aug = odelab::solve(&aug).unwrap();
+    let report = ss.constraint.as_ref().unwrap();
+    assert!(!report.repartitions.is_empty(), "the run re-partitions");
+    assert_eq!(&ss.names[..2], ["φ1", "y2"]);
+    assert_eq!(ss.t_eval.len(), times.len());
+    let column = |run: &Solution, name: &str| run.names.iter().position(|n| n == name).unwrap();
+    let mut largest: f64 = 0.0;
+    for (j, name) in ss.names.iter().enumerate() {
+        let a = column(&aug, name);
+        for i in 0..times.len() {
+            let d = (ss.y_eval[i * ss.dim + j] - aug.y_eval[i * aug.dim + a]).abs();
+            assert!(d < 1e-5, "{name} at t = {}: {d:e}", times[i]);
+            largest = largest.max(d);
+        }
+        // The recorded points too: at the end both runs are at t = 2.
+        let end_ss = ss.y[ss.y.len() - ss.dim + j];
+        let end_aug = aug.y[aug.y.len() - aug.dim + a];
+        assert!(
+            (end_ss - end_aug).abs() < 1e-5,
+            "{name} at t1: {end_ss} vs {end_aug}"
+        );
+    }
+    eprintln!(
+        "largest difference {largest:e}, repartitions {:?}",
+        report.repartitions
+    );
+}
