@@ -102,6 +102,12 @@ pub enum OdeError {
     },
     /// Φ_u is ill-conditioned and no coordinate partition fixes it (Φ_q lost rank).
     IllConditionedPartition { t: f64, h: f64, condition: f64 },
+    /// A request that needs more memory than a run may use (`driver::record`).
+    TooLarge {
+        what: String,
+        megabytes: f64,
+        limit_megabytes: f64,
+    },
     /// User text (a system or an expression) that does not parse or does not make
     /// sense. `line` and `column` are 1-based (columns count characters); `snippet` is
     /// the source line and a line of carets under the offending text.
@@ -251,6 +257,17 @@ impl fmt::Display for OdeError {
                 num(*t),
                 num(*h)
             ),
+            OdeError::TooLarge {
+                what,
+                megabytes,
+                limit_megabytes,
+            } => write!(
+                f,
+                "{what} needs about {} MB, more than the {} MB a run may use; use fewer \
+                 states or fewer output times",
+                num(*megabytes),
+                num(*limit_megabytes)
+            ),
             OdeError::AdaptiveBudget { t, max_steps } => write!(
                 f,
                 "the run used its budget of {max_steps} steps and stopped at t = {}; \
@@ -352,5 +369,16 @@ mod tests {
         assert_eq!(num(0.0), "0");
         assert_eq!(num(f64::NAN), "NaN");
         assert_eq!(num(100.0), "100");
+    }
+}
+
+/// Checks that a number is finite, naming it in the error.
+pub(crate) fn finite(value: f64, what: &str) -> Result<f64, OdeError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(OdeError::NotFinite {
+            what: what.to_string(),
+        })
     }
 }

@@ -21,6 +21,7 @@
 //! assert_eq!(run.stats.naccept as usize, run.t.len() - 1);
 //! ```
 
+pub mod compare;
 pub mod control;
 pub mod convergence;
 pub mod driver;

@@ -297,14 +297,22 @@ impl SolveSpec {
     }
 }
 
-/// Checks that a number is finite, naming it in the error.
-pub(crate) fn finite(value: f64, what: &str) -> Result<f64, OdeError> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(OdeError::NotFinite {
-            what: what.to_string(),
-        })
+pub(crate) use crate::error::finite;
+
+impl SolveSpec {
+    /// The fields a constrained formulation reads (`crate::multibody::build`).
+    pub fn formulation_request(&self) -> crate::multibody::Request<'_> {
+        crate::multibody::Request {
+            model: &self.model,
+            params: &self.params,
+            y0: self.y0.as_deref(),
+            formulation: self.formulation.as_deref(),
+            stabilization: self.stabilization.as_deref(),
+            baumgarte_alpha: self.baumgarte_alpha,
+            baumgarte_beta: self.baumgarte_beta,
+            partition_limit: self.partition_limit,
+            independent: self.independent.as_deref(),
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 //! Cases are limited so each property runs in well under 2 s in a debug build; the
 //! cargo-fuzz targets in `fuzz/` explore the same doors for minutes at a time.
 
+use odelab::driver::record::MAX_RECORDED_VALUES;
 use odelab::expr::{build_user_system, compile_expr};
 use odelab::spec::{ControllerSpec, EventSpec, SolveSpec, Tol, MAX_STEPS_LIMIT, MAX_T_EVAL};
 use odelab::{method, model, solve, OdeError};
@@ -451,4 +452,130 @@ proptest! {
         let g = odelab::homework::grade_assignment(&assignment, &work).expect("a valid work");
         prop_assert_eq!(g.tasks.len(), 3);
     }
+}
+
+/// A system of n decoupled decays y_i' = −k_i y_i (k_i = 1 … 7), all starting at 1.
+fn decays(n: usize) -> String {
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!("y{i}' = -{}*y{i}\n", i % 7 + 1));
+    }
+    for i in 0..n {
+        text.push_str(&format!("y{i}(0) = 1\n"));
+    }
+    text
+}
+
+/// The request, 400 typed states, Euler, h = 1e-6, t1 = 10, maxSteps = 1e7,
+/// reserved 10⁷ × 400 values (32 GB) up front and aborted the module. Now the record
+/// is budgeted: stopped early by a terminal event (so the test is quick), it runs.
+#[test]
+fn a_huge_fixed_grid_request_reserves_only_what_fits() {
+    let spec = SolveSpec {
+        system: Some(decays(400)),
+        method: "euler".into(),
+        h: Some(1e-6),
+        t1: Some(10.0),
+        max_steps: Some(10_000_000),
+        events: vec![odelab::spec::EventSpec {
+            expr: Some("t - 0.0001".into()),
+            terminal: Some(true),
+            ..Default::default()
+        }],
+        ..SolveSpec::default()
+    };
+    let sol = solve(&spec).expect("runs");
+    assert_eq!(sol.events.len(), 1);
+    assert!(sol.t.len() <= 102, "{}", sol.t.len());
+    assert!(sol.t.capacity() <= MAX_RECORDED_VALUES / 400);
+    assert!(sol.thinned.is_none());
+}
+
+/// A run of more steps than fit keeps every 2ᵏ-th step, the start, the events and the
+/// end, and says so: 400 states × 50,000 Euler steps would be 2·10⁷ values; the record
+/// stays within the budget, each kept point is the run's state at its grid step, and
+/// the event point (y0 through 0.99) is kept.
+#[test]
+fn a_long_run_is_thinned_to_fit_and_keeps_events_and_the_end() {
+    let n = 400;
+    let h = 1e-6;
+    let spec = SolveSpec {
+        system: Some(decays(n)),
+        method: "euler".into(),
+        h: Some(h),
+        t1: Some(0.05),
+        events: vec![odelab::spec::EventSpec {
+            expr: Some("y0 - 0.99".into()),
+            ..Default::default()
+        }],
+        ..SolveSpec::default()
+    };
+    let sol = solve(&spec).expect("runs");
+    let note = sol.thinned.as_deref().expect("thinned");
+    assert!(
+        note.contains("every 2th step") || note.contains("every 4th step"),
+        "{note}"
+    );
+    assert!(
+        sol.t.len() * (n + 3) <= MAX_RECORDED_VALUES,
+        "{}",
+        sol.t.len()
+    );
+    assert!(sol.t.len() > MAX_RECORDED_VALUES / (n + 3) / 4);
+    assert_eq!(sol.t[0], 0.0);
+    assert_eq!(*sol.t.last().unwrap(), 0.05);
+    assert!(sol.t.windows(2).all(|w| w[1] > w[0]));
+    assert_eq!(sol.h.len(), sol.t.len() - 1);
+    // The event point is kept.
+    assert_eq!(sol.events.len(), 1);
+    let e = &sol.events[0];
+    let i = sol
+        .t
+        .iter()
+        .position(|&t| t == e.t)
+        .expect("event point kept");
+    assert_eq!(&sol.y[i * n..(i + 1) * n], &e.y[..]);
+    // Each kept point before the event is Euler's state at its grid step k:
+    // y_i = (1 − k_i h)^k.
+    let mut checked = 0;
+    for (j, &t) in sol.t.iter().enumerate().filter(|&(_, &t)| t < e.t) {
+        let k = (t / h).round() as i32;
+        assert!((t - k as f64 * h).abs() < 1e-15, "{t} is a grid point");
+        for i in 0..n {
+            let euler = (1.0 - (i % 7 + 1) as f64 * h).powi(k);
+            assert!((sol.y[j * n + i] - euler).abs() < 1e-11, "t = {t}, y{i}");
+        }
+        checked += 1;
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+/// What cannot fit is refused with a typed message: a million tEval states of 400
+/// states, and a Jacobian method on 2100 states (its n × n matrices).
+#[test]
+fn requests_that_cannot_fit_are_refused_with_a_message() {
+    let spec = SolveSpec {
+        system: Some(decays(400)),
+        method: "rk4".into(),
+        h: Some(0.1),
+        t1: Some(1.0),
+        t_eval: Some((0..1_000_000).map(|i| i as f64 * 1e-6).collect()),
+        ..SolveSpec::default()
+    };
+    let err = solve(&spec).unwrap_err();
+    assert!(matches!(err, OdeError::TooLarge { .. }), "{err:?}");
+    assert!(
+        err.to_string()
+            .starts_with("1000000 tEval times of 400 states needs about 3200 MB"),
+        "{err}"
+    );
+    let spec = SolveSpec {
+        system: Some(decays(2100)),
+        method: "ros4".into(),
+        t1: Some(1.0),
+        ..SolveSpec::default()
+    };
+    let err = solve(&spec).unwrap_err();
+    assert!(matches!(err, OdeError::TooLarge { .. }), "{err:?}");
+    assert!(err.to_string().contains("2100 × 2100 Jacobian"), "{err}");
 }

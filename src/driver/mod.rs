@@ -12,9 +12,12 @@
 //! - `outcome.rs`: what a step came to ([`StepOutcome`]): accepted, rejected and
 //!   retried, stopped (a warning) or failed (an error) — one decision for `solve`,
 //!   `Integrator.advance` and the labs.
-//! - `solve.rs`: a whole run recorded into a [`Solution`].
+//! - `solve.rs`: a whole run recorded into a [`Solution`]; `record.rs` keeps that
+//!   record within a memory budget (thinning a long run's points, refusing what
+//!   cannot fit).
 
 mod outcome;
+pub mod record;
 mod setup;
 mod solve;
 mod stepping;

@@ -2,6 +2,7 @@
 //! the user's system text), its method, the pacing (fixed grid or step-size control)
 //! and the watched switching functions, all checked before the first step.
 
+use super::record::{too_large, MAX_RECORDED_VALUES};
 use super::stepping::{Integrator, Pacing};
 use crate::control::initial_step;
 use crate::error::OdeError;
@@ -93,7 +94,7 @@ pub(crate) fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>
         (None, true) => Err(OdeError::BadSpec {
             message: "missing field `model` (a model id, or give your own `system` text)".into(),
         }),
-        (None, false) => match multibody::build(spec)? {
+        (None, false) => match multibody::build(&spec.formulation_request())? {
             Some(built) => Ok(built),
             None => model::build(&spec.model, &spec.params),
         },
@@ -105,6 +106,22 @@ impl Integrator {
     pub fn new(spec: &SolveSpec) -> Result<Self, OdeError> {
         let (info, model) = build_model(spec)?;
         let (method, custom) = method::resolve(&spec.method, spec.tableau.as_ref())?;
+        // A method's n × n matrices (J, the LU of I − γhJ, an exponential's block of
+        // n + 3) must fit before any is allocated.
+        if method.needs_jacobian {
+            let n = info.dim + 3;
+            if 4 * n * n > MAX_RECORDED_VALUES {
+                return Err(too_large(
+                    format!(
+                        "method \"{}\" on {d} states (its {d} × {d} Jacobian, LU and \
+                         exponential)",
+                        method.id,
+                        d = info.dim
+                    ),
+                    4 * n * n,
+                ));
+            }
+        }
         if method.second_order && !info.second_order {
             return Err(OdeError::NeedsSecondOrderModel {
                 method: method.id.into(),

@@ -2,6 +2,7 @@
 //! outputs, the requested tEval values and the events, into a [`Solution`].
 
 use super::outcome::StepOutcome;
+use super::record::{too_large, Point, Recorder, MAX_RECORDED_VALUES};
 use super::stepping::Integrator;
 use crate::error::OdeError;
 use crate::event::EventRecord;
@@ -21,10 +22,12 @@ pub struct Solution {
     pub outputs: Vec<(String, Vec<f64>)>,
     /// The exact solution at the same times, when the model knows it.
     pub exact: Option<Vec<f64>>,
-    /// The step taken to reach each point after the first: `h[i] = t[i + 1] − t[i]`.
+    /// The step taken to reach each point after the first: `h[i] = t[i + 1] − t[i]`
+    /// (when the run was thinned, the step that ended at `t[i + 1]`).
     pub h: Vec<f64>,
-    /// The normalised error estimate of each accepted step (same length as `h`), for
-    /// methods with an embedded formula; empty otherwise.
+    /// The normalised error estimate of the step that reached each point after the
+    /// first (same length as `h`), for methods with an embedded formula; empty
+    /// otherwise.
     pub err_est: Vec<f64>,
     /// The events that fired, in order.
     pub events: Vec<EventRecord>,
@@ -40,40 +43,70 @@ pub struct Solution {
     pub stopped_by: Option<OdeError>,
     /// Re-partitions and Newton work of a constrained formulation (issue 8).
     pub constraint: Option<ConstraintReport>,
+    /// Set when the run took more steps than fit in memory and only every 2ᵏ-th step
+    /// (plus the start, the events and the end) was kept: says so in words.
+    pub thinned: Option<String>,
 }
 
-/// Integrates the spec from t0 to t1 and records every step.
+/// How the step that reached the current point went: its h, error estimate, and
+/// whether an event fired at its end. `None` at the start.
+type Reached = Option<(f64, Option<f64>, bool)>;
+
+/// The run's current point, for the recorder (the start and event points are pinned).
+fn point<'a>(
+    run: &'a Integrator,
+    y: &'a [f64],
+    outputs: &'a [f64],
+    exact: Option<&'a [f64]>,
+    reached: Reached,
+) -> Point<'a> {
+    Point {
+        t: run.t,
+        y,
+        outputs,
+        exact,
+        h: reached.map(|r| r.0),
+        err_est: reached.and_then(|r| r.1),
+        pinned: reached.is_none_or(|r| r.2),
+    }
+}
+
+/// Integrates the spec from t0 to t1 and records every step (every 2ᵏ-th step, the
+/// events and the end, when more steps are taken than fit in memory).
 pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
     let mut run = Integrator::new(spec)?;
     let t_eval_wanted = spec.checked_t_eval(run.t0, run.t1)?;
     let dim = run.info.dim;
+    if t_eval_wanted.len() * dim > MAX_RECORDED_VALUES {
+        return Err(too_large(
+            format!("{} tEval times of {dim} states", t_eval_wanted.len()),
+            t_eval_wanted.len() * dim,
+        ));
+    }
     let n = run.grid().map_or(64, |g| g.steps + 1);
-    let mut t = Vec::with_capacity(n);
-    let mut y = Vec::with_capacity(n * dim);
     let n_out = run.info.outputs.len();
-    let mut outputs: Vec<Vec<f64>> = vec![Vec::with_capacity(n); n_out];
-    let mut out = vec![0.0; n_out];
     let has_exact = run.info.exact;
-    let mut exact = Vec::with_capacity(if has_exact { n * dim } else { 0 });
+    let mut record = Recorder::new(dim, n_out, has_exact, n)?;
+    let mut out = vec![0.0; n_out];
     let mut exact_point = vec![0.0; dim];
-    let mut hs = Vec::with_capacity(n);
-    let mut err_est = Vec::new();
     let mut t_eval = Vec::with_capacity(t_eval_wanted.len());
     let mut y_eval = Vec::with_capacity(t_eval_wanted.len() * dim);
     let mut y_point = vec![0.0; dim];
+    let mut y_report = vec![0.0; dim];
     let mut next_eval = 0;
     let mut stopped_by = None;
+    // The step that reached the current point: None at the start.
+    let mut reached: Reached = None;
     loop {
-        t.push(run.t);
-        y.extend_from_slice(&run.y);
         run.model.outputs(run.t, &run.y, &mut out);
-        for (series, v) in outputs.iter_mut().zip(&out) {
-            series.push(*v);
-        }
         if has_exact {
             run.model.exact(run.t0, &run.y0, run.t, &mut exact_point);
-            exact.extend_from_slice(&exact_point);
         }
+        let exact = has_exact.then_some(&exact_point[..]);
+        // The columns the run's names name (a state-space run after a re-partition).
+        let y_named = run.model.report_state(&run.y, &mut y_report, false);
+        let y = if y_named { &y_report[..] } else { &run.y[..] };
+        record.offer(point(&run, y, &out, exact, reached), run.done());
         while let Some(&te) = t_eval_wanted.get(next_eval) {
             if te > run.t {
                 break;
@@ -88,12 +121,14 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
         }
         match run.advance() {
             StepOutcome::Accepted(info) => {
-                hs.push(info.h);
-                if let Some(e) = info.err_est {
-                    err_est.push(e);
-                }
+                reached = Some((info.h, info.err_est, info.new_events > 0));
             }
             StepOutcome::Stopped(e) => {
+                // The run ends at the last accepted point (unchanged by the stop).
+                let exact = has_exact.then_some(&exact_point[..]);
+                let y_named = run.model.report_state(&run.y, &mut y_report, false);
+                let y = if y_named { &y_report[..] } else { &run.y[..] };
+                record.keep_last(point(&run, y, &out, exact, reached));
                 stopped_by = Some(e);
                 break;
             }
@@ -101,15 +136,23 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
             StepOutcome::Rejected { .. } => unreachable!("advance retries rejected steps"),
         }
     }
+    debug_assert!(record.last_kept(), "the end of a run is kept");
+    let thinned = record.note();
     Ok(Solution {
-        t,
-        y,
+        t: record.t,
+        y: record.y,
         dim,
         names: run.info.names.clone(),
-        outputs: run.info.outputs.iter().cloned().zip(outputs).collect(),
-        exact: has_exact.then_some(exact),
-        h: hs,
-        err_est,
+        outputs: run
+            .info
+            .outputs
+            .iter()
+            .cloned()
+            .zip(record.outputs)
+            .collect(),
+        exact: has_exact.then_some(record.exact),
+        h: record.h,
+        err_est: record.err_est,
         events: run.events.clone(),
         t_eval,
         y_eval,
@@ -117,5 +160,6 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
         warning: stopped_by.as_ref().map(|e| e.to_string()),
         stopped_by,
         constraint: run.model.constraint_report(),
+        thinned,
     })
 }

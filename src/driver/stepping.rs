@@ -98,7 +98,6 @@ pub struct StepInfo {
     pub new_events: usize,
 }
 
-
 /// The normalised error of the step just computed into `y_new`, if the method
 /// estimates one; infinite if the step left the floating-point range.
 fn step_error(
@@ -117,7 +116,6 @@ fn step_error(
 }
 
 impl Integrator {
-
     /// One step on the fixed grid: (t_new, method h, error estimate).
     fn fixed_step(&mut self) -> Result<(f64, f64, Option<f64>), OdeError> {
         let Pacing::Fixed { grid, k, max_steps } = &self.pacing else {
@@ -169,7 +167,9 @@ impl Integrator {
 
     /// One attempt of an adaptive step: (t_new, h, error estimate) if it passes the
     /// error test, or the rejected h and the smaller one the controller proposes next.
-    fn adaptive_attempt(&mut self) -> Result<Result<(f64, f64, Option<f64>), (f64, f64)>, OdeError> {
+    fn adaptive_attempt(
+        &mut self,
+    ) -> Result<Result<(f64, f64, Option<f64>), (f64, f64)>, OdeError> {
         let Pacing::Adaptive {
             controller,
             h: h_proposed,
@@ -328,11 +328,9 @@ impl Integrator {
             .detector
             .commit(self.model.as_ref(), t_cut, &self.y_next);
         for &index in &fired {
-            self.events.push(EventRecord {
-                t: t_cut,
-                y: self.y_next.clone(),
-                index,
-            });
+            let mut y = self.y_next.clone();
+            self.model.report_state(&self.y_next, &mut y, false);
+            self.events.push(EventRecord { t: t_cut, y, index });
         }
         self.stopped_by_event |= terminal;
         Ok((t_cut, err_est, fired.len(), true))
@@ -440,9 +438,11 @@ impl Integrator {
     }
 
     /// The solution at time `t` within the last step, from the method's dense output.
+    ///
+    /// It is written in the columns the run's names name ([`Integrator::reported_y`]).
     pub fn interpolate(&mut self, t: f64, out: &mut [f64]) -> Result<(), OdeError> {
         if t == self.t {
-            out.copy_from_slice(&self.y);
+            out.copy_from_slice(&self.reported_y());
             return Ok(());
         }
         let (t_prev, h) = self.last_step.ok_or(OdeError::BadTEval {
@@ -459,7 +459,21 @@ impl Integrator {
             });
         }
         self.stepper
-            .dense_output(self.model.as_ref(), (t - t_prev) / h, out, &mut self.stats)
+            .dense_output(self.model.as_ref(), (t - t_prev) / h, out, &mut self.stats)?;
+        // A state rewritten at the end of the last step (a re-partition): its dense
+        // output is still in the coordinates before it.
+        let raw = out.to_vec();
+        self.model.report_state(&raw, out, self.restart);
+        Ok(())
+    }
+
+    /// The current state in the columns [`ModelInfo::names`] names, for the run's
+    /// record: y itself, except for a state-space formulation after a re-partition
+    /// (its integrated coordinates are then others; the named ones are recovered).
+    pub fn reported_y(&self) -> Vec<f64> {
+        let mut out = self.y.clone();
+        self.model.report_state(&self.y, &mut out, false);
+        out
     }
 
     pub fn t(&self) -> f64 {

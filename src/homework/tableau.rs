@@ -118,8 +118,8 @@ impl TableauCheck {
         };
         let intercept = facts.as_ref().and_then(|f| f.real_intercept);
         let measured = json!({
-            "explicit": analysis.explicit,
-            "stages": analysis.stages,
+            "explicit": tab.explicit,
+            "stages": tab.stages(),
             "order": analysis.order,
             "embeddedOrder": analysis.embedded_order,
             "realIntercept": intercept,
@@ -128,12 +128,12 @@ impl TableauCheck {
         let mut good = Vec::new();
         let mut bad = Vec::new();
         if let Some(want) = self.explicit {
-            let words = if analysis.explicit {
+            let words = if tab.explicit {
                 "explicit"
             } else {
                 "implicit"
             };
-            if analysis.explicit == want {
+            if tab.explicit == want {
                 good.push(words.to_string());
             } else {
                 bad.push(format!(
@@ -143,10 +143,10 @@ impl TableauCheck {
             }
         }
         if let Some(want) = self.stages {
-            if analysis.stages as u64 == want {
+            if tab.stages() as u64 == want {
                 good.push(format!("{want} stages"));
             } else {
-                bad.push(format!("{} stages, {want} wanted", analysis.stages));
+                bad.push(format!("{} stages, {want} wanted", tab.stages()));
             }
         }
         if let Some(want) = self.order {

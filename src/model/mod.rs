@@ -2,8 +2,10 @@
 //! initial state, outputs (energy…) and, where known, its exact solution.
 
 mod bouncing_balls;
+pub mod constraint;
 mod double_pendulum_rsda;
 mod double_pendulum_stiff;
+mod event_info;
 mod mass_spring_damper;
 mod pendulum;
 mod pendulum_particle;
@@ -15,9 +17,9 @@ mod vehicle_stiff;
 pub use vehicle_stiff::bump_profile;
 
 use crate::error::OdeError;
-pub use crate::event::EventInfo;
-use crate::multibody::{ConstraintFailure, ConstraintReport};
 use crate::problem::System;
+pub use constraint::{ConstraintFailure, ConstraintReport, Repartition};
+pub use event_info::EventInfo;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -140,6 +142,15 @@ pub trait Model: System {
     fn constraint_report(&self) -> Option<ConstraintReport> {
         None
     }
+
+    /// Writes y in the columns [`ModelInfo::names`] names, for the record of a run;
+    /// returns false when that is y itself (every model but one whose coordinates
+    /// change during the run). `previous`: y is in the coordinates in force before
+    /// the last [`Model::after_step`] rewrote the state (the dense output of the step
+    /// that ended there).
+    fn report_state(&self, _y: &[f64], _out: &mut [f64], _previous: bool) -> bool {
+        false
+    }
 }
 
 struct Entry {
@@ -194,6 +205,16 @@ const CATALOG: &[Entry] = &[
     },
 ];
 
+/// The models that `crate::multibody` also writes as constrained mechanisms (its
+/// `models::describe` knows each), so they run in the "augmented" and "state-space"
+/// formulations too.
+pub const CONSTRAINED: &[&str] = &[
+    "double-pendulum-stiff",
+    "double-pendulum-rsda",
+    "pendulum-particle",
+    "vehicle-stiff",
+];
+
 /// Descriptions of every model, in the order the page lists them.
 pub fn catalog() -> Vec<ModelInfo> {
     CATALOG
@@ -201,7 +222,7 @@ pub fn catalog() -> Vec<ModelInfo> {
         .map(|e| {
             let mut info = (e.info)();
             // Constrained mechanisms also run in the formulations of src/multibody.
-            if crate::multibody::models::CONSTRAINED.contains(&info.id.as_str()) {
+            if CONSTRAINED.contains(&info.id.as_str()) {
                 info.formulations = ["native", "augmented", "state-space"]
                     .map(String::from)
                     .to_vec();

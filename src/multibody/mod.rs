@@ -15,13 +15,15 @@
 //! [`models`] writes `double-pendulum-stiff`, `double-pendulum-rsda`,
 //! `pendulum-particle` and `vehicle-stiff` as mechanisms; a spec picks the formulation with `formulation`
 //! (`"native"`, the default, is the model file as it was; `"augmented"`,
-//! `"state-space"`). [`compare`] runs both formulations side by side (001 Tables 4–6).
+//! `"state-space"`). `crate::compare` runs both formulations side by side (001 Tables 4–6).
 //!
 //! **State layout.** Augmented: `names` = (x1, y1, φ1, x2, …, ẋ1, ẏ1, φ̇1, …), the body
 //! coordinates and their rates. State-space: `names` = the independent coordinates of
-//! the initial partition and their rates, e.g. (φ1, φ2, φ̇1, φ̇2); after a re-partition
-//! (listed in [`ConstraintReport::repartitions`]) the columns of `y` hold the new
-//! independent coordinates. To keep runs comparable, both formulations report the same
+//! the initial partition and their rates, e.g. (φ1, φ2, φ̇1, φ̇2), for the whole run:
+//! after a re-partition (listed in [`ConstraintReport::repartitions`]) the method
+//! integrates the new independent coordinates, and the record (`y`, `tEval`, events,
+//! `Integrator.advance`) reads the named ones from the recovered (q, q̇)
+//! (`Model::report_state`). To keep runs comparable, both formulations report the same
 //! `outputs`: the native model's named outputs (energy, …), the drift ‖Φ(q)‖₂ and
 //! ‖Φ_q q̇‖₂, and every body coordinate (named `q:x1`, … so the full configuration of a
 //! state-space run is visible). A spec's `y0`, when given, is in the *native* layout and
@@ -30,15 +32,13 @@
 #[cfg(test)]
 mod ad_check;
 pub mod augmented;
-pub mod compare;
 pub mod mechanism;
 pub mod models;
 pub mod state_space;
 
 use crate::error::OdeError;
 use crate::model::{Model, ModelInfo};
-use crate::spec::SolveSpec;
-use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// How the equations of motion are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,68 +82,30 @@ pub enum Stabilization {
     Projection,
 }
 
-/// What went wrong inside a constraint solve (the driver adds the t and h).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ConstraintFailure {
-    /// The saddle-point matrix of 000 eq. (9) is singular (redundant or degenerate
-    /// joints).
-    SingularSaddlePoint,
-    /// Newton on Φ(v, u) = 0 (or the projection) did not converge.
-    Newton { iterations: u32, residual: f64 },
-    /// Φ_u is ill-conditioned and no partition fixes it (Φ_q lost rank).
-    Partition { condition: f64 },
-}
-
-impl ConstraintFailure {
-    /// The typed error at the step (t, h) where it happened.
-    pub fn at(self, t: f64, h: f64) -> OdeError {
-        match self {
-            Self::SingularSaddlePoint => OdeError::SingularSaddlePoint { t, h },
-            Self::Newton {
-                iterations,
-                residual,
-            } => OdeError::ConstraintNewtonFailed {
-                t,
-                h,
-                iterations,
-                residual,
-            },
-            Self::Partition { condition } => OdeError::IllConditionedPartition { t, h, condition },
-        }
-    }
-}
-
-/// A re-partition of the state-space formulation (Algorithm 1 step 7).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Repartition {
-    pub t: f64,
-    /// cond(Φ_u) of the old partition that triggered it.
-    pub condition: f64,
-    /// The new independent coordinates, by name.
-    pub independent: Vec<String>,
-}
-
-/// What a constrained run did besides stepping.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ConstraintReport {
-    pub formulation: String,
-    /// Independent coordinates at the start (state-space).
-    pub independent: Vec<String>,
-    pub repartitions: Vec<Repartition>,
-    /// Newton iterations spent recovering u (state-space) or projecting (augmented).
-    pub newton_iterations: u64,
-    /// Saddle-point solves (one per f-evaluation and per Jacobian).
-    pub saddle_solves: u64,
-}
+pub use crate::model::constraint::{ConstraintFailure, ConstraintReport, Repartition};
 
 /// A built model: its catalogue entry for this formulation and the model.
 pub type Built = (ModelInfo, Box<dyn Model>);
 
-/// Builds the model of the spec in a non-native formulation; `None` for the native one.
-pub fn build(spec: &SolveSpec) -> Result<Option<Built>, OdeError> {
-    let formulation = Formulation::parse(spec.formulation.as_deref())?;
+/// What a run asks of a constrained formulation: the spec's fields that concern it
+/// (`SolveSpec::formulation_request` reads them; this layer does not know the spec).
+#[derive(Debug, Clone, Copy)]
+pub struct Request<'a> {
+    pub model: &'a str,
+    pub params: &'a BTreeMap<String, f64>,
+    /// The initial state in the native layout, if given.
+    pub y0: Option<&'a [f64]>,
+    pub formulation: Option<&'a str>,
+    pub stabilization: Option<&'a str>,
+    pub baumgarte_alpha: Option<f64>,
+    pub baumgarte_beta: Option<f64>,
+    pub partition_limit: Option<f64>,
+    pub independent: Option<&'a [String]>,
+}
+
+/// Builds the requested model in a non-native formulation; `None` for the native one.
+pub fn build(spec: &Request<'_>) -> Result<Option<Built>, OdeError> {
+    let formulation = Formulation::parse(spec.formulation)?;
     let stabilization = stabilization(spec)?;
     if formulation == Formulation::Native {
         if stabilization != Stabilization::None || spec.independent.is_some() {
@@ -155,7 +117,7 @@ pub fn build(spec: &SolveSpec) -> Result<Option<Built>, OdeError> {
         }
         return Ok(None);
     }
-    let desc = models::describe(&spec.model, &spec.params, spec.y0.as_deref())?;
+    let desc = models::describe(spec.model, spec.params, spec.y0)?;
     let limit = match spec.partition_limit {
         None => state_space::DEFAULT_PARTITION_LIMIT,
         Some(l) if l.is_finite() && l > 1.0 => l,
@@ -177,14 +139,14 @@ pub fn build(spec: &SolveSpec) -> Result<Option<Built>, OdeError> {
                         .into(),
                 });
             }
-            state_space::build(desc, limit, spec.independent.as_deref())?
+            state_space::build(desc, limit, spec.independent)?
         }
         Formulation::Native => unreachable!("handled above"),
     }))
 }
 
-/// The checked stabilisation settings of a spec.
-pub fn stabilization(spec: &SolveSpec) -> Result<Stabilization, OdeError> {
+/// The checked stabilisation settings of a request.
+pub fn stabilization(spec: &Request<'_>) -> Result<Stabilization, OdeError> {
     let positive = |v: Option<f64>, name: &str| match v {
         None => Ok(10.0),
         Some(x) if x.is_finite() && x >= 0.0 => Ok(x),
@@ -194,7 +156,7 @@ pub fn stabilization(spec: &SolveSpec) -> Result<Stabilization, OdeError> {
             allowed: "a number ≥ 0".into(),
         }),
     };
-    match spec.stabilization.as_deref() {
+    match spec.stabilization {
         None | Some("none") => Ok(Stabilization::None),
         Some("baumgarte") => Ok(Stabilization::Baumgarte {
             alpha: positive(spec.baumgarte_alpha, "baumgarteAlpha")?,

@@ -58,13 +58,8 @@ pub struct Description {
     pub named: NamedOutputs,
 }
 
-/// The ids that [`describe`] knows.
-pub const CONSTRAINED: &[&str] = &[
-    "double-pendulum-stiff",
-    "double-pendulum-rsda",
-    "pendulum-particle",
-    "vehicle-stiff",
-];
+/// The ids that [`describe`] knows (the model catalogue's list).
+pub use crate::model::CONSTRAINED;
 
 /// The model `id` with parameter overrides as a mechanism, started from `y0` (native
 /// layout) or the model's default state.
@@ -104,7 +99,7 @@ pub fn describe(
         None => model.default_y0().unwrap_or_else(|| native.y0.clone()),
     };
     for v in &y {
-        crate::spec::finite(*v, "initial value")?;
+        crate::error::finite(*v, "initial value")?;
     }
     let desc = match id {
         "double-pendulum-stiff" => stiff(native, &p, &y),

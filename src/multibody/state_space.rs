@@ -107,6 +107,12 @@ pub struct StateSpace {
     newton: Cell<u64>,
     solves: Cell<u64>,
     independent0: Vec<String>,
+    /// The partition the run started with: its coordinates are the reported columns
+    /// ([`Model::report_state`]) for the whole run.
+    part0: Partition,
+    /// The partition before the last re-partition (the dense output of the step that
+    /// ended at it is in those coordinates).
+    part_previous: Partition,
     repartitions: Vec<Repartition>,
 }
 
@@ -145,6 +151,8 @@ pub fn new(
     let mut names = ind_names.clone();
     names.extend(ind_names.iter().map(|c| dot(c)));
     let mut model = StateSpace {
+        part0: part.clone(),
+        part_previous: part.clone(),
         part,
         limit,
         q_acc: desc.q0.clone(),
@@ -222,7 +230,12 @@ fn chosen(coords: &[String], names: &[String], count: usize) -> Result<Partition
 
 impl StateSpace {
     fn state_of(&self, q: &[f64], qd: &[f64]) -> Vec<f64> {
-        let ind = &self.part.independent;
+        self.state_in(&self.part, q, qd)
+    }
+
+    /// (v, v̇) of a partition from the full (q, q̇).
+    fn state_in(&self, part: &Partition, q: &[f64], qd: &[f64]) -> Vec<f64> {
+        let ind = &part.independent;
         ind.iter()
             .map(|&i| q[i])
             .chain(ind.iter().map(|&i| qd[i]))
@@ -233,8 +246,17 @@ impl StateSpace {
     /// Generic over the scalar so that the tests differentiate through it (dual numbers:
     /// the derivative part converges with the Newton iterates).
     pub fn recover<T: Scalar>(&self, y: &[T]) -> Result<(Vec<T>, Vec<T>), ConstraintFailure> {
+        self.recover_in(&self.part, y)
+    }
+
+    /// [`StateSpace::recover`] for y = (v, v̇) written in the partition `part`.
+    fn recover_in<T: Scalar>(
+        &self,
+        part: &Partition,
+        y: &[T],
+    ) -> Result<(Vec<T>, Vec<T>), ConstraintFailure> {
         let mech = &self.desc.mechanism;
-        let (dep, ind) = (&self.part.dependent, &self.part.independent);
+        let (dep, ind) = (&part.dependent, &part.independent);
         let k = ind.len();
         // ‖·‖∞ of the real parts; NaN propagates (f64::max would drop it).
         let largest = |x: &mut dyn Iterator<Item = T>| {
@@ -446,10 +468,33 @@ impl Model for StateSpace {
                 .map(|&i| coords[i].clone())
                 .collect(),
         });
-        self.part = part;
+        self.part_previous = std::mem::replace(&mut self.part, part);
         let y_new = self.state_of(&self.q_acc, &self.qd_acc);
         y.copy_from_slice(&y_new);
         Ok(true)
+    }
+
+    /// After a re-partition the integrated coordinates are no longer the columns the
+    /// run is named by (the initial independent coordinates and their rates): the
+    /// full (q, q̇) is recovered from y (Newton from the last accepted q, not counted
+    /// as the run's work) and the named coordinates read from it.
+    fn report_state(&self, y: &[f64], out: &mut [f64], previous: bool) -> bool {
+        let part = if previous {
+            &self.part_previous
+        } else {
+            &self.part
+        };
+        if part.independent == self.part0.independent {
+            return false;
+        }
+        let newton = self.newton.get();
+        let recovered = self.recover_in(part, y);
+        self.newton.set(newton);
+        match recovered {
+            Ok((q, qd)) => out.copy_from_slice(&self.state_in(&self.part0, &q, &qd)),
+            Err(_) => out.fill(f64::NAN),
+        }
+        true
     }
 
     fn constraint_report(&self) -> Option<ConstraintReport> {

@@ -89,8 +89,8 @@ impl Amplification {
             "midpoint2" => Amplification::Midpoint2,
             "llm" => Amplification::Exp,
             "slowfast" => {
-                let alpha = crate::spec::finite(spec.alpha.unwrap_or(DEFAULT_ALPHA), "alpha")?;
-                let beta = crate::spec::finite(spec.beta.unwrap_or(DEFAULT_BETA), "beta")?;
+                let alpha = crate::error::finite(spec.alpha.unwrap_or(DEFAULT_ALPHA), "alpha")?;
+                let beta = crate::error::finite(spec.beta.unwrap_or(DEFAULT_BETA), "beta")?;
                 Amplification::SlowFast(SlowFast { alpha, beta })
             }
             "ab3" => Amplification::Multistep(AB3),

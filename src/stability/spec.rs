@@ -1,8 +1,8 @@
 //! What a user asks the stability lab for (JS field names in camelCase), and its checks:
 //! every bad input is a typed [`OdeError`] with a message that says what is allowed.
 
+use crate::error::finite;
 use crate::error::{num, OdeError};
-use crate::spec::finite;
 use serde::Deserialize;
 
 /// Largest map: nx·ny ≤ 2048² values (32 MiB of f64).

@@ -307,8 +307,7 @@ pub fn compare_formulations(
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,
 ) -> Result<JsValue, JsError> {
     let spec: SolveSpec = read("the spec", spec)?;
-    let c = crate::multibody::compare::compare_formulations(&spec, &js_sys::Date::now)
-        .map_err(js_error)?;
+    let c = crate::compare::compare_formulations(&spec, &js_sys::Date::now).map_err(js_error)?;
     to_js(&c)
 }
 

@@ -137,6 +137,10 @@ export interface Solution {
   warning?: string;
   /** Constrained formulations (SolveSpec.formulation): re-partitions, Newton work. */
   constraint?: ConstraintReport;
+  /** Present when the run took more steps than fit in memory: only every 2^k-th step
+   *  (and the start, every event and the end) was kept; says so in words. h[i] and
+   *  errEst[i] are then the step that ended at t[i+1]. */
+  thinned?: string;
 }
 /** What `Integrator.advance(n)` returns: up to n steps, flat and row-major. */
 export interface Chunk {
@@ -230,6 +234,9 @@ fn solution_to_js(sol: &Solution) -> Result<JsValue, JsError> {
     if let Some(c) = &sol.constraint {
         set(&obj, "constraint", &to_js(c)?)?;
     }
+    if let Some(note) = &sol.thinned {
+        set(&obj, "thinned", &JsValue::from_str(note))?;
+    }
     Ok(obj.into())
 }
 /// Integrates `spec` from t0 to t1; throws an `Error` saying what is wrong with a bad spec.
@@ -267,7 +274,7 @@ impl Integrator {
         let info = self.inner.step().map_err(js_error)?;
         let obj = Object::new();
         set(&obj, "t", &JsValue::from_f64(info.t))?;
-        set(&obj, "y", &Float64Array::from(self.inner.y()))?;
+        set(&obj, "y", &Float64Array::from(&self.inner.reported_y()[..]))?;
         set(&obj, "h", &JsValue::from_f64(info.h))?;
         if let Some(e) = info.err_est {
             set(&obj, "errEst", &JsValue::from_f64(e))?;
@@ -309,7 +316,7 @@ impl Integrator {
                 driver::StepOutcome::Failed(e) => return Err(js_error(e)),
                 driver::StepOutcome::Rejected { .. } => unreachable!("advance retries"),
             }
-            y.extend_from_slice(self.inner.y());
+            y.extend(self.inner.reported_y());
             outputs.extend(self.inner.outputs());
             if has_exact {
                 exact.extend(self.inner.exact().unwrap_or_default());

@@ -211,8 +211,15 @@ fn llm_with_located_switches_is_exact_for_every_step_size() {
             .fold(0.0, f64::max);
         assert_eq!(sol.events.len(), switches.len(), "h = {h}");
         for (e, ts) in sol.events.iter().zip(&switches) {
-            assert!((e.t - ts).abs() < 1e-12, "h = {h}: event at {} vs switch {ts}", e.t);
+            assert!(
+                (e.t - ts).abs() < 1e-12,
+                "h = {h}: event at {} vs switch {ts}",
+                e.t
+            );
         }
-        assert!(err < 1e-10, "h = {h}: end {end:?} vs exact {exact:?}, error {err:e}");
+        assert!(
+            err < 1e-10,
+            "h = {h}: end {end:?} vs exact {exact:?}, error {err:e}"
+        );
     }
 }

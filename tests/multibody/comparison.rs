@@ -3,7 +3,7 @@
 //! Table 5 step counts beside the seed's.
 
 use super::formulations::spec;
-use odelab::multibody::compare::compare_formulations;
+use odelab::compare::compare_formulations;
 
 /// Seed 001 Table 5: steps of the Rosenbrock–Nyström code for tolerance 10^k.
 const SEED_TABLE5: [(i32, u64); 4] = [(-2, 29), (-3, 49), (-4, 85), (-5, 148)];

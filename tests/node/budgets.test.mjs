@@ -47,3 +47,58 @@ test('describeSystem refuses text over the size and nesting budgets with a messa
   assert.throws(() => describeSystem(`x' = ${'1+'.repeat(60_000)}1`), /the text is too large \(more than 100000 bytes\)/);
   assert.throws(() => describeSystem(`x' = ${'('.repeat(100)}1${')'.repeat(100)}`), /nested too deeply \(more than 64 levels\)/);
 });
+
+/** n decoupled decays y_i' = -k_i y_i (k_i = 1 … 7), all starting at 1, as system text. */
+function decays(n) {
+  const lines = [];
+  for (let i = 0; i < n; i++) lines.push(`y${i}' = -${(i % 7) + 1}*y${i}`);
+  for (let i = 0; i < n; i++) lines.push(`y${i}(0) = 1`);
+  return lines.join('\n');
+}
+
+test('400 typed states × 10 million Euler steps no longer aborts: the record is budgeted', () => {
+  // The issue's request (h = 1e-6 to t1 = 10, maxSteps 1e7) threw "RuntimeError:
+  // unreachable" at once; a terminal event keeps this test short.
+  const sol = solve({
+    system: decays(400),
+    method: 'euler',
+    h: 1e-6,
+    t1: 10,
+    maxSteps: 1e7,
+    events: [{ expr: 't - 0.0001', terminal: true }],
+  });
+  assert.equal(sol.events.length, 1);
+  assert.ok(sol.t.length <= 102);
+  assert.equal(sol.thinned, undefined);
+});
+
+test('a run of more steps than fit is thinned, keeps its end, and says so', () => {
+  const sol = solve({ system: decays(400), method: 'euler', h: 1e-6, t1: 0.05 });
+  assert.match(sol.thinned, /more than fit in memory: every \d+th step is kept/);
+  assert.ok(sol.t.length * 403 <= 2 ** 24);
+  assert.equal(sol.t[0], 0);
+  assert.equal(sol.t[sol.t.length - 1], 0.05);
+  assert.equal(sol.h.length, sol.t.length - 1);
+});
+
+test('what cannot fit is refused with a message', () => {
+  const tEval = Array.from({ length: 1_000_000 }, (_, i) => i * 1e-6);
+  assert.throws(() => solve({ system: decays(400), method: 'rk4', h: 0.1, t1: 1, tEval }), /needs about 3200 MB, more than the 134 MB a run may use/);
+});
+
+test('Animate (Integrator.advance) and Solve report the same stop the same way', () => {
+  // Negative damping: the state overflows near t = 0.7 and the step size underflows.
+  const spec = { model: 'mass-spring-damper', method: 'dp45', rtol: 1e-3, atol: 1e-6, t1: 5, params: { c: -1000 } };
+  const sol = solve(spec);
+  assert.match(sol.warning, /^step size underflow at t = 0\.7/);
+  const it = new Integrator(spec);
+  let chunk;
+  let last = 0;
+  do {
+    chunk = it.advance(1000);
+    if (chunk.t.length) last = chunk.t[chunk.t.length - 1];
+  } while (!chunk.done);
+  assert.equal(chunk.warning, sol.warning);
+  assert.equal(last, sol.t[sol.t.length - 1]);
+  it.free();
+});

@@ -18,9 +18,9 @@
 //! Time is measured with a clock the caller passes (milliseconds), because
 //! `std::time::Instant` does not exist on wasm32-unknown-unknown.
 
-use super::Formulation;
 use crate::driver::{solve, Solution};
 use crate::error::OdeError;
+use crate::multibody::Formulation;
 use crate::spec::SolveSpec;
 use serde::Serialize;
 
