@@ -1,14 +1,14 @@
-// Homework in the built wasm package (pkg/) in Node: gradeAssignment, readAssignment and
+// Homework in the built labs package (pkg-labs/) in Node: gradeAssignment, readAssignment and
 // assignmentDigest take JSON text or plain objects, return plain objects, throw Errors
 // naming the place, and give the same grades and digests as the native core
 // (tests/homework/: the same messages, the same pinned digest).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import init, { gradeAssignment, readAssignment, assignmentDigest } from '../../pkg/odelab.js';
+import init, { gradeAssignment, readAssignment, assignmentDigest } from '../../pkg-labs/odelab_labs.js';
 
 before(async () => {
-  await init({ module_or_path: readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)) });
+  await init({ module_or_path: readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)) });
 });
 
 const stiffness = readFileSync(new URL('../../examples/assignments/stiffness.json', import.meta.url), 'utf8');

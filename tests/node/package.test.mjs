@@ -18,7 +18,7 @@ before(async () => {
 
 // The public names (README "Using the engine from JavaScript"): each in exactly one package.
 const RUN_API = ['methods', 'models', 'stabilityMethods', 'describeSystem', 'solve', 'Integrator'];
-const LABS_API = ['stabilityMap', 'stabilityContour', 'stabilityFacts', 'stabilityAnalysis', 'spectrum', 'convergence', 'analyzeTableau', 'compareRuns', 'compareFormulations'];
+const LABS_API = ['stabilityMap', 'stabilityContour', 'stabilityFacts', 'stabilityAnalysis', 'spectrum', 'convergence', 'analyzeTableau', 'compareRuns', 'compareFormulations', 'readAssignment', 'assignmentDigest', 'gradeAssignment'];
 
 test('every public function is exported by exactly one of the two packages', () => {
   for (const name of RUN_API) {
