@@ -25,6 +25,9 @@ fn blew_up(y: &[f64]) -> bool {
     !y.iter().all(|v| v.abs() <= BLOW_UP)
 }
 
+/// A step that passed: (t_new, the method's h, its error estimate).
+type Passed = (f64, f64, Option<f64>);
+
 /// How the next step size is chosen.
 pub(super) enum Pacing {
     /// A checked grid; `k` is the index of the last grid point reached. `max_steps`
@@ -167,9 +170,7 @@ impl Integrator {
 
     /// One attempt of an adaptive step: (t_new, h, error estimate) if it passes the
     /// error test, or the rejected h and the smaller one the controller proposes next.
-    fn adaptive_attempt(
-        &mut self,
-    ) -> Result<Result<(f64, f64, Option<f64>), (f64, f64)>, OdeError> {
+    fn adaptive_attempt(&mut self) -> Result<Result<Passed, (f64, f64)>, OdeError> {
         let Pacing::Adaptive {
             controller,
             h: h_proposed,
