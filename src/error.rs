@@ -355,6 +355,17 @@ impl fmt::Display for OdeError {
 
 impl std::error::Error for OdeError {}
 
+/// Checks that a number is finite, naming it in the error.
+pub(crate) fn finite(value: f64, what: &str) -> Result<f64, OdeError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(OdeError::NotFinite {
+            what: what.to_string(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::num;
@@ -369,16 +380,5 @@ mod tests {
         assert_eq!(num(0.0), "0");
         assert_eq!(num(f64::NAN), "NaN");
         assert_eq!(num(100.0), "100");
-    }
-}
-
-/// Checks that a number is finite, naming it in the error.
-pub(crate) fn finite(value: f64, what: &str) -> Result<f64, OdeError> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(OdeError::NotFinite {
-            what: what.to_string(),
-        })
     }
 }

@@ -107,7 +107,7 @@ impl Recorder {
         if p.h.is_some() {
             self.steps += 1;
         }
-        self.last_kept = p.pinned || end || self.steps % self.stride == 0;
+        self.last_kept = p.pinned || end || self.steps.is_multiple_of(self.stride);
         if !self.last_kept {
             return;
         }
@@ -157,7 +157,7 @@ impl Recorder {
         let with_err_est = !self.err_est.is_empty();
         let mut kept = 0;
         for i in 0..self.t.len() {
-            if !(self.pinned[i] || self.step[i] % self.stride == 0) {
+            if !(self.pinned[i] || self.step[i].is_multiple_of(self.stride)) {
                 continue;
             }
             self.t[kept] = self.t[i];

@@ -25,6 +25,25 @@ fn blew_up(y: &[f64]) -> bool {
     !y.iter().all(|v| v.abs() <= BLOW_UP)
 }
 
+/// The method's step from (t, y) by h into `y_new`. A constraint solve that failed
+/// inside f (issue 8) is the precise reason of a failure, so it comes first.
+fn method_step(
+    stepper: &mut dyn Stepper,
+    model: &dyn Model,
+    (t, y, h): (f64, &[f64], f64),
+    y_new: &mut [f64],
+    stats: &mut Stats,
+) -> Result<(), OdeError> {
+    let result = stepper.step(model, t, y, h, y_new, stats);
+    match model.take_failure() {
+        Some(f) => Err(f.at(t, h)),
+        None => result,
+    }
+}
+
+/// A step that passed: (t_new, the method's h, its error estimate).
+type Passed = (f64, f64, Option<f64>);
+
 /// How the next step size is chosen.
 pub(super) enum Pacing {
     /// A checked grid; `k` is the index of the last grid point reached. `max_steps`
@@ -139,18 +158,13 @@ impl Integrator {
         } else {
             t_next - self.t
         };
-        let result = self.stepper.step(
+        method_step(
+            self.stepper.as_mut(),
             self.model.as_ref(),
-            self.t,
-            &self.y,
-            h,
+            (self.t, &self.y, h),
             &mut self.y_next,
             &mut self.stats,
-        );
-        if let Some(f) = self.model.take_failure() {
-            return Err(f.at(self.t, h));
-        }
-        result?;
+        )?;
         self.stats.nsteps += 1;
         if blew_up(&self.y_next) {
             return Err(OdeError::BlewUp { t: t_next, h });
@@ -167,9 +181,7 @@ impl Integrator {
 
     /// One attempt of an adaptive step: (t_new, h, error estimate) if it passes the
     /// error test, or the rejected h and the smaller one the controller proposes next.
-    fn adaptive_attempt(
-        &mut self,
-    ) -> Result<Result<(f64, f64, Option<f64>), (f64, f64)>, OdeError> {
+    fn adaptive_attempt(&mut self) -> Result<Result<Passed, (f64, f64)>, OdeError> {
         let Pacing::Adaptive {
             controller,
             h: h_proposed,
@@ -200,19 +212,13 @@ impl Integrator {
         if h.is_nan() || h <= h_min {
             return Err(OdeError::StepSizeUnderflow { t: self.t, h });
         }
-        let result = self.stepper.step(
+        let result = method_step(
+            self.stepper.as_mut(),
             self.model.as_ref(),
-            self.t,
-            &self.y,
-            h,
+            (self.t, &self.y, h),
             &mut self.y_next,
             &mut self.stats,
         );
-        // A failed constraint solve inside f (issue 8) is the precise reason.
-        let result = match self.model.take_failure() {
-            Some(f) => Err(f.at(self.t, h)),
-            None => result,
-        };
         if let Err(e) = result {
             // A step too large for its linear algebra is retried smaller, like a
             // rejected step; after MAX_STEP_FAILURES cuts in a row the failure is the
@@ -291,17 +297,13 @@ impl Integrator {
         let mut err_est = err_est;
         for pass in 1..=MAX_PASSES {
             let h = t_cut - self.t;
-            self.stepper.step(
+            method_step(
+                self.stepper.as_mut(),
                 self.model.as_ref(),
-                self.t,
-                &self.y,
-                h,
+                (self.t, &self.y, h),
                 &mut self.y_next,
                 &mut self.stats,
             )?;
-            if let Some(f) = self.model.take_failure() {
-                return Err(f.at(self.t, h));
-            }
             if blew_up(&self.y_next) {
                 return Err(OdeError::BlewUp { t: t_cut, h });
             }

@@ -33,9 +33,9 @@ async function countFrames(page) {
     window.__frames = 0;
     const tick = () => {
       window.__frames += 1;
-      requestAnimationFrame(tick);
+      window.requestAnimationFrame(tick);
     };
-    requestAnimationFrame(tick);
+    window.requestAnimationFrame(tick);
   });
 }
 
@@ -45,11 +45,11 @@ async function countFrames(page) {
  */
 async function assertWasmOnlyInWorker(page) {
   const wasmIn = (names) => names.filter((n) => n.endsWith('.wasm'));
-  const main = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  const main = await page.evaluate(() => window.performance.getEntriesByType('resource').map((e) => e.name));
   assert.deepEqual(wasmIn(main), [], 'the main thread loaded the wasm module');
   const inWorkers = [];
   for (const w of page.workers()) {
-    const names = await w.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)).catch(() => []);
+    const names = await w.evaluate(() => globalThis.performance.getEntriesByType('resource').map((e) => e.name)).catch(() => []);
     inWorkers.push(...wasmIn(names));
   }
   assert.ok(inWorkers.length >= 1, `a worker loaded the wasm module: ${inWorkers}`);

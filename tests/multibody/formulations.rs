@@ -420,9 +420,9 @@ fn state_space_columns_keep_their_names_across_repartitions() {
     let mut largest: f64 = 0.0;
     for (j, name) in ss.names.iter().enumerate() {
         let a = column(&aug, name);
-        for i in 0..times.len() {
+        for (i, t) in times.iter().enumerate() {
             let d = (ss.y_eval[i * ss.dim + j] - aug.y_eval[i * aug.dim + a]).abs();
-            assert!(d < 1e-5, "{name} at t = {}: {d:e}", times[i]);
+            assert!(d < 1e-5, "{name} at t = {t}: {d:e}");
             largest = largest.max(d);
         }
         // The recorded points too: at the end both runs are at t = 2.
