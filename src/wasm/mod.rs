@@ -260,7 +260,8 @@ fn check_keys<T: Request>(what: &str, value: &JsValue) -> Result<(), OdeError> {
 }
 
 /// Reads the request `what` ("the spec", "tableau", …): refuses unknown keys (with a
-/// "did you mean" suggestion), then deserialises it; every failure is a `BadSpec`.
+/// "did you mean" suggestion), then deserialises it; every failure is a `BadSpec` that
+/// names `what` ("invalid type: string \"big\", expected f64 in the spec").
 fn read<T: Request>(what: &str, value: JsValue) -> Result<T, JsError> {
     check_keys::<T>(what, &value).map_err(js_error)?;
     serde_wasm_bindgen::from_value(value).map_err(|e| {
@@ -268,7 +269,7 @@ fn read<T: Request>(what: &str, value: JsValue) -> Result<T, JsError> {
         // only the message.
         let text = e.to_string();
         js_error(OdeError::BadSpec {
-            message: format!("{what}: {}", text.trim_start_matches("Error: ")),
+            message: format!("{} in {what}", text.trim_start_matches("Error: ")),
         })
     })
 }

@@ -105,7 +105,7 @@ test('issue 2: bad specs throw an Error that says what was wrong', () => {
     [{ ...base, y0: [1] }, /must have 2 entries, got 1/],
     [{ ...base, params: { q: 1 } }, /has no parameter "q"/],
     [{ ...base, h: 1e-9 }, /budget/],
-    [{ ...base, h: 'big' }, /invalid spec/],
+    [{ ...base, h: 'big' }, /invalid spec: invalid type: string "big", expected f64 in the spec$/],
     [{ ...base, rtoll: 1 }, /unknown field "rtoll" in the spec \(did you mean "rtol"\?\)/],
     [{ method: 'rk4', h: 0.1 }, /missing field `model`/],
   ];
