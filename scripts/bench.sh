@@ -44,6 +44,8 @@ step "SciPy ($SCIPY_RUNS runs)"
 "$py" bench/scipy_bench.py "$SCIPY_RUNS" "$(( (SCIPY_RUNS + 1) / 2 ))" >"$out/scipy.json"
 step "first plot in headless Chromium ($PAGE_RUNS cold loads)"
 node bench/first_plot.mjs "$PAGE_RUNS" >"$out/first-plot.json"
+step "animation frame rate in headless Chromium (vehicle, against a bare rAF loop)"
+node bench/animation_fps.mjs 3 >"$out/animation.json"
 
 step "report"
 node bench/report.mjs "$out"

@@ -16,6 +16,8 @@ const LIVE_COLOR = '#1f5fbf';
 const EXACT_COLOR = '#868e96';
 /** Longest polyline drawn per run (longer runs are thinned evenly). */
 const MAX_POINTS = 20_000;
+/** A pin widens the axes if it is at most this many times the live run's size. */
+const PIN_REACH = 5;
 /** Step points shown in step-by-step mode (the latest ones) and their colour. */
 const MAX_STEP_DOTS = 400;
 const STEP_COLOR = '#d9480f';
@@ -102,15 +104,28 @@ export class PhaseView {
     add(run, LIVE_COLOR);
     for (const pin of this.store.shownPins) add(pin.run, pin.color);
 
-    // Axes fit the live run (and its exact solution); pins that leave them are clipped.
-    let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
-    for (const c of curves.filter((c) => c.color === LIVE_COLOR || c.color === EXACT_COLOR)) {
+    // Axes fit the live run (and its exact solution), and every pin that stays within a
+    // few times its size: an Euler spiral fits, a blown-up pin is clipped.
+    const box = (c: Curve): [number, number, number, number] => {
+      let b: [number, number, number, number] = [Infinity, -Infinity, Infinity, -Infinity];
       for (let i = 0; i < c.x.length; i++) {
         if (Number.isFinite(c.x[i]) && Number.isFinite(c.y[i])) {
-          [x0, x1] = [Math.min(x0, c.x[i]), Math.max(x1, c.x[i])];
-          [y0, y1] = [Math.min(y0, c.y[i]), Math.max(y1, c.y[i])];
+          b = [Math.min(b[0], c.x[i]), Math.max(b[1], c.x[i]), Math.min(b[2], c.y[i]), Math.max(b[3], c.y[i])];
         }
       }
+      return b;
+    };
+    const join = (a: number[], b: number[]): [number, number, number, number] => [
+      Math.min(a[0], b[0]),
+      Math.max(a[1], b[1]),
+      Math.min(a[2], b[2]),
+      Math.max(a[3], b[3]),
+    ];
+    const own = (c: Curve): boolean => c.color === LIVE_COLOR || c.color === EXACT_COLOR;
+    let [x0, x1, y0, y1] = curves.filter(own).map(box).reduce(join, [Infinity, -Infinity, Infinity, -Infinity]);
+    const [w0, h0] = [x1 - x0, y1 - y0];
+    for (const b of curves.filter((c) => !own(c)).map(box)) {
+      if (b[1] - b[0] <= PIN_REACH * w0 && b[3] - b[2] <= PIN_REACH * h0) [x0, x1, y0, y1] = join([x0, x1, y0, y1], b);
     }
     if (!(x0 <= x1 && y0 <= y1)) return;
     const padX = (x1 - x0 || Math.abs(x0) || 1) * 0.05;

@@ -102,7 +102,7 @@ export class Playback {
       if (time > t1) {
         if (!this.loop.checked) {
           this.store.setTime(t1);
-          this.finish(frames, now - started);
+          this.finish(frames, performance.now() - started);
           return;
         }
         time = t0;

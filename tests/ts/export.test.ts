@@ -1,6 +1,23 @@
 // CSV and session files (www/export.ts).
 import { describe, expect, it } from 'vitest';
-import { runToCsv, sessionFromJson, sessionToJson } from '../../www/export';
+import { runToCsv, runsToCsv, sessionFromJson, sessionToJson } from '../../www/export';
+import type { Run } from '../../www/run';
+import type { ModelInfo } from '../../www/engine';
+
+/** A run of two states for the CSV, with what it needs to be described. */
+function fakeRun(method: string, h: number, t: number[], y: number[]): Run {
+  return {
+    settings: { model: 'pendulum', method, h },
+    model: { id: 'pendulum', params: [] } as unknown as ModelInfo,
+    method: undefined,
+    adaptive: false,
+    t,
+    y,
+    names: ['θ', 'ω'],
+    outputs: {},
+    stats: { nfev: 0, naccept: 0, nreject: 0 } as Run['stats'],
+  };
+}
 
 describe('CSV', () => {
   it('names its columns and keeps full precision', () => {
@@ -8,6 +25,13 @@ describe('CSV', () => {
       energy: [4.5, 4.500000000001],
     });
     expect(csv).toBe('t,θ,ω,energy\n0,1,0,4.5\n0.1,0.995004165278026,-0.0998334166468282,4.500000000001\n');
+  });
+  it("put a pinned run's states beside the current run's, at its times", () => {
+    const live = fakeRun('rk4', 0.5, [0, 0.5, 1], [1, 0, 2, 0, 3, 0]);
+    const pin = fakeRun('euler', 1, [0, 1], [10, 1, 20, 2]);
+    const lines = runsToCsv(live, [pin]).trim().split('\n');
+    expect(lines[0]).toBe('t,θ,ω,"pin 1 (euler, h = 1): θ","pin 1 (euler, h = 1): ω"');
+    expect(lines.slice(1)).toEqual(['0,1,0,10,1', '0.5,2,0,15,1.5', '1,3,0,20,2']);
   });
   it('quotes names with commas or quotes', () => {
     expect(runToCsv([0], [1], ['a,b'], { 'say "hi"': [2] }).split('\n')[0]).toBe('t,"a,b","say ""hi"""');
@@ -17,6 +41,10 @@ describe('CSV', () => {
 describe('session files', () => {
   it('round-trip', () => {
     const settings = { model: 'pendulum', method: 'rk4', h: 0.01, t1: 10, params: { g: 9.81 } };
+    expect(sessionFromJson(sessionToJson(settings))).toEqual({ settings });
+  });
+  it('keep pinned runs', () => {
+    const settings = { model: 'pendulum', method: 'rk4', h: 0.01, pins: [{ model: 'pendulum', method: 'euler', h: 0.01, color: '#f59f00' }] };
     expect(sessionFromJson(sessionToJson(settings))).toEqual({ settings });
   });
   it('refuse what is not a session, or is from a newer version', () => {
