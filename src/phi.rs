@@ -90,16 +90,43 @@ pub struct PhiFunctions {
     scale: Vec<f64>,
 }
 
-/// c = a b for column-major n × n matrices.
+/// c = a b for column-major n × n matrices. Sizes up to 8 go through a copy of the
+/// loop with n known at compile time (unrolled; the same operations in the same order).
 fn matmul(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
+    match n {
+        1 => matmul_fixed::<1>(a, b, c),
+        2 => matmul_fixed::<2>(a, b, c),
+        3 => matmul_fixed::<3>(a, b, c),
+        4 => matmul_fixed::<4>(a, b, c),
+        5 => matmul_fixed::<5>(a, b, c),
+        6 => matmul_fixed::<6>(a, b, c),
+        7 => matmul_fixed::<7>(a, b, c),
+        8 => matmul_fixed::<8>(a, b, c),
+        _ => matmul_any(n, a, b, c),
+    }
+}
+
+fn matmul_fixed<const N: usize>(a: &[f64], b: &[f64], c: &mut [f64]) {
+    let (a, b, c) = (&a[..N * N], &b[..N * N], &mut c[..N * N]);
+    for j in 0..N {
+        let mut col = [0.0; N];
+        for k in 0..N {
+            let bkj = b[j * N + k];
+            for i in 0..N {
+                col[i] += a[k * N + i] * bkj;
+            }
+        }
+        c[j * N..(j + 1) * N].copy_from_slice(&col);
+    }
+}
+
+fn matmul_any(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     c.fill(0.0);
     for j in 0..n {
         let cj = &mut c[j * n..(j + 1) * n];
         for (k, &bkj) in b[j * n..(j + 1) * n].iter().enumerate() {
-            if bkj != 0.0 {
-                for (ci, &aik) in cj.iter_mut().zip(&a[k * n..(k + 1) * n]) {
-                    *ci += aik * bkj;
-                }
+            for (ci, &aik) in cj.iter_mut().zip(&a[k * n..(k + 1) * n]) {
+                *ci += aik * bkj;
             }
         }
     }
