@@ -83,6 +83,22 @@ for (const id of cases.stabilityMap.methods) {
     verdict(w.ms <= 16),
   ]);
 }
+// 4b. Pairs: a method's time over a baseline's, in the same run (WASM; native in brackets).
+for (const [i, c] of cases.pairs.cases.entries()) {
+  const w = wasm?.pairs?.[i];
+  const n = native?.pairs?.[i];
+  if (!w) continue;
+  const r = w.run.ms / w.baseline.ms;
+  const side = (s) => `${ms(s.ms)}, ${int(s.stats.nsteps)} steps, ${int(s.stats.nfev)} f-evals, err ${s.err.toExponential(1)}`;
+  rows.push([
+    `${c.name} — WASM`,
+    side(w.run),
+    side(w.baseline),
+    `${x(r)}${n ? ` (native ${x(n.run.ms / n.baseline.ms)})` : ''}`,
+    `≤ ${c.goal}×`,
+    verdict(r <= c.goal),
+  ]);
+}
 // 5. Sweep.
 if (wasm) {
   const n = native?.sweep;

@@ -86,4 +86,30 @@ const result = { runs: RUNS, node: process.version };
   }
 }
 
+// 5. Pairs: a method against a baseline in the same run, both timed, each end point
+//    compared with an untimed tight reference.
+{
+  result.pairs = cases.pairs.cases.map((c) => {
+    const reference = last(solve(c.reference));
+    const components = c.components ?? reference.map((_, i) => i);
+    // Run and baseline alternate call by call, so both see the same machine load.
+    const specs = [c.run, c.baseline];
+    const times = [[], []];
+    const sols = [];
+    for (let i = 0; i < WARMUP + Math.min(RUNS, 11); i++) {
+      specs.forEach((spec, k) => {
+        const start = performance.now();
+        sols[k] = solve(spec);
+        if (i >= WARMUP) times[k].push(performance.now() - start);
+      });
+    }
+    const side = (k) => {
+      const y = last(sols[k]);
+      const err = Math.max(...components.map((i) => Math.abs(y[i] - reference[i])));
+      return { ms: median(times[k]), runs: times[k], stats: sols[k].stats, err };
+    };
+    return { name: c.name, run: side(0), baseline: side(1) };
+  });
+}
+
 console.log(JSON.stringify(result));

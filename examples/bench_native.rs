@@ -149,5 +149,44 @@ fn main() {
     }
     out.insert("stabilityMap".into(), Value::Object(maps));
 
+    // 5. Pairs: a method against a baseline in the same run, both timed, each end
+    //    point compared with an untimed tight reference.
+    let mut pairs = Vec::new();
+    for case in cases["pairs"]["cases"].as_array().unwrap() {
+        let reference = last(&odelab::solve(&spec(&case["reference"])).expect("reference solves"));
+        let components: Vec<usize> = match case.get("components") {
+            Some(c) => serde_json::from_value(c.clone()).unwrap(),
+            None => (0..reference.len()).collect(),
+        };
+        // Run and baseline alternate call by call, so both see the same machine load.
+        let (run, baseline) = (spec(&case["run"]), spec(&case["baseline"]));
+        let mut times = [Vec::new(), Vec::new()];
+        let mut sols = [None, None];
+        for i in 0..=runs.min(11) {
+            for (k, s) in [&run, &baseline].into_iter().enumerate() {
+                let start = Instant::now();
+                let sol = odelab::solve(s).expect("pair solves");
+                if i > 0 {
+                    times[k].push(start.elapsed().as_secs_f64() * 1e3);
+                }
+                sols[k] = Some(sol);
+            }
+        }
+        let side = |k: usize| {
+            let sol = sols[k].as_ref().expect("solved");
+            let y = last(sol);
+            let err = components
+                .iter()
+                .map(|&i| (y[i] - reference[i]).abs())
+                .fold(0.0, f64::max);
+            let mut sorted = times[k].clone();
+            sorted.sort_by(f64::total_cmp);
+            json!({ "ms": sorted[sorted.len() / 2], "runs": times[k], "stats": stats(sol), "err": err })
+        };
+        let (run, baseline) = (side(0), side(1));
+        pairs.push(json!({ "name": case["name"], "run": run, "baseline": baseline }));
+    }
+    out.insert("pairs".into(), Value::Array(pairs));
+
     println!("{}", Value::Object(out));
 }

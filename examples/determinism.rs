@@ -29,20 +29,14 @@ fn main() {
             if m.second_order && !info.second_order {
                 continue;
             }
-            // The exponential methods (llm, slowfast) call nalgebra's matrix exponential,
-            // which takes powf/log2/exp from the platform (its degree and scaling choice
-            // and 1×1 case), so they agree natively and in WASM to round-off, not to the
-            // bit: they run on a fixed grid and report their final state for a closeness
-            // check (an adaptive run could branch on a last-bit difference).
-            let exponential = m.family.contains("exponential");
+            // The exponential methods (llm, slowfast) are bitwise too since their
+            // φ-functions come from crate::phi (+ − × ÷ only, no platform powf/log2 as
+            // nalgebra's expm had), so they are hashed like every other method.
             // Short runs: a few hundred steps, a fixed h for every method without an
             // error estimate, default tolerances (and tEval) for the adaptive ones.
             let t1 = info.t0 + (info.t1 - info.t0).min(2.0);
             let mut spec = json!({ "model": info.id, "method": m.id, "t1": t1, "maxSteps": 5000 });
-            if exponential {
-                spec["h"] = json!((t1 - info.t0) / 200.0);
-                spec["adaptive"] = json!(false);
-            } else if m.adaptive {
+            if m.adaptive {
                 spec["tEval"] = json!([
                     info.t0 + 0.25 * (t1 - info.t0),
                     info.t0 + 0.5 * (t1 - info.t0)
@@ -56,10 +50,6 @@ fn main() {
                     let mut outputs = Vec::new();
                     for (_, series) in &sol.outputs {
                         outputs.extend_from_slice(series);
-                    }
-                    if exponential {
-                        out.push(json!({ "spec": spec, "close": sol.y[sol.y.len() - sol.dim..] }));
-                        continue;
                     }
                     json!({
                         "t": fnv1a(&sol.t), "y": fnv1a(&sol.y), "outputs": fnv1a(&outputs),

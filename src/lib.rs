@@ -35,6 +35,7 @@ pub mod math;
 pub mod method;
 pub mod model;
 pub mod multibody;
+pub mod phi;
 pub mod problem;
 pub mod reference;
 pub mod spec;

@@ -2,31 +2,36 @@
 //! output of eq. (18), the local-error estimate of eqs. (29)–(33) and step-size control
 //! by eqs. (38)–(40) through `crate::control`.
 //!
-//! **The step.** With J = f_y(t_n, y_n), f_t = f_t(t_n, y_n), f_n = f(t_n, y_n), one
-//! (m+2) × (m+2) block-matrix exponential per step (000 eq. 6, Van Loan's theorem,
-//! 000 eqs. 3–4):
+//! **The step** (000 eqs. 1–2 in increment form). With J = f_y(t_n, y_n),
+//! f_t = f_t(t_n, y_n), f_n = f(t_n, y_n):
 //!
 //! ```text
-//! C_n = [[J, f_t, f_n − J y_n], [0, 0, 1], [0, 0, 0]],   e^{h C_n} = [[F, ·, ψ], …]
-//! y_{n+1} = F y_n + ψ,   F = e^{hJ},   ψ = ∫₀ʰ e^{J(h−u)} (f_n − J y_n + f_t u) du
+//! y_{n+1} = y_n + h φ₁(hJ) f_n + h² φ₂(hJ) f_t = y_n + ∫₀ʰ e^{J(h−u)} (f_n + f_t u) du
 //! ```
 //!
-//! This is eq. (1) y_n + φ rearranged (φ = (F − I) y_n + ψ), as `../shared/METHODS.md`
-//! suggests: on y' = λy it computes e^{hλ} y_n itself (the third column is 0), so it is
-//! exact *relative to the exact value* even when hλ = −100, whereas y_n + φ leaves
-//! round-off of size ε|y_n| where the exact value is e^{−100} y_n. Seed 000's C_n has the
-//! third column f_n; ours has f_n − J y_n and the F block is used too.
+//! — the φ of 000 eq. (2), the top-right block of 000 eq. (6)'s e^{hC_n}, here with the
+//! φ-functions of hJ from `crate::phi` (one scaling-and-squaring evaluation of φ₀ … φ₃ as
+//! m × m matrices, no bordered block). The increment form matters on stiff problems:
+//! the earlier rearrangement y_{n+1} = e^{hJ} y_n + ψ with ψ built from f_n − J y_n
+//! cancelled catastrophically when |J y_n| ≫ |f_n| (Robertson's kinetics: 3–4 correct
+//! digits whatever the tolerance, and a fixed-step error that grew as h shrank), because
+//! the rounding of J y_n is then carried by h φ₁(hJ) ≈ h along the slow directions. Here
+//! only the rounding of f_n is. On y' = λy the step is y_n (1 + hλ φ₁(hλ)) = e^{hλ} y_n
+//! with φ₁ from the same evaluation: exact to round-off relative to |y_n| for every hλ
+//! (for hλ ≲ −36, where e^{hλ} is below that round-off, the result is ~1e-16 |y_n|
+//! instead of e^{hλ} y_n).
 //!
-//! **Dense output** (000 eq. 18): y(t_n + θh) = e^{θhJ} y_n + ψ(θh), one more
-//! exponential of θh C_n per interpolated point.
+//! **Dense output** (000 eq. 18): y(t_n + τ) = y_n + τ φ₁(τJ) f_n + τ² φ₂(τJ) f_t, one
+//! more φ evaluation per interpolated point.
 //!
 //! **Error estimate** (000 eqs. 29–33): r = f(t_{n+1}, y_{n+1}) − g(y_{n+1}) with the
 //! linearisation g(y) = f_n + J (y − y_n) + f_t h, v_n = r/h² (000 eq. 30; the 1/2 that
 //! 000 eqs. 26/29 miss is harmless because eq. 30 redefines v_n, METHODS.md), and
-//! l_{n+1} = ∫₀ʰ e^{J(h−u)} v_n u² du is the top-right block of e^{hL} with the
-//! (m+3) × (m+3) L = [[J, 2v_n, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 0, 0]]
-//! (eqs. 32–33). It costs one f evaluation, f(t_{n+1}, y_{n+1}), which is the next
-//! step's f_n, and a second exponential. Its order as an estimate is h³: q = 2 for the
+//! l_{n+1} = ∫₀ʰ e^{J(h−u)} v_n u² du (eq. 31), which 000 eqs. (32)–(33) read from
+//! the (m+3)-block e^{hL}; it equals 2h³ φ₃(hJ) v_n = 2h φ₃(hJ) r, and φ₃ comes from the
+//! step's own φ evaluation. So the estimate costs one f evaluation,
+//! f(t_{n+1}, y_{n+1}), which is the next step's f_n (it is not wasted on fixed steps),
+//! one product per squaring for φ₃ and two matrix–vector products. Its order as an estimate is h³: q = 2 for the
 //! controller, so k = 3 per step (EPS) or k = 2 per unit step (EPUS, 000 eq. 39 with
 //! `controller.perUnitStep`), safety 0.9, PI (000 eq. 40) with `controller.kind: "pi"`.
 //!
@@ -44,7 +49,7 @@ use super::history::same_time;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
-use crate::linalg::expm;
+use crate::phi::PhiFunctions;
 use crate::problem::System;
 use crate::stats::Stats;
 use nalgebra::{DMatrix, DVector};
@@ -66,18 +71,23 @@ pub const INFO: MethodInfo = MethodInfo {
     partitioned: false,
 };
 
-/// The LLM stepper: the last step's block matrix C_n (for the dense output), its
-/// start and end, and f at both (f at the end is the next step's f_n).
+/// The LLM stepper: the last step's linearisation (J, f_t, f_n) for the dense output,
+/// its start and end, and f at both (f at the end is the next step's f_n).
 pub struct Llm {
     provider: JacobianProvider,
-    /// C_n of the last step, (m+2) × (m+2).
-    block: DMatrix<f64>,
+    phi: PhiFunctions,
+    jac: DMatrix<f64>,
+    ft: DVector<f64>,
     last_t: f64,
     last_h: f64,
     last_y: Vec<f64>,
     last_y_new: Vec<f64>,
     f_start: Vec<f64>,
     f_end: Vec<f64>,
+    /// The increment y_{n+1} − y_n (or of a dense point).
+    work: Vec<f64>,
+    /// r = f(t_{n+1}, y_{n+1}) − g(y_{n+1}) of the estimate.
+    resid: Vec<f64>,
     error: Vec<f64>,
 }
 
@@ -85,29 +95,28 @@ impl Llm {
     pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
         Self {
             provider: JacobianProvider::new(INFO.id, jacobian),
-            block: DMatrix::zeros(dim + 2, dim + 2),
+            phi: PhiFunctions::new(dim),
+            jac: DMatrix::zeros(dim, dim),
+            ft: DVector::zeros(dim),
             last_t: f64::NAN,
             last_h: f64::NAN,
             last_y: vec![0.0; dim],
             last_y_new: vec![0.0; dim],
             f_start: vec![0.0; dim],
             f_end: vec![0.0; dim],
+            work: vec![0.0; dim],
+            resid: vec![0.0; dim],
             error: vec![0.0; dim],
         }
     }
 
-    /// e^{τ C_n} applied as y(t_n + τ) = F y_n + ψ (the rearranged eq. 1, eq. 18).
-    fn propagate(&self, tau: f64, out: &mut [f64], stats: &mut Stats) -> Result<(), OdeError> {
-        let m = out.len();
-        let e = expm(&(&self.block * tau), self.last_t, tau, stats)?;
-        for (i, o) in out.iter_mut().enumerate() {
-            let mut acc = e[(i, m + 1)];
-            for (j, yj) in self.last_y.iter().enumerate() {
-                acc += e[(i, j)] * yj;
-            }
-            *o = acc;
-        }
-        Ok(())
+    /// The increment τ φ₁(τJ) f_n + τ² φ₂(τJ) f_t into `work`, from the φ-functions
+    /// already computed at τJ.
+    fn increment(&mut self, tau: f64) {
+        self.work.fill(0.0);
+        self.phi.apply_add(1, tau, &self.f_start, &mut self.work);
+        self.phi
+            .apply_add(2, tau * tau, self.ft.as_slice(), &mut self.work);
     }
 }
 
@@ -125,7 +134,6 @@ impl Stepper for Llm {
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let m = y.len();
         // f_n: from the last step's start (a retry) or end (its error estimate
         // evaluated it), else evaluated.
         if t == self.last_t && y == self.last_y.as_slice() {
@@ -137,41 +145,38 @@ impl Stepper for Llm {
             stats.nfev += 1;
         }
         let (jac, ft) = self.provider.at(sys, t, y, stats)?;
-        let (jac, ft) = (jac.clone(), ft.clone());
-        let jac = &jac;
-        let yv = DVector::from_column_slice(y);
-        let jy = jac * &yv;
-        self.block.fill(0.0);
-        self.block.view_mut((0, 0), (m, m)).copy_from(jac);
-        for i in 0..m {
-            self.block[(i, m)] = ft[i];
-            self.block[(i, m + 1)] = self.f_start[i] - jy[i];
-        }
-        self.block[(m, m + 1)] = 1.0;
+        self.jac.copy_from(jac);
+        self.ft.copy_from(ft);
         self.last_t = t;
         self.last_h = h;
         self.last_y.copy_from_slice(y);
-        self.propagate(h, y_out, stats)?;
+        // φ₀ … φ₃ of hJ: φ₁, φ₂ for the step, φ₃ for its error estimate.
+        self.phi.compute(&self.jac, h, 3, t, h, stats)?;
+        self.increment(h);
+        for ((o, yi), d) in y_out.iter_mut().zip(y).zip(&self.work) {
+            *o = yi + d;
+        }
         self.last_y_new.copy_from_slice(y_out);
 
-        // Local error estimate, 000 eqs. (29)–(33).
+        // Local error estimate, 000 eqs. (29)–(33): r = f(t_{n+1}, y_{n+1}) − g(y_{n+1}),
+        // g(y_{n+1}) = f_n + J (y_{n+1} − y_n) + f_t h with the increment itself (not
+        // y_{n+1} − y_n recomputed, which would carry J times the rounding of y_n), and
+        // l = 2h φ₃(hJ) r.
         sys.rhs(t + h, y_out, &mut self.f_end);
         stats.nfev += 1;
-        let mut l = DMatrix::<f64>::zeros(m + 3, m + 3);
-        l.view_mut((0, 0), (m, m)).copy_from(jac);
-        for i in 0..m {
-            let g = self.f_start[i]
-                + (0..m).map(|j| jac[(i, j)] * (y_out[j] - y[j])).sum::<f64>()
-                + ft[i] * h;
-            let v = (self.f_end[i] - g) / (h * h);
-            l[(i, m)] = 2.0 * v;
+        for (i, ri) in self.resid.iter_mut().enumerate() {
+            let lin = self.f_start[i]
+                + self
+                    .work
+                    .iter()
+                    .enumerate()
+                    .map(|(j, dj)| self.jac[(i, j)] * dj)
+                    .sum::<f64>()
+                + self.ft[i] * h;
+            *ri = self.f_end[i] - lin;
         }
-        l[(m, m + 1)] = 1.0;
-        l[(m + 1, m + 2)] = 1.0;
-        let e = expm(&(l * h), t, h, stats)?;
-        for (i, err) in self.error.iter_mut().enumerate() {
-            *err = e[(i, m + 2)];
-        }
+        self.error.fill(0.0);
+        self.phi.apply_add(3, 2.0 * h, &self.resid, &mut self.error);
         Ok(())
     }
 
@@ -194,6 +199,13 @@ impl Stepper for Llm {
             out.copy_from_slice(&self.last_y);
             return Ok(());
         }
-        self.propagate(theta * self.last_h, out, stats)
+        let tau = theta * self.last_h;
+        self.phi
+            .compute(&self.jac, tau, 2, self.last_t, tau, stats)?;
+        self.increment(tau);
+        for ((o, yi), d) in out.iter_mut().zip(&self.last_y).zip(&self.work) {
+            *o = yi + d;
+        }
+        Ok(())
     }
 }

@@ -19,7 +19,8 @@
 //!    are swapped as printed; then z_{n+1} = H(x_{n+1}) + σ + φ (eq. 46).
 //!
 //! Cost per step: 6 f evaluations (f_n, four RK4 stages, f at x_{n+1}), one Jacobian,
-//! one LU (of g_z), two exponentials. Time enters the RK4 stages at their nodes; the
+//! one LU (of g_z), two evaluations of φ₁, φ₂ of an nf × nf matrix (`crate::phi`; the
+//! blocks of 003's bordered exponentials, without the border). Time enters the RK4 stages at their nodes; the
 //! linearisation of the fast part is frozen at t_n (003 treats autonomous systems).
 //! Global order 1 on 003 eq. (50) (the superposition of eq. 30 is first order), as in
 //! 003 Figs. 4–5. Dense output: cubic Hermite on f at both ends.
@@ -28,7 +29,8 @@ use super::hermite::StepEnds;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
-use crate::linalg::{expm, Factored};
+use crate::linalg::Factored;
+use crate::phi::PhiFunctions;
 use crate::problem::System;
 use crate::stats::Stats;
 use nalgebra::{DMatrix, DVector};
@@ -64,6 +66,8 @@ pub struct SlowFast {
     f_first: Vec<f64>,
     /// The last step's ends and slopes (dense output, reuse of f).
     ends: StepEnds,
+    /// φ-functions of the fast block (h g_z, then hA).
+    phi: PhiFunctions,
 }
 
 impl SlowFast {
@@ -92,6 +96,7 @@ impl SlowFast {
             y_full: vec![0.0; dim],
             f_first: vec![0.0; dim],
             ends: StepEnds::new(dim),
+            phi: PhiFunctions::new(fast.len()),
         })
     }
 
@@ -183,17 +188,14 @@ impl Stepper for SlowFast {
         }
         let gamma = &k * &f_x;
 
-        // Step 1: ∫y from e^{h D₁}, D₁ = [[0, I, 0], [0, g_z, γ], [0, 0, 0]] (eq. 34/44).
-        let mut d1 = DMatrix::<f64>::zeros(2 * nf + 1, 2 * nf + 1);
-        for i in 0..nf {
-            d1[(i, nf + i)] = 1.0;
-            d1[(nf + i, 2 * nf)] = gamma[i];
-        }
-        d1.view_mut((nf, nf), (nf, nf)).copy_from(&g_z);
-        let e1 = expm(&(d1 * h), t, h, stats)?;
-        let g1 = e1.view((0, nf), (nf, nf)).into_owned();
-        let j1 = e1.view((0, 2 * nf), (nf, 1)).into_owned();
-        let int_y = &g1 * &sigma + j1;
+        // Step 1: ∫y = G₁σ + J₁, the blocks of e^{h D₁}, D₁ = [[0, I, 0], [0, g_z, γ],
+        // [0, 0, 0]] (eq. 34/44): G₁ = h φ₁(h g_z), J₁ = h² φ₂(h g_z) γ (crate::phi).
+        self.phi.compute(&g_z, h, 2, t, h, stats)?;
+        let mut int_y = DVector::zeros(nf);
+        self.phi
+            .apply_add(1, h, sigma.as_slice(), int_y.as_mut_slice());
+        self.phi
+            .apply_add(2, h * h, gamma.as_slice(), int_y.as_mut_slice());
 
         // Step 2: RK4 on x' = f(x, H(x)), then x_{n+1} = x̂ + f_z ∫y (eq. 45).
         let mut x_hat = x_n.clone();
@@ -225,19 +227,17 @@ impl Stepper for SlowFast {
         let a = &g_z + &k * &f_z;
         let b = &a * &sigma + &k * &f0;
         let c = &k * (&f1 - &f0) / h;
-        let mut d = DMatrix::<f64>::zeros(nf + 2, nf + 2);
-        d.view_mut((0, 0), (nf, nf)).copy_from(&a);
-        for i in 0..nf {
-            d[(i, nf)] = c[i];
-            d[(i, nf + 1)] = b[i];
-        }
-        d[(nf, nf + 1)] = 1.0;
-        let e = expm(&(d * h), t, h, stats)?;
+        // φ = ∫₀ʰ e^{A(h−u)} (B + C u) du = h φ₁(hA) B + h² φ₂(hA) C.
+        self.phi.compute(&a, h, 2, t, h, stats)?;
+        let mut phi = DVector::zeros(nf);
+        self.phi.apply_add(1, h, b.as_slice(), phi.as_mut_slice());
+        self.phi
+            .apply_add(2, h * h, c.as_slice(), phi.as_mut_slice());
         for (a, &i) in self.slow.iter().enumerate() {
             y_out[i] = x_new[a];
         }
         for (a, &i) in self.fast.iter().enumerate() {
-            y_out[i] = h_new[a] + sigma[a] + e[(a, nf + 1)];
+            y_out[i] = h_new[a] + sigma[a] + phi[a];
         }
         self.ends.record(t, h, y, y_out, Some(&self.f_first));
         Ok(())

@@ -13,6 +13,7 @@ mod euler;
 mod explicit_rk;
 mod heun;
 mod llm;
+mod llm_stiff;
 mod midpoint2;
 mod rk4;
 mod ros4;

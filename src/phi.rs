@@ -1,0 +1,348 @@
+//! The φ-functions of a small dense matrix, φ₀(Z) = e^Z, φ₁, φ₂, φ₃, by scaling and
+//! squaring, for the exponential methods (`llm`, `slowfast`):
+//!
+//! ```text
+//! φ₀(Z) = e^Z,   φ_k(Z) = ∫₀¹ e^{(1−σ)Z} σ^{k−1}/(k−1)! dσ = Σ_j Z^j/(j+k)!,
+//! φ_k(Z) = I/k! + Z φ_{k+1}(Z)
+//! ```
+//!
+//! so h φ₁(hJ) f + h² φ₂(hJ) g = ∫₀ʰ e^{J(h−u)} (f + g u) du — the integrals seed 000
+//! reads from Van Loan's block exponential (000 eqs. 3–6, 32–33) — without exponentiating
+//! an (m+2) or (m+3) block: one evaluation gives every φ_k the step and its error
+//! estimate need, as m × m matrices that are then applied to vectors.
+//!
+//! **Algorithm** (Skaflestad and Wright, "The scaling and modified squaring method for
+//! matrix functions related to the exponential", Appl. Numer. Math. 59 (2009), eq. 2.5):
+//! Z is first balanced, Z' = D⁻¹ZD with D diagonal of powers of two (Parlett and
+//! Reinsch's iteration, as LAPACK's `dgebal`), which is exact and shrinks ‖Z‖₁ for the
+//! badly scaled Jacobians of mechanics (a spring of stiffness k/m = 5e5 gives the block
+//! [[0, I], [−k/m, 0]] norm 5e5 but spectral radius 707) and so the number of squarings;
+//! φ_k(Z) = D φ_k(Z') D⁻¹. Then X = Z'/2^s with ‖X‖₁ ≤ 1; φ_K(X) by its Taylor
+//! polynomial of degree 19 (the tail is below 1/20! ≈ 4e-19) evaluated by
+//! Paterson–Stockmeyer (seven products); the lower φ_k by φ_k = I/k! + X φ_{k+1}; then
+//! s doublings
+//!
+//! ```text
+//! φ_k(2X) = 2^{−k} [φ₀(X) φ_k(X) + Σ_{j=1..k} φ_j(X)/(k−j)!],   φ₀(2X) = φ₀(X)²
+//! ```
+//!
+//! (K + 1 products each). The scaling count comes from halving the norm, never from a
+//! logarithm, and the arithmetic is + − × ÷ only, so the result is the same bits natively
+//! and in WebAssembly. Storage is column-major (nalgebra's) in buffers allocated once per
+//! size: a step allocates nothing.
+//!
+//! Cost: (6 + K) + s(K + 1) products of m × m matrices. For the m ≤ ~50 of the models
+//! and typed systems this is far cheaper than nalgebra's `exp()` of the bordered
+//! (m+2)-block it replaces (which allocates per call); for large m it is O(m³) per step
+//! like any dense exponential (a Krylov evaluation is not implemented).
+
+use crate::error::OdeError;
+use crate::linalg::MAX_EXPM_NORM;
+use crate::stats::Stats;
+use nalgebra::DMatrix;
+
+/// The highest φ index evaluated.
+pub const MAX_K: usize = 3;
+
+/// Degree of the Taylor polynomial of φ_K on ‖X‖₁ ≤ 1 (a multiple of 4, minus 1, for
+/// the Paterson–Stockmeyer chunks of four).
+const DEGREE: usize = 19;
+
+/// 1/n! for n = 0 … 22 (n! is exact in f64 up to 22!, as its odd part is < 2⁵³, so
+/// each entry is the correctly rounded reciprocal).
+const INV_FACT: [f64; 23] = [
+    1.0,
+    1.0,
+    1.0 / 2.0,
+    1.0 / 6.0,
+    1.0 / 24.0,
+    1.0 / 120.0,
+    1.0 / 720.0,
+    1.0 / 5040.0,
+    1.0 / 40320.0,
+    1.0 / 362880.0,
+    1.0 / 3628800.0,
+    1.0 / 39916800.0,
+    1.0 / 479001600.0,
+    1.0 / 6227020800.0,
+    1.0 / 87178291200.0,
+    1.0 / 1307674368000.0,
+    1.0 / 20922789888000.0,
+    1.0 / 355687428096000.0,
+    1.0 / 6402373705728000.0,
+    1.0 / 121645100408832000.0,
+    1.0 / 2432902008176640000.0,
+    1.0 / 51090942171709440000.0,
+    1.0 / 1124000727777607680000.0,
+];
+
+/// φ₀(hJ) … φ_K(hJ) of the last [`PhiFunctions::compute`], with the work buffers.
+pub struct PhiFunctions {
+    n: usize,
+    k: usize,
+    /// φ₀ … φ₃, column-major n × n.
+    phi: [Vec<f64>; MAX_K + 1],
+    /// X, X², X³, X⁴.
+    pow: [Vec<f64>; 4],
+    tmp: Vec<f64>,
+    tmp2: Vec<f64>,
+    /// The balancing D (powers of two).
+    scale: Vec<f64>,
+}
+
+/// c = a b for column-major n × n matrices. Sizes up to 8 go through a copy of the
+/// loop with n known at compile time (unrolled; the same operations in the same order).
+fn matmul(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
+    match n {
+        1 => matmul_fixed::<1>(a, b, c),
+        2 => matmul_fixed::<2>(a, b, c),
+        3 => matmul_fixed::<3>(a, b, c),
+        4 => matmul_fixed::<4>(a, b, c),
+        5 => matmul_fixed::<5>(a, b, c),
+        6 => matmul_fixed::<6>(a, b, c),
+        7 => matmul_fixed::<7>(a, b, c),
+        8 => matmul_fixed::<8>(a, b, c),
+        _ => matmul_any(n, a, b, c),
+    }
+}
+
+fn matmul_fixed<const N: usize>(a: &[f64], b: &[f64], c: &mut [f64]) {
+    let (a, b, c) = (&a[..N * N], &b[..N * N], &mut c[..N * N]);
+    for j in 0..N {
+        let mut col = [0.0; N];
+        for k in 0..N {
+            let bkj = b[j * N + k];
+            for i in 0..N {
+                col[i] += a[k * N + i] * bkj;
+            }
+        }
+        c[j * N..(j + 1) * N].copy_from_slice(&col);
+    }
+}
+
+fn matmul_any(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
+    c.fill(0.0);
+    for j in 0..n {
+        let cj = &mut c[j * n..(j + 1) * n];
+        for (k, &bkj) in b[j * n..(j + 1) * n].iter().enumerate() {
+            for (ci, &aik) in cj.iter_mut().zip(&a[k * n..(k + 1) * n]) {
+                *ci += aik * bkj;
+            }
+        }
+    }
+}
+
+impl PhiFunctions {
+    /// Buffers for n × n matrices.
+    pub fn new(n: usize) -> Self {
+        let z = || vec![0.0; n * n];
+        Self {
+            n,
+            k: 0,
+            phi: [z(), z(), z(), z()],
+            pow: [z(), z(), z(), z()],
+            tmp: z(),
+            tmp2: z(),
+            scale: vec![1.0; n],
+        }
+    }
+
+    /// Computes φ₀(hJ) … φ_k(hJ), k ≤ [`MAX_K`]; counted in `nexpm`. An error at (t, h)
+    /// (the step's, for the message) if hJ is not finite or too large for the
+    /// exponential ([`MAX_EXPM_NORM`]), or the result is not finite.
+    pub fn compute(
+        &mut self,
+        jac: &DMatrix<f64>,
+        h: f64,
+        k: usize,
+        t: f64,
+        step_h: f64,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let n = self.n;
+        debug_assert!(k <= MAX_K && jac.nrows() == n && jac.ncols() == n);
+        let k = k.min(MAX_K);
+        self.k = k;
+        let err = || OdeError::ExpmNotFinite { t, h: step_h };
+        if !h.is_finite() || !jac.iter().all(|v| v.is_finite()) {
+            return Err(err());
+        }
+        for (x, &j) in self.pow[0].iter_mut().zip(jac.as_slice()) {
+            *x = h * j;
+        }
+        self.balance();
+        let mut norm: f64 = 0.0;
+        for col in self.pow[0].chunks_exact(n.max(1)) {
+            norm = norm.max(col.iter().map(|v| v.abs()).sum());
+        }
+        if !norm.is_finite() || norm > MAX_EXPM_NORM {
+            return Err(err());
+        }
+        stats.nexpm += 1;
+        // X = Z'/2^s with ‖X‖₁ ≤ 1; halving is exact.
+        let mut squarings = 0;
+        let mut factor = 1.0;
+        while norm > 1.0 {
+            norm *= 0.5;
+            factor *= 0.5;
+            squarings += 1;
+        }
+        if factor != 1.0 {
+            for x in self.pow[0].iter_mut() {
+                *x *= factor;
+            }
+        }
+        self.taylor();
+        for _ in 0..squarings {
+            self.double();
+        }
+        // Undo the balancing: φ_k(Z)_ij = φ_k(Z')_ij d_i / d_j (exact).
+        if self.scale.iter().any(|&d| d != 1.0) {
+            for p in &mut self.phi[..=k] {
+                for (j, col) in p.chunks_exact_mut(n).enumerate() {
+                    let dj = self.scale[j];
+                    for (v, di) in col.iter_mut().zip(&self.scale) {
+                        *v = *v * di / dj;
+                    }
+                }
+            }
+        }
+        if self.phi[..=k]
+            .iter()
+            .all(|p| p.iter().all(|v| v.is_finite()))
+        {
+            Ok(())
+        } else {
+            Err(err())
+        }
+    }
+
+    /// Balances `pow[0]` in place, D in `scale`: Parlett–Reinsch with radix 2, the
+    /// off-diagonal row and column sums of each index brought within a factor of 2,
+    /// until a sweep changes no sum by more than 5 % (as LAPACK's `dgebal`).
+    fn balance(&mut self) {
+        let n = self.n;
+        let z = &mut self.pow[0];
+        self.scale.fill(1.0);
+        // A bounded number of sweeps (each factor is a power of two, so this converges
+        // in a few; the bound only guards against pathological inputs).
+        for _ in 0..32 {
+            let mut changed = false;
+            for i in 0..n {
+                let (mut c, mut r) = (0.0, 0.0);
+                for j in 0..n {
+                    if j != i {
+                        c += z[i * n + j].abs();
+                        r += z[j * n + i].abs();
+                    }
+                }
+                if c == 0.0 || r == 0.0 {
+                    continue;
+                }
+                let s = c + r;
+                let mut f = 1.0;
+                let (mut cc, mut rr) = (c, r);
+                while cc < rr * 0.5 {
+                    f *= 2.0;
+                    cc *= 2.0;
+                    rr *= 0.5;
+                }
+                while cc >= rr * 2.0 {
+                    f *= 0.5;
+                    cc *= 0.5;
+                    rr *= 2.0;
+                }
+                if cc + rr < 0.95 * s {
+                    changed = true;
+                    self.scale[i] *= f;
+                    // Column i times f, row i over f.
+                    for v in &mut z[i * n..(i + 1) * n] {
+                        *v *= f;
+                    }
+                    for j in 0..n {
+                        z[j * n + i] /= f;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// φ_K(X) … φ₀(X) for ‖X‖₁ ≤ 1, X in `pow[0]`.
+    fn taylor(&mut self) {
+        let n = self.n;
+        let k = self.k;
+        let [x1, x2, x3, x4] = &mut self.pow;
+        matmul(n, x1, x1, x2);
+        matmul(n, x2, x1, x3);
+        matmul(n, x2, x2, x4);
+        // Paterson–Stockmeyer: φ_K(X) = Σ_i B_i (X⁴)^i, B_i = Σ_r c_{4i+r} X^r,
+        // c_j = 1/(j+K)!, Horner in X⁴ from the top chunk down.
+        let c = |j: usize| INV_FACT[j + k];
+        let chunk = |i: usize, out: &mut [f64]| {
+            let base = 4 * i;
+            for (idx, o) in out.iter_mut().enumerate() {
+                let diag = if idx % (n + 1) == 0 { c(base) } else { 0.0 };
+                *o = diag + c(base + 1) * x1[idx] + c(base + 2) * x2[idx] + c(base + 3) * x3[idx];
+            }
+        };
+        let chunks = (DEGREE + 1) / 4;
+        let (acc, tmp) = (&mut self.tmp, &mut self.tmp2);
+        chunk(chunks - 1, acc);
+        for i in (0..chunks - 1).rev() {
+            matmul(n, acc, x4, tmp);
+            chunk(i, acc);
+            for (a, t) in acc.iter_mut().zip(tmp.iter()) {
+                *a += t;
+            }
+        }
+        self.phi[k].copy_from_slice(acc);
+        for j in (0..k).rev() {
+            let (lo, hi) = self.phi.split_at_mut(j + 1);
+            let out = &mut lo[j];
+            matmul(n, x1, &hi[0], out);
+            for d in 0..n {
+                out[d * (n + 1)] += INV_FACT[j];
+            }
+        }
+    }
+
+    /// φ_k(X) → φ_k(2X), k = K … 0 (Skaflestad–Wright eq. 2.5).
+    fn double(&mut self) {
+        let n = self.n;
+        for k in (1..=self.k).rev() {
+            matmul(n, &self.phi[0], &self.phi[k], &mut self.tmp);
+            let w = INV_FACT[0] / f64::from(1u32 << k);
+            for idx in 0..n * n {
+                let mut s = self.tmp[idx];
+                for j in 1..=k {
+                    s += self.phi[j][idx] * INV_FACT[k - j];
+                }
+                self.tmp2[idx] = s * w;
+            }
+            std::mem::swap(&mut self.phi[k], &mut self.tmp2);
+        }
+        matmul(n, &self.phi[0], &self.phi[0], &mut self.tmp);
+        std::mem::swap(&mut self.phi[0], &mut self.tmp);
+    }
+
+    /// φ_k of the last [`compute`](Self::compute), column-major.
+    pub fn phi(&self, k: usize) -> &[f64] {
+        &self.phi[k]
+    }
+
+    /// out += w φ_k v.
+    pub fn apply_add(&self, k: usize, w: f64, v: &[f64], out: &mut [f64]) {
+        let n = self.n;
+        for (j, &vj) in v.iter().enumerate() {
+            let c = w * vj;
+            if c != 0.0 {
+                for (o, &p) in out.iter_mut().zip(&self.phi[k][j * n..(j + 1) * n]) {
+                    *o += p * c;
+                }
+            }
+        }
+    }
+}

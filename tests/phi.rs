@@ -1,0 +1,142 @@
+//! `crate::phi`: φ₀ … φ₃ of small matrices by scaling and modified squaring, against
+//! closed forms (scalars, the rotation block) and against the Van Loan block
+//! exponential of nalgebra (`linalg::expm`) that it replaced in `llm` and `slowfast`.
+
+use nalgebra::DMatrix;
+use odelab::linalg::expm;
+use odelab::phi::PhiFunctions;
+use odelab::stats::Stats;
+use odelab::OdeError;
+
+/// φ_k(z) for real z from its definition: Taylor series for |z| < 1, else the
+/// recurrence φ_{k+1} = (φ_k − 1/k!)/z (accurate there for k ≤ 3).
+fn phi_scalar(k: usize, z: f64) -> f64 {
+    if z.abs() < 1.0 {
+        let mut term = 1.0;
+        for j in 1..=k {
+            term /= j as f64;
+        }
+        let (mut sum, mut j) = (0.0, 0);
+        while term.abs() > 1e-300 && j < 60 {
+            sum += term;
+            j += 1;
+            term *= z / (j + k) as f64;
+        }
+        sum
+    } else {
+        let mut p = z.exp();
+        let mut fact = 1.0;
+        for j in 0..k {
+            p = (p - 1.0 / fact) / z;
+            fact *= (j + 1) as f64;
+        }
+        p
+    }
+}
+
+fn compute(z: &DMatrix<f64>, k: usize) -> PhiFunctions {
+    let mut phi = PhiFunctions::new(z.nrows());
+    phi.compute(z, 1.0, k, 0.0, 1.0, &mut Stats::default())
+        .unwrap();
+    phi
+}
+
+#[test]
+fn phi_functions_of_a_scalar_match_their_closed_forms() {
+    let mut worst: f64 = 0.0;
+    for &z in &[
+        -1e6, -1e3, -100.0, -36.0, -5.0, -1.0, -0.3, -1e-8, 0.0, 1e-6, 0.7, 3.0, 20.0,
+    ] {
+        let phi = compute(&DMatrix::from_element(1, 1, z), 3);
+        for k in 0..=3 {
+            let exact = phi_scalar(k, z);
+            let got = phi.phi(k)[0];
+            // Relative to the value, or to 1/k! where φ_k underflows (φ₀ at z = −1e6).
+            let scale = exact.abs().max(if k == 0 { 1e-300 } else { 0.0 });
+            let rel = (got - exact).abs() / scale.max(f64::MIN_POSITIVE);
+            worst = worst.max(rel);
+            assert!(
+                rel <= 1e-13,
+                "φ{k}({z}) = {got:e}, exact {exact:e}, rel {rel:e}"
+            );
+        }
+    }
+    println!("φ_k of scalars: worst relative error {worst:e}");
+}
+
+#[test]
+fn phi_functions_agree_with_the_van_loan_block_exponential() {
+    // A non-normal 4 × 4 with a stiff and an oscillatory part, at several h.
+    let j = DMatrix::from_row_slice(
+        4,
+        4,
+        &[
+            -50.0, 3.0, 0.0, 1.0, //
+            0.5, -2.0, 40.0, 0.0, //
+            0.0, -40.0, -1.0, 2.0, //
+            1.0, 0.0, 0.3, -0.1,
+        ],
+    );
+    let n = 4;
+    for &h in &[1e-3, 0.05, 0.5, 3.0] {
+        let mut phi = PhiFunctions::new(n);
+        phi.compute(&j, h, 3, 0.0, h, &mut Stats::default())
+            .unwrap();
+        // [[hJ, I, 0, 0], [0, 0, I, 0], [0, 0, 0, I], [0, 0, 0, 0]]: its first block row
+        // is (e^{hJ}, φ₁(hJ), φ₂(hJ), φ₃(hJ)).
+        let mut big = DMatrix::zeros(4 * n, 4 * n);
+        big.view_mut((0, 0), (n, n)).copy_from(&(&j * h));
+        for b in 0..3 {
+            for i in 0..n {
+                big[(b * n + i, (b + 1) * n + i)] = 1.0;
+            }
+        }
+        let e = expm(&big, 0.0, h, &mut Stats::default()).unwrap();
+        for k in 0..=3 {
+            let block = e.view((0, k * n), (n, n));
+            let scale = block.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let got = DMatrix::from_column_slice(n, n, phi.phi(k));
+            let diff = (got - block).abs().max();
+            assert!(
+                diff <= 1e-13 * scale,
+                "h = {h}, φ{k}: {diff:e} (scale {scale:e})"
+            );
+        }
+    }
+}
+
+#[test]
+fn phi_of_a_rotation_block_is_exact() {
+    // J = [[a, −b], [b, a]]: e^{J} = e^a R(b), φ₁ from the complex scalar formula.
+    for &(a, b) in &[(0.0, 100.0), (-60.0, 80.0), (-0.5, -3.0), (-1.0, 10.0)] {
+        let phi = compute(&DMatrix::from_row_slice(2, 2, &[a, -b, b, a]), 1);
+        let (ea, c, s) = (f64::exp(a), f64::cos(b), f64::sin(b));
+        let e = phi.phi(0);
+        let err = (e[0] - ea * c).abs() + (e[1] - ea * s).abs();
+        assert!(err <= 1e-12, "({a}, {b}): e^J off by {err:e}");
+        // φ₁ = (e^z − 1)/z, z = a + ib: its real and imaginary parts are column 0.
+        let z2 = a * a + b * b;
+        let (nr, ni) = (ea * c - 1.0, ea * s);
+        let (pr, pi) = ((nr * a + ni * b) / z2, (ni * a - nr * b) / z2);
+        let p1 = phi.phi(1);
+        let err = (p1[0] - pr).abs() + (p1[1] - pi).abs();
+        assert!(err <= 1e-13, "({a}, {b}): φ₁ off by {err:e}");
+    }
+}
+
+#[test]
+fn phi_refuses_non_finite_and_huge_arguments_with_a_typed_error() {
+    let mut phi = PhiFunctions::new(2);
+    let mut stats = Stats::default();
+    let nan = DMatrix::from_row_slice(2, 2, &[1.0, f64::NAN, 0.0, 1.0]);
+    assert_eq!(
+        phi.compute(&nan, 0.1, 3, 2.0, 0.1, &mut stats),
+        Err(OdeError::ExpmNotFinite { t: 2.0, h: 0.1 })
+    );
+    let huge = DMatrix::from_row_slice(2, 2, &[1e14, 0.0, 0.0, 1.0]);
+    assert!(phi.compute(&huge, 0.1, 3, 2.0, 0.1, &mut stats).is_err());
+    // e^{1000} overflows.
+    let grow = DMatrix::from_row_slice(2, 2, &[1e4, 0.0, 0.0, 1.0]);
+    assert!(phi.compute(&grow, 0.1, 3, 2.0, 0.1, &mut stats).is_err());
+    assert_eq!(stats.nexpm, 1, "only the overflowing one was evaluated");
+}
