@@ -105,3 +105,64 @@ impl Factored {
         }
     }
 }
+
+/// σI − cJ factored once and solved many times: the one seam through which the stiff
+/// methods use a linear solver (Rosenbrock's I − γhJ, radau5's real (γ̂/h)I − J and
+/// complex ((α + iβ)/h)I − J). The scalar is `f64` or `Complex<f64>`; a sparse or
+/// banded factorisation would be another implementation of this type's two calls.
+pub struct ShiftedLu<T: nalgebra::ComplexField> {
+    lu: LU<T, nalgebra::Dyn, nalgebra::Dyn>,
+    t: f64,
+    h: f64,
+    what: &'static str,
+}
+
+impl<T: nalgebra::ComplexField<RealField = f64> + Copy> ShiftedLu<T> {
+    /// Factorises σI − cJ (entries σδᵢⱼ − cJᵢⱼ, the same operations as forming
+    /// `I − J·c` when σ = 1), counted in `nlu`; a non-finite entry or an exactly zero
+    /// pivot is [`OdeError::SingularMatrix`] at (t, h).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        jac: &DMatrix<f64>,
+        shift: T,
+        scale: f64,
+        what: &'static str,
+        t: f64,
+        h: f64,
+        stats: &mut Stats,
+    ) -> Result<Self, OdeError> {
+        let n = jac.nrows();
+        let m = DMatrix::<T>::from_fn(n, n, |i, j| {
+            let d = if i == j { shift } else { T::zero() };
+            d - T::from_real(jac[(i, j)] * scale)
+        });
+        let singular = || OdeError::SingularMatrix {
+            t,
+            h,
+            what: what.to_string(),
+        };
+        if !m.iter().all(|v| v.is_finite()) {
+            return Err(singular());
+        }
+        stats.nlu += 1;
+        let lu = m.lu();
+        if !lu.is_invertible() {
+            return Err(singular());
+        }
+        Ok(Self { lu, t, h, what })
+    }
+
+    /// Solves (σI − cJ) x = b in place; a non-finite solution is an error.
+    pub fn solve_in_place(&self, b: &mut DVector<T>) -> Result<(), OdeError> {
+        let ok = self.lu.solve_mut(b);
+        if ok && b.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(OdeError::SingularMatrix {
+                t: self.t,
+                h: self.h,
+                what: self.what.to_string(),
+            })
+        }
+    }
+}

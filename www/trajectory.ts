@@ -594,7 +594,7 @@ export class TrajectoryView {
    */
   async compare(): Promise<void> {
     const spec = this.spec();
-    const stiff = ['ros4', 'w2', 'llm', 'backward-euler', 'bdf2', 'slowfast', 'ros4-t2'].includes(spec.method);
+    const stiff = ['ros4', 'w2', 'llm', 'backward-euler', 'bdf2', 'slowfast', 'ros4-t2', 'radau5'].includes(spec.method);
     const reference: SolveSpec = {
       ...(spec.system !== undefined ? { system: spec.system } : { model: spec.model }),
       params: spec.params,

@@ -5,6 +5,7 @@
 //! Shared machinery has its own file: `explicit_rk.rs` (explicit tableaux),
 //! `rosenbrock.rs` (Rosenbrock/W tables), `newton.rs` + `implicit.rs` (backward Euler,
 //! BDF2), `adams.rs` (AB3, PECE), `history.rs` (multistep history), `hermite.rs`.
+//! `radau5.rs` is self-contained (its transformed Newton iteration is its own).
 
 mod ab3;
 mod adams;
@@ -24,6 +25,7 @@ mod implicit;
 pub mod llm;
 mod midpoint2;
 mod newton;
+pub mod radau5;
 mod rk4;
 pub mod ros4;
 pub mod ros4_t2;
@@ -108,6 +110,11 @@ pub trait Stepper {
         stats: &mut Stats,
     ) -> Result<(), OdeError>;
 
+    /// The run's tolerance, for a method whose inner iteration should stop relative to
+    /// it (radau5's Newton iteration). Called by the driver once the stepper is made;
+    /// most methods ignore it.
+    fn set_tolerance(&mut self, _tolerance: &crate::control::Tolerance) {}
+
     /// The local error estimate y_{n+1} − ŷ_{n+1} of the last step, for methods with
     /// an embedded formula.
     fn error_estimate(&self) -> Option<&[f64]> {
@@ -140,6 +147,7 @@ pub const CATALOG: &[&MethodInfo] = &[
     &ros4::INFO,
     &ros4_t2::INFO,
     &w2::INFO,
+    &radau5::INFO,
     &llm::INFO,
     &slowfast::INFO,
 ];
@@ -260,6 +268,9 @@ pub fn create_with(
     }
     if id == llm::INFO.id {
         return Ok(Box::new(llm::Llm::new(dim, options.jacobian)));
+    }
+    if id == radau5::INFO.id {
+        return Ok(Box::new(radau5::Radau5::new(dim, options.jacobian)));
     }
     if id == ros4_t2::INFO.id {
         return Ok(Box::new(ros4_t2::Ros4T2::new(dim, options.jacobian)));

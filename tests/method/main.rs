@@ -14,6 +14,7 @@ mod explicit_rk;
 mod heun;
 mod llm;
 mod midpoint2;
+mod radau5;
 mod rk4;
 mod ros4;
 mod ros4_t2;
