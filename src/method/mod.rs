@@ -3,6 +3,7 @@
 //! One method per file. A method file holds its coefficients as cited `const`
 //! tables and its [`MethodInfo`]; [`create`] turns an id into a ready stepper.
 //! Shared machinery has its own file: `explicit_rk.rs` (explicit tableaux),
+//! `fixed_rk.rs` (the same step specialised at compile time for dp45 and bs23),
 //! `rosenbrock.rs` (Rosenbrock/W tables), `newton.rs` + `implicit.rs` (backward Euler,
 //! BDF2), `adams.rs` (AB3, PECE), `history.rs` (multistep history), `hermite.rs`.
 //! `radau5.rs` is self-contained (its transformed Newton iteration is its own).
@@ -18,6 +19,7 @@ mod dirk;
 mod dp45;
 mod euler;
 mod explicit_rk;
+mod fixed_rk;
 mod hermite;
 mod heun;
 pub(crate) mod history;
@@ -34,6 +36,7 @@ pub mod slowfast;
 pub mod w2;
 
 pub use explicit_rk::{Coefficients, ExplicitRk, OwnedTableau, Tableau};
+pub use fixed_rk::{FixedRk, FixedTableau};
 pub use hermite::hermite_cubic;
 pub use midpoint2::Midpoint2;
 pub use rosenbrock::{Rosenbrock, RosenbrockTableau};
@@ -277,6 +280,14 @@ pub fn create_with(
     }
     if let Some(tab) = rosenbrock_tableau(id) {
         return Ok(Box::new(Rosenbrock::new(info, tab, dim, options.jacobian)));
+    }
+    // The FSAL pairs with an interpolant run the compile-time specialised step (the same
+    // bits as the generic loop, see fixed_rk.rs).
+    if id == dp45::INFO.id {
+        return Ok(Box::new(FixedRk::new(info, &dp45::FIXED, dim)));
+    }
+    if id == bs23::INFO.id {
+        return Ok(Box::new(FixedRk::new(info, &bs23::FIXED, dim)));
     }
     match tableau(id) {
         Some(tab) => Ok(Box::new(ExplicitRk::new(info, tab, dim))),
