@@ -75,12 +75,20 @@ fn same_time(t: f64, s: f64) -> bool {
     (t - s).abs() <= 8.0 * f64::EPSILON * t.abs().max(s.abs())
 }
 
-/// The stepper: stages k_i = `k[i n .. (i + 1) n]`.
-pub struct FixedRk<const S: usize, const D: usize> {
+/// A method's fixed tableau as an associated `const`, so that in the monomorphised step
+/// every coefficient is a compile-time constant (a zero one costs nothing).
+pub trait FixedPair<const S: usize, const D: usize> {
+    const TABLEAU: FixedTableau<S, D>;
+}
+
+/// The stepper. Stages are stored component-major, `k[c][i]` = component c of k_i, so
+/// the sums over stages index fixed-size arrays by constants; f writes into `f_out`,
+/// which is then spread into column i.
+pub struct FixedRk<P: FixedPair<S, D>, const S: usize, const D: usize> {
     info: &'static MethodInfo,
-    tab: &'static FixedTableau<S, D>,
-    n: usize,
-    k: Vec<f64>,
+    pair: std::marker::PhantomData<P>,
+    k: Vec<[f64; S]>,
+    f_out: Vec<f64>,
     y_stage: Vec<f64>,
     error: Vec<f64>,
     /// The last step (t, h, y, y_new); stage 0 holds f(last_t, last_y) when
@@ -93,13 +101,13 @@ pub struct FixedRk<const S: usize, const D: usize> {
     have_end: bool,
 }
 
-impl<const S: usize, const D: usize> FixedRk<S, D> {
-    pub fn new(info: &'static MethodInfo, tab: &'static FixedTableau<S, D>, dim: usize) -> Self {
+impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
+    pub fn new(info: &'static MethodInfo, dim: usize) -> Self {
         Self {
             info,
-            tab,
-            n: dim,
-            k: vec![0.0; S * dim],
+            pair: std::marker::PhantomData,
+            k: vec![[0.0; S]; dim],
+            f_out: vec![0.0; dim],
             y_stage: vec![0.0; dim],
             error: vec![0.0; dim],
             last_t: f64::NAN,
@@ -114,14 +122,15 @@ impl<const S: usize, const D: usize> FixedRk<S, D> {
     /// k_1 = f(t, y): the last step's FSAL stage (the step was accepted), the last
     /// step's first stage (it is retried), or evaluated.
     fn first_stage(&mut self, sys: &dyn System, t: f64, y: &[f64], stats: &mut Stats) {
-        let n = self.n;
         if self.have_end
             && same_time(t, self.last_t + self.last_h)
             && y == self.last_y_new.as_slice()
         {
-            self.k.copy_within((S - 1) * n..S * n, 0);
+            for kc in &mut self.k {
+                kc[0] = kc[S - 1];
+            }
         } else if !(self.have_start && same_time(t, self.last_t) && y == self.last_y.as_slice()) {
-            sys.rhs(t, y, &mut self.k[..n]);
+            self.evaluate(sys, t, y, 0);
             stats.nfev += 1;
         }
         self.have_start = true;
@@ -129,9 +138,18 @@ impl<const S: usize, const D: usize> FixedRk<S, D> {
         self.last_t = t;
         self.last_y.copy_from_slice(y);
     }
+
+    /// Stage i = f(t, y).
+    #[inline]
+    fn evaluate(&mut self, sys: &dyn System, t: f64, y: &[f64], i: usize) {
+        sys.rhs(t, y, &mut self.f_out);
+        for (kc, &f) in self.k.iter_mut().zip(&self.f_out) {
+            kc[i] = f;
+        }
+    }
 }
 
-impl<const S: usize, const D: usize> Stepper for FixedRk<S, D> {
+impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, S, D> {
     fn info(&self) -> &MethodInfo {
         self.info
     }
@@ -146,35 +164,34 @@ impl<const S: usize, const D: usize> Stepper for FixedRk<S, D> {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         self.first_stage(sys, t, y, stats);
-        let n = self.n;
-        let tab = self.tab;
+        let tab = &P::TABLEAU;
         for i in 1..S {
-            let (done, rest) = self.k.split_at_mut(i * n);
-            for (c, ys) in self.y_stage.iter_mut().enumerate() {
+            for ((ys, &yc), kc) in self.y_stage.iter_mut().zip(y).zip(&self.k) {
                 // Stage by stage, as `explicit_rk.rs` adds them: the same roundings.
-                let mut acc = y[c];
-                for (j, &aij) in tab.a[i][..i].iter().enumerate() {
-                    if aij != 0.0 {
-                        acc += h * aij * done[j * n + c];
+                let mut acc = yc;
+                for j in 0..i {
+                    if tab.a[i][j] != 0.0 {
+                        acc += h * tab.a[i][j] * kc[j];
                     }
                 }
                 *ys = acc;
             }
-            sys.rhs(t + tab.c[i] * h, &self.y_stage, &mut rest[..n]);
+            let y_stage = std::mem::take(&mut self.y_stage);
+            self.evaluate(sys, t + tab.c[i] * h, &y_stage, i);
+            self.y_stage = y_stage;
         }
         stats.nfev += (S - 1) as u64;
         // Same operations in the same order as the FSAL stage row: y_out is bit for bit
         // the point the last stage was evaluated at.
-        for (c, (yo, err)) in y_out.iter_mut().zip(&mut self.error).enumerate() {
-            let mut acc = y[c];
+        for (((yo, err), &yc), kc) in y_out.iter_mut().zip(&mut self.error).zip(y).zip(&self.k) {
+            let mut acc = yc;
             let mut e = 0.0;
             for j in 0..S {
-                let kv = self.k[j * n + c];
                 if tab.b[j] != 0.0 {
-                    acc += h * tab.b[j] * kv;
+                    acc += h * tab.b[j] * kc[j];
                 }
                 if tab.e[j] != 0.0 {
-                    e += h * tab.e[j] * kv;
+                    e += h * tab.e[j] * kc[j];
                 }
             }
             *yo = acc;
@@ -198,17 +215,16 @@ impl<const S: usize, const D: usize> Stepper for FixedRk<S, D> {
         _stats: &mut Stats,
     ) -> Result<(), OdeError> {
         let h = self.last_h;
-        let n = self.n;
         // Horner in θ for Σ_d dense[i][d] θ^(d+1), per stage.
         let mut w = [0.0; S];
-        for (wi, row) in w.iter_mut().zip(&self.tab.dense) {
+        for (wi, row) in w.iter_mut().zip(&P::TABLEAU.dense) {
             *wi = row.iter().rev().fold(0.0, |acc, d| (acc + d) * theta);
         }
-        for (c, o) in out.iter_mut().enumerate() {
-            let mut acc = self.last_y[c];
-            for (j, &wj) in w.iter().enumerate() {
+        for ((o, &yc), kc) in out.iter_mut().zip(&self.last_y).zip(&self.k) {
+            let mut acc = yc;
+            for (&wj, &kv) in w.iter().zip(kc) {
                 if wj != 0.0 {
-                    acc += h * wj * self.k[j * n + c];
+                    acc += h * wj * kv;
                 }
             }
             *o = acc;

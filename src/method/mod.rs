@@ -36,7 +36,7 @@ pub mod slowfast;
 pub mod w2;
 
 pub use explicit_rk::{Coefficients, ExplicitRk, OwnedTableau, Tableau};
-pub use fixed_rk::{FixedRk, FixedTableau};
+pub use fixed_rk::{FixedPair, FixedRk, FixedTableau};
 pub use hermite::hermite_cubic;
 pub use midpoint2::Midpoint2;
 pub use rosenbrock::{Rosenbrock, RosenbrockTableau};
@@ -284,10 +284,10 @@ pub fn create_with(
     // The FSAL pairs with an interpolant run the compile-time specialised step (the same
     // bits as the generic loop, see fixed_rk.rs).
     if id == dp45::INFO.id {
-        return Ok(Box::new(FixedRk::new(info, &dp45::FIXED, dim)));
+        return Ok(Box::new(FixedRk::<dp45::Dp45, 7, 4>::new(info, dim)));
     }
     if id == bs23::INFO.id {
-        return Ok(Box::new(FixedRk::new(info, &bs23::FIXED, dim)));
+        return Ok(Box::new(FixedRk::<bs23::Bs23, 4, 3>::new(info, dim)));
     }
     match tableau(id) {
         Some(tab) => Ok(Box::new(ExplicitRk::new(info, tab, dim))),
