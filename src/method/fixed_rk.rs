@@ -154,6 +154,9 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, 
         self.info
     }
 
+    // Indexing by the stage number is the point: with S and the tableau constant, a[i][j]
+    // and b[j] are compile-time constants.
+    #[allow(clippy::needless_range_loop)]
     fn step(
         &mut self,
         sys: &dyn System,
