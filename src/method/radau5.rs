@@ -9,7 +9,7 @@
 //! diag(γ̂, [[α, −β], [β, α]]) (one real eigenvalue and a complex pair) and W = (T⁻¹ ⊗ I)Z,
 //! each iteration solves one real n×n system with (γ̂/h)I − J and one complex n×n system
 //! with ((α + iβ)/h)I − J instead of a real 3n×3n one (II eqs. 8.15–8.16): two LUs per
-//! Jacobian or step-size change, [`ShiftedLu`] being the solver seam.
+//! Jacobian or step-size change, [`Factored::shifted`] being the solver seam.
 //!
 //! **Newton control** (II §IV.8, "stopping criterion"): the contractivity
 //! Θₖ = ‖ΔWₖ‖/‖ΔWₖ₋₁‖ gives the predicted iteration error Θ/(1 − Θ)‖ΔW‖, stopped below
@@ -44,7 +44,7 @@ use super::{MethodInfo, Stepper};
 use crate::control::Tolerance;
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
-use crate::linalg::ShiftedLu;
+use crate::linalg::Factored;
 use crate::problem::System;
 use crate::stats::Stats;
 use nalgebra::{Complex, DMatrix, DVector};
@@ -216,7 +216,7 @@ pub struct Radau5 {
     /// Steps served by the current J (for `jacobianUpdate`).
     jac_uses: usize,
     /// The real and complex factorisations and the h they were made for.
-    lu: Option<(ShiftedLu<f64>, ShiftedLu<Complex<f64>>, f64)>,
+    lu: Option<(Factored<f64>, Factored<Complex<f64>>, f64)>,
     /// Stage increments Zᵢ = Yᵢ − yₙ and their transforms W = T⁻¹Z.
     z: [Vec<f64>; 3],
     w: [Vec<f64>; 3],
@@ -348,7 +348,7 @@ impl Radau5 {
             method: INFO.id.into(),
             model: "this system".into(),
         })?;
-        let real = ShiftedLu::new(
+        let real = Factored::shifted(
             jac,
             GAMMA / h,
             1.0,
@@ -357,7 +357,7 @@ impl Radau5 {
             h,
             stats,
         )?;
-        let complex = ShiftedLu::new(
+        let complex = Factored::shifted(
             jac,
             Complex::new(ALPHA / h, BETA / h),
             1.0,
