@@ -55,20 +55,24 @@ pub fn expm(m: &DMatrix<f64>, t: f64, h: f64, stats: &mut Stats) -> Result<DMatr
     }
 }
 
-/// An LU factorisation of a step's matrix, counted in `nlu`, that knows where it was
-/// made so a failed solve can say so.
-pub struct Factored {
-    lu: LU<f64, nalgebra::Dyn, nalgebra::Dyn>,
+/// An LU factorisation of a step's matrix (real, or complex for radau5), counted in
+/// `nlu`, that knows where it was made so a failed solve can say so. It is the one seam
+/// through which the stiff methods use a linear solver: [`Factored::new`] for a matrix
+/// a method formed itself, [`Factored::shifted`] for σI − cJ (Rosenbrock's I − γhJ,
+/// radau5's (γ̂/h)I − J and ((α + iβ)/h)I − J). A sparse or banded factorisation
+/// would be another implementation of these calls.
+pub struct Factored<T: nalgebra::ComplexField = f64> {
+    lu: LU<T, nalgebra::Dyn, nalgebra::Dyn>,
     t: f64,
     h: f64,
     what: &'static str,
 }
 
-impl Factored {
+impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
     /// Factorises `m`; refuses a matrix with a non-finite entry or an exactly zero
     /// pivot.
     pub fn new(
-        m: DMatrix<f64>,
+        m: DMatrix<T>,
         what: &'static str,
         t: f64,
         h: f64,
@@ -90,9 +94,29 @@ impl Factored {
         Ok(Self { lu, t, h, what })
     }
 
+    /// Factorises σI − cJ (entries σδᵢⱼ − cJᵢⱼ: the same operations as forming
+    /// `I − J·c` when σ = 1).
+    #[allow(clippy::too_many_arguments)]
+    pub fn shifted(
+        jac: &DMatrix<f64>,
+        shift: T,
+        scale: f64,
+        what: &'static str,
+        t: f64,
+        h: f64,
+        stats: &mut Stats,
+    ) -> Result<Self, OdeError> {
+        let n = jac.nrows();
+        let m = DMatrix::<T>::from_fn(n, n, |i, j| {
+            let d = if i == j { shift } else { T::zero() };
+            d - T::from_real(jac[(i, j)] * scale)
+        });
+        Self::new(m, what, t, h, stats)
+    }
+
     /// Solves M x = b in place; a non-finite solution (a numerically singular M) is an
     /// error.
-    pub fn solve_in_place(&self, b: &mut DVector<f64>) -> Result<(), OdeError> {
+    pub fn solve_in_place(&self, b: &mut DVector<T>) -> Result<(), OdeError> {
         let ok = self.lu.solve_mut(b);
         if ok && b.iter().all(|v| v.is_finite()) {
             Ok(())

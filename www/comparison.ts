@@ -18,7 +18,7 @@ export class Comparisons {
    * 001 §3.1 does in its Tables 4 and 6.
    */
   async compare(spec: SolveSpec): Promise<void> {
-    const stiff = ['ros4', 'w2', 'llm', 'backward-euler', 'bdf2', 'slowfast', 'ros4-t2'].includes(spec.method);
+    const stiff = ['ros4', 'w2', 'llm', 'backward-euler', 'bdf2', 'slowfast', 'ros4-t2', 'radau5'].includes(spec.method);
     const reference: SolveSpec = {
       ...(spec.system !== undefined ? { system: spec.system } : { model: spec.model }),
       params: spec.params,

@@ -6,7 +6,7 @@
 //! Butcher array and the listing in the same pages have (2, 3, 4)/9, which is right
 //! (`../shared/METHODS.md`, "the RK3 (ODE23) update"): the `b` below uses it.
 
-use super::{MethodInfo, Tableau};
+use super::{FixedPair, FixedTableau, MethodInfo, Tableau};
 
 /// Seed 002, ode23 listing: A = [1/2; 3/4; 1], B columns (1/2), (0, 3/4), (2/9, 1/3, 4/9);
 /// the fourth stage is f(t_{n+1}, y_{n+1}) (FSAL). Update weights corrected per
@@ -32,6 +32,13 @@ pub const TABLEAU: Tableau = Tableau {
         &[0.0, -1.0, 1.0],
     ]),
 };
+
+/// [`TABLEAU`] in fixed-size arrays for the specialised step (`fixed_rk.rs`).
+pub struct Bs23;
+
+impl FixedPair<4, 3> for Bs23 {
+    const TABLEAU: FixedTableau<4, 3> = FixedTableau::from_tableau(&TABLEAU);
+}
 
 pub const INFO: MethodInfo = MethodInfo {
     id: "bs23",

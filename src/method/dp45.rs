@@ -3,7 +3,7 @@
 //! extrapolation), fourth-order embedded estimate, FSAL: six evaluations per step.
 //! METHODS.md confirms the printed tableau and error vector (b − b̂ = E to 1e-17).
 
-use super::{MethodInfo, Tableau};
+use super::{FixedPair, FixedTableau, MethodInfo, Tableau};
 
 /// Seed 002, ode45 listing: A = [1/5; 3/10; 4/5; 8/9; 1; 1] and the columns of B; the
 /// seventh stage is f(t_{n+1}, y_{n+1}) (FSAL), so its row equals b.
@@ -69,6 +69,13 @@ pub const TABLEAU: Tableau = Tableau {
         &[0.0, 3.0 / 2.0, -4.0, 5.0 / 2.0],
     ]),
 };
+
+/// [`TABLEAU`] in fixed-size arrays for the specialised step (`fixed_rk.rs`).
+pub struct Dp45;
+
+impl FixedPair<7, 4> for Dp45 {
+    const TABLEAU: FixedTableau<7, 4> = FixedTableau::from_tableau(&TABLEAU);
+}
 
 pub const INFO: MethodInfo = MethodInfo {
     id: "dp45",

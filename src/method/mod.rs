@@ -3,8 +3,10 @@
 //! One method per file. A method file holds its coefficients as cited `const`
 //! tables and its [`MethodInfo`]; [`create`] turns an id into a ready stepper.
 //! Shared machinery has its own file: `explicit_rk.rs` (explicit tableaux),
+//! `fixed_rk.rs` (the same step specialised at compile time for dp45 and bs23),
 //! `rosenbrock.rs` (Rosenbrock/W tables), `newton.rs` + `implicit.rs` (backward Euler,
 //! BDF2), `adams.rs` (AB3, PECE), `history.rs` (multistep history), `hermite.rs`.
+//! `radau5.rs` is self-contained (its transformed Newton iteration is its own).
 
 mod ab3;
 mod adams;
@@ -17,6 +19,7 @@ mod dirk;
 mod dp45;
 mod euler;
 mod explicit_rk;
+mod fixed_rk;
 mod hermite;
 mod heun;
 pub(crate) mod history;
@@ -24,6 +27,7 @@ mod implicit;
 pub mod llm;
 mod midpoint2;
 mod newton;
+pub mod radau5;
 mod rk4;
 pub mod ros4;
 pub mod ros4_t2;
@@ -32,6 +36,7 @@ pub mod slowfast;
 pub mod w2;
 
 pub use explicit_rk::{Coefficients, ExplicitRk, OwnedTableau, Tableau};
+pub use fixed_rk::{FixedPair, FixedRk, FixedTableau};
 pub use hermite::hermite_cubic;
 pub use midpoint2::Midpoint2;
 pub use rosenbrock::{Rosenbrock, RosenbrockTableau};
@@ -108,6 +113,11 @@ pub trait Stepper {
         stats: &mut Stats,
     ) -> Result<(), OdeError>;
 
+    /// The run's tolerance, for a method whose inner iteration should stop relative to
+    /// it (radau5's Newton iteration). Called by the driver once the stepper is made;
+    /// most methods ignore it.
+    fn set_tolerance(&mut self, _tolerance: &crate::control::Tolerance) {}
+
     /// The local error estimate y_{n+1} − ŷ_{n+1} of the last step, for methods with
     /// an embedded formula.
     fn error_estimate(&self) -> Option<&[f64]> {
@@ -140,6 +150,7 @@ pub const CATALOG: &[&MethodInfo] = &[
     &ros4::INFO,
     &ros4_t2::INFO,
     &w2::INFO,
+    &radau5::INFO,
     &llm::INFO,
     &slowfast::INFO,
 ];
@@ -261,11 +272,22 @@ pub fn create_with(
     if id == llm::INFO.id {
         return Ok(Box::new(llm::Llm::new(dim, options.jacobian)));
     }
+    if id == radau5::INFO.id {
+        return Ok(Box::new(radau5::Radau5::new(dim, options.jacobian)));
+    }
     if id == ros4_t2::INFO.id {
         return Ok(Box::new(ros4_t2::Ros4T2::new(dim, options.jacobian)));
     }
     if let Some(tab) = rosenbrock_tableau(id) {
         return Ok(Box::new(Rosenbrock::new(info, tab, dim, options.jacobian)));
+    }
+    // The FSAL pairs with an interpolant run the compile-time specialised step (the same
+    // bits as the generic loop, see fixed_rk.rs).
+    if id == dp45::INFO.id {
+        return Ok(Box::new(FixedRk::<dp45::Dp45, 7, 4>::new(info, dim)));
+    }
+    if id == bs23::INFO.id {
+        return Ok(Box::new(FixedRk::<bs23::Bs23, 4, 3>::new(info, dim)));
     }
     match tableau(id) {
         Some(tab) => Ok(Box::new(ExplicitRk::new(info, tab, dim))),

@@ -25,7 +25,7 @@ use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::Factored;
 use crate::problem::System;
 use crate::stats::Stats;
-use nalgebra::{Complex, DMatrix, DVector};
+use nalgebra::{Complex, DVector};
 
 /// Coefficients of a Rosenbrock method in the form of seed 001 eq. (2b). Row `i` of
 /// `alpha` and `gamma` holds the `i` entries left of the diagonal (row 0 is empty).
@@ -110,6 +110,9 @@ pub struct Rosenbrock {
     /// f of each stage (kept so a stage with the same argument reuses it).
     f_stage: Vec<Vec<f64>>,
     y_stage: Vec<f64>,
+    /// Work vectors of the stage solves, kept so a step allocates no vectors.
+    rhs: DVector<f64>,
+    coupling: DVector<f64>,
     error: Vec<f64>,
     /// The last step's ends and slopes (dense output, reuse of f).
     ends: StepEnds,
@@ -130,6 +133,8 @@ impl Rosenbrock {
             k: vec![DVector::zeros(dim); s],
             f_stage: vec![vec![0.0; dim]; s],
             y_stage: vec![0.0; dim],
+            rhs: DVector::zeros(dim),
+            coupling: DVector::zeros(dim),
             error: vec![0.0; dim],
             ends: StepEnds::new(dim),
         }
@@ -156,11 +161,17 @@ impl Stepper for Rosenbrock {
         // end (the dense output evaluated it), else evaluated.
         self.ends.start_f(sys, t, y, &mut self.f_stage[0], stats);
         let (jac, ft) = self.provider.at(sys, t, y, stats)?;
-        let mut m = DMatrix::<f64>::identity(n, n);
-        m -= jac * (tab.gamma_diag * h);
-        let lu = Factored::new(m, "I − γhJ of the Rosenbrock step", t, h, stats)?;
-        let mut rhs = DVector::<f64>::zeros(n);
-        let mut coupling = DVector::<f64>::zeros(n);
+        // I − γhJ through the solver seam (the same entries δᵢⱼ − Jᵢⱼ·γh as before).
+        let lu = Factored::shifted(
+            jac,
+            1.0,
+            tab.gamma_diag * h,
+            "I − γhJ of the Rosenbrock step",
+            t,
+            h,
+            stats,
+        )?;
+        let (rhs, coupling) = (&mut self.rhs, &mut self.coupling);
         for i in 0..tab.stages() {
             if i > 0 {
                 if tab.same_argument(i, i - 1) {
@@ -196,10 +207,10 @@ impl Stepper for Rosenbrock {
                 rhs[r] = h * self.f_stage[i][r] + gi * ft[r];
             }
             if i > 0 {
-                rhs.gemv(h, jac, &coupling, 1.0);
+                rhs.gemv(h, jac, coupling, 1.0);
             }
-            lu.solve_in_place(&mut rhs)?;
-            self.k[i].copy_from(&rhs);
+            lu.solve_in_place(rhs)?;
+            self.k[i].copy_from(rhs);
         }
         y_out.copy_from_slice(y);
         self.error.fill(0.0);

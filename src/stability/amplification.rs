@@ -2,7 +2,8 @@
 //! stability map shows at ξ = hλ, with the region of absolute stability where it is ≤ 1.
 //!
 //! - one-step methods: |R(ξ)| (Runge–Kutta from the same `const` tableaux the
-//!   integrator steps with, a user's tableau, backward Euler, Rosenbrock/W: `rational.rs`;
+//!   integrator steps with, a user's tableau, backward Euler, Rosenbrock/W, the full
+//!   Radau IIA tableau of radau5: `rational.rs`;
 //!   LLM: R = e^ξ, seed 000 §1 and Fig. 6, METHODS.md);
 //! - methods with an amplification matrix: ρ(M(ξ)) (`midpoint2.rs`, `slowfast.rs`);
 //! - linear multistep and PECE: the largest root modulus of π(ζ; ξ) (`multistep.rs`).
@@ -33,6 +34,7 @@ pub const IDS: &[&str] = &[
     "am-pece",
     "ros4",
     "w2",
+    "radau5",
     "llm",
     "slowfast",
     "custom",
@@ -105,6 +107,10 @@ impl Amplification {
                     message: format!("no Rosenbrock coefficients for \"{id}\""),
                 })?;
                 Amplification::Rational(Rational::from_lower_triangular(&a, &b))
+            }
+            "radau5" => {
+                let a: Vec<Vec<f64>> = method::radau5::A.iter().map(|r| r.to_vec()).collect();
+                Amplification::Rational(Rational::from_full(&a, &method::radau5::B))
             }
             "custom" => {
                 let tab = spec.tableau.as_ref().ok_or_else(|| OdeError::BadSpec {

@@ -11,6 +11,8 @@
 //! 1 + z, Heun 1 + z + z²/2, RK4 003 eq. 49). Rosenbrock and W-methods on y' = λy with
 //! J = λ are the same formula with A replaced by α + Γ (Hairer–Wanner; see
 //! `rosenbrock.rs`). Backward Euler (002 §7.7) is the one-stage tableau A = (1), b = (1).
+//! A full (fully implicit) A, radau5's, goes through determinants instead:
+//! R(z) = det(I − zA + z 1bᵀ)/det(I − zA) ([`Rational::from_full`]).
 
 use nalgebra::Complex;
 
@@ -54,6 +56,34 @@ fn diag_product(diag: &[f64], range: std::ops::Range<usize>) -> Vec<f64> {
         }
     }
     p
+}
+
+/// The determinant of a square matrix of polynomials, by cofactor expansion along the
+/// first row (for the small s of a Runge–Kutta tableau).
+fn poly_det(m: &[Vec<Vec<f64>>]) -> Vec<f64> {
+    match m.len() {
+        0 => vec![1.0],
+        1 => m[0][0].clone(),
+        n => {
+            let mut det = vec![0.0];
+            for (j, entry) in m[0].iter().enumerate() {
+                let minor: Vec<Vec<Vec<f64>>> = m[1..]
+                    .iter()
+                    .map(|row| {
+                        row.iter()
+                            .enumerate()
+                            .filter(|&(k, _)| k != j)
+                            .map(|(_, p)| p.clone())
+                            .collect()
+                    })
+                    .collect();
+                let sign = if j % 2 == 0 { 1.0 } else { -1.0 };
+                add_into(&mut det, &mul(entry, &poly_det(&minor)), sign);
+                debug_assert!(det.len() <= 2 * n);
+            }
+            det
+        }
+    }
 }
 
 /// Horner evaluation of a real polynomial at a complex point.
@@ -119,6 +149,34 @@ impl Rational {
             r.den.resize(n, 0.0);
         }
         r
+    }
+
+    /// R of a full (fully implicit) tableau A, b: R(z) = det(I − zA + z 1bᵀ)/det(I − zA)
+    /// (Hairer–Wanner II Prop. IV.3.2), both determinants expanded as polynomials in
+    /// z by cofactors (s ≤ 4 here: radau5 has s = 3).
+    pub fn from_full(a: &[Vec<f64>], b: &[f64]) -> Self {
+        let s = b.len();
+        let entry = |i: usize, j: usize| a.get(i).and_then(|r| r.get(j)).copied().unwrap_or(0.0);
+        // Entry (i, j) of I − zA (+ z 1bᵀ): the polynomial [δᵢⱼ, −aᵢⱼ (+ bⱼ)].
+        let matrix = |with_b: bool| -> Vec<Vec<Vec<f64>>> {
+            (0..s)
+                .map(|i| {
+                    (0..s)
+                        .map(|j| {
+                            let delta = if i == j { 1.0 } else { 0.0 };
+                            let bj = if with_b { b[j] } else { 0.0 };
+                            vec![delta, bj - entry(i, j)]
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let mut num = poly_det(&matrix(true));
+        let mut den = poly_det(&matrix(false));
+        let n = num.len().max(den.len());
+        num.resize(n, 0.0);
+        den.resize(n, 0.0);
+        Rational { num, den }
     }
 
     /// True when D = 1 (an explicit method: R is a polynomial).

@@ -95,3 +95,13 @@ fn issue_5_work_precision_of_an_adaptive_method() {
     );
     assert!(w.error[0] > w.error[2], "{:?}", w.error);
 }
+
+/// The convergence lab runs radau5 like any catalogue method: its fitted global slope
+/// is its order 5 (on the fixed grid, before the round-off floor).
+#[test]
+fn radau5_global_slope_is_five_in_the_convergence_lab() {
+    let r = convergence(&spec(&["radau5"], 4, 9)).unwrap();
+    let s = &r.global[0];
+    println!("radau5: {:?}, errors {:?}", s.fit, s.error);
+    assert!((s.fit.slope - 5.0).abs() < 0.15, "{:?}", s.fit);
+}

@@ -1,6 +1,6 @@
 //! Properties every explicit tableau in the catalogue must have.
 
-use odelab::method::{self, CATALOG};
+use odelab::method::{self, Stepper, CATALOG};
 
 #[test]
 fn every_catalogue_method_can_be_created() {
@@ -162,5 +162,77 @@ fn issue_3_dense_output_has_the_stated_order() {
             "{}: slope {p}, expected {expected}, errors {errs:?}",
             info.id
         );
+    }
+}
+
+/// dp45 and bs23 run the compile-time specialised step (`fixed_rk.rs`); it must give
+/// the generic tableau loop's bits exactly — accepted steps (FSAL reuse), a retry from
+/// the same point with a smaller h (first-stage reuse), a jump elsewhere, the error
+/// estimate and the dense output — with the same f-evaluation count.
+#[test]
+fn fixed_rk_steps_are_bitwise_the_generic_tableau_loop() {
+    let (_, model) = odelab::model::build("pendulum", &Default::default()).unwrap();
+    let sys = model.as_ref();
+    for id in ["dp45", "bs23"] {
+        let info = method::info(id).unwrap();
+        let mut generic = method::ExplicitRk::new(info, method::tableau(id).unwrap(), 2);
+        let mut fixed = method::create(id, 2).unwrap();
+        let (mut sg, mut sf) = (
+            odelab::stats::Stats::default(),
+            odelab::stats::Stats::default(),
+        );
+        let (mut t, mut y) = (0.0, vec![1.0, 0.3]);
+        // (h, accepted): a rejected attempt is retried from the same (t, y).
+        let plan = [
+            (0.1, true),
+            (0.3, false),
+            (0.07, true),
+            (0.05, true),
+            (0.2, false),
+            (0.02, true),
+        ];
+        for (k, &(h, accepted)) in plan.iter().enumerate() {
+            let (mut yg, mut yf) = ([0.0; 2], [0.0; 2]);
+            generic.step(sys, t, &y, h, &mut yg, &mut sg).unwrap();
+            fixed.step(sys, t, &y, h, &mut yf, &mut sf).unwrap();
+            assert_eq!(yg.map(f64::to_bits), yf.map(f64::to_bits), "{id} step {k}");
+            let (eg, ef) = (
+                generic.error_estimate().unwrap(),
+                fixed.error_estimate().unwrap(),
+            );
+            assert_eq!(
+                eg.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                ef.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                "{id} estimate {k}"
+            );
+            for theta in [0.0, 0.3, 0.75, 1.0] {
+                let (mut dg, mut df) = ([0.0; 2], [0.0; 2]);
+                generic.dense_output(sys, theta, &mut dg, &mut sg).unwrap();
+                fixed.dense_output(sys, theta, &mut df, &mut sf).unwrap();
+                assert_eq!(
+                    dg.map(f64::to_bits),
+                    df.map(f64::to_bits),
+                    "{id} dense {k} θ = {theta}"
+                );
+            }
+            if accepted {
+                t += h;
+                y = yf.to_vec();
+            }
+        }
+        // A step from a point neither end of the last step: f is evaluated afresh.
+        let (mut yg, mut yf) = ([0.0; 2], [0.0; 2]);
+        generic
+            .step(sys, 5.0, &[0.2, -0.1], 0.1, &mut yg, &mut sg)
+            .unwrap();
+        fixed
+            .step(sys, 5.0, &[0.2, -0.1], 0.1, &mut yf, &mut sf)
+            .unwrap();
+        assert_eq!(
+            yg.map(f64::to_bits),
+            yf.map(f64::to_bits),
+            "{id} fresh start"
+        );
+        assert_eq!(sg, sf, "{id}: work counts");
     }
 }

@@ -15,6 +15,7 @@ mod heun;
 mod llm;
 mod llm_stiff;
 mod midpoint2;
+mod radau5;
 mod rk4;
 mod ros4;
 mod ros4_t2;

@@ -134,7 +134,7 @@ fn issue_4_adaptive_run_retries_a_failed_step_smaller() {
     );
 }
 
-fn contact_times(method: &str, fixed_h: Option<f64>) -> Vec<(f64, usize)> {
+pub(crate) fn contact_times(method: &str, fixed_h: Option<f64>) -> Vec<(f64, usize)> {
     let mut s = adaptive("bouncing-balls", method, 1e-8, 1e-10, 2.0);
     if let Some(h) = fixed_h {
         s.adaptive = Some(false);

@@ -16,6 +16,7 @@ fn issue_4_new_methods_run_on_every_model() {
         "ab3",
         "am-pece",
         "slowfast",
+        "radau5",
     ];
     for m in CATALOG.iter().filter(|m| new.contains(&m.id)) {
         for info in model::catalog() {

@@ -1,0 +1,606 @@
+//! `radau5`: the three-stage Radau IIA method of order 5 (stage order 3, L-stable), the
+//! fully implicit collocation method of Hairer–Wanner II §IV.8 and of their code RADAU5
+//! (SciPy's `Radau` is the same method). Reading of the algorithm: Hairer–Wanner II
+//! §IV.8 (eqs. 8.2a–8.20) and the published `radau5.f` (Hairer & Wanner, version of
+//! 1996); no code is taken from either.
+//!
+//! **Stage system.** With Zᵢ = Yᵢ − yₙ the stage equations Z = h(A ⊗ I) F(Z) are solved
+//! by simplified Newton with one J = ∂f/∂y per step. Writing A⁻¹ = T Λ T⁻¹ with Λ =
+//! diag(γ̂, [[α, −β], [β, α]]) (one real eigenvalue and a complex pair) and W = (T⁻¹ ⊗ I)Z,
+//! each iteration solves one real n×n system with (γ̂/h)I − J and one complex n×n system
+//! with ((α + iβ)/h)I − J instead of a real 3n×3n one (II eqs. 8.15–8.16): two LUs per
+//! Jacobian or step-size change, [`Factored::shifted`] being the solver seam.
+//!
+//! **Newton control** (II §IV.8, "stopping criterion"): the contractivity
+//! Θₖ = ‖ΔWₖ‖/‖ΔWₖ₋₁‖ gives the predicted iteration error Θ/(1 − Θ)‖ΔW‖, stopped below
+//! κ·Tol (κ = min(0.03, √rtol), at least 10 u/rtol, as RADAU5's FNEWT); at most 7
+//! iterations, and an iteration predicted not to converge in them, or with Θ ≥ 0.99, is
+//! abandoned as [`OdeError::NewtonFailed`] so the driver retries with a smaller step.
+//! The starting values are the previous step's collocation polynomial extrapolated
+//! (II eq. 8.20); a first step (or one after a restart) starts from Z = 0. The tolerance
+//! comes from [`Stepper::set_tolerance`]; without one the iteration is run to the tight
+//! tolerance of `newton.rs` ([`NEWTON_RTOL`], [`NEWTON_ATOL`]).
+//!
+//! **Jacobian reuse.** A retried step (after a rejection) keeps J and, if h did not
+//! change, both LUs. After an accepted step whose Newton iteration contracted by
+//! Θ ≤ 0.001, J is kept for the next step too (RADAU5's THET); otherwise it is
+//! re-evaluated at the new point. A Newton failure with a kept J re-evaluates it.
+//!
+//! **Error estimate** (II eqs. 8.19–8.20): err = (γ̂/h · I − J)⁻¹ (f(tₙ, yₙ) + (e₁z₁ +
+//! e₂z₂ + e₃z₃)/h) with (e₁, e₂, e₃) = (DD1, DD2, DD3) of `radau5.f`; on a first step and
+//! after a rejection it is refined once with f(tₙ, yₙ + err) in place of f(tₙ, yₙ)
+//! (II eq. 8.21), which damps the stiff components. The driver's elementary controller
+//! uses it with k = 4 (embedded order 3), the exponent of RADAU5's ERR^(1/4); RADAU5's
+//! Gustafsson predictive controller is not available through the driver.
+//!
+//! **Dense output**: the collocation polynomial through yₙ, Y₁, Y₂, Y₃ (order 3, II
+//! §IV.8 "dense output"), in RADAU5's divided-difference form around t_{n+1}.
+
+// The digits are computed from the closed forms cited next to each constant (40-digit
+// arithmetic); the compiler rounds them to the nearest f64.
+#![allow(clippy::excessive_precision)]
+
+use super::{MethodInfo, Stepper};
+use crate::control::Tolerance;
+use crate::error::OdeError;
+use crate::jacobian::{JacobianOptions, JacobianProvider};
+use crate::linalg::Factored;
+use crate::problem::System;
+use crate::stats::Stats;
+use nalgebra::{Complex, DMatrix, DVector};
+
+/// Nodes c = ((4 − √6)/10, (4 + √6)/10, 1), Hairer–Wanner II Table IV.5.6.
+pub const C: [f64; 3] = [
+    0.1550510257216821901802716,
+    0.6449489742783178098197284,
+    1.0,
+];
+
+/// The Radau IIA matrix A, Hairer–Wanner II Table IV.5.6:
+/// row 1 ((88 − 7√6)/360, (296 − 169√6)/1800, (−2 + 3√6)/225),
+/// row 2 ((296 + 169√6)/1800, (88 + 7√6)/360, (−2 − 3√6)/225),
+/// row 3 ((16 − √6)/36, (16 + √6)/36, 1/9).
+pub const A: [[f64; 3]; 3] = [
+    [
+        0.1968154772236604258683861,
+        -0.06553542585019838810852278,
+        0.02377097434822015242040823,
+    ],
+    [
+        0.3944243147390872769974117,
+        0.2920734116652284630205027,
+        -0.04154875212599793019818601,
+    ],
+    [
+        0.3764030627004672750500754,
+        0.5124858261884216138388134,
+        1.0 / 9.0,
+    ],
+];
+
+/// Weights b = last row of A (stiffly accurate), Hairer–Wanner II Table IV.5.6.
+pub const B: [f64; 3] = A[2];
+
+/// γ̂ = 1/u₁ with u₁ = (6 + ∛81 − ∛9)/30: the real eigenvalue of A⁻¹ (`radau5.f`, U1).
+pub const GAMMA: f64 = 3.637834252744495732208419;
+/// α ± iβ, the complex eigenvalues of A⁻¹: α = a/(a² + b²), β = b/(a² + b²) with
+/// a = (12 − ∛81 + ∛9)/60, b = (∛81 + ∛9)√3/60 (`radau5.f`, ALPH and BETA).
+pub const ALPHA: f64 = 2.681082873627752133895791;
+pub const BETA: f64 = 3.050430199247410569426378;
+
+/// T, A⁻¹ = T Λ T⁻¹, as printed in `radau5.f` (T11 … T31; T32 = 1, T33 = 0).
+pub const T: [[f64; 3]; 3] = [
+    [
+        9.1232394870892942792e-02,
+        -0.14125529502095420843,
+        -3.0029194105147424492e-02,
+    ],
+    [
+        0.24171793270710701896,
+        0.20412935229379993199,
+        0.38294211275726193779,
+    ],
+    [0.96604818261509293619, 1.0, 0.0],
+];
+
+/// T⁻¹ as printed in `radau5.f` (TI11 … TI33).
+pub const TI: [[f64; 3]; 3] = [
+    [
+        4.3255798900631553510,
+        0.33919925181580986954,
+        0.54177053993587487119,
+    ],
+    [
+        -4.1787185915519047273,
+        -0.32768282076106238708,
+        0.47662355450055045196,
+    ],
+    [
+        -0.50287263494578687595,
+        2.5719269498556054292,
+        -0.59603920482822492497,
+    ],
+];
+
+/// The error estimate's weights (`radau5.f` DD1 = −(13 + 7√6)/3, DD2 = (−13 + 7√6)/3,
+/// DD3 = −1/3; Hairer–Wanner II eq. 8.19 with γ₀ = 1/γ̂).
+const DD: [f64; 3] = [
+    -10.04880939982741556246033,
+    1.382142733160748895793663,
+    -1.0 / 3.0,
+];
+
+/// Newton iterations per step (RADAU5's default NIT).
+const MAX_NEWTON: u32 = 7;
+/// Keep J after an accepted step whose iteration contracted at least this fast
+/// (RADAU5's THET).
+const THETA_KEEP_JACOBIAN: f64 = 0.001;
+/// The iteration tolerance when no tolerance was handed over (`newton.rs`'s).
+pub use super::newton::{NEWTON_ATOL, NEWTON_RTOL};
+
+pub const INFO: MethodInfo = MethodInfo {
+    id: "radau5",
+    name: "Radau IIA 5",
+    order: 5,
+    family: "fully implicit Runge–Kutta (collocation)",
+    source: "Hairer–Wanner II §IV.8 and Table IV.5.6; the algorithm of RADAU5",
+    stages: 3,
+    adaptive: true,
+    embedded_order: Some(3),
+    fsal: false,
+    dense_order: 3,
+    second_order: false,
+    needs_jacobian: true,
+    l_stable: true,
+    partitioned: false,
+};
+
+/// What a call to [`Stepper::step`] continues from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// The end of the last step: it was accepted.
+    AfterAccepted,
+    /// The start of the last step: it was rejected (or failed) and is retried.
+    Retry,
+    /// Anywhere else (the first step, or after a restart).
+    Fresh,
+}
+
+/// The collocation polynomial of a step in RADAU5's form: around t₁ = tₙ + h,
+/// u(t₁ + sh) = y₁ + s(d₁ + (s − c₂ + 1)(d₂ + (s − c₁ + 1)d₃)), s ∈ [−1, 0].
+#[derive(Debug, Clone)]
+struct Collocation {
+    d: [Vec<f64>; 3],
+    h: f64,
+}
+
+impl Collocation {
+    fn new(n: usize) -> Self {
+        Self {
+            d: [vec![0.0; n], vec![0.0; n], vec![0.0; n]],
+            h: f64::NAN,
+        }
+    }
+
+    /// The divided differences of (0, z₁, z₂, z₃) at (−1, c₁ − 1, c₂ − 1, 0) in s.
+    fn fit(&mut self, z: &[Vec<f64>; 3], h: f64) {
+        let (c1m1, c2m1, c1mc2) = (C[0] - 1.0, C[1] - 1.0, C[0] - C[1]);
+        let [z1s, z2s, z3s] = z;
+        for (i, ((&z1, &z2), &z3)) in z1s.iter().zip(z2s).zip(z3s).enumerate() {
+            let d1 = (z2 - z3) / c2m1;
+            let ak = (z1 - z2) / c1mc2;
+            let acont3 = (ak - z1 / C[0]) / C[1];
+            let d2 = (ak - d1) / c1m1;
+            self.d[0][i] = d1;
+            self.d[1][i] = d2;
+            self.d[2][i] = d2 - acont3;
+        }
+        self.h = h;
+    }
+
+    /// u(t₁ + sh) − y₁ for component i.
+    #[inline]
+    fn offset(&self, i: usize, s: f64) -> f64 {
+        let (c1m1, c2m1) = (C[0] - 1.0, C[1] - 1.0);
+        s * (self.d[0][i] + (s - c2m1) * (self.d[1][i] + (s - c1m1) * self.d[2][i]))
+    }
+}
+
+/// The Radau IIA stepper: stage vectors, factorisations and the last steps' polynomials.
+pub struct Radau5 {
+    provider: JacobianProvider,
+    options: JacobianOptions,
+    jac: Option<DMatrix<f64>>,
+    /// J was evaluated at the start of the current step (not kept from an earlier one).
+    jac_fresh: bool,
+    /// Steps served by the current J (for `jacobianUpdate`).
+    jac_uses: usize,
+    /// The real and complex factorisations and the h they were made for.
+    lu: Option<(Factored<f64>, Factored<Complex<f64>>, f64)>,
+    /// Stage increments Zᵢ = Yᵢ − yₙ and their transforms W = T⁻¹Z.
+    z: [Vec<f64>; 3],
+    w: [Vec<f64>; 3],
+    /// f at the stages (then overwritten by the transformed right-hand sides).
+    fz: [Vec<f64>; 3],
+    y_stage: Vec<f64>,
+    f0: Vec<f64>,
+    rhs_real: DVector<f64>,
+    rhs_complex: DVector<Complex<f64>>,
+    error: Vec<f64>,
+    scale: Vec<f64>,
+    tolerance: Option<Tolerance>,
+    /// The last computed step (dense output) and the last accepted one (predictor).
+    last: Collocation,
+    accepted: Collocation,
+    have_accepted: bool,
+    last_t: f64,
+    last_h: f64,
+    last_y: Vec<f64>,
+    last_y_new: Vec<f64>,
+    /// RADAU5's FACCON and THETA, carried from step to step.
+    faccon: f64,
+    theta: f64,
+    last_failed: bool,
+}
+
+impl Radau5 {
+    pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
+        let v = || vec![0.0; dim];
+        Self {
+            provider: JacobianProvider::new(INFO.id, jacobian),
+            options: jacobian,
+            jac: None,
+            jac_fresh: false,
+            jac_uses: 0,
+            lu: None,
+            z: [v(), v(), v()],
+            w: [v(), v(), v()],
+            fz: [v(), v(), v()],
+            y_stage: v(),
+            f0: v(),
+            rhs_real: DVector::zeros(dim),
+            rhs_complex: DVector::zeros(dim),
+            error: v(),
+            scale: v(),
+            tolerance: None,
+            last: Collocation::new(dim),
+            accepted: Collocation::new(dim),
+            have_accepted: false,
+            last_t: f64::NAN,
+            last_h: f64::NAN,
+            last_y: v(),
+            last_y_new: v(),
+            faccon: 1.0,
+            theta: 1.0,
+            last_failed: false,
+        }
+    }
+
+    fn classify(&self, t: f64, y: &[f64]) -> Start {
+        if t == self.last_t && y == self.last_y.as_slice() {
+            Start::Retry
+        } else if super::history::same_time(t, self.last_t + self.last_h)
+            && y == self.last_y_new.as_slice()
+        {
+            Start::AfterAccepted
+        } else {
+            Start::Fresh
+        }
+    }
+
+    /// The Newton tolerance: (rtol, atol) per component and FNEWT.
+    fn newton_scale(&mut self, y: &[f64]) -> f64 {
+        match &self.tolerance {
+            Some(tol) => {
+                for (i, s) in self.scale.iter_mut().enumerate() {
+                    *s = tol.atol[i] + tol.rtol[i] * y[i].abs();
+                }
+                let rtol = tol.rtol.iter().copied().fold(f64::INFINITY, f64::min);
+                (10.0 * f64::EPSILON / rtol).max(0.03f64.min(rtol.sqrt()))
+            }
+            None => {
+                for (s, v) in self.scale.iter_mut().zip(y) {
+                    *s = NEWTON_ATOL + NEWTON_RTOL * v.abs();
+                }
+                1.0
+            }
+        }
+    }
+
+    /// J for a step from (t, y): kept or evaluated per the reuse rules of the module doc.
+    fn update_jacobian(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        start: Start,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let keep = match start {
+            // A retry keeps J unless the last attempt failed with a J from elsewhere.
+            Start::Retry => !self.last_failed || self.jac_fresh,
+            Start::AfterAccepted => {
+                self.theta <= THETA_KEEP_JACOBIAN || self.jac_uses < self.options.update_every
+            }
+            Start::Fresh => false,
+        };
+        if keep && self.jac.is_some() {
+            if start == Start::AfterAccepted {
+                self.jac_fresh = false;
+                self.jac_uses += 1;
+            }
+            return Ok(());
+        }
+        self.jac = Some(self.provider.fresh(sys, t, y, stats)?);
+        self.jac_fresh = true;
+        self.jac_uses = 1;
+        self.lu = None;
+        Ok(())
+    }
+
+    /// The two factorisations for step size h (kept when J and h are unchanged).
+    fn factor(&mut self, t: f64, h: f64, stats: &mut Stats) -> Result<(), OdeError> {
+        if matches!(&self.lu, Some((_, _, lu_h)) if *lu_h == h) {
+            return Ok(());
+        }
+        self.lu = None;
+        let jac = self.jac.as_ref().ok_or(OdeError::NoJacobian {
+            method: INFO.id.into(),
+            model: "this system".into(),
+        })?;
+        let real = Factored::shifted(
+            jac,
+            GAMMA / h,
+            1.0,
+            "(γ̂/h)I − J of the Radau IIA step",
+            t,
+            h,
+            stats,
+        )?;
+        let complex = Factored::shifted(
+            jac,
+            Complex::new(ALPHA / h, BETA / h),
+            1.0,
+            "((α + iβ)/h)I − J of the Radau IIA step",
+            t,
+            h,
+            stats,
+        )?;
+        self.lu = Some((real, complex, h));
+        Ok(())
+    }
+
+    /// Starting values: the accepted step's polynomial extrapolated to the new stages
+    /// (II eq. 8.20), or zero.
+    fn predict(&mut self, h: f64, use_polynomial: bool) {
+        if !use_polynomial {
+            for k in 0..3 {
+                self.z[k].fill(0.0);
+                self.w[k].fill(0.0);
+            }
+            return;
+        }
+        let ratio = h / self.accepted.h;
+        for i in 0..self.f0.len() {
+            let mut zi = [0.0; 3];
+            for (k, z) in zi.iter_mut().enumerate() {
+                *z = self.accepted.offset(i, C[k] * ratio);
+            }
+            for k in 0..3 {
+                self.z[k][i] = zi[k];
+                self.w[k][i] = TI[k][0] * zi[0] + TI[k][1] * zi[1] + TI[k][2] * zi[2];
+            }
+        }
+    }
+
+    /// The simplified Newton iteration on the transformed stage system.
+    fn newton(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let n = y.len();
+        let fnewt = self.newton_scale(y);
+        let (fac1, alphn, betan) = (GAMMA / h, ALPHA / h, BETA / h);
+        self.faccon = crate::math::powf(self.faccon.max(f64::EPSILON), 0.8);
+        // An iteration that converges at once counts as contracting fast (RADAU5).
+        self.theta = THETA_KEEP_JACOBIAN;
+        let mut dynold = 0.0;
+        let mut thqold = 0.0;
+        for newt in 1..=MAX_NEWTON {
+            for ((zk, fk), ck) in self.z.iter().zip(&mut self.fz).zip(C) {
+                for ((ys, yv), zv) in self.y_stage.iter_mut().zip(y).zip(zk) {
+                    *ys = yv + zv;
+                }
+                sys.rhs(t + ck * h, &self.y_stage, fk);
+            }
+            stats.nfev += 3;
+            stats.nnewton += 1;
+            let Some((real, complex, _)) = &self.lu else {
+                return Err(OdeError::NoJacobian {
+                    method: INFO.id.into(),
+                    model: "this system".into(),
+                });
+            };
+            for i in 0..n {
+                let (a1, a2, a3) = (self.fz[0][i], self.fz[1][i], self.fz[2][i]);
+                let r1 = TI[0][0] * a1 + TI[0][1] * a2 + TI[0][2] * a3;
+                let r2 = TI[1][0] * a1 + TI[1][1] * a2 + TI[1][2] * a3;
+                let r3 = TI[2][0] * a1 + TI[2][1] * a2 + TI[2][2] * a3;
+                let (w1, w2, w3) = (self.w[0][i], self.w[1][i], self.w[2][i]);
+                self.rhs_real[i] = r1 - w1 * fac1;
+                self.rhs_complex[i] =
+                    Complex::new(r2 - w2 * alphn + w3 * betan, r3 - w3 * alphn - w2 * betan);
+            }
+            real.solve_in_place(&mut self.rhs_real)?;
+            complex.solve_in_place(&mut self.rhs_complex)?;
+            let mut dyno = 0.0;
+            for i in 0..n {
+                let s = self.scale[i];
+                let c = self.rhs_complex[i];
+                let (a, b, d) = (self.rhs_real[i] / s, c.re / s, c.im / s);
+                dyno += a * a + b * b + d * d;
+            }
+            let dyno = (dyno / (3 * n) as f64).sqrt();
+            if !dyno.is_finite() {
+                return Err(self.failed(t, h, newt));
+            }
+            if newt > 1 && newt < MAX_NEWTON {
+                let thq = dyno / dynold;
+                self.theta = if newt == 2 {
+                    thq
+                } else {
+                    (thq * thqold).sqrt()
+                };
+                thqold = thq;
+                if self.theta < 0.99 {
+                    self.faccon = self.theta / (1.0 - self.theta);
+                    let remaining = (MAX_NEWTON - 1 - newt) as i32;
+                    let dyth =
+                        self.faccon * dyno * crate::math::powi(self.theta, remaining) / fnewt;
+                    if dyth >= 1.0 {
+                        return Err(self.failed(t, h, newt));
+                    }
+                } else {
+                    return Err(self.failed(t, h, newt));
+                }
+            }
+            dynold = dyno.max(f64::EPSILON);
+            for i in 0..n {
+                let c = self.rhs_complex[i];
+                let f1 = self.w[0][i] + self.rhs_real[i];
+                let f2 = self.w[1][i] + c.re;
+                let f3 = self.w[2][i] + c.im;
+                self.w[0][i] = f1;
+                self.w[1][i] = f2;
+                self.w[2][i] = f3;
+                self.z[0][i] = T[0][0] * f1 + T[0][1] * f2 + T[0][2] * f3;
+                self.z[1][i] = T[1][0] * f1 + T[1][1] * f2 + T[1][2] * f3;
+                self.z[2][i] = T[2][0] * f1 + f2;
+            }
+            if self.faccon * dyno <= fnewt {
+                return Ok(());
+            }
+        }
+        Err(self.failed(t, h, MAX_NEWTON))
+    }
+
+    fn failed(&mut self, t: f64, h: f64, iterations: u32) -> OdeError {
+        self.last_failed = true;
+        OdeError::NewtonFailed { t, h, iterations }
+    }
+
+    /// err = (γ̂/h · I − J)⁻¹ (f + Σ eᵢzᵢ/h) into `self.error`, with f = f(tₙ, yₙ)
+    /// (`refined` false) or f(tₙ, yₙ + err) (in `fz[0]`, `refined` true); Σ eᵢzᵢ/h is
+    /// kept in `fz[1]` between the two.
+    fn estimate(&mut self, h: f64, refined: bool) -> Result<(), OdeError> {
+        let Some((real, _, _)) = &self.lu else {
+            return Err(OdeError::NoJacobian {
+                method: INFO.id.into(),
+                model: "this system".into(),
+            });
+        };
+        let (e1, e2, e3) = (DD[0] / h, DD[1] / h, DD[2] / h);
+        for i in 0..self.f0.len() {
+            if !refined {
+                self.fz[1][i] = e1 * self.z[0][i] + e2 * self.z[1][i] + e3 * self.z[2][i];
+            }
+            let f = if refined { self.fz[0][i] } else { self.f0[i] };
+            self.rhs_real[i] = self.fz[1][i] + f;
+        }
+        real.solve_in_place(&mut self.rhs_real)?;
+        self.error.copy_from_slice(self.rhs_real.as_slice());
+        Ok(())
+    }
+
+    /// Whether the estimate is already within tolerance (the driver's RMS norm); `None`
+    /// when no tolerance was handed over.
+    fn estimate_accepted(&self, y: &[f64], y_new: &[f64]) -> Option<bool> {
+        let tol = self.tolerance.as_ref()?;
+        Some(
+            crate::control::error_norm(crate::control::ErrorNorm::Rms, &self.error, y, y_new, tol)
+                < 1.0,
+        )
+    }
+}
+
+impl Stepper for Radau5 {
+    fn info(&self) -> &MethodInfo {
+        &INFO
+    }
+
+    fn set_tolerance(&mut self, tolerance: &Tolerance) {
+        self.tolerance = Some(tolerance.clone());
+    }
+
+    fn step(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        y_out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let start = self.classify(t, y);
+        match start {
+            Start::AfterAccepted => {
+                std::mem::swap(&mut self.accepted, &mut self.last);
+                self.have_accepted = true;
+            }
+            Start::Fresh => self.have_accepted = false,
+            Start::Retry => {}
+        }
+        if start != Start::Retry {
+            sys.rhs(t, y, &mut self.f0);
+            stats.nfev += 1;
+        }
+        self.update_jacobian(sys, t, y, start, stats)?;
+        // From here on (t, y) is the start of the last step, whatever happens to it.
+        self.last_t = t;
+        self.last_h = h;
+        self.last_y.copy_from_slice(y);
+        self.last_failed = false;
+        self.factor(t, h, stats)?;
+        self.predict(h, self.have_accepted);
+        self.newton(sys, t, y, h, stats)?;
+        for ((yo, yv), z3) in y_out.iter_mut().zip(y).zip(&self.z[2]) {
+            *yo = yv + z3;
+        }
+        self.estimate(h, false)?;
+        // First step or a retry whose estimate fails (always, without a tolerance):
+        // refine with f(tₙ, yₙ + err) (II eq. 8.21).
+        if start != Start::AfterAccepted && self.estimate_accepted(y, y_out) != Some(true) {
+            for ((ys, yv), e) in self.y_stage.iter_mut().zip(y).zip(&self.error) {
+                *ys = yv + e;
+            }
+            sys.rhs(t, &self.y_stage, &mut self.fz[0]);
+            stats.nfev += 1;
+            self.estimate(h, true)?;
+        }
+        self.last.fit(&self.z, h);
+        self.last_y_new.copy_from_slice(y_out);
+        Ok(())
+    }
+
+    fn error_estimate(&self) -> Option<&[f64]> {
+        Some(&self.error)
+    }
+
+    fn dense_output(
+        &mut self,
+        _sys: &dyn System,
+        theta: f64,
+        out: &mut [f64],
+        _stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let s = theta - 1.0;
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.last_y_new[i] + self.last.offset(i, s);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,196 @@
+//! `radau5`, Radau IIA of order 5 (Hairer–Wanner II §IV.8): order 5 on the fixed grid,
+//! stage order 3 and the order conditions of its tableau, the transformation of A⁻¹ it
+//! solves with, L-stability of R(z) computed from the tableau, one exact step on the
+//! test equation, pinned work on Van der Pol μ = 1000, events, tEval and user systems.
+
+use super::common::*;
+use super::stiff_common::*;
+use nalgebra::Matrix3;
+use odelab::method::create;
+use odelab::method::radau5::{A, ALPHA, B, BETA, C, GAMMA, T, TI};
+use odelab::stability::rational::Rational;
+use odelab::stats::Stats;
+
+/// Reference y(3000) for μ = 1000, y(0) = (2, 0) (as `stiff_vdp.rs`).
+const Y_3000: [f64; 2] = [-1.51060693674397, 1.1783800007312e-3];
+
+fn rows(m: &[[f64; 3]; 3]) -> Matrix3<f64> {
+    Matrix3::from_fn(|i, j| m[i][j])
+}
+
+/// The (2, 3) Padé approximant of e^z, which R(z) of Radau IIA s = 3 is (Hairer–Wanner
+/// II Thm. IV.5.3): (1 + 2z/5 + z²/20) / (1 − 3z/5 + 3z²/20 − z³/60).
+fn pade_23(z: f64) -> f64 {
+    (1.0 + 2.0 * z / 5.0 + z * z / 20.0)
+        / (1.0 - 3.0 * z / 5.0 + 3.0 * z * z / 20.0 - z * z * z / 60.0)
+}
+
+#[test]
+fn radau5_has_order_five_on_the_fixed_grid() {
+    let (p, errs) = observed_order("radau5", 0.1, 4, 1.0);
+    println!("radau5 order {p}, errors {errs:?}");
+    assert!((p - 5.0).abs() < 0.15, "order {p}, errors {errs:?}");
+}
+
+/// Stage order 3: Σⱼ aᵢⱼ cⱼ^(k−1) = cᵢ^k/k for k = 1, 2, 3 (C(3)) and not k = 4; the
+/// weights integrate polynomials of degree ≤ 4 exactly (B(5)), not degree 5.
+#[test]
+fn radau5_tableau_has_stage_order_three_and_quadrature_order_five() {
+    let c_residual = |k: i32| {
+        (0..3)
+            .map(|i| {
+                let lhs: f64 = (0..3).map(|j| A[i][j] * C[j].powi(k - 1)).sum();
+                (lhs - C[i].powi(k) / k as f64).abs()
+            })
+            .fold(0.0, f64::max)
+    };
+    for k in 1..=3 {
+        assert!(c_residual(k) < 1e-15, "C({k}): {:e}", c_residual(k));
+    }
+    assert!(c_residual(4) > 1e-4, "C(4) holds: stage order would be 4");
+    let b_residual = |k: i32| {
+        let lhs: f64 = (0..3).map(|j| B[j] * C[j].powi(k - 1)).sum();
+        (lhs - 1.0 / k as f64).abs()
+    };
+    for k in 1..=5 {
+        assert!(b_residual(k) < 1e-15, "B({k}): {:e}", b_residual(k));
+    }
+    assert!(b_residual(6) > 1e-5);
+    // The collocation polynomial (dense output) has the stage order: its error at a
+    // step's midpoint is O(h⁴) (slope ≥ 4 on this linear problem).
+    let (q, errs) = dense_order("radau5", 0.1, 4);
+    println!("radau5 dense-output slope {q}, {errs:?}");
+    assert!(q > 3.85, "dense slope {q}, {errs:?}");
+}
+
+/// T and T⁻¹ of `radau5.f` are inverse and bring A⁻¹ to diag(γ̂, [[α, −β], [β, α]]).
+#[test]
+fn radau5_transformation_brings_a_inverse_to_its_real_and_complex_eigenvalues() {
+    let (t, ti) = (rows(&T), rows(&TI));
+    assert!((t * ti - Matrix3::identity()).abs().max() < 1e-15);
+    let a_inv = rows(&A).try_inverse().unwrap();
+    let lambda = ti * a_inv * t;
+    let expected = Matrix3::new(GAMMA, 0.0, 0.0, 0.0, ALPHA, -BETA, 0.0, BETA, ALPHA);
+    let worst = (lambda - expected).abs().max();
+    assert!(worst < 1e-13, "T⁻¹A⁻¹T = {lambda}");
+}
+
+/// R(z) = det(I − zA + z1bᵀ)/det(I − zA) from the tableau is the (2, 3) Padé
+/// approximant: |R(−∞)| = 0 (the cubic numerator coefficient vanishes to rounding),
+/// |R| ≤ 1 on the imaginary axis (A-stable), hence L-stable.
+#[test]
+fn radau5_stability_function_from_the_tableau_is_l_stable() {
+    let a: Vec<Vec<f64>> = A.iter().map(|r| r.to_vec()).collect();
+    let r = Rational::from_full(&a, &B);
+    let expected_num = [1.0, 2.0 / 5.0, 1.0 / 20.0, 0.0];
+    let expected_den = [1.0, -3.0 / 5.0, 3.0 / 20.0, -1.0 / 60.0];
+    for k in 0..4 {
+        assert!(
+            (r.num[k] - expected_num[k]).abs() < 1e-15,
+            "N = {:?}",
+            r.num
+        );
+        assert!(
+            (r.den[k] - expected_den[k]).abs() < 1e-15,
+            "D = {:?}",
+            r.den
+        );
+    }
+    let r_inf = r.modulus_at_infinity();
+    println!("radau5 |R(−∞)| = {r_inf:e}");
+    assert!(r_inf < 1e-13, "|R(−∞)| = {r_inf:e}");
+    for k in 0..=120 {
+        let y = 10f64.powf(-3.0 + 0.05 * k as f64);
+        let v = r.modulus(nalgebra::Complex::new(0.0, y));
+        assert!(v <= 1.0 + 1e-14, "|R({y}i)| = {v}");
+    }
+    let amp = odelab::stability::Amplification::from_spec(&odelab::stability::StabilitySpec {
+        method: "radau5".into(),
+        ..Default::default()
+    })
+    .unwrap();
+    assert!(amp.value_at_infinity() < 1e-13);
+}
+
+/// On y' = λy with the exact Jacobian the simplified Newton iteration is Newton's
+/// method on a linear system: one step is R(hλ) y₀ to rounding, even at hλ = −100.
+#[test]
+fn radau5_step_on_the_test_equation_is_its_stability_function() {
+    for hl in [-0.5, -5.0, -100.0] {
+        let sys = Rotation {
+            a: hl / 0.1,
+            b: 0.0,
+        };
+        let mut stepper = create("radau5", 2).unwrap();
+        let mut y1 = [0.0; 2];
+        let mut stats = Stats::default();
+        stepper
+            .step(&sys, 0.0, &[1.0, 0.0], 0.1, &mut y1, &mut stats)
+            .unwrap();
+        let want = pade_23(hl);
+        assert!(
+            (y1[0] - want).abs() < 1e-14,
+            "hλ = {hl}: {} vs {want}",
+            y1[0]
+        );
+        // f at the start, two Newton iterations of 3 (the second confirms
+        // convergence), the refined estimate of a first step; one J, two LUs.
+        assert_eq!(
+            (stats.nfev, stats.nnewton, stats.njev, stats.nlu),
+            (8, 2, 1, 2),
+            "hλ = {hl}"
+        );
+    }
+}
+
+/// Van der Pol μ = 1000 on [0, 3000], rtol 1e-6, atol 1e-8 (the stiff case):
+/// pinned work and the error at t = 3000. RADAU5 needs 5,421 f-evaluations here (the
+/// issue's figure); the difference is explained in src/method/radau5.rs and the report.
+#[test]
+fn radau5_pinned_work_on_van_der_pol() {
+    let mut s = adaptive("van-der-pol", "radau5", 1e-6, 1e-8, 3000.0);
+    s.params.insert("mu".into(), 1000.0);
+    let sol = odelab::solve(&s).unwrap();
+    assert!(sol.stopped_by.is_none(), "{:?}", sol.warning);
+    let y = last(&sol);
+    let err = (y[0] - Y_3000[0]).abs().max((y[1] - Y_3000[1]).abs());
+    println!("radau5 vdp: {:?}, error {err:e}", sol.stats);
+    assert!(err < 5e-8, "error {err:e}");
+    let st = sol.stats;
+    assert_eq!(
+        (st.naccept, st.nreject, st.nfev, st.njev, st.nlu),
+        (1139, 162, 11960, 713, 2596)
+    );
+}
+
+/// Events through the dense output: the 24 contact switches of the two bouncing
+/// balls on [0, 2] at the same times as dp45.
+#[test]
+fn radau5_finds_the_contact_events_of_dp45() {
+    let reference = super::stiff_runs::contact_times("dp45", None);
+    let radau = super::stiff_runs::contact_times("radau5", None);
+    assert_eq!(radau.len(), reference.len());
+    for (a, b) in radau.iter().zip(&reference) {
+        assert_eq!(a.1, b.1);
+        assert!((a.0 - b.0).abs() < 1e-5, "radau5 {a:?} vs dp45 {b:?}");
+    }
+}
+
+/// tEval through the collocation polynomial on a user system (AD Jacobian): the
+/// requested points agree with the exact solution of the damped oscillator.
+#[test]
+fn radau5_t_eval_on_a_user_system_follows_the_exact_solution() {
+    let text = "x' = v\nv' = -4*x - 0.2*v\nx(0) = 1, v(0) = 0";
+    let mut s = adaptive("", "radau5", 1e-9, 1e-12, 5.0);
+    s.system = Some(text.into());
+    s.t_eval = Some((0..=50).map(|k| 0.1 * k as f64).collect());
+    let sol = odelab::solve(&s).unwrap();
+    assert_eq!(sol.t_eval.len(), 51);
+    // x = e^{−0.1t}(cos ωt + 0.1/ω sin ωt), ω = √(4 − 0.01).
+    let w = (4.0f64 - 0.01).sqrt();
+    for (k, &t) in sol.t_eval.iter().enumerate() {
+        let exact = (-0.1 * t).exp() * ((w * t).cos() + 0.1 / w * (w * t).sin());
+        let got = sol.y_eval[2 * k];
+        assert!((got - exact).abs() < 2e-7, "t = {t}: {got} vs {exact}");
+    }
+}
