@@ -4,6 +4,8 @@
 //!
 //! - [`lexer`]: text → tokens with spans.
 //! - [`parser`]: tokens → syntax tree (precedence table there) and system statements.
+//! - [`expand`]: indexed families, ranges, sums and derivatives → plain statements, once
+//!   the parameters (array sizes) are known.
 //! - [`compile`]: syntax tree → [`compile::Tape`], names resolved, constants folded.
 //! - [`eval`]: running a tape ([`Program`]), allocation-free.
 //! - [`diff`]: ∂/∂y and ∂/∂t of a program by forward-mode automatic differentiation.
@@ -30,6 +32,7 @@ pub mod compiled_expr;
 pub mod diff;
 pub mod error;
 pub mod eval;
+pub mod expand;
 pub mod lexer;
 pub mod parser;
 pub mod system;
