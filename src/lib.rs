@@ -29,6 +29,7 @@ pub mod event;
 pub mod expr;
 pub mod jacobian;
 pub mod linalg;
+pub mod linear_solver;
 pub mod math;
 pub mod method;
 pub mod model;

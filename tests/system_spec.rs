@@ -147,8 +147,7 @@ fn pendulum_typed_as_second_order_equals_the_built_in_under_rk4() {
 #[test]
 fn pendulum_typed_as_second_order_runs_under_midpoint2() {
     let built_in = run("pendulum", "midpoint2", 1e-2, 5.0);
-    let user =
-        odelab::solve(&system_spec(PENDULUM_SECOND_ORDER, "midpoint2", 1e-2, 5.0)).unwrap();
+    let user = odelab::solve(&system_spec(PENDULUM_SECOND_ORDER, "midpoint2", 1e-2, 5.0)).unwrap();
     assert_eq!(user.y.len(), built_in.y.len());
     let diff = user
         .y
@@ -177,6 +176,9 @@ output mean = m";
     }
     // …while each state relaxes to the mean at rate k (not exact under rk4, but close).
     let y1 = &sol.y[sol.y.len() - 50..];
-    let spread = y1.iter().map(|u| (u - mean[mean.len() - 1]).abs()).fold(0.0, f64::max);
+    let spread = y1
+        .iter()
+        .map(|u| (u - mean[mean.len() - 1]).abs())
+        .fold(0.0, f64::max);
     assert!(spread < 2.0 * odelab::math::exp(-6.0), "{spread}");
 }

@@ -132,7 +132,11 @@ impl Expander {
         if b >= a && (b - a) as u64 >= MAX_ELEMENTS as u64 {
             return Err(ExprError::new(
                 ErrorKind::TooLarge {
-                    what: format!("the range {}..{} ({a}..{b})", self.text(r.from.span), self.text(r.to.span)),
+                    what: format!(
+                        "the range {}..{} ({a}..{b})",
+                        self.text(r.from.span),
+                        self.text(r.to.span)
+                    ),
                     limit: MAX_ELEMENTS,
                     unit: "elements".into(),
                 },
@@ -266,7 +270,14 @@ impl Expander {
     }
 
     /// The name of element `k` of `name`, checked to be declared.
-    fn element(&self, name: &str, name_span: Span, index: &Expr, k: i64, at: Span) -> Result<String, ExprError> {
+    fn element(
+        &self,
+        name: &str,
+        name_span: Span,
+        index: &Expr,
+        k: i64,
+        at: Span,
+    ) -> Result<String, ExprError> {
         let Some(fam) = self.families.get(name) else {
             return Err(ExprError::new(
                 ErrorKind::NotAFamily { name: name.into() },
@@ -320,7 +331,10 @@ impl Expander {
             } => ExprKind::Call {
                 name: name.clone(),
                 name_span: *name_span,
-                args: args.iter().map(|a| self.expr(a)).collect::<Result<_, _>>()?,
+                args: args
+                    .iter()
+                    .map(|a| self.expr(a))
+                    .collect::<Result<_, _>>()?,
             },
             ExprKind::Cond(c, a, b) => ExprKind::Cond(
                 Box::new(self.expr(c)?),

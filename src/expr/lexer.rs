@@ -257,7 +257,12 @@ fn number(
     let span = Span::new(start, end);
     // Fortran's `1.d4` is Rust's `1.e4`.
     let parsed = if exponent_at < end && matches!(bytes[exponent_at], b'd' | b'D') {
-        format!("{}e{}", &src[start..exponent_at], &src[exponent_at + 1..end]).parse()
+        format!(
+            "{}e{}",
+            &src[start..exponent_at],
+            &src[exponent_at + 1..end]
+        )
+        .parse()
     } else {
         text.parse()
     };

@@ -81,7 +81,9 @@ impl Expr {
             | ExprKind::Deriv {
                 index: Some(index), ..
             } => index.height,
-            ExprKind::Sum { body, range } => body.height.max(range.from.height).max(range.to.height),
+            ExprKind::Sum { body, range } => {
+                body.height.max(range.from.height).max(range.to.height)
+            }
             ExprKind::Unary(_, a) => a.height,
             ExprKind::Binary(_, a, b) => a.height.max(b.height),
             ExprKind::Call { args, .. } => args.iter().map(|a| a.height).max().unwrap_or(0),
@@ -130,7 +132,10 @@ pub enum ExprKind {
         order: u8,
     },
     /// `sum(body for j = a..b)`.
-    Sum { body: Box<Expr>, range: Box<Range> },
+    Sum {
+        body: Box<Expr>,
+        range: Box<Range>,
+    },
 }
 
 /// `for i = a..b`: an index variable over the integers a..=b (empty when b < a).
@@ -522,7 +527,9 @@ impl<'a> Parser<'a> {
         expected(
             "\"]\"",
             self.peek(),
-            Some(format!("the \"[\" at line {line}, column {column} is not closed")),
+            Some(format!(
+                "the \"[\" at line {line}, column {column} is not closed"
+            )),
         )
     }
 
@@ -659,9 +666,9 @@ impl<'a> Parser<'a> {
 
     fn statement(&mut self, out: &mut Vec<Stmt>) -> Result<(), ExprError> {
         let t = self.peek();
-        self.list_statement =
-            matches!(&t.tok, Tok::Name(n) if n == "param") || self.peek_at(1).tok == Tok::LParen
-                || (self.peek_at(1).tok == Tok::Prime && self.peek_at(2).tok == Tok::LParen);
+        self.list_statement = matches!(&t.tok, Tok::Name(n) if n == "param")
+            || self.peek_at(1).tok == Tok::LParen
+            || (self.peek_at(1).tok == Tok::Prime && self.peek_at(2).tok == Tok::LParen);
         let Tok::Name(word) = &t.tok else {
             return Err(expected(
                 "a statement (param, x' = …, x(0) = …, a definition, output or event)",
@@ -720,11 +727,7 @@ impl<'a> Parser<'a> {
                     _ => None,
                 };
                 let order = self.primes(&name.name)?;
-                let base = format!(
-                    "{}{}",
-                    name.name,
-                    if index.is_some() { "[…]" } else { "" }
-                );
+                let base = format!("{}{}", name.name, if index.is_some() { "[…]" } else { "" });
                 let written = format!("{base}{}", "'".repeat(order.into()));
                 match self.peek().tok {
                     Tok::Assign if order > 0 => {

@@ -25,15 +25,17 @@
 
 use super::compile::{Binding, Compiler, Scope, Tape, Val, CONSTANTS, FUNCTIONS};
 use super::compiled_expr::{check_length, CompiledExpr};
-use super::expand::Expander;
 use super::error::{suggest, ErrorKind, ExprError, LineIndex};
 use super::eval::Program;
+use super::expand::Expander;
 use super::lexer::{lex, Span};
 use super::parser::{
     parse_expr, parse_statements, Direction, Expr, ExprKind, Ident, Stmt, KEYWORDS,
 };
+use super::sparsity::Sparsity;
 use crate::error::OdeError;
 use crate::event::EventInfo;
+use crate::linear_solver::SparseJacobian;
 use crate::model::{Model, ModelInfo, ParamInfo};
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
@@ -71,6 +73,8 @@ impl Direction {
 pub struct UserSystem {
     info: ModelInfo,
     rhs: Program,
+    /// The pattern of ∂f/∂y when it is sparse and the system big enough to use it.
+    sparsity: Option<Sparsity>,
     outputs: Program,
     events: Vec<UserEvent>,
     /// The checked statements and the parameter values in use, for [`UserSystem::compile_event`].
@@ -161,6 +165,12 @@ impl UserSystem {
         &self.rhs
     }
 
+    /// The sparsity pattern of ∂f/∂y and its colouring, when the system is big and
+    /// sparse enough for the sparse path (`crate::linear_solver`).
+    pub fn sparsity(&self) -> Option<&Sparsity> {
+        self.sparsity.as_ref()
+    }
+
     /// Splits into description, model and events.
     pub fn into_parts(mut self) -> (ModelInfo, Box<dyn Model>, Vec<UserEvent>) {
         let events = std::mem::take(&mut self.events);
@@ -183,6 +193,11 @@ impl System for UserSystem {
 
     fn dfdt(&self, t: f64, y: &[f64]) -> Option<DVector<f64>> {
         Some(self.rhs.dfdt(t, y))
+    }
+
+    fn jacobian_sparse(&self, t: f64, y: &[f64]) -> Option<SparseJacobian> {
+        let sp = self.sparsity.as_ref()?;
+        Some(self.rhs.jacobian_sparse(t, y, sp))
     }
 }
 
@@ -864,6 +879,7 @@ fn compile_system(
         .collect();
     Ok(UserSystem {
         info,
+        sparsity: Sparsity::analyse(rhs.tape()),
         rhs,
         outputs,
         events,

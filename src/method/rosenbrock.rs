@@ -22,10 +22,10 @@ use super::hermite::StepEnds;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
-use crate::linalg::Factored;
+use crate::linear_solver::StepMatrix;
 use crate::problem::System;
 use crate::stats::Stats;
-use nalgebra::{Complex, DMatrix, DVector};
+use nalgebra::{Complex, DVector};
 
 /// Coefficients of a Rosenbrock method in the form of seed 001 eq. (2b). Row `i` of
 /// `alpha` and `gamma` holds the `i` entries left of the diagonal (row 0 is empty).
@@ -126,7 +126,7 @@ impl Rosenbrock {
         Self {
             info,
             tableau,
-            provider: JacobianProvider::new(info.id, jacobian),
+            provider: JacobianProvider::new(info.id, jacobian).sparse(),
             k: vec![DVector::zeros(dim); s],
             f_stage: vec![vec![0.0; dim]; s],
             y_stage: vec![0.0; dim],
@@ -155,10 +155,9 @@ impl Stepper for Rosenbrock {
         // f(t, y) for the first stage: known from the last step's start (a retry) or
         // end (the dense output evaluated it), else evaluated.
         self.ends.start_f(sys, t, y, &mut self.f_stage[0], stats);
-        let (jac, ft) = self.provider.at(sys, t, y, stats)?;
-        let mut m = DMatrix::<f64>::identity(n, n);
-        m -= jac * (tab.gamma_diag * h);
-        let lu = Factored::new(m, "I − γhJ of the Rosenbrock step", t, h, stats)?;
+        let (jac, ft) = self.provider.at_any(sys, t, y, stats)?;
+        let what = "I − γhJ of the Rosenbrock step";
+        let lu = StepMatrix::new(jac, 1.0, tab.gamma_diag * h, what, t, h, stats)?;
         let mut rhs = DVector::<f64>::zeros(n);
         let mut coupling = DVector::<f64>::zeros(n);
         for i in 0..tab.stages() {
@@ -196,7 +195,7 @@ impl Stepper for Rosenbrock {
                 rhs[r] = h * self.f_stage[i][r] + gi * ft[r];
             }
             if i > 0 {
-                rhs.gemv(h, jac, &coupling, 1.0);
+                jac.mul_add(h, &coupling, &mut rhs);
             }
             lu.solve_in_place(&mut rhs)?;
             self.k[i].copy_from(&rhs);

@@ -32,7 +32,10 @@ fn heat_equation_expands_to_states_named_by_index() {
     assert_eq!(info.dim, 5);
     assert_eq!(info.names, ["u[1]", "u[2]", "u[3]", "u[4]", "u[5]"]);
     for (i, y) in info.y0.iter().enumerate() {
-        assert_eq!(*y, odelab::math::sin(std::f64::consts::PI * (i + 1) as f64 / 6.0));
+        assert_eq!(
+            *y,
+            odelab::math::sin(std::f64::consts::PI * (i + 1) as f64 / 6.0)
+        );
     }
     // f is the second difference with the zero boundary values u[0] = u[6] = 0.
     let y = [1.0, 2.0, 4.0, 8.0, 16.0];
@@ -148,7 +151,10 @@ fn indexed_second_order_chain_lays_out_positions_then_velocities() {
          x[0] = 0\nx[N+1] = 0\nx[2](0) = 1",
     );
     let info = sys.info();
-    assert_eq!(info.names, ["x[1]", "x[2]", "x[3]", "x[1]'", "x[2]'", "x[3]'"]);
+    assert_eq!(
+        info.names,
+        ["x[1]", "x[2]", "x[3]", "x[1]'", "x[2]'", "x[3]'"]
+    );
     assert!(info.second_order);
     let mut dy = [0.0; 6];
     sys.rhs(0.0, &[0.0, 1.0, 0.0, 1.0, 0.0, 0.0], &mut dy);

@@ -43,7 +43,9 @@ fn show(e: &Expr) -> String {
         ExprKind::Deriv {
             name, index, order, ..
         } => {
-            let index = index.as_ref().map_or(String::new(), |i| format!("[{}]", show(i)));
+            let index = index
+                .as_ref()
+                .map_or(String::new(), |i| format!("[{}]", show(i)));
             format!("{name}{index}{}", "'".repeat(usize::from(*order)))
         }
         ExprKind::Sum { body, range } => format!(
