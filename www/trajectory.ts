@@ -23,6 +23,7 @@ import {
   valueToLog,
 } from './format';
 import type { LogScale } from './format';
+import { HeatMap } from './heatmap';
 import { Plot } from './plot';
 import type { Catalog } from './protocol';
 import { CUSTOM, DEFAULT_SYSTEM, toSpec } from './settings';
@@ -102,6 +103,8 @@ export class TrajectoryView {
   private readonly stabilizationSelect = byId<HTMLSelectElement>('stabilization');
   private readonly t1Input = byId<HTMLInputElement>('t1');
   private readonly paramsBox = byId<HTMLElement>('params');
+  /** Heat map and profile of an indexed family (`u[1]` … `u[N]`). */
+  private readonly heatmap = new HeatMap(byId('fig-heatmap'));
   private readonly eventsBox = byId<HTMLElement>('events-box');
   private readonly eventsCheck = byId<HTMLInputElement>('events');
   private readonly animateButton = byId<HTMLButtonElement>('animate');
@@ -381,7 +384,8 @@ export class TrajectoryView {
       const label = document.createElement('label');
       const input = document.createElement('input');
       input.type = 'number';
-      input.step = 'any';
+      // An array size (N) steps by whole numbers; changing it re-builds the system.
+      input.step = p.integer ? '1' : 'any';
       input.value = String(value);
       input.dataset.param = p.name;
       label.append(p.unit ? `${p.name} (${p.unit})` : p.name, input);
@@ -407,7 +411,8 @@ export class TrajectoryView {
       };
       place();
       slider.addEventListener('input', () => {
-        input.value = String(sliderValue(Number(slider.value), Number(lo.value), Number(hi.value), STEPS));
+        const v = sliderValue(Number(slider.value), Number(lo.value), Number(hi.value), STEPS);
+        input.value = String(p.integer ? Math.max(1, Math.round(v)) : v);
         void this.run();
       });
       input.addEventListener('input', () => {
@@ -517,6 +522,7 @@ export class TrajectoryView {
           this.buildPlots({ names: sol.names, outputs, exact: this.model.exact && sol.exact !== undefined });
         }
         this.draw(sol.t, sol.y, sol.outputs.energy, sol.exact, sol.h);
+        this.heatmap.update(sol.t, sol.y, sol.names);
         this.drawOther();
         this.setStatus(sol.warning ? 'warning' : 'ok', sol.warning ?? '');
         this.showStats(sol, sol.t, sol.y, sol.outputs.energy, sol.exact);

@@ -157,8 +157,9 @@ impl Program {
             }
             sweep(tape, &s.pa, &s.pb, &mut s.tan);
             for &j in group {
-                for k in sp.col_start[j]..sp.col_start[j + 1] {
-                    values[k] = s.tan[tape.outputs()[sp.rows[k]] as usize];
+                let (a, b) = (sp.col_start[j], sp.col_start[j + 1]);
+                for (v, &row) in values[a..b].iter_mut().zip(&sp.rows[a..b]) {
+                    *v = s.tan[tape.outputs()[row] as usize];
                 }
             }
         }
