@@ -16,8 +16,14 @@
 //! its order with an inexact Jacobian while a Rosenbrock method does not
 //! (`../shared/METHODS.md`). A retried step from the same (t, y) (after a rejection or
 //! an event cut) reuses the Jacobian: `njev` counts real evaluations only.
+//!
+//! A provider made [`JacobianProvider::sparse`] (ros4, ros4-t2, w2, bdf2,
+//! backward-euler) hands a [`Jacobian::Sparse`] when the system knows its pattern
+//! (`System::jacobian_sparse`) and has at least [`SPARSE_MIN_DIM`] states; the others
+//! always get the dense matrix.
 
 use crate::error::OdeError;
+use crate::linear_solver::{Jacobian, SPARSE_MIN_DIM};
 use crate::problem::System;
 use crate::stats::Stats;
 use nalgebra::{DMatrix, DVector};
@@ -194,7 +200,9 @@ fn no_jacobian(method: &str) -> OdeError {
 pub struct JacobianProvider {
     options: JacobianOptions,
     method: &'static str,
-    jac: Option<DMatrix<f64>>,
+    /// Whether the method takes a sparse Jacobian ([`JacobianProvider::sparse`]).
+    sparse: bool,
+    jac: Option<Jacobian>,
     /// The point of the last call, so a retry from it is recognised.
     at_t: f64,
     at_y: Vec<f64>,
@@ -208,12 +216,53 @@ impl JacobianProvider {
         Self {
             options,
             method,
+            sparse: false,
             jac: None,
             at_t: f64::NAN,
             at_y: Vec::new(),
             uses: 0,
             ft: None,
         }
+    }
+
+    /// The same provider, handing sparse Jacobians to a method that factorises them
+    /// (`crate::linear_solver::StepMatrix`).
+    pub fn sparse(mut self) -> Self {
+        self.sparse = true;
+        self
+    }
+
+    /// ∂f/∂y at (t, y), sparse when the method and the system allow it, scaled.
+    fn evaluate(
+        &self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        stats: &mut Stats,
+    ) -> Result<Jacobian, OdeError> {
+        let sparse = (self.sparse
+            && self.options.source == JacobianSource::Analytic
+            && y.len() >= SPARSE_MIN_DIM)
+            .then(|| sys.jacobian_sparse(t, y))
+            .flatten();
+        let mut jac = match sparse {
+            Some(s) if s.n == y.len() => {
+                stats.njev += 1;
+                Jacobian::Sparse(s)
+            }
+            _ => Jacobian::Dense(jacobian(
+                sys,
+                self.options.source,
+                self.method,
+                t,
+                y,
+                stats,
+            )?),
+        };
+        if self.options.scale != 1.0 {
+            jac.scale(self.options.scale);
+        }
+        Ok(jac)
     }
 
     /// A freshly evaluated (and scaled) ∂f/∂y at (t, y), for a Newton iteration that
@@ -225,11 +274,8 @@ impl JacobianProvider {
         t: f64,
         y: &[f64],
         stats: &mut Stats,
-    ) -> Result<DMatrix<f64>, OdeError> {
-        let mut jac = jacobian(sys, self.options.source, self.method, t, y, stats)?;
-        if self.options.scale != 1.0 {
-            jac *= self.options.scale;
-        }
+    ) -> Result<Jacobian, OdeError> {
+        let jac = self.evaluate(sys, t, y, stats)?;
         self.jac = Some(jac.clone());
         self.uses = 1;
         Ok(jac)
@@ -245,15 +291,27 @@ impl JacobianProvider {
         y: &[f64],
         stats: &mut Stats,
     ) -> Result<(&DMatrix<f64>, &DVector<f64>), OdeError> {
+        let method = self.method;
+        match self.at_any(sys, t, y, stats)? {
+            (Jacobian::Dense(j), ft) => Ok((j, ft)),
+            // Only a provider made `sparse()` holds a sparse one, and it calls `at_any`.
+            (Jacobian::Sparse(_), _) => Err(no_jacobian(method)),
+        }
+    }
+
+    /// As [`JacobianProvider::at`], dense or sparse.
+    pub fn at_any(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        stats: &mut Stats,
+    ) -> Result<(&Jacobian, &DVector<f64>), OdeError> {
         let same_point = self.jac.is_some() && t == self.at_t && y == self.at_y.as_slice();
         if !same_point {
             let fresh = self.jac.is_none() || self.uses >= self.options.update_every;
             if fresh {
-                let mut jac = jacobian(sys, self.options.source, self.method, t, y, stats)?;
-                if self.options.scale != 1.0 {
-                    jac *= self.options.scale;
-                }
-                self.jac = Some(jac);
+                self.jac = Some(self.evaluate(sys, t, y, stats)?);
                 self.uses = 0;
             }
             self.uses += 1;

@@ -31,6 +31,7 @@ pub mod expr;
 pub mod homework;
 pub mod jacobian;
 pub mod linalg;
+pub mod linear_solver;
 pub mod math;
 pub mod method;
 pub mod model;

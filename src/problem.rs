@@ -3,6 +3,7 @@
 //! Methods see only this trait; models implement it. Dense matrices are nalgebra's
 //! `DMatrix`, row-major questions never arise at this level.
 
+use crate::linear_solver::SparseJacobian;
 use nalgebra::{DMatrix, DVector};
 
 /// A first-order system y' = f(t, y) of fixed dimension.
@@ -21,6 +22,13 @@ pub trait System {
     /// The time derivative ∂f/∂t at (t, y), if the system knows it analytically.
     /// Autonomous systems return a zero vector.
     fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
+        None
+    }
+
+    /// The Jacobian in sparse form, if the system knows its sparsity pattern and the
+    /// pattern is sparse enough to pay (`crate::linear_solver`); the stiff methods then
+    /// factorise sparse.
+    fn jacobian_sparse(&self, _t: f64, _y: &[f64]) -> Option<SparseJacobian> {
         None
     }
 }

@@ -175,3 +175,61 @@ fn bad_draw_lines_point_at_line_and_column() {
         "{err}"
     );
 }
+
+/// The pendulum typed as one second-order equation is the built-in pendulum: same
+/// states (θ, θ'), same f, so rk4 gives the same trajectory.
+const PENDULUM_SECOND_ORDER: &str = "param g = 9.81, L = 1\nθ'' = -g/L*sin(θ)\nθ(0) = 1";
+
+#[test]
+fn pendulum_typed_as_second_order_equals_the_built_in_under_rk4() {
+    let built_in = run("pendulum", "rk4", 1e-2, 5.0);
+    let user = odelab::solve(&system_spec(PENDULUM_SECOND_ORDER, "rk4", 1e-2, 5.0)).unwrap();
+    assert_eq!(user.names, ["θ", "θ'"]);
+    assert_eq!(user.t, built_in.t);
+    let diff = user
+        .y
+        .iter()
+        .zip(&built_in.y)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(diff <= 1e-12, "{diff}");
+}
+
+#[test]
+fn pendulum_typed_as_second_order_runs_under_midpoint2() {
+    let built_in = run("pendulum", "midpoint2", 1e-2, 5.0);
+    let user = odelab::solve(&system_spec(PENDULUM_SECOND_ORDER, "midpoint2", 1e-2, 5.0)).unwrap();
+    assert_eq!(user.y.len(), built_in.y.len());
+    let diff = user
+        .y
+        .iter()
+        .zip(&built_in.y)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(diff <= 1e-12, "{diff}");
+}
+
+/// u_i' = k(m − u_i) + 1 with m the mean: the sum of the k-terms vanishes, so m' = 1
+/// exactly, and every Runge–Kutta method integrates m(t) = m(0) + t without error.
+#[test]
+fn mean_field_written_with_sum_keeps_the_exact_mean_motion() {
+    let text = "param N = 50, k = 3
+m = sum(u[j] for j = 1..N)/N
+u[i]' = k*(m - u[i]) + 1   for i = 1..N
+u[i](0) = cos(i)           for i = 1..N
+output mean = m";
+    let sol = odelab::solve(&system_spec(text, "rk4", 0.05, 2.0)).unwrap();
+    assert_eq!(sol.dim, 50);
+    let m0: f64 = (1..=50).map(|i| odelab::math::cos(i as f64)).sum::<f64>() / 50.0;
+    let mean = &sol.outputs[0].1;
+    for (t, m) in sol.t.iter().zip(mean) {
+        assert!((m - (m0 + t)).abs() < 1e-12, "t = {t}: {m} vs {}", m0 + t);
+    }
+    // …while each state relaxes to the mean at rate k (not exact under rk4, but close).
+    let y1 = &sol.y[sol.y.len() - 50..];
+    let spread = y1
+        .iter()
+        .map(|u| (u - mean[mean.len() - 1]).abs())
+        .fold(0.0, f64::max);
+    assert!(spread < 2.0 * odelab::math::exp(-6.0), "{spread}");
+}

@@ -300,7 +300,8 @@ export class RunForm {
       const label = document.createElement('label');
       const input = document.createElement('input');
       input.type = 'number';
-      input.step = 'any';
+      // An array size (N) steps by whole numbers; changing it re-builds the system.
+      input.step = p.integer ? '1' : 'any';
       input.value = String(value);
       input.dataset.param = p.name;
       label.append(p.unit ? `${p.name} (${p.unit})` : p.name, input);
@@ -326,7 +327,8 @@ export class RunForm {
       };
       place();
       slider.addEventListener('input', () => {
-        input.value = String(sliderValue(Number(slider.value), Number(lo.value), Number(hi.value), STEPS));
+        const v = sliderValue(Number(slider.value), Number(lo.value), Number(hi.value), STEPS);
+        input.value = String(p.integer ? Math.max(1, Math.round(v)) : v);
         void this.onChange();
       });
       input.addEventListener('input', () => {

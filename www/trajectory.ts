@@ -23,6 +23,7 @@ import type { Catalog } from './protocol';
 import type { Run } from './run';
 import { CUSTOM, customMethodInfo, toSpec } from './settings';
 import type { PinSettings, RunSettings } from './settings';
+import { HeatMap } from './heatmap';
 import { Store } from './store';
 import { TimePlots } from './time-plots';
 
@@ -58,6 +59,12 @@ export class TrajectoryView {
     this.form.onSystemError = () => this.setStatus('error', 'Your system has an error: see under the editor.');
     this.comparisons = new Comparisons(engine);
     new TimePlots(this.store);
+    // Heat map and profile of an indexed family (`u[1]` … `u[N]`).
+    const heatmap = new HeatMap(byId('fig-heatmap'));
+    this.store.subscribe('run', () => {
+      const run = this.store.run;
+      if (run) heatmap.update(run.t, run.y, run.names);
+    });
     const phase = new PhaseView(this.store);
     new PinList(this.store);
     this.mechanism = new MechanismView(this.store);

@@ -386,6 +386,29 @@ impl<'s> Compiler<'s> {
                 let vb = self.expr(b)?;
                 self.emit(Op::Select, &[vc, va, vb], e.span)
             }
+            // Expanded by `super::expand` before compiling; left only where no system
+            // gives them a meaning (an expression over a built-in model's states).
+            ExprKind::Index {
+                name, name_span, ..
+            } => Err(ExprError::new(
+                ErrorKind::NotAFamily { name: name.clone() },
+                *name_span,
+            )),
+            ExprKind::Deriv { name, .. } => Err(ExprError::new(
+                ErrorKind::NotAllowedHere {
+                    name: format!("{name}'"),
+                    reason: "derivatives can be used in a system's equations, outputs and events"
+                        .into(),
+                },
+                e.span,
+            )),
+            ExprKind::Sum { .. } => Err(ExprError::new(
+                ErrorKind::NotAllowedHere {
+                    name: "sum".into(),
+                    reason: "sums can be used in a system's statements".into(),
+                },
+                e.span,
+            )),
             ExprKind::Call {
                 name,
                 name_span,

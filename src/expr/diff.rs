@@ -114,7 +114,7 @@ fn term(p: f64, dx: f64) -> f64 {
 }
 
 /// Value pass that also records the local partials.
-fn run_with_partials(tape: &Tape, val: &mut [f64], pa: &mut [f64], pb: &mut [f64]) {
+pub(crate) fn run_with_partials(tape: &Tape, val: &mut [f64], pa: &mut [f64], pb: &mut [f64]) {
     let first = tape.first_tmp();
     for (i, inst) in tape.insts.iter().enumerate() {
         let a = val[inst.a as usize];
@@ -129,7 +129,7 @@ fn run_with_partials(tape: &Tape, val: &mut [f64], pa: &mut [f64], pb: &mut [f64
 }
 
 /// Pushes the tangent seeded in `tan[..first_tmp]` through the tape.
-fn sweep(tape: &Tape, pa: &[f64], pb: &[f64], tan: &mut [f64]) {
+pub(crate) fn sweep(tape: &Tape, pa: &[f64], pb: &[f64], tan: &mut [f64]) {
     let first = tape.first_tmp();
     for (i, inst) in tape.insts.iter().enumerate() {
         let d = match inst.op {

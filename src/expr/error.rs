@@ -57,8 +57,28 @@ pub enum ErrorKind {
     NoEquations,
     /// `x(1) = …`: initial values are given at t = 0.
     InitialTime { name: String },
-    /// `x'' = …`: only first-order equations are written directly.
-    SecondOrder { name: String },
+    /// `x''' = …`: equations are of first or second order.
+    ThirdOrder { name: String },
+    /// `x''(0) = …`: a second-order state has initial values x(0) and x'(0).
+    InitialOrder { name: String },
+    /// `x' = … for i = 1..N` where x has no index.
+    RangeWithoutIndex { name: String },
+    /// `u[k]` with k outside the family's elements; `index` is the text written.
+    OutOfRange {
+        name: String,
+        index: String,
+        value: i64,
+        lo: String,
+        hi: String,
+    },
+    /// `u[k]` inside the family's range that is neither a state nor a definition.
+    MissingElement { name: String, value: i64 },
+    /// An index or a range bound that is not an integer.
+    NotAnInteger { what: String, value: f64 },
+    /// `v[1]` where v is not an indexed family.
+    NotAFamily { name: String },
+    /// Equations whose right-hand sides use each other's derivatives.
+    DerivativeCycle { names: Vec<String> },
     /// `a < b < c`.
     ChainedComparison,
     /// Parentheses, unary operators or calls nested deeper than the limit.
@@ -145,11 +165,58 @@ impl fmt::Display for ErrorKind {
             ErrorKind::InitialTime { name } => {
                 write!(f, "initial values are given at t = 0; write {name}(0) = …")
             }
-            ErrorKind::SecondOrder { name } => write!(
+            ErrorKind::ThirdOrder { name } => write!(
                 f,
-                "only first-order equations can be written; introduce a velocity state, \
-                 e.g. {name}' = v and v' = …"
+                "only first- and second-order equations can be written; introduce a state \
+                 for {name}'', e.g. {name}'' = a and a' = …"
             ),
+            ErrorKind::InitialOrder { name } => write!(
+                f,
+                "a second-order state takes {name}(0) and {name}'(0); {name}'' is given by \
+                 its equation"
+            ),
+            ErrorKind::RangeWithoutIndex { name } => write!(
+                f,
+                "a range needs an indexed name, e.g. {name}[i]' = … for i = 1..N"
+            ),
+            ErrorKind::OutOfRange {
+                name,
+                index,
+                value,
+                lo,
+                hi,
+            } => {
+                write!(f, "{name}[{index}] is outside {name}[{lo}..{hi}]")?;
+                if index != &value.to_string() {
+                    write!(f, " (it is {name}[{value}])")?;
+                }
+                Ok(())
+            }
+            ErrorKind::MissingElement { name, value } => write!(
+                f,
+                "{name}[{value}] is neither a state nor a definition; define it, e.g. \
+                 {name}[{value}] = 0"
+            ),
+            ErrorKind::NotAnInteger { what, value } => write!(
+                f,
+                "{what} must be an integer, and is {}",
+                crate::error::num(*value)
+            ),
+            ErrorKind::NotAFamily { name } => write!(
+                f,
+                "\"{name}\" has no elements [i]; declare them, e.g. {name}[i]' = … for i = 1..N"
+            ),
+            ErrorKind::DerivativeCycle { names } => {
+                let primed: Vec<String> = names.iter().map(|n| format!("{n}'")).collect();
+                write!(
+                    f,
+                    "the equations of {} define their derivatives through each other ({} → {}); \
+                     write one of them without the other's derivative",
+                    names.join(" and "),
+                    primed.join(" → "),
+                    primed.first().map_or("", String::as_str)
+                )
+            }
             ErrorKind::ChainedComparison => {
                 write!(f, "comparisons cannot be chained; write a < x && x < b")
             }

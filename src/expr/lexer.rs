@@ -1,6 +1,8 @@
 //! The lexer: source text → tokens with byte spans.
 //!
-//! Numbers are decimal with an optional fraction and exponent (`2`, `0.5`, `.5`, `1e-3`).
+//! Numbers are decimal with an optional fraction and exponent (`2`, `0.5`, `.5`, `1e-3`);
+//! Fortran's double-precision exponent letter reads the same (`1.d4`, `2.5D-3`).
+//! `..` (a range `1..N`) is its own token, so `1..N` is not the number `1.`.
 //! Names start with a letter (any Unicode letter, so `θ` and `ω` work) or `_` and go on
 //! with letters, digits and `_`. `#` starts a comment to the end of the line. Newlines
 //! and `;` end statements. Pasted typography is accepted: `−` (U+2212) is a minus and
@@ -40,6 +42,10 @@ pub enum Tok {
     RParen,
     Comma,
     Prime,
+    LBracket,
+    RBracket,
+    /// `..` of a range `for i = 1..N`.
+    DotDot,
     Assign,
     Colon,
     Question,
@@ -74,6 +80,9 @@ impl Tok {
             Tok::RParen => sym(")"),
             Tok::Comma => sym(","),
             Tok::Prime => sym("'"),
+            Tok::LBracket => sym("["),
+            Tok::RBracket => sym("]"),
+            Tok::DotDot => sym(".."),
             Tok::Assign => sym("="),
             Tok::Colon => sym(":"),
             Tok::Question => sym("?"),
@@ -122,6 +131,14 @@ pub fn lex(src: &str) -> Result<Vec<Token>, ExprError> {
                     it.next();
                 }
             }
+            '.' if src[i + 1..].starts_with('.') => {
+                it.next();
+                it.next();
+                out.push(Token {
+                    tok: Tok::DotDot,
+                    span: Span::new(i, i + 2),
+                });
+            }
             '0'..='9' | '.' => out.push(number(src, &mut it)?),
             c if c.is_alphabetic() || c == '_' => {
                 let mut end = i;
@@ -163,6 +180,8 @@ pub fn lex(src: &str) -> Result<Vec<Token>, ExprError> {
                             '(' => Tok::LParen,
                             ')' => Tok::RParen,
                             ',' => Tok::Comma,
+                            '[' => Tok::LBracket,
+                            ']' => Tok::RBracket,
                             '\'' | '\u{2032}' => Tok::Prime,
                             '=' => Tok::Assign,
                             ':' => Tok::Colon,
@@ -193,7 +212,8 @@ pub fn lex(src: &str) -> Result<Vec<Token>, ExprError> {
     Ok(out)
 }
 
-/// digits [. digits] [(e|E) [+|-] digits], or . digits …; the iterator is advanced past it.
+/// digits [. digits] [(e|E|d|D) [+|-] digits], or . digits …; the iterator is advanced
+/// past it. A `.` followed by another `.` is not a decimal point (`1..N`).
 fn number(
     src: &str,
     it: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
@@ -208,13 +228,14 @@ fn number(
     };
     let mut end = digits_from(start);
     let mut digits = end - start;
-    if end < bytes.len() && bytes[end] == b'.' {
+    if end < bytes.len() && bytes[end] == b'.' && bytes.get(end + 1) != Some(&b'.') {
         let e = digits_from(end + 1);
         digits += e - end - 1;
         end = e;
     }
     let mut bad = digits == 0;
-    if end < bytes.len() && (bytes[end] == b'e' || bytes[end] == b'E') {
+    let exponent_at = end;
+    if end < bytes.len() && matches!(bytes[end], b'e' | b'E' | b'd' | b'D') {
         // An exponent if digits (after an optional sign) follow; `2e` alone is an error,
         // `2exp(x)` is the number 2 followed by the name exp (reported by the parser).
         let mut j = end + 1;
@@ -234,7 +255,18 @@ fn number(
     }
     let text = &src[start..end];
     let span = Span::new(start, end);
-    let value: f64 = match text.parse() {
+    // Fortran's `1.d4` is Rust's `1.e4`.
+    let parsed = if exponent_at < end && matches!(bytes[exponent_at], b'd' | b'D') {
+        format!(
+            "{}e{}",
+            &src[start..exponent_at],
+            &src[exponent_at + 1..end]
+        )
+        .parse()
+    } else {
+        text.parse()
+    };
+    let value: f64 = match parsed {
         Ok(v) if !bad => v,
         _ => return Err(ExprError::new(ErrorKind::BadNumber(text.into()), span)),
     };

@@ -4,9 +4,13 @@
 //!
 //! - [`lexer`]: text → tokens with spans.
 //! - [`parser`]: tokens → syntax tree (precedence table there) and system statements.
+//! - [`expand`]: indexed families, ranges, sums and derivatives → plain statements, once
+//!   the parameters (array sizes) are known.
 //! - [`compile`]: syntax tree → [`compile::Tape`], names resolved, constants folded.
 //! - [`eval`]: running a tape ([`Program`]), allocation-free.
 //! - [`diff`]: ∂/∂y and ∂/∂t of a program by forward-mode automatic differentiation.
+//! - [`sparsity`]: which states each equation reads, and the sparse Jacobian by
+//!   forward-mode AD with column colouring (a few sweeps, not one per state).
 //! - [`compiled_expr`]: one expression over given states and parameters
 //!   ([`compile_expr`]), e.g. an event switching function.
 //! - [`system`]: the system text format and [`UserSystem`], a [`crate::model::Model`].
@@ -32,8 +36,10 @@ pub mod diff;
 pub mod draw;
 pub mod error;
 pub mod eval;
+pub mod expand;
 pub mod lexer;
 pub mod parser;
+pub mod sparsity;
 pub mod system;
 
 pub use compiled_expr::{compile_expr, compile_model_expr, CompiledExpr};

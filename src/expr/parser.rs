@@ -13,13 +13,17 @@
 //! | multiplicative | `*` `/` | left |
 //! | unary | `-x` `+x` `!x` | prefix |
 //! | power | `^` (also `**`) | right, and tighter than unary minus: `-x^2 = -(x^2)`, `2^-1 = 0.5` |
-//! | primary | number, name, call `f(a, …)`, `( … )` | |
+//! | primary | number, name, call `f(a, …)`, `( … )`, element `u[i+1]`, derivative `a'`, `u[i]'`, `x''`, `sum(e for j = a..b)` | |
 //!
 //! `if(c, a, b)` is an ordinary call here; the compiler turns it into a conditional.
+//! Elements, derivatives and sums are resolved by [`super::expand`] before compiling.
 //!
 //! Statements of the system format (one per line, or separated by `;`):
-//! `param k = 100, c = 0.5` · `x' = v` · `x(0) = 1, v(0) = 0` · `F = -k*x` (a definition)
-//! · `output energy = …` · `event ground: x [, falling | rising] [, terminal]`.
+//! `param k = 100, c = 0.5` · `x' = v` · `x'' = -x` · `x(0) = 1, v(0) = 0` · `x'(0) = 0`
+//! · `F = -k*x` (a definition) · `output energy = …`
+//! · `event ground: x [, falling | rising] [, terminal]`. An equation, initial value or
+//! definition of an element (`u[i]' = …`, `u[i](0) = …`, `u[0] = 0`) may end with a range
+//! `for i = a..b`: one statement per integer i from a to b.
 
 use super::error::{locate, ErrorKind, ExprError};
 use super::lexer::{Span, Tok, Token};
@@ -70,9 +74,16 @@ impl Expr {
     }
 
     /// A node over its children, refused if it would be higher than [`MAX_HEIGHT`].
-    fn node(kind: ExprKind, span: Span) -> Result<Self, ExprError> {
+    pub(crate) fn node(kind: ExprKind, span: Span) -> Result<Self, ExprError> {
         let h = match &kind {
-            ExprKind::Num(_) | ExprKind::Name(_) => 0,
+            ExprKind::Num(_) | ExprKind::Name(_) | ExprKind::Deriv { index: None, .. } => 0,
+            ExprKind::Index { index, .. }
+            | ExprKind::Deriv {
+                index: Some(index), ..
+            } => index.height,
+            ExprKind::Sum { body, range } => {
+                body.height.max(range.from.height).max(range.to.height)
+            }
             ExprKind::Unary(_, a) => a.height,
             ExprKind::Binary(_, a, b) => a.height.max(b.height),
             ExprKind::Call { args, .. } => args.iter().map(|a| a.height).max().unwrap_or(0),
@@ -107,6 +118,32 @@ pub enum ExprKind {
     },
     /// `c ? a : b`.
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// An element of an indexed family, `u[i-1]`; `name_span` covers only the name.
+    Index {
+        name: String,
+        name_span: Span,
+        index: Box<Expr>,
+    },
+    /// A derivative on a right-hand side: `a'` (order 1), `x''` (order 2), `u[i]'`.
+    Deriv {
+        name: String,
+        name_span: Span,
+        index: Option<Box<Expr>>,
+        order: u8,
+    },
+    /// `sum(body for j = a..b)`.
+    Sum {
+        body: Box<Expr>,
+        range: Box<Range>,
+    },
+}
+
+/// `for i = a..b`: an index variable over the integers a..=b (empty when b < a).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Range {
+    pub var: Ident,
+    pub from: Expr,
+    pub to: Expr,
 }
 
 /// A name where it is declared.
@@ -133,12 +170,31 @@ pub enum Direction {
 pub enum Stmt {
     /// `param k = 100` (one per name of a `param` line).
     Param { name: Ident, value: Expr },
-    /// `x' = v`.
-    Equation { name: Ident, rhs: Expr },
-    /// `x(0) = 1` (one per name of the line).
-    Initial { name: Ident, value: Expr },
-    /// `F = -k*x`: a named intermediate usable below it and in every equation.
-    Define { name: Ident, value: Expr },
+    /// `x' = v` (order 1), `x'' = -x` (order 2), `u[i]' = … for i = 1..N`.
+    Equation {
+        name: Ident,
+        index: Option<Expr>,
+        order: u8,
+        rhs: Expr,
+        range: Option<Range>,
+    },
+    /// `x(0) = 1` (one per name of the line), `x'(0) = 0` (order 1),
+    /// `u[i](0) = … for i = 1..N`.
+    Initial {
+        name: Ident,
+        index: Option<Expr>,
+        order: u8,
+        value: Expr,
+        range: Option<Range>,
+    },
+    /// `F = -k*x`: a named intermediate usable below it and in every equation; `u[0] = 0`
+    /// defines an element outside a family's states (a boundary value).
+    Define {
+        name: Ident,
+        index: Option<Expr>,
+        value: Expr,
+        range: Option<Range>,
+    },
     /// `output energy = …`.
     Output { name: Ident, value: Expr },
     /// `event ground: x, falling, terminal`.
@@ -151,7 +207,7 @@ pub enum Stmt {
 }
 
 /// Keywords that start statements; they cannot be used as names.
-pub const KEYWORDS: &[&str] = &["param", "output", "event"];
+pub const KEYWORDS: &[&str] = &["param", "output", "event", "for"];
 
 struct Parser<'a> {
     src: &'a str,
@@ -371,8 +427,43 @@ impl<'a> Parser<'a> {
             }
             Tok::Name(n) => {
                 self.bump();
-                if self.peek().tok != Tok::LParen {
-                    return Ok(Expr::leaf(ExprKind::Name(n.clone()), t.span));
+                if n == "sum" && self.peek().tok == Tok::LParen {
+                    return self.sum(t);
+                }
+                match self.peek().tok {
+                    Tok::LParen => {}
+                    Tok::LBracket => {
+                        let index = self.bracket(t)?;
+                        let order = self.primes(n)?;
+                        let end = self.tokens[self.pos - 1].span;
+                        let kind = if order == 0 {
+                            ExprKind::Index {
+                                name: n.clone(),
+                                name_span: t.span,
+                                index: Box::new(index),
+                            }
+                        } else {
+                            ExprKind::Deriv {
+                                name: n.clone(),
+                                name_span: t.span,
+                                index: Some(Box::new(index)),
+                                order,
+                            }
+                        };
+                        return Expr::node(kind, t.span.to(end));
+                    }
+                    Tok::Prime => {
+                        let order = self.primes(n)?;
+                        let end = self.tokens[self.pos - 1].span;
+                        let kind = ExprKind::Deriv {
+                            name: n.clone(),
+                            name_span: t.span,
+                            index: None,
+                            order,
+                        };
+                        return Expr::node(kind, t.span.to(end));
+                    }
+                    _ => return Ok(Expr::leaf(ExprKind::Name(n.clone()), t.span)),
                 }
                 let open = self.bump();
                 self.enter(t.span)?;
@@ -415,6 +506,113 @@ impl<'a> Parser<'a> {
             }
             _ => Err(expected("a number, a name or \"(\"", t, None)),
         }
+    }
+
+    /// `[ index ]` after the name `at`.
+    fn bracket(&mut self, at: &Token) -> Result<Expr, ExprError> {
+        let open = self.expect(Tok::LBracket, "\"[\"")?;
+        self.enter(at.span)?;
+        let index = self.expr()?;
+        if self.peek().tok != Tok::RBracket {
+            return Err(self.unclosed_bracket(open));
+        }
+        self.bump();
+        self.leave();
+        Ok(index)
+    }
+
+    /// `expected "]"` at the current token, pointing back at the `[`.
+    fn unclosed_bracket(&self, open: &Token) -> ExprError {
+        let (line, column, _) = locate(self.src, open.span);
+        expected(
+            "\"]\"",
+            self.peek(),
+            Some(format!(
+                "the \"[\" at line {line}, column {column} is not closed"
+            )),
+        )
+    }
+
+    /// Zero, one or two primes after the name `at`; three are refused.
+    fn primes(&mut self, name: &str) -> Result<u8, ExprError> {
+        let mut order = 0u8;
+        while self.peek().tok == Tok::Prime {
+            if order == 2 {
+                return Err(ExprError::new(
+                    ErrorKind::ThirdOrder { name: name.into() },
+                    self.peek().span,
+                ));
+            }
+            self.bump();
+            order += 1;
+        }
+        Ok(order)
+    }
+
+    /// `for var = from..to`, the current token being `for`.
+    fn range(&mut self) -> Result<Range, ExprError> {
+        self.bump();
+        let var = self.ident("an index name (for i = 1..N)")?;
+        self.expect(Tok::Assign, &format!("\"=\" after for {}", var.name))?;
+        let from = self.expr()?;
+        self.expect(
+            Tok::DotDot,
+            &format!("\"..\" of a range for {} = a..b", var.name),
+        )?;
+        let to = self.expr()?;
+        Ok(Range { var, from, to })
+    }
+
+    fn at_for(&self) -> bool {
+        matches!(&self.peek().tok, Tok::Name(n) if n == "for")
+    }
+
+    /// `sum(body for j = a..b)`, the current token being the `(` after `sum` (`at`).
+    fn sum(&mut self, at: &Token) -> Result<Expr, ExprError> {
+        let open = self.bump();
+        self.enter(at.span)?;
+        let body = self.expr()?;
+        if !self.at_for() {
+            return Err(expected(
+                "\"for\" (sum(expression for j = a..b))",
+                self.peek(),
+                None,
+            ));
+        }
+        let range = self.range()?;
+        if self.peek().tok != Tok::RParen {
+            return Err(self.unclosed(open, "\")\""));
+        }
+        let close = self.bump();
+        self.leave();
+        Expr::node(
+            ExprKind::Sum {
+                body: Box::new(body),
+                range: Box::new(range),
+            },
+            at.span.to(close.span),
+        )
+    }
+
+    /// An optional `for i = a..b` ending a statement about the element `index` of `name`
+    /// (a range needs an indexed name).
+    fn statement_range(
+        &mut self,
+        name: &Ident,
+        index: &Option<Expr>,
+    ) -> Result<Option<Range>, ExprError> {
+        if !self.at_for() {
+            return Ok(None);
+        }
+        if index.is_none() {
+            return Err(ExprError::new(
+                ErrorKind::RangeWithoutIndex {
+                    name: name.name.clone(),
+                },
+                self.peek().span,
+            ));
+        }
+        self.range().map(Some)
     }
 
     /// "expected ")" to close the "(" at column …" at the current token.
@@ -468,8 +666,9 @@ impl<'a> Parser<'a> {
 
     fn statement(&mut self, out: &mut Vec<Stmt>) -> Result<(), ExprError> {
         let t = self.peek();
-        self.list_statement =
-            matches!(&t.tok, Tok::Name(n) if n == "param") || self.peek_at(1).tok == Tok::LParen;
+        self.list_statement = matches!(&t.tok, Tok::Name(n) if n == "param")
+            || self.peek_at(1).tok == Tok::LParen
+            || (self.peek_at(1).tok == Tok::Prime && self.peek_at(2).tok == Tok::LParen);
         let Tok::Name(word) = &t.tok else {
             return Err(expected(
                 "a statement (param, x' = …, x(0) = …, a definition, output or event)",
@@ -521,49 +720,91 @@ impl<'a> Parser<'a> {
                     terminal,
                 });
             }
-            (_, Tok::Prime) => {
+            (_, Tok::Prime | Tok::LParen | Tok::Assign | Tok::LBracket) => loop {
                 let name = self.ident("a state name")?;
-                self.bump();
-                if self.peek().tok == Tok::Prime {
-                    return Err(ExprError::new(
-                        ErrorKind::SecondOrder { name: name.name },
-                        self.peek().span,
-                    ));
-                }
-                self.expect_assign(&format!("{}'", name.name))?;
-                let rhs = self.expr()?;
-                out.push(Stmt::Equation { name, rhs });
-            }
-            (_, Tok::LParen) => loop {
-                let name = self.ident("a state name")?;
-                self.expect(Tok::LParen, "\"(\"")?;
-                let at = self.peek();
-                match at.tok {
-                    Tok::Num(0.0) => {
+                let index = match self.peek().tok {
+                    Tok::LBracket => Some(self.bracket(t)?),
+                    _ => None,
+                };
+                let order = self.primes(&name.name)?;
+                let base = format!("{}{}", name.name, if index.is_some() { "[…]" } else { "" });
+                let written = format!("{base}{}", "'".repeat(order.into()));
+                match self.peek().tok {
+                    Tok::Assign if order > 0 => {
                         self.bump();
+                        let rhs = self.expr()?;
+                        let range = self.statement_range(&name, &index)?;
+                        out.push(Stmt::Equation {
+                            name,
+                            index,
+                            order,
+                            rhs,
+                            range,
+                        });
+                        break;
                     }
-                    Tok::Num(_) => {
-                        return Err(ExprError::new(
-                            ErrorKind::InitialTime { name: name.name },
-                            at.span,
-                        ))
+                    Tok::Assign => {
+                        self.bump();
+                        let value = self.expr()?;
+                        let range = self.statement_range(&name, &index)?;
+                        out.push(Stmt::Define {
+                            name,
+                            index,
+                            value,
+                            range,
+                        });
+                        break;
                     }
-                    _ => return Err(expected("0", at, None)),
-                }
-                self.expect(Tok::RParen, "\")\"")?;
-                self.expect_assign(&format!("{}(0)", name.name))?;
-                let value = self.expr()?;
-                out.push(Stmt::Initial { name, value });
-                if !self.eat(&Tok::Comma) {
-                    break;
+                    Tok::LParen => {
+                        self.bump();
+                        let at = self.peek();
+                        match at.tok {
+                            Tok::Num(0.0) => {
+                                self.bump();
+                            }
+                            Tok::Num(_) => {
+                                return Err(ExprError::new(
+                                    ErrorKind::InitialTime { name: written },
+                                    at.span,
+                                ))
+                            }
+                            _ => return Err(expected("0", at, None)),
+                        }
+                        self.expect(Tok::RParen, "\")\"")?;
+                        if order > 1 {
+                            return Err(ExprError::new(
+                                ErrorKind::InitialOrder { name: base },
+                                name.span,
+                            ));
+                        }
+                        self.expect_assign(&format!("{written}(0)"))?;
+                        let value = self.expr()?;
+                        let range = self.statement_range(&name, &index)?;
+                        let ranged = range.is_some();
+                        out.push(Stmt::Initial {
+                            name,
+                            index,
+                            order,
+                            value,
+                            range,
+                        });
+                        if ranged || !self.eat(&Tok::Comma) {
+                            break;
+                        }
+                    }
+                    _ => {
+                        let what = if order > 0 {
+                            format!("\"=\" after {written}")
+                        } else {
+                            format!(
+                                "\"'\" (an equation {written}' = …), \"(0)\" (an initial value) \
+                                 or \"=\" (a definition) after \"{written}\""
+                            )
+                        };
+                        return Err(expected(&what, self.peek(), None));
+                    }
                 }
             },
-            (_, Tok::Assign) => {
-                let name = self.ident("a name")?;
-                self.bump();
-                let value = self.expr()?;
-                out.push(Stmt::Define { name, value });
-            }
             _ => {
                 return Err(expected(
                     &format!(

@@ -29,12 +29,15 @@ use super::compiled_expr::{check_length, CompiledExpr};
 use super::draw::take_draw_lines;
 use super::error::{suggest, ErrorKind, ExprError, LineIndex};
 use super::eval::Program;
+use super::expand::Expander;
 use super::lexer::{lex, Span};
 use super::parser::{
     parse_expr, parse_statements, Direction, Expr, ExprKind, Ident, Stmt, KEYWORDS,
 };
+use super::sparsity::Sparsity;
 use crate::error::OdeError;
 use crate::event::EventInfo;
+use crate::linear_solver::SparseJacobian;
 use crate::model::{Model, ModelInfo, ParamInfo};
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
@@ -72,11 +75,16 @@ impl Direction {
 pub struct UserSystem {
     info: ModelInfo,
     rhs: Program,
+    /// The pattern of ∂f/∂y when it is sparse and the system big enough to use it.
+    sparsity: Option<Sparsity>,
     outputs: Program,
     events: Vec<UserEvent>,
     /// The checked statements and the parameter values in use, for [`UserSystem::compile_event`].
     decl: Declared,
     params: Vec<(String, f64)>,
+    /// The families and parameter values, for expanding [`UserSystem::compile_event`]'s
+    /// text (`u[3]`, `sum(…)`).
+    expander: Expander,
 }
 
 /// Parses and compiles `text` with parameters overridden by `overrides` (unknown names
@@ -93,16 +101,28 @@ pub fn build_user_system(
 impl UserSystem {
     /// Parses and compiles `text` (see the module docs for the format).
     pub fn new(text: &str, overrides: &BTreeMap<String, f64>) -> Result<Self, OdeError> {
-        // `draw` lines become outputs (src/expr/draw.rs); the rest is declared as usual.
+        // `draw` lines become outputs (src/expr/draw.rs), declared after the text's own
+        // statements; the rest is parsed as usual, at the same lines and columns.
         let (statements, drawing) = take_draw_lines(text).map_err(|e| e.to_ode_error(text))?;
-        let mut decl = declare(&statements).map_err(|e| e.to_ode_error(text))?;
-        decl.outputs.extend(drawing);
+        let mut stmts = parse_text(&statements).map_err(|e| e.to_ode_error(text))?;
+        stmts.extend(
+            drawing
+                .into_iter()
+                .map(|(name, value)| Stmt::Output { name, value }),
+        );
+        let params: Vec<&Ident> = stmts
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Param { name, .. } => Some(name),
+                _ => None,
+            })
+            .collect();
         for name in overrides.keys() {
-            if !decl.params.iter().any(|(p, _)| &p.name == name) {
+            if !params.iter().any(|p| &p.name == name) {
                 return Err(OdeError::UnknownParam {
                     model: USER_MODEL_ID.into(),
                     name: name.clone(),
-                    known: decl.params.iter().map(|(p, _)| p.name.clone()).collect(),
+                    known: params.iter().map(|p| p.name.clone()).collect(),
                 });
             }
             if !overrides[name].is_finite() {
@@ -111,7 +131,7 @@ impl UserSystem {
                 });
             }
         }
-        compile_system(&statements, decl, overrides).map_err(|e| e.to_ode_error(text))
+        compile_system(text, stmts, overrides).map_err(|e| e.to_ode_error(text))
     }
 
     /// Compiles an extra expression (e.g. a spec's event `expr`) over this system: t, the
@@ -122,6 +142,7 @@ impl UserSystem {
             check_length(expr_text)?;
             let tokens = lex(expr_text)?;
             let e = parse_expr(expr_text, &tokens)?;
+            let e = self.expander.clone().expr(&e)?;
             let values: Vec<f64> = self.params.iter().map(|p| p.1).collect();
             let tape = Shared::new(&self.decl, &values).program(&[&e], false)?;
             Ok(CompiledExpr::from_program(
@@ -154,6 +175,12 @@ impl UserSystem {
         &self.rhs
     }
 
+    /// The sparsity pattern of ∂f/∂y and its colouring, when the system is big and
+    /// sparse enough for the sparse path (`crate::linear_solver`).
+    pub fn sparsity(&self) -> Option<&Sparsity> {
+        self.sparsity.as_ref()
+    }
+
     /// Splits into description, model and events.
     pub fn into_parts(mut self) -> (ModelInfo, Box<dyn Model>, Vec<UserEvent>) {
         let events = std::mem::take(&mut self.events);
@@ -176,6 +203,11 @@ impl System for UserSystem {
 
     fn dfdt(&self, t: f64, y: &[f64]) -> Option<DVector<f64>> {
         Some(self.rhs.dfdt(t, y))
+    }
+
+    fn jacobian_sparse(&self, t: f64, y: &[f64]) -> Option<SparseJacobian> {
+        let sp = self.sparsity.as_ref()?;
+        Some(self.rhs.jacobian_sparse(t, y, sp))
     }
 }
 
@@ -202,12 +234,20 @@ struct Declared {
     defines: Vec<(Ident, Expr)>,
     outputs: Vec<(Ident, Expr)>,
     events: Vec<(Ident, Expr, Direction, bool)>,
+    /// Every equation is of second order: the states are (q, q') halves.
+    second_order: bool,
 }
 
-fn declare(text: &str) -> Result<Declared, ExprError> {
+fn parse_text(text: &str) -> Result<Vec<Stmt>, ExprError> {
     check_length(text)?;
     let tokens = lex(text)?;
-    let stmts = parse_statements(text, &tokens)?;
+    parse_statements(text, &tokens)
+}
+
+/// Sorts expanded statements (no indices or ranges left) by kind and checks them. A
+/// second-order equation `x'' = f` declares the states x (with x' = the state x') and
+/// x', placed after every first-order state and position.
+fn declare(text: &str, stmts: Vec<Stmt>) -> Result<Declared, ExprError> {
     let mut d = Declared {
         lines: LineIndex::new(text),
         params: Vec::new(),
@@ -216,7 +256,10 @@ fn declare(text: &str) -> Result<Declared, ExprError> {
         defines: Vec::new(),
         outputs: Vec::new(),
         events: Vec::new(),
+        second_order: false,
     };
+    let mut velocities: Vec<(Ident, Expr)> = Vec::new();
+    let mut first_order = 0usize;
     let d_lines = LineIndex::new(text);
     // name → (what it is, where)
     let mut names: HashMap<String, (&'static str, Span)> = HashMap::new();
@@ -243,11 +286,25 @@ fn declare(text: &str) -> Result<Declared, ExprError> {
                 claim(&name, "a parameter")?;
                 d.params.push((name, value));
             }
-            Stmt::Equation { name, rhs } => {
+            Stmt::Equation {
+                name, order, rhs, ..
+            } => {
                 claim(&name, "a state")?;
-                d.states.push((name, rhs));
+                if order == 2 {
+                    let velocity = Ident {
+                        name: format!("{}'", name.name),
+                        span: name.span,
+                    };
+                    claim(&velocity, "a state")?;
+                    let q_dot = Expr::leaf(ExprKind::Name(velocity.name.clone()), name.span);
+                    d.states.push((name, q_dot));
+                    velocities.push((velocity, rhs));
+                } else {
+                    first_order += 1;
+                    d.states.push((name, rhs));
+                }
             }
-            Stmt::Define { name, value } => {
+            Stmt::Define { name, value, .. } => {
                 claim(&name, "a definition")?;
                 d.defines.push((name, value));
             }
@@ -255,7 +312,15 @@ fn declare(text: &str) -> Result<Declared, ExprError> {
                 claim(&name, "an output")?;
                 d.outputs.push((name, value));
             }
-            Stmt::Initial { name, value } => initial_list.push((name, value)),
+            Stmt::Initial {
+                name, order, value, ..
+            } => {
+                let name = Ident {
+                    name: format!("{}{}", name.name, "'".repeat(order.into())),
+                    span: name.span,
+                };
+                initial_list.push((name, value));
+            }
             Stmt::Event {
                 name,
                 expr,
@@ -277,6 +342,8 @@ fn declare(text: &str) -> Result<Declared, ExprError> {
             }
         }
     }
+    d.second_order = first_order == 0 && !velocities.is_empty();
+    d.states.extend(velocities);
     if d.states.is_empty() {
         return Err(ExprError::new(ErrorKind::NoEquations, Span::new(0, 0)));
     }
@@ -345,31 +412,78 @@ fn require_finite(what: String, value: f64, span: Span) -> Result<f64, ExprError
     }
 }
 
+/// The names of a text's statements, before expansion: parameters, states (plain or
+/// families), definitions.
+struct RawNames<'a> {
+    params: Vec<(&'a Ident, &'a Expr)>,
+    states: Vec<&'a Ident>,
+    defines: Vec<&'a Ident>,
+}
+
+impl<'a> RawNames<'a> {
+    fn new(stmts: &'a [Stmt]) -> Self {
+        let mut r = RawNames {
+            params: Vec::new(),
+            states: Vec::new(),
+            defines: Vec::new(),
+        };
+        for s in stmts {
+            match s {
+                Stmt::Param { name, value } => r.params.push((name, value)),
+                Stmt::Equation { name, .. } => r.states.push(name),
+                Stmt::Define { name, .. } => r.defines.push(name),
+                _ => {}
+            }
+        }
+        r
+    }
+
+    /// An expander knowing `params` whose indices cannot use states or definitions.
+    fn expander(&self, text: &str, params: &[f64]) -> Expander {
+        let mut ex = Expander::new(text);
+        let why = "an index or a range bound is an integer expression of parameters";
+        for n in self.states.iter().chain(&self.defines) {
+            ex.hide(&n.name, format!("{} is not a parameter; {why}", n.name));
+        }
+        for ((p, _), v) in self.params.iter().zip(params) {
+            ex.bind_param(&p.name, *v);
+        }
+        ex
+    }
+}
+
 /// Parameter values in order, each default evaluated with the parameters above it.
-fn param_values(d: &Declared, overrides: &BTreeMap<String, f64>) -> Result<Vec<f64>, ExprError> {
-    let base = constant_scope(d);
+fn param_values(
+    text: &str,
+    raw: &RawNames,
+    overrides: &BTreeMap<String, f64>,
+) -> Result<Vec<f64>, ExprError> {
+    let lines = LineIndex::new(text);
+    let base = constant_scope(&lines, &raw.states, &raw.defines);
+    let mut ex = raw.expander(text, &[]);
     let mut c = Compiler::new(&base, &[], 0);
-    for (p, _) in &d.params {
+    for (p, _) in &raw.params {
         let reason = format!(
             "parameter {} is declared later, on line {}",
             p.name,
-            d.lines.line(p.span.start)
+            lines.line(p.span.start)
         );
         c.bind(&p.name, Binding::Hidden(reason));
     }
-    let mut values: Vec<f64> = Vec::with_capacity(d.params.len());
-    for (name, value) in &d.params {
+    let mut values: Vec<f64> = Vec::with_capacity(raw.params.len());
+    for (name, value) in &raw.params {
         let itself = "a parameter cannot be defined by itself".to_string();
         c.bind(&name.name, Binding::Hidden(itself));
         let v = match overrides.get(&name.name) {
             Some(v) => *v,
             None => require_finite(
                 format!("parameter {}", name.name),
-                c.constant(value)?,
+                c.constant(&ex.expr(value)?)?,
                 value.span,
             )?,
         };
         c.bind(&name.name, Binding::Const(v));
+        ex.bind_param(&name.name, v);
         values.push(v);
     }
     Ok(values)
@@ -377,13 +491,13 @@ fn param_values(d: &Declared, overrides: &BTreeMap<String, f64>) -> Result<Vec<f
 
 /// Built-in constants, with states, t and definitions hidden (parameter and initial
 /// values are constants).
-fn constant_scope(d: &Declared) -> Scope {
+fn constant_scope(lines: &LineIndex, states: &[&Ident], defines: &[&Ident]) -> Scope {
     let mut scope = Scope::builtins();
     scope.bind(
         "t",
         Binding::Hidden("parameter and initial values are constants, not functions of time".into()),
     );
-    for (s, _) in &d.states {
+    for s in states {
         scope.bind(
             &s.name,
             Binding::Hidden(format!(
@@ -392,17 +506,113 @@ fn constant_scope(d: &Declared) -> Scope {
             )),
         );
     }
-    for (def, _) in &d.defines {
+    for def in defines {
         scope.bind(
             &def.name,
             Binding::Hidden(format!(
                 "{} is a definition (line {}); parameter and initial values must be constants",
                 def.name,
-                d.lines.line(def.span.start)
+                lines.line(def.span.start)
             )),
         );
     }
     scope
+}
+
+/// The name a state's derivative is used by on a right-hand side (`a'`), unless that is
+/// itself a state (the velocity of a second-order equation).
+fn derivative_name(d: &Declared, i: usize, states: &HashMap<&str, usize>) -> Option<String> {
+    let name = format!("{}'", d.states[i].0.name);
+    (!states.contains_key(name.as_str())).then_some(name)
+}
+
+/// Refuses equations whose right-hand sides use each other's derivatives (`a' = b'`,
+/// `b' = a'`), naming the equations of the cycle.
+fn check_derivative_cycles(d: &Declared) -> Result<(), ExprError> {
+    let index: HashMap<&str, usize> = d
+        .states
+        .iter()
+        .enumerate()
+        .map(|(i, (s, _))| (s.name.as_str(), i))
+        .collect();
+    let derivs: HashMap<String, usize> = (0..d.states.len())
+        .filter_map(|i| derivative_name(d, i, &index).map(|n| (n, i)))
+        .collect();
+    let uses: Vec<Vec<usize>> = d
+        .states
+        .iter()
+        .map(|(_, rhs)| {
+            let mut v = Vec::new();
+            visit_names(rhs, &mut |n| v.extend(derivs.get(n)));
+            v
+        })
+        .collect();
+    // Depth-first search; state 1 = on the path, 2 = done.
+    let mut state = vec![0u8; uses.len()];
+    for root in 0..uses.len() {
+        if state[root] != 0 {
+            continue;
+        }
+        let mut path: Vec<(usize, usize)> = vec![(root, 0)];
+        state[root] = 1;
+        while let Some(&mut (node, ref mut next)) = path.last_mut() {
+            if let Some(&m) = uses[node].get(*next) {
+                *next += 1;
+                match state[m] {
+                    0 => {
+                        state[m] = 1;
+                        path.push((m, 0));
+                    }
+                    1 => {
+                        let from = path.iter().position(|&(p, _)| p == m).unwrap_or(0);
+                        let names = path[from..]
+                            .iter()
+                            .map(|&(p, _)| d.states[p].0.name.clone())
+                            .collect();
+                        return Err(ExprError::new(
+                            ErrorKind::DerivativeCycle { names },
+                            d.states[m].0.span,
+                        ));
+                    }
+                    _ => {}
+                }
+            } else {
+                state[node] = 2;
+                path.pop();
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Calls `f` with every name `e` uses.
+fn visit_names(e: &Expr, f: &mut impl FnMut(&str)) {
+    match &e.kind {
+        ExprKind::Num(_) => {}
+        ExprKind::Name(n) => f(n),
+        ExprKind::Unary(_, a) => visit_names(a, f),
+        ExprKind::Binary(_, a, b) => {
+            visit_names(a, f);
+            visit_names(b, f);
+        }
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| visit_names(a, f)),
+        ExprKind::Cond(c, a, b) => {
+            visit_names(c, f);
+            visit_names(a, f);
+            visit_names(b, f);
+        }
+        ExprKind::Index { index, .. } => visit_names(index, f),
+        ExprKind::Deriv { index, .. } => {
+            if let Some(i) = index {
+                visit_names(i, f)
+            }
+        }
+        ExprKind::Sum { body, range } => {
+            visit_names(body, f);
+            visit_names(&range.from, f);
+            visit_names(&range.to, f);
+        }
+    }
 }
 
 /// The scope of equations, outputs and events: t, states, parameters, definitions;
@@ -415,6 +625,11 @@ fn full_scope(d: &Declared, params: &[f64]) -> Scope {
     }
     for (i, (s, _)) in d.states.iter().enumerate() {
         scope.bind(&s.name, Binding::Input(1 + i as u32));
+    }
+    // A state's derivative `a'` is its right-hand side, the definition after the text's
+    // own (see `Shared::new`); cycles are refused before (`check_derivative_cycles`).
+    for (name, i) in derivative_names(d) {
+        scope.bind(&name, Binding::Define(d.defines.len() + i));
     }
     // Programs hide the definitions they compile until their turn (see `program`).
     for (i, (def, _)) in d.defines.iter().enumerate() {
@@ -432,23 +647,22 @@ fn full_scope(d: &Declared, params: &[f64]) -> Scope {
     scope
 }
 
+/// The derivative names a right-hand side may use (`a'`), with their state's index.
+fn derivative_names(d: &Declared) -> Vec<(String, usize)> {
+    let states: HashMap<&str, usize> = d
+        .states
+        .iter()
+        .enumerate()
+        .map(|(i, (s, _))| (s.name.as_str(), i))
+        .collect();
+    (0..d.states.len())
+        .filter_map(|i| derivative_name(d, i, &states).map(|n| (n, i)))
+        .collect()
+}
+
 /// Indices of the definitions `e` names directly.
 fn define_refs(e: &Expr, index: &HashMap<&str, usize>, out: &mut Vec<usize>) {
-    match &e.kind {
-        ExprKind::Num(_) => {}
-        ExprKind::Name(n) => out.extend(index.get(n.as_str())),
-        ExprKind::Unary(_, a) => define_refs(a, index, out),
-        ExprKind::Binary(_, a, b) => {
-            define_refs(a, index, out);
-            define_refs(b, index, out);
-        }
-        ExprKind::Call { args, .. } => args.iter().for_each(|a| define_refs(a, index, out)),
-        ExprKind::Cond(c, a, b) => {
-            define_refs(c, index, out);
-            define_refs(a, index, out);
-            define_refs(b, index, out);
-        }
-    }
+    visit_names(e, &mut |n| out.extend(index.get(n)));
 }
 
 /// What every program of a system shares.
@@ -459,6 +673,8 @@ struct Shared<'a> {
     /// Definitions each definition names directly.
     deps: Vec<Vec<usize>>,
     index: HashMap<&'a str, usize>,
+    /// `a'` of every first-order state (hidden while definitions compile).
+    derivatives: Vec<(String, usize)>,
 }
 
 impl<'a> Shared<'a> {
@@ -481,9 +697,15 @@ impl<'a> Shared<'a> {
         Self {
             d,
             scope: full_scope(d, params),
-            define_exprs: d.defines.iter().map(|(_, e)| e.clone()).collect(),
+            define_exprs: d
+                .defines
+                .iter()
+                .chain(&d.states)
+                .map(|(_, e)| e.clone())
+                .collect(),
             deps,
             index,
+            derivatives: derivative_names(d),
         }
     }
 
@@ -505,6 +727,16 @@ impl<'a> Shared<'a> {
             }
         }
         let mut c = Compiler::new(&self.scope, &self.define_exprs, self.d.states.len());
+        for (name, _) in &self.derivatives {
+            c.bind(
+                name,
+                Binding::Hidden(
+                    "a derivative can be used in equations, outputs and events, not in a \
+                     definition"
+                        .into(),
+                ),
+            );
+        }
         // A definition may use only the ones above it: each is hidden until compiled.
         for (i, (def, _)) in self.d.defines.iter().enumerate() {
             if needed[i] {
@@ -529,6 +761,10 @@ impl<'a> Shared<'a> {
             c.define(i)?;
             c.bind(&def.name, Binding::Define(i));
         }
+        let n_defines = self.d.defines.len();
+        for (name, i) in &self.derivatives {
+            c.bind(name, Binding::Define(n_defines + i));
+        }
         let mut vals: Vec<Val> = Vec::with_capacity(exprs.len());
         for e in exprs {
             vals.push(c.expr(e)?);
@@ -537,19 +773,50 @@ impl<'a> Shared<'a> {
     }
 }
 
+/// Names of the parameters that size arrays: used in a statement's range or index.
+fn sizing_params(stmts: &[Stmt]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut add = |e: &Expr| visit_names(e, &mut |n| out.push(n.to_string()));
+    for s in stmts {
+        let (index, range) = match s {
+            Stmt::Equation { index, range, .. }
+            | Stmt::Initial { index, range, .. }
+            | Stmt::Define { index, range, .. } => (index, range),
+            _ => continue,
+        };
+        if let Some(r) = range {
+            add(&r.from);
+            add(&r.to);
+        } else if let Some(i) = index {
+            add(i);
+        }
+    }
+    out
+}
+
 fn compile_system(
     text: &str,
-    decl: Declared,
+    stmts: Vec<Stmt>,
     overrides: &BTreeMap<String, f64>,
 ) -> Result<UserSystem, ExprError> {
-    let d = &decl;
-    let defaults = param_values(d, &BTreeMap::new())?;
+    let raw = RawNames::new(&stmts);
+    let defaults = param_values(text, &raw, &BTreeMap::new())?;
     let values = if overrides.is_empty() {
         defaults.clone()
     } else {
-        param_values(d, overrides)?
+        param_values(text, &raw, overrides)?
     };
-    let base = constant_scope(d);
+    let mut expander = raw.expander(text, &values);
+    drop(raw);
+    let sizing = sizing_params(&stmts);
+    expander.collect_families(&stmts)?;
+    let plain = expander.statements(stmts)?;
+    let decl = declare(text, plain)?;
+    check_derivative_cycles(&decl)?;
+    let d = &decl;
+    let states: Vec<&Ident> = d.states.iter().map(|(s, _)| s).collect();
+    let defines: Vec<&Ident> = d.defines.iter().map(|(s, _)| s).collect();
+    let base = constant_scope(&d.lines, &states, &defines);
     let mut init = Compiler::new(&base, &[], 0);
     for ((p, _), v) in d.params.iter().zip(&values) {
         init.bind(&p.name, Binding::Const(*v));
@@ -591,14 +858,17 @@ fn compile_system(
             .params
             .iter()
             .zip(&defaults)
-            .map(|((p, _), v)| ParamInfo::new(&p.name, *v, "", ""))
+            .map(|((p, _), v)| ParamInfo {
+                integer: sizing.contains(&p.name),
+                ..ParamInfo::new(&p.name, *v, "", "")
+            })
             .collect(),
         y0,
         t1: USER_T1,
         source: "your system".into(),
         outputs: d.outputs.iter().map(|(o, _)| o.name.clone()).collect(),
         exact: false,
-        second_order: false,
+        second_order: d.second_order,
         events: events
             .iter()
             .map(|e| EventInfo {
@@ -619,10 +889,12 @@ fn compile_system(
         .collect();
     Ok(UserSystem {
         info,
+        sparsity: Sparsity::analyse(rhs.tape()),
         rhs,
         outputs,
         events,
         decl,
         params,
+        expander,
     })
 }

@@ -39,7 +39,7 @@ impl ImplicitStepper {
         Self {
             info,
             formula,
-            provider: JacobianProvider::new(info.id, jacobian),
+            provider: JacobianProvider::new(info.id, jacobian).sparse(),
             history: History::new(2),
             psi: vec![0.0; dim],
             ends: StepEnds::new(dim),

@@ -6,7 +6,8 @@
 //!
 //! (backward Euler: ψ = y_n, β = 1, seed 002 §7.7; BDF2: ψ = (4y_n − y_{n−1})/3,
 //! β = 2/3, 002 §7.8 corrected per `../shared/METHODS.md`). Simplified Newton: J is
-//! taken at the start of the step and I − hβJ factorised once (nalgebra's LU). The
+//! taken at the start of the step and I − hβJ factorised once (dense or sparse LU,
+//! `crate::linear_solver`). The
 //! iteration stops when the scaled correction max_i |Δ_i|/(ATOL + RTOL |y_i|) ≤ 1;
 //! if it has not after [`MAX_ITERATIONS`], or the corrections stop shrinking (a
 //! diverging or stalled iteration is abandoned early), J is
@@ -17,10 +18,10 @@
 
 use crate::error::OdeError;
 use crate::jacobian::JacobianProvider;
-use crate::linalg::Factored;
+use crate::linear_solver::StepMatrix;
 use crate::problem::System;
 use crate::stats::Stats;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
 /// Newton stops at a correction below ATOL + RTOL |y| in every component: far below
 /// the discretisation error of a first- or second-order method at any sensible h.
@@ -53,7 +54,7 @@ pub fn solve(
 ) -> Result<(), OdeError> {
     let n = y.len();
     let predictor = y.to_vec();
-    let (jac, _) = provider.at(sys, eq.t, y_start, stats)?;
+    let (jac, _) = provider.at_any(sys, eq.t, y_start, stats)?;
     let mut jac = jac.clone();
     let mut f = vec![0.0; n];
     let mut rhs = DVector::<f64>::zeros(n);
@@ -64,9 +65,7 @@ pub fn solve(
             jac = provider.fresh(sys, eq.t_new, y, stats)?;
             y.copy_from_slice(&predictor);
         }
-        let mut m = DMatrix::<f64>::identity(n, n);
-        m -= &jac * (eq.h * eq.beta);
-        let lu = Factored::new(m, eq.what, eq.t, eq.h, stats)?;
+        let lu = StepMatrix::new(&jac, 1.0, eq.h * eq.beta, eq.what, eq.t, eq.h, stats)?;
         let mut previous = f64::INFINITY;
         for _ in 0..MAX_ITERATIONS {
             sys.rhs(eq.t_new, y, &mut f);

@@ -331,7 +331,11 @@ impl Radau5 {
             }
             return Ok(());
         }
-        self.jac = Some(self.provider.fresh(sys, t, y, stats)?);
+        // A provider not made `sparse()` hands dense Jacobians only.
+        self.jac = match self.provider.fresh(sys, t, y, stats)? {
+            crate::linear_solver::Jacobian::Dense(j) => Some(j),
+            crate::linear_solver::Jacobian::Sparse(s) => Some(s.to_dense()),
+        };
         self.jac_fresh = true;
         self.jac_uses = 1;
         self.lu = None;

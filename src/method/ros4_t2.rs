@@ -22,10 +22,10 @@ use super::hermite::StepEnds;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
-use crate::linalg::Factored;
+use crate::linear_solver::StepMatrix;
 use crate::problem::System;
 use crate::stats::Stats;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
 /// γ of Table 1 (the diagonal γ_ii).
 pub const GAMMA: f64 = 0.57281606;
@@ -107,7 +107,7 @@ pub struct Ros4T2 {
 impl Ros4T2 {
     pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
         Self {
-            provider: JacobianProvider::new(INFO.id, jacobian),
+            provider: JacobianProvider::new(INFO.id, jacobian).sparse(),
             u: vec![DVector::zeros(dim); 4],
             f_stage: vec![0.0; dim],
             y_stage: vec![0.0; dim],
@@ -136,10 +136,9 @@ impl Stepper for Ros4T2 {
         // f(t_n, y_n): reused from a retry from the same point, or from the last step's
         // end once the dense output evaluated it there.
         self.ends.start_f(sys, t, y, &mut self.f_first, stats);
-        let (jac, ft) = self.provider.at(sys, t, y, stats)?;
-        let mut m = DMatrix::<f64>::identity(n, n) * (1.0 / (GAMMA * h));
-        m -= jac;
-        let lu = Factored::new(m, "I/(γh) − J of the Table 2 Rosenbrock step", t, h, stats)?;
+        let (jac, ft) = self.provider.at_any(sys, t, y, stats)?;
+        let what = "I/(γh) − J of the Table 2 Rosenbrock step";
+        let lu = StepMatrix::new(jac, 1.0 / (GAMMA * h), 1.0, what, t, h, stats)?;
         let mut rhs = DVector::<f64>::zeros(n);
         for i in 0..4 {
             if i == 0 {

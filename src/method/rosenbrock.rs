@@ -22,7 +22,7 @@ use super::hermite::StepEnds;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
-use crate::linalg::Factored;
+use crate::linear_solver::StepMatrix;
 use crate::problem::System;
 use crate::stats::Stats;
 use nalgebra::{Complex, DVector};
@@ -129,7 +129,7 @@ impl Rosenbrock {
         Self {
             info,
             tableau,
-            provider: JacobianProvider::new(info.id, jacobian),
+            provider: JacobianProvider::new(info.id, jacobian).sparse(),
             k: vec![DVector::zeros(dim); s],
             f_stage: vec![vec![0.0; dim]; s],
             y_stage: vec![0.0; dim],
@@ -160,17 +160,11 @@ impl Stepper for Rosenbrock {
         // f(t, y) for the first stage: known from the last step's start (a retry) or
         // end (the dense output evaluated it), else evaluated.
         self.ends.start_f(sys, t, y, &mut self.f_stage[0], stats);
-        let (jac, ft) = self.provider.at(sys, t, y, stats)?;
-        // I − γhJ through the solver seam (the same entries δᵢⱼ − Jᵢⱼ·γh as before).
-        let lu = Factored::shifted(
-            jac,
-            1.0,
-            tab.gamma_diag * h,
-            "I − γhJ of the Rosenbrock step",
-            t,
-            h,
-            stats,
-        )?;
+        let (jac, ft) = self.provider.at_any(sys, t, y, stats)?;
+        // I − γhJ through the solver seam (src/linear_solver.rs: dense or sparse LU;
+        // the dense entries are δᵢⱼ − Jᵢⱼ·γh as before).
+        let what = "I − γhJ of the Rosenbrock step";
+        let lu = StepMatrix::new(jac, 1.0, tab.gamma_diag * h, what, t, h, stats)?;
         let (rhs, coupling) = (&mut self.rhs, &mut self.coupling);
         for i in 0..tab.stages() {
             if i > 0 {
@@ -207,7 +201,7 @@ impl Stepper for Rosenbrock {
                 rhs[r] = h * self.f_stage[i][r] + gi * ft[r];
             }
             if i > 0 {
-                rhs.gemv(h, jac, coupling, 1.0);
+                jac.mul_add(h, coupling, rhs);
             }
             lu.solve_in_place(rhs)?;
             self.k[i].copy_from(rhs);

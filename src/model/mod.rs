@@ -34,6 +34,10 @@ pub struct ParamInfo {
     /// Lower bound the value must exceed (exclusive), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub greater_than: Option<f64>,
+    /// An integer that sizes an array of states (`N` of `u[i]' = … for i = 1..N`): the
+    /// page steps its slider by integers and re-builds the system when it changes.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub integer: bool,
 }
 
 /// What the page and the API show about a model.
@@ -84,6 +88,7 @@ impl ParamInfo {
             unit: unit.into(),
             description: description.into(),
             greater_than: None,
+            integer: false,
         }
     }
 

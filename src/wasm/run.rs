@@ -60,6 +60,8 @@ export interface ParamInfo {
   unit: string;
   description: string;
   greaterThan?: number;
+  /** An integer that sizes an array of states (N of `u[i]' = … for i = 1..N`). */
+  integer?: boolean;
 }
 /** A model in the catalogue (see `models()`). */
 export interface ModelInfo {

@@ -70,9 +70,9 @@ const TABLE: &[(&str, &str)] = &[
         "line 1, column 3: initial values are given at t = 0; write x(0) = …\n  x(1) = 2\n    ^",
     ),
     (
-        "x'' = -x",
-        "line 1, column 3: only first-order equations can be written; introduce a velocity \
-         state, e.g. x' = v and v' = …\n  x'' = -x\n    ^",
+        "x''' = -x",
+        "line 1, column 4: only first- and second-order equations can be written; introduce \
+         a state for x'', e.g. x'' = a and a' = …\n  x''' = -x\n     ^",
     ),
     (
         "param t = 1\nx' = 1",

@@ -39,6 +39,22 @@ fn show(e: &Expr) -> String {
             format!("{name}({})", args.join(", "))
         }
         ExprKind::Cond(c, a, b) => format!("({} ? {} : {})", show(c), show(a), show(b)),
+        ExprKind::Index { name, index, .. } => format!("{name}[{}]", show(index)),
+        ExprKind::Deriv {
+            name, index, order, ..
+        } => {
+            let index = index
+                .as_ref()
+                .map_or(String::new(), |i| format!("[{}]", show(i)));
+            format!("{name}{index}{}", "'".repeat(usize::from(*order)))
+        }
+        ExprKind::Sum { body, range } => format!(
+            "sum({} for {} = {}..{})",
+            show(body),
+            range.var.name,
+            show(&range.from),
+            show(&range.to)
+        ),
     }
 }
 

@@ -290,6 +290,33 @@ describe('issue 6: scenarios', () => {
     expect(f.valueAtMinusInfinity).toBeLessThan(1e-6);
   });
 
+  it('heat equation: explicit Euler is stable just below h = 1/(2D(N+1)²) and not above', () => {
+    const s = byId('heat-equation-stiffness').settings;
+    const last = (sol: Solution): Float64Array => sol.y.slice(sol.y.length - sol.names.length);
+    expect(describeSystem(s.system ?? '').params.find((p) => p.name === 'N')?.integer).toBe(true);
+    const below = run(s);
+    expect(below.names.length).toBe(20);
+    expect(below.names[0]).toBe('u[1]');
+    // The smooth mode decays as e^{λ₁t}, λ₁ = −4·21² sin²(π/42) ≈ −9.86: max u(0.5) ≈ 0.0072.
+    expect(maxOf(last(below))).toBeGreaterThan(0.006);
+    expect(maxOf(last(below))).toBeLessThan(0.008);
+    // Above the limit the round-off in the highest mode grows by |1 + hλ₂₀| ≈ 1.105 a step.
+    expect(maxOf(last(run({ ...s, h: 0.0012 })))).toBeGreaterThan(1);
+    // Stiffness grows as N²: with 40 cells the same h is four times over the limit.
+    const n40 = run({ ...s, params: { N: 40 } });
+    expect(n40.names.length).toBe(40);
+    expect(n40.warning ?? `${maxOf(last(n40))}`).toMatch(/blew up|e\+/);
+  });
+
+  it('1-D Brusselator: ros4 on 80 states with far fewer f-evaluations than dp45', () => {
+    const s = byId('brusselator-1d').settings;
+    const ros4 = run(s);
+    expect(ros4.warning).toBeUndefined();
+    expect(ros4.names.length).toBe(80);
+    const dp45 = run({ ...s, method: 'dp45' });
+    expect(ros4.stats.nfev * 2).toBeLessThan(dp45.stats.nfev);
+  });
+
   it('your own system: the example solves and its event line fires', () => {
     const sol = run(byId('your-system').settings);
     expect(sol.warning).toBeUndefined();

@@ -1,0 +1,169 @@
+//! The linear algebra seam of the stiff methods: a Jacobian that is dense or sparse, and
+//! the factorisation of their step matrix dI − cJ (I − γhJ, I − hβJ, I/(γh) − J) that
+//! goes with it.
+//!
+//! Small systems stay dense (nalgebra's LU via [`Factored`]). A system that knows its
+//! sparsity pattern ([`crate::problem::System::jacobian_sparse`], user systems from
+//! their tape) and has at least [`SPARSE_MIN_DIM`] states hands a [`SparseJacobian`];
+//! its step matrix is factorised by faer's sparse LU (fill-reducing column ordering,
+//! partial pivoting), so a step of the 2,000-cell heat equation costs O(N), not the
+//! O(N³) of a dense LU. Steppers see only [`Jacobian`] and [`StepMatrix`]: build
+//! I − cJ, solve, and y += αJx.
+
+use crate::error::OdeError;
+use crate::linalg::Factored;
+use crate::stats::Stats;
+use faer::linalg::solvers::Solve;
+use faer::sparse::{SparseColMat, Triplet};
+use nalgebra::{DMatrix, DVector};
+
+/// Systems smaller than this use the dense path even when they know a pattern: a dense
+/// LU of a few dozen states is cheaper than the sparse machinery.
+pub const SPARSE_MIN_DIM: usize = 64;
+
+/// ∂f/∂y in compressed sparse column form: column j's rows are
+/// `rows[col_start[j]..col_start[j + 1]]`, sorted, with `values` alongside.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SparseJacobian {
+    pub n: usize,
+    pub col_start: Vec<usize>,
+    pub rows: Vec<usize>,
+    pub values: Vec<f64>,
+}
+
+impl SparseJacobian {
+    /// Number of stored entries.
+    pub fn nnz(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The same matrix, dense.
+    pub fn to_dense(&self) -> DMatrix<f64> {
+        let mut m = DMatrix::zeros(self.n, self.n);
+        for j in 0..self.n {
+            for k in self.col_start[j]..self.col_start[j + 1] {
+                m[(self.rows[k], j)] = self.values[k];
+            }
+        }
+        m
+    }
+}
+
+/// ∂f/∂y as a method receives it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Jacobian {
+    Dense(DMatrix<f64>),
+    Sparse(SparseJacobian),
+}
+
+impl Jacobian {
+    /// Multiplies every entry by `s` (the `jacobianScale` knob).
+    pub fn scale(&mut self, s: f64) {
+        match self {
+            Jacobian::Dense(m) => *m *= s,
+            Jacobian::Sparse(m) => m.values.iter_mut().for_each(|v| *v *= s),
+        }
+    }
+
+    /// y ← y + α J x.
+    pub fn mul_add(&self, alpha: f64, x: &DVector<f64>, y: &mut DVector<f64>) {
+        match self {
+            Jacobian::Dense(m) => y.gemv(alpha, m, x, 1.0),
+            Jacobian::Sparse(m) => {
+                for j in 0..m.n {
+                    let xj = alpha * x[j];
+                    if xj != 0.0 {
+                        for k in m.col_start[j]..m.col_start[j + 1] {
+                            y[m.rows[k]] += m.values[k] * xj;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The dense matrix (a copy for a sparse one).
+    pub fn to_dense(&self) -> DMatrix<f64> {
+        match self {
+            Jacobian::Dense(m) => m.clone(),
+            Jacobian::Sparse(m) => m.to_dense(),
+        }
+    }
+}
+
+/// The factorised step matrix dI − cJ.
+pub enum StepMatrix {
+    Dense(Factored),
+    Sparse {
+        lu: faer::sparse::linalg::solvers::Lu<usize, f64>,
+        t: f64,
+        h: f64,
+        what: &'static str,
+    },
+}
+
+impl StepMatrix {
+    /// Factorises dI − cJ (counted in `nlu`); a non-finite entry or a singular matrix
+    /// is [`OdeError::SingularMatrix`] at (t, h). The dense matrix is formed as
+    /// `I·d − J·c`, the same operations the steppers did before (bitwise the same runs).
+    pub fn new(
+        jac: &Jacobian,
+        d: f64,
+        c: f64,
+        what: &'static str,
+        t: f64,
+        h: f64,
+        stats: &mut Stats,
+    ) -> Result<Self, OdeError> {
+        match jac {
+            Jacobian::Dense(j) => Ok(StepMatrix::Dense(Factored::shifted(
+                j, d, c, what, t, h, stats,
+            )?)),
+            Jacobian::Sparse(j) => {
+                let singular = || OdeError::SingularMatrix {
+                    t,
+                    h,
+                    what: what.to_string(),
+                };
+                let mut triplets = Vec::with_capacity(j.nnz() + j.n);
+                for col in 0..j.n {
+                    triplets.push(Triplet::new(col, col, d));
+                    for k in j.col_start[col]..j.col_start[col + 1] {
+                        let v = -c * j.values[k];
+                        if !v.is_finite() {
+                            return Err(singular());
+                        }
+                        triplets.push(Triplet::new(j.rows[k], col, v));
+                    }
+                }
+                // Duplicates (the diagonal) are summed.
+                let m = SparseColMat::<usize, f64>::try_new_from_triplets(j.n, j.n, &triplets)
+                    .map_err(|_| singular())?;
+                stats.nlu += 1;
+                let lu = m.sp_lu().map_err(|_| singular())?;
+                Ok(StepMatrix::Sparse { lu, t, h, what })
+            }
+        }
+    }
+
+    /// Solves (dI − cJ) x = b in place; a non-finite solution is an error.
+    pub fn solve_in_place(&self, b: &mut DVector<f64>) -> Result<(), OdeError> {
+        match self {
+            StepMatrix::Dense(f) => f.solve_in_place(b),
+            StepMatrix::Sparse { lu, t, h, what } => {
+                let n = b.len();
+                let col = faer::MatMut::from_column_major_slice_mut(b.as_mut_slice(), n, 1);
+                lu.solve_in_place(col);
+                if b.iter().all(|v| v.is_finite()) {
+                    Ok(())
+                } else {
+                    Err(OdeError::SingularMatrix {
+                        t: *t,
+                        h: *h,
+                        what: what.to_string(),
+                    })
+                }
+            }
+        }
+    }
+}

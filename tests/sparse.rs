@@ -1,0 +1,213 @@
+//! Big user systems on the sparse path: the pattern and colouring read off the tape,
+//! the sparse Jacobian equal to the dense one, the sparse LU equal to the dense solve,
+//! the heat equation against its semi-discrete exact solution, and the cost of N = 2,000
+//! against N = 200 from deterministic counts.
+
+mod common;
+use common::*;
+use odelab::expr::UserSystem;
+use odelab::linear_solver::{Jacobian, SparseJacobian, StepMatrix};
+use odelab::problem::System;
+use odelab::spec::{SolveSpec, Tol};
+use odelab::stats::Stats;
+use std::collections::BTreeMap;
+
+/// The issue's heat equation.
+const HEAT: &str = "param N = 200, D = 1
+u[i]' = D*(N+1)^2*(u[i-1] - 2*u[i] + u[i+1])   for i = 1..N
+u[0] = 0
+u[N+1] = 0
+u[i](0) = sin(pi*i/(N+1))                      for i = 1..N
+output mean = sum(u[j] for j = 1..N)/N";
+
+/// The 1-D Brusselator (Hairer–Wanner II §IV.1, eq. 1.6') with zero-flux… here fixed
+/// boundary values u = 1, v = 3.
+const BRUSSELATOR: &str = "param N = 40, A = 1, B = 3, alpha = 0.02
+u[i]' = A + u[i]^2*v[i] - (B+1)*u[i] + alpha*(N+1)^2*(u[i-1] - 2*u[i] + u[i+1])  for i = 1..N
+v[i]' = B*u[i] - u[i]^2*v[i] + alpha*(N+1)^2*(v[i-1] - 2*v[i] + v[i+1])          for i = 1..N
+u[0] = 1
+u[N+1] = 1
+v[0] = 3
+v[N+1] = 3
+u[i](0) = 1 + sin(2*pi*i/(N+1))   for i = 1..N
+v[i](0) = 3                        for i = 1..N";
+
+fn system(text: &str, n: f64) -> UserSystem {
+    let params: BTreeMap<String, f64> = [("N".to_string(), n)].into();
+    UserSystem::new(text, &params).unwrap()
+}
+
+fn heat_spec(n: usize, method: &str) -> SolveSpec {
+    SolveSpec {
+        model: String::new(),
+        system: Some(HEAT.into()),
+        params: [("N".to_string(), n as f64)].into(),
+        rtol: Some(Tol::Scalar(1e-8)),
+        atol: Some(Tol::Scalar(1e-10)),
+        ..spec("", method, 1e-4, 0.05)
+    }
+}
+
+/// Largest |u_i(t1) − sin(πi/(N+1)) e^{λ₁t1}| relative to the largest exact value.
+fn heat_error(sol: &odelab::Solution, n: usize) -> f64 {
+    let m = (n + 1) as f64;
+    let pi = std::f64::consts::PI;
+    let s = odelab::math::sin(pi / (2.0 * m));
+    let lambda = -4.0 * m * m * s * s;
+    let t1 = *sol.t.last().unwrap();
+    let y1 = last(sol);
+    let decay = odelab::math::exp(lambda * t1);
+    let mut worst: f64 = 0.0;
+    for (i, u) in y1.iter().enumerate() {
+        let exact = odelab::math::sin(pi * (i + 1) as f64 / m) * decay;
+        worst = worst.max((u - exact).abs());
+    }
+    worst / decay
+}
+
+#[test]
+fn heat_equation_pattern_is_tridiagonal_with_three_colours_whatever_n() {
+    for n in [200.0, 2000.0] {
+        let sys = system(HEAT, n);
+        let sp = sys.sparsity().expect("sparse");
+        assert_eq!(sp.colours(), 3);
+        assert_eq!(sp.nnz(), 3 * n as usize - 2);
+    }
+}
+
+#[test]
+fn small_or_dense_systems_stay_dense() {
+    // 10 states: below the sparse threshold.
+    assert!(system(HEAT, 10.0).sparsity().is_none());
+    // A mean field: every equation reads every state.
+    let mean_field = "param N = 100\nm = sum(u[j] for j = 1..N)/N\nu[i]' = m - u[i] for i = 1..N";
+    assert!(system(mean_field, 100.0).sparsity().is_none());
+}
+
+#[test]
+fn sparse_jacobian_equals_the_dense_one() {
+    for (text, n) in [(HEAT, 100.0), (BRUSSELATOR, 40.0)] {
+        let sys = system(text, n);
+        let dim = sys.info().dim;
+        let y: Vec<f64> = (0..dim)
+            .map(|i| 1.0 + 0.01 * (i as f64).powi(2) % 3.0)
+            .collect();
+        let sparse = sys.jacobian_sparse(0.3, &y).expect("sparse");
+        let dense = sys.jacobian(0.3, &y).unwrap();
+        assert_eq!(sparse.to_dense(), dense);
+    }
+    // The Brusselator couples u[i] with v[i], N columns apart: still 3 colours per
+    // family, 5 or 6 in all — not 80.
+    let colours = system(BRUSSELATOR, 40.0).sparsity().unwrap().colours();
+    assert!(colours <= 6, "{colours}");
+}
+
+#[test]
+fn sparse_lu_solves_like_the_dense_one() {
+    let sys = system(BRUSSELATOR, 40.0);
+    let y = sys.info().y0.clone();
+    let sparse = Jacobian::Sparse(sys.jacobian_sparse(0.0, &y).unwrap());
+    let dense = Jacobian::Dense(sys.jacobian(0.0, &y).unwrap());
+    let mut stats = Stats::default();
+    let b = nalgebra::DVector::from_fn(80, |i, _| odelab::math::cos(i as f64));
+    let (mut xs, mut xd) = (b.clone(), b.clone());
+    StepMatrix::new(&sparse, 1.0, 0.01, "test", 0.0, 0.01, &mut stats)
+        .unwrap()
+        .solve_in_place(&mut xs)
+        .unwrap();
+    StepMatrix::new(&dense, 1.0, 0.01, "test", 0.0, 0.01, &mut stats)
+        .unwrap()
+        .solve_in_place(&mut xd)
+        .unwrap();
+    let diff = (&xs - &xd).amax();
+    assert!(diff < 1e-13 * xd.amax(), "{diff}");
+    // y + αJx agrees too.
+    let (mut ys, mut yd) = (b.clone(), b.clone());
+    sparse.mul_add(0.5, &xd, &mut ys);
+    dense.mul_add(0.5, &xd, &mut yd);
+    assert!((&ys - &yd).amax() < 1e-13 * yd.amax());
+}
+
+#[test]
+fn singular_sparse_step_matrix_is_an_error() {
+    // I − 1·J with J = I is the zero matrix.
+    let n = 70;
+    let j = SparseJacobian {
+        n,
+        col_start: (0..=n).collect(),
+        rows: (0..n).collect(),
+        values: vec![1.0; n],
+    };
+    let mut stats = Stats::default();
+    let r = StepMatrix::new(
+        &Jacobian::Sparse(j),
+        1.0,
+        1.0,
+        "I − J",
+        0.5,
+        1.0,
+        &mut stats,
+    )
+    .and_then(|m| m.solve_in_place(&mut nalgebra::DVector::from_element(n, 1.0)));
+    assert!(
+        matches!(r, Err(odelab::OdeError::SingularMatrix { .. })),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn heat_equation_n200_ros4_matches_the_semi_discrete_solution() {
+    let sol = odelab::solve(&heat_spec(200, "ros4")).unwrap();
+    let err = heat_error(&sol, 200);
+    assert!(err < 1e-6, "{err}");
+}
+
+#[test]
+fn every_sparse_capable_method_solves_the_heat_equation() {
+    // 50 steps of h = 1e-3 (λ₁ ≈ −π²: first-order errors ~ hλ₁²t/2, second ~ (hλ₁)²).
+    for (method, tol) in [
+        ("ros4-t2", 1e-8),
+        ("w2", 1e-4),
+        ("bdf2", 1e-4),
+        ("backward-euler", 1e-2),
+    ] {
+        let spec = SolveSpec {
+            h: Some(1e-3),
+            adaptive: Some(false),
+            ..heat_spec(100, method)
+        };
+        let sol = odelab::solve(&spec).unwrap();
+        let err = heat_error(&sol, 100);
+        assert!(err < tol, "{method}: {err}");
+    }
+}
+
+/// Work of a run in units of "one pass over the N-proportional data": f evaluations
+/// and Jacobian sweeps pass over the tape, each LU and solve over the pattern (the
+/// tridiagonal LU has no fill). Deterministic, unlike a timing.
+fn work(sys: &UserSystem, stats: &Stats) -> f64 {
+    let tape = sys.rhs_program().tape().insts().len() as f64;
+    let sp = sys.sparsity().unwrap();
+    let sweeps = (stats.nfev + stats.njev * (sp.colours() as u64 + 1)) as f64;
+    // ros4: one LU and four solves per step.
+    let lu_work = (stats.nlu * 5) as f64 * sp.nnz() as f64;
+    sweeps * tape + lu_work
+}
+
+#[test]
+fn heat_equation_n2000_costs_under_30_times_n200() {
+    let small = odelab::solve(&heat_spec(200, "ros4")).unwrap();
+    let big = odelab::solve(&heat_spec(2000, "ros4")).unwrap();
+    assert!(heat_error(&big, 2000) < 1e-6);
+    let ratio = work(&system(HEAT, 2000.0), &big.stats) / work(&system(HEAT, 200.0), &small.stats);
+    // Dense, the LU alone would grow 1,000×.
+    eprintln!("work ratio {ratio}: {:?} vs {:?}", big.stats, small.stats);
+    assert!(
+        ratio < 30.0,
+        "{ratio}: {:?} vs {:?}",
+        big.stats,
+        small.stats
+    );
+    // The step counts barely depend on N (the error is the smooth mode's).
+    assert!(big.stats.nsteps <= 2 * small.stats.nsteps);
+}
