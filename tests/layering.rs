@@ -1,7 +1,7 @@
 //! The crate's modules form layers and every import points down (or within a layer):
 //!
 //! ```text
-//! base       math, error, stats, problem, linalg
+//! base       math, error, stats, problem, linalg, phi, linear_solver
 //! model      model
 //! multibody  multibody, event, expr              (built on models)
 //! method     control, jacobian, tableau, stability, method
@@ -18,7 +18,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 const LAYERS: &[(&str, &[&str])] = &[
-    ("base", &["math", "error", "stats", "problem", "linalg"]),
+    ("base", &["math", "error", "stats", "problem", "linalg", "phi", "linear_solver"]),
     ("model", &["model"]),
     ("multibody", &["multibody", "event", "expr"]),
     (
