@@ -91,7 +91,10 @@ if ! wasm-pack --version 2>/dev/null | grep -q " $WASM_PACK_VERSION\$"; then
   cargo install -q wasm-pack --version "$WASM_PACK_VERSION" --force
 fi
 
-# --- 3. wasm-opt (Debian's binaryen) for release size; Chromium for browser tests --
+# --- 3. Chromium for browser tests -------------------------------------------------
+# (No wasm-opt: Debian 12's binaryen 108 breaks wasm-bindgen's externref table — the
+# module fails at init even after `wasm-opt -O0` — and wasm-bindgen already drops the
+# name section, which was most of what wasm-opt saved; see scripts/build-wasm.sh.)
 if [ "${ODELAB_SKIP_BROWSER:-0}" != 1 ]; then
   apt_install chromium
 fi
