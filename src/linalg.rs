@@ -15,10 +15,10 @@
 //! - a rotation/decay block [[a, −b], [b, a]] bordered by an input column (the LLM's
 //!   block for complex λ) for |λ| up to 100: worst error 2.1e-15 relative to the
 //!   largest entry;
-//! - the LLM step built on it is exact on y' = λy to 2.7e-15 (real hλ ∈ [−100, 0]) and
-//!   6.3e-15 (complex, |hλ| ≤ 100) relative to the exact value (`tests/method/llm.rs`).
 //!
-//! So the exponential is not the accuracy bottleneck of any method here.
+//! `llm` and `slowfast` no longer call it: they take φ-functions of the m × m Jacobian
+//! block from `crate::phi` (no bordered block, no allocation, bitwise the same in WASM);
+//! `tests/phi.rs` checks those against this exponential of the Van Loan block.
 //!
 //! nalgebra's routine unwraps an LU internally and its squaring count is derived from
 //! the norm, so non-finite or astronomically large arguments are refused here before it
