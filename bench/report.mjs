@@ -144,6 +144,18 @@ if (wasm) {
     verdict(wasm.sweep.ms <= 100),
   ]);
 }
+// 5b. A 200-state chain under ros4 (sparse path).
+if (wasm?.chain200) {
+  const c = wasm.chain200;
+  rows.push([
+    `${c.dim}-state chain (heat equation), ros4, rtol 1e-8 — WASM`,
+    `${ms(c.ms)}, ${int(c.stats.naccept)} steps, ${int(c.stats.nlu)} sparse LUs`,
+    '—',
+    '—',
+    '≤ 1 s',
+    verdict(c.ms <= 1000),
+  ]);
+}
 // 6. Size and first plot (issue 17: the page fetches the run package before its first
 // plot and the labs package on first use; before the split it fetched one 972 KB module,
 // 378 KB gzip).

@@ -112,4 +112,10 @@ const result = { runs: RUNS, node: process.version };
   });
 }
 
+// 6. A 200-state user system (sparse Jacobian and LU), when the case is present.
+if (cases.chain200) {
+  const { ms, runs, out } = timed(Math.min(RUNS, 7), () => solve(cases.chain200.spec), 2);
+  result.chain200 = { ms, runs, stats: out.stats, dim: out.dim };
+}
+
 console.log(JSON.stringify(result));

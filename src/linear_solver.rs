@@ -95,7 +95,7 @@ impl Jacobian {
 pub enum StepMatrix {
     Dense(Factored),
     Sparse {
-        lu: faer::sparse::linalg::solvers::Lu<usize, f64>,
+        lu: Box<faer::sparse::linalg::solvers::Lu<usize, f64>>,
         t: f64,
         h: f64,
         what: &'static str,
@@ -141,7 +141,12 @@ impl StepMatrix {
                     .map_err(|_| singular())?;
                 stats.nlu += 1;
                 let lu = m.sp_lu().map_err(|_| singular())?;
-                Ok(StepMatrix::Sparse { lu, t, h, what })
+                Ok(StepMatrix::Sparse {
+                    lu: Box::new(lu),
+                    t,
+                    h,
+                    what,
+                })
             }
         }
     }
