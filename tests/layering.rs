@@ -18,7 +18,18 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 const LAYERS: &[(&str, &[&str])] = &[
-    ("base", &["math", "error", "stats", "problem", "linalg", "phi", "linear_solver"]),
+    (
+        "base",
+        &[
+            "math",
+            "error",
+            "stats",
+            "problem",
+            "linalg",
+            "phi",
+            "linear_solver",
+        ],
+    ),
     ("model", &["model"]),
     ("multibody", &["multibody", "event", "expr"]),
     (
@@ -26,7 +37,16 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["control", "jacobian", "tableau", "stability", "method"],
     ),
     ("driver", &["spec", "driver"]),
-    ("labs", &["reference", "compare", "convergence", "spectrum", "homework"]),
+    (
+        "labs",
+        &[
+            "reference",
+            "compare",
+            "convergence",
+            "spectrum",
+            "homework",
+        ],
+    ),
     ("binding", &["wasm"]),
 ];
 

@@ -128,11 +128,7 @@ impl TableauCheck {
         let mut good = Vec::new();
         let mut bad = Vec::new();
         if let Some(want) = self.explicit {
-            let words = if tab.explicit {
-                "explicit"
-            } else {
-                "implicit"
-            };
+            let words = if tab.explicit { "explicit" } else { "implicit" };
             if tab.explicit == want {
                 good.push(words.to_string());
             } else {
