@@ -12,6 +12,25 @@
 //! draw ball(x, 0, 0.1)            # a picture of the system (src/expr/draw.rs)
 //! ```
 //!
+//!
+//! Bigger systems (the public syntax of issue 18, expanded by [`super::expand`]):
+//!
+//! ```text
+//! param N = 200, D = 1
+//! u[i]' = D*(N+1)^2*(u[i-1] - 2*u[i] + u[i+1])   for i = 1..N    # states u[1] … u[N]
+//! u[0] = 0                                                       # boundary values are
+//! u[N+1] = 0                                                     # definitions
+//! u[i](0) = sin(pi*i/(N+1))                      for i = 1..N
+//! output mean = sum(u[j] for j = 1..N)/N
+//! θ'' = -g/L*sin(θ)          # second order: states θ and θ' (positions first, then
+//! θ(0) = 1, θ'(0) = 0        # velocities; all second order = `second_order`)
+//! b' = a' - b                # a derivative on a right-hand side: a's right-hand side
+//! ```
+//!
+//! A derivative `a'` may be used in equations, outputs and events (not in definitions);
+//! equations that use each other's derivatives are refused, naming the cycle. A
+//! parameter used in a range or an index is marked `integer` (it sizes an array).
+//!
 //! Rules: every name is declared once (states, parameters, definitions and outputs share
 //! one namespace; event names have their own); `t`, `pi`, `e`, function names and the
 //! keywords `param`, `output`, `event` cannot be declared. Parameter and initial values
