@@ -50,7 +50,7 @@ const DEGREE: usize = 19;
 
 /// 1/n! for n = 0 … 22 (n! is exact in f64 up to 22!, as its odd part is < 2⁵³, so
 /// each entry is the correctly rounded reciprocal).
-const INV_FACT: [f64; 23] = [
+pub const INV_FACT: [f64; 23] = [
     1.0,
     1.0,
     1.0 / 2.0,

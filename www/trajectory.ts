@@ -149,7 +149,9 @@ export class TrajectoryView {
       .then((sol: Solution) => {
         const run = toRun(settings, model, method, adaptive, sol);
         this.store.setRun(run);
-        this.setStatus(sol.warning ? 'warning' : 'ok', sol.warning ?? '');
+        // A run too long to keep whole is thinned by the core; the page says so.
+        const notes = [sol.warning, sol.thinned].filter((n): n is string => n !== undefined);
+        this.setStatus(notes.length > 0 ? 'warning' : 'ok', notes.join(' '));
         this.showStats(run);
         this.onRun(this.settings());
       })

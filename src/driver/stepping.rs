@@ -369,10 +369,12 @@ impl Integrator {
 
     /// Takes the next step ([`Integrator::advance`]); a stop or a failure is the error.
     pub fn step(&mut self) -> Result<StepInfo, OdeError> {
-        match self.advance() {
-            StepOutcome::Accepted(info) => Ok(info),
-            StepOutcome::Stopped(e) | StepOutcome::Failed(e) => Err(e),
-            StepOutcome::Rejected { .. } => unreachable!("advance retries rejected steps"),
+        loop {
+            match self.attempt() {
+                StepOutcome::Accepted(info) => return Ok(info),
+                StepOutcome::Stopped(e) | StepOutcome::Failed(e) => return Err(e),
+                StepOutcome::Rejected { .. } => continue,
+            }
         }
     }
 

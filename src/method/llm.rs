@@ -91,9 +91,25 @@ pub struct Llm {
     error: Vec<f64>,
 }
 
+/// The largest system the LLM takes: its φ-functions are dense n × n matrices
+/// (scaling and squaring, O(n³) work per step), which is a fraction of a second per
+/// step at 256 states and minutes at 2,000. Bigger systems are refused with a message
+/// that names the methods with sparse Jacobians.
+pub const MAX_DIM: usize = 256;
+
 impl Llm {
-    pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
-        Self {
+    pub fn new(dim: usize, jacobian: JacobianOptions) -> Result<Self, OdeError> {
+        if dim > MAX_DIM {
+            return Err(OdeError::BadSpec {
+                message: format!(
+                    "method \"llm\" computes dense {dim} × {dim} φ-functions every step \
+                     (O(n³) work), too slow above {MAX_DIM} states; for a big system use \
+                     ros4, ros4-t2, w2, bdf2 or backward-euler, which factor a sparse \
+                     Jacobian"
+                ),
+            });
+        }
+        Ok(Self {
             provider: JacobianProvider::new(INFO.id, jacobian),
             phi: PhiFunctions::new(dim),
             jac: DMatrix::zeros(dim, dim),
@@ -107,7 +123,7 @@ impl Llm {
             work: vec![0.0; dim],
             resid: vec![0.0; dim],
             error: vec![0.0; dim],
-        }
+        })
     }
 
     /// The increment τ φ₁(τJ) f_n + τ² φ₂(τJ) f_t into `work`, from the φ-functions

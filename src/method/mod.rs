@@ -270,7 +270,7 @@ pub fn create_with(
         )?));
     }
     if id == llm::INFO.id {
-        return Ok(Box::new(llm::Llm::new(dim, options.jacobian)));
+        return Ok(Box::new(llm::Llm::new(dim, options.jacobian)?));
     }
     if id == radau5::INFO.id {
         return Ok(Box::new(radau5::Radau5::new(dim, options.jacobian)));

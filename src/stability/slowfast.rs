@@ -21,6 +21,7 @@
 //! polynomial, 003 eq. (49). `tests/stability/slowfast.rs` checks M against one
 //! numerical step of eqs. (43)–(47) on eq. (50).
 
+use crate::phi::INV_FACT;
 use nalgebra::Complex;
 
 type C = Complex<f64>;
@@ -48,25 +49,7 @@ fn phi12_inv(w: C, ew: C, inv: impl FnOnce() -> C) -> (C, C) {
         // φ₁ = Σ w^k/(k+1)!, φ₂ = Σ w^k/(k+2)!
         let mut p1 = C::new(0.0, 0.0);
         let mut p2 = C::new(0.0, 0.0);
-        // 1/(k+1)! and 1/(k+2)! for k = 12 down to 0
-        const INV_FACT: [f64; 16] = [
-            1.0,
-            1.0,
-            0.5,
-            1.0 / 6.0,
-            1.0 / 24.0,
-            1.0 / 120.0,
-            1.0 / 720.0,
-            1.0 / 5040.0,
-            1.0 / 40320.0,
-            1.0 / 362880.0,
-            1.0 / 3628800.0,
-            1.0 / 39916800.0,
-            1.0 / 479001600.0,
-            1.0 / 6227020800.0,
-            1.0 / 87178291200.0,
-            1.0 / 1307674368000.0,
-        ];
+        // 1/(k+1)! and 1/(k+2)! for k = 12 down to 0 (crate::phi's table of 1/n!).
         for k in (0..13).rev() {
             p1 = p1 * w + INV_FACT[k + 1];
             p2 = p2 * w + INV_FACT[k + 2];

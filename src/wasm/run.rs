@@ -316,7 +316,8 @@ impl Integrator {
                     break;
                 }
                 driver::StepOutcome::Failed(e) => return Err(js_error(e)),
-                driver::StepOutcome::Rejected { .. } => unreachable!("advance retries"),
+                // `advance` retries a rejected step itself; nothing to report.
+                driver::StepOutcome::Rejected { .. } => continue,
             }
             y.extend(self.inner.reported_y());
             outputs.extend(self.inner.outputs());

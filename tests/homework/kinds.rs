@@ -173,6 +173,21 @@ fn system_in_other_names_and_order_passes() {
 }
 
 #[test]
+fn system_in_second_order_form_passes_against_a_first_order_reference() {
+    let a = one_task(
+        "system",
+        json!({ "reference": { "system": SPRING }, "t1": 10, "tol": 1e-6 }),
+    );
+    // x'' = … gains the state x' (the x'' notation of src/expr/expand.rs).
+    let second = "x'' = -4*x - 0.1*x'\nx(0) = 1, x'(0) = 0";
+    let g = grade_one(&a, json!({ "system": second }));
+    assert!(g.passed, "{}", g.message);
+    let wrong = "x'' = -4*x - 0.2*x'\nx(0) = 1, x'(0) = 0";
+    let g = grade_one(&a, json!({ "system": wrong }));
+    assert!(!g.passed, "{}", g.message);
+}
+
+#[test]
 fn system_against_a_catalogue_model_passes() {
     // seed 002 eq. (7.7) with g = 0: x'' = −(k/m) x − (c/m) x'.
     let a = one_task(

@@ -1,7 +1,7 @@
 // Homework files in the front end (www/homework.ts, www/grading.ts): reading a work file,
 // the grading table as CSV.
 import { describe, expect, it } from 'vitest';
-import type { AssignmentSummary, Grade } from '../../www/engine';
+import type { AssignmentSummary, Grade } from '../../www/engine-labs';
 import { gradesToCsv } from '../../www/grading';
 import { parseWork, storageKey } from '../../www/homework';
 

@@ -5,7 +5,7 @@ import { indexAt, resample, rowAt, unionGrid } from '../../www/run';
 import { describer } from '../../www/drawing';
 import type { Frame, Shape } from '../../www/drawing';
 import { customMethodInfo } from '../../www/settings';
-import type { TableauAnalysis } from '../../www/engine';
+import type { TableauAnalysis } from '../../www/engine-labs';
 
 const frame = (t: number, values: Record<string, number>): Frame => ({ t, value: (n) => values[n] ?? NaN });
 const byKind = (shapes: Shape[], kind: Shape['kind']): Shape[] => shapes.filter((s) => s.kind === kind);
