@@ -95,6 +95,13 @@ export function describeSliders(root: HTMLElement): () => void {
     }
     refresh();
   });
+  // A slider whose value is shown as text (the ξ-plane's #scrub, the time cursor) is
+  // often moved by code, not by the user: follow the text itself.
+  const shown = new MutationObserver(refresh);
+  for (const slider of root.querySelectorAll<HTMLInputElement>('input[type="range"][data-value-field]')) {
+    const field = pairedField(slider);
+    if (field && !(field instanceof HTMLInputElement)) shown.observe(field, { childList: true, characterData: true, subtree: true });
+  }
   refresh();
   return refresh;
 }
