@@ -9,26 +9,35 @@ import type { EngineClient } from './client';
 import type { SolveSpec } from './engine';
 import { formatNumber } from './format';
 
+/**
+ * The reference run for `spec`: the same model over the same interval, by dp45 at rtol
+ * 1e-12, or by ros4 at 1e-10 for a stiff method's run (one that needs a Jacobian).
+ */
+export function referenceSpec(spec: SolveSpec, needsJacobian: boolean): SolveSpec {
+  const reference: SolveSpec = {
+    ...(spec.system !== undefined ? { system: spec.system } : { model: spec.model }),
+    params: spec.params,
+    t1: spec.t1,
+    method: needsJacobian ? 'ros4' : 'dp45',
+    rtol: needsJacobian ? 1e-10 : 1e-12,
+    atol: needsJacobian ? 1e-12 : 1e-14,
+    maxSteps: 2_000_000,
+  };
+  if (spec.events) reference.events = spec.events;
+  if (spec.t0 !== undefined) reference.t0 = spec.t0;
+  if (spec.y0 !== undefined) reference.y0 = spec.y0;
+  return reference;
+}
+
 export class Comparisons {
   constructor(private readonly engine: EngineClient) {}
 
   /**
    * Compares the current run with a reference run of the same model over the same
-   * interval (dp45 at rtol 1e-12, or ros4 at 1e-10 for the stiff methods' runs), as seed
-   * 001 §3.1 does in its Tables 4 and 6.
+   * interval ([`referenceSpec`]), as seed 001 §3.1 does in its Tables 4 and 6.
    */
-  async compare(spec: SolveSpec): Promise<void> {
-    const stiff = ['ros4', 'w2', 'llm', 'backward-euler', 'bdf2', 'slowfast', 'ros4-t2', 'radau5'].includes(spec.method);
-    const reference: SolveSpec = {
-      ...(spec.system !== undefined ? { system: spec.system } : { model: spec.model }),
-      params: spec.params,
-      t1: spec.t1,
-      method: stiff ? 'ros4' : 'dp45',
-      rtol: stiff ? 1e-10 : 1e-12,
-      atol: stiff ? 1e-12 : 1e-14,
-      maxSteps: 2_000_000,
-    };
-    if (spec.events) reference.events = spec.events;
+  async compare(spec: SolveSpec, needsJacobian: boolean): Promise<void> {
+    const reference = referenceSpec(spec, needsJacobian);
     const caption = byId('compare-caption');
     byId('compare-box').hidden = false;
     caption.textContent = `Running the reference (${reference.method}, rtol ${reference.rtol})…`;

@@ -1,19 +1,35 @@
 /**
  * Pinned runs: `#pin-run` keeps the current run, `<ul id="runs">` lists the pins (method,
- * h or tolerances, f-evaluations, the error where the exact solution is known) with a
- * colour to change, a box to hide and a button to remove each. The pins themselves are
- * drawn by the plots, the phase portrait and the mechanism (they subscribe to the store).
+ * h or tolerances, f-evaluations, and the error: against the exact solution where the
+ * model knows it, else at the run's end against a reference run computed in the worker)
+ * with a colour to change, a box to hide and a button to remove each. The pins themselves
+ * are drawn by the plots, the phase portrait and the mechanism (they subscribe to the
+ * store).
  */
+import { CancelledError } from './client';
+import type { EngineClient } from './client';
+import { referenceSpec } from './comparison';
 import { byId } from './dom';
 import { formatNumber } from './format';
 import { describeRun, maxExactError } from './run';
-import type { Store } from './store';
+import type { Run } from './run';
+import { toSpec } from './settings';
+import type { Pin, Store } from './store';
+
+/** A pin's error against a reference run: computing, known, or not to be had. */
+type ReferenceError = 'pending' | { error: number; method: string } | 'none';
 
 export class PinList {
   private readonly list = byId<HTMLUListElement>('runs');
   private readonly button = byId<HTMLButtonElement>('pin-run');
 
-  constructor(private readonly store: Store) {
+  /** Reference errors by pin id (a pin's run never changes, so neither does its error). */
+  private readonly referenceErrors = new Map<number, ReferenceError>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly engine: EngineClient,
+  ) {
     this.button.addEventListener('click', () => {
       if (store.run) store.pin(store.run);
     });
@@ -40,11 +56,8 @@ export class PinList {
       shown.setAttribute('aria-label', `show pin ${k + 1}`);
       shown.addEventListener('change', () => this.store.restyle(pin.id, { hidden: !shown.checked }));
       const text = document.createElement('span');
-      const error = maxExactError(pin.run);
       const model = pin.run.model.id === this.store.run?.model.id ? '' : `${pin.run.model.name}: `;
-      text.textContent =
-        `${model}${describeRun(pin.run)} · ${pin.run.stats.nfev} f-evaluations` +
-        (error !== undefined ? ` · max error ${formatNumber(error, 3)}` : '');
+      text.textContent = `${model}${describeRun(pin.run)} · ${pin.run.stats.nfev} f-evaluations${this.errorText(pin)}`;
       const remove = document.createElement('button');
       remove.type = 'button';
       remove.textContent = '×';
@@ -56,5 +69,46 @@ export class PinList {
     });
     this.list.replaceChildren(...items);
     this.list.hidden = items.length === 0;
+  }
+
+  /** " · max error …" against the exact solution, or " · error at t = … …" against a reference. */
+  private errorText(pin: Pin): string {
+    const exact = maxExactError(pin.run);
+    if (exact !== undefined) return ` · max error ${formatNumber(exact, 3)}`;
+    const known = this.referenceErrors.get(pin.id);
+    if (known === undefined) void this.measure(pin);
+    if (known === undefined || known === 'pending') return ' · error: computing the reference…';
+    if (known === 'none') return '';
+    const t = pin.run.t[pin.run.t.length - 1];
+    return ` · error at t = ${formatNumber(t, 4)} ${formatNumber(known.error, 3)} (vs ${known.method})`;
+  }
+
+  /** The largest state error at the pin's last time against a reference run (worker). */
+  private async measure(pin: Pin): Promise<void> {
+    this.referenceErrors.set(pin.id, 'pending');
+    const run: Run = pin.run;
+    const n = run.t.length;
+    let result: ReferenceError = 'none';
+    // A formulation run's states are not the model's: compare only the model's own.
+    if (n > 0 && run.names.length === run.model.names.length && run.names.every((name, j) => name === run.model.names[j])) {
+      const t = run.t[n - 1];
+      const reference = referenceSpec(toSpec(run.settings, run.model, run.method), run.method?.needsJacobian ?? false);
+      try {
+        const sol = await this.engine.solve({ ...reference, tEval: [t] });
+        if (sol.yEval.length === run.names.length) {
+          let error = 0;
+          for (let j = 0; j < run.names.length; j++) error = Math.max(error, Math.abs(run.y[(n - 1) * run.names.length + j] - sol.yEval[j]));
+          result = { error, method: `${reference.method} at rtol ${formatNumber(reference.rtol as number, 1)}` };
+        }
+      } catch (e) {
+        // Cancelled (the worker restarts): try again on the next render.
+        if (e instanceof CancelledError) {
+          this.referenceErrors.delete(pin.id);
+          return;
+        }
+      }
+    }
+    this.referenceErrors.set(pin.id, result);
+    if (this.store.pins.some((p) => p.id === pin.id)) this.render();
   }
 }

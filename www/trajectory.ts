@@ -66,7 +66,7 @@ export class TrajectoryView {
       if (run) heatmap.update(run.t, run.y, run.names);
     });
     const phase = new PhaseView(this.store);
-    new PinList(this.store);
+    new PinList(this.store, engine);
     this.mechanism = new MechanismView(this.store);
     this.playback = new Playback(this.store);
     this.playback.onPlaying = (playing) => {
@@ -84,7 +84,7 @@ export class TrajectoryView {
       if (this.store.run) this.onRun(this.settings());
     });
     byId('export-csv').addEventListener('click', () => this.exportCsv());
-    byId('compare').addEventListener('click', () => void this.comparisons.compare(this.form.spec()));
+    byId('compare').addEventListener('click', () => void this.comparisons.compare(this.form.spec(), this.form.methodInfo()?.needsJacobian ?? false));
     byId('compare-formulations').addEventListener('click', () => void this.comparisons.compareFormulations(this.form.spec()));
     for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-png]')) {
       button.addEventListener('click', () => this.exportPng(button.dataset.png ?? ''));

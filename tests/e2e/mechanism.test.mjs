@@ -128,6 +128,11 @@ test('pinning Euler then RK4 lists both, draws both on the trajectory plot, and 
   const listed = await page.$$eval('#runs li', (items) => items.map((li) => li.dataset.method));
   assert.deepEqual(listed, ['euler', 'rk4']);
   assert.match(await page.textContent('#runs li:first-child'), /Explicit Euler, h = 0\.01 · 1000 f-evaluations/);
+  // The pendulum has no exact solution: each pin's error at its end is measured against
+  // a dp45 reference run in the worker; Euler's is far larger than RK4's at the same h.
+  await page.waitForFunction(() => [...document.querySelectorAll('#runs li')].every((li) => / \(vs dp45/.test(li.textContent)));
+  const pinErrors = await page.$$eval('#runs li', (items) => items.map((li) => Number(/error at t = 10 ([^ ]+) \(vs dp45/.exec(li.textContent)[1])));
+  assert.ok(pinErrors[0] > 1e-2 && pinErrors[1] < 1e-6, `Euler and RK4 errors at t = 10: ${pinErrors}`);
   const [euler, rk4] = await countColours(page, '#plot-trajectory', [PIN_1, PIN_2]);
   assert.ok(euler > 100, `Euler pin drawn (${euler} pixels)`);
   assert.ok(rk4 > 100, `RK4 pin drawn (${rk4} pixels)`);
