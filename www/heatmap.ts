@@ -1,13 +1,14 @@
 /**
  * Views for many states: an indexed family (states named `u[1]` … `u[N]`, as the
  * system language names them) drawn as a space–time heat map (index × t, colour =
- * value) and as a profile (value against index) at a time chosen with a slider. A
+ * value) and as a profile (value against index) at the page's time cursor (or its own slider). A
  * trajectory with 200 lines is noise; these two show the same data readably.
  *
  * Pure helpers (`families`, `colour`) are separate from the drawing so they can be
  * tested without a canvas.
  */
 import { formatNumber } from './format';
+import { indexAt } from './run';
 
 /** One indexed family: its name and, in index order, the state column of each element. */
 export interface Family {
@@ -81,6 +82,13 @@ export class HeatMap {
     this.time.max = String(t.length - 1);
     if (Number(this.time.value) > t.length - 1) this.time.value = String(t.length - 1);
     this.draw();
+  }
+
+  /** Moves the profile to the stored step at or before `time` (the page's time cursor). */
+  showTime(time: number): void {
+    if (!this.run) return;
+    this.time.value = String(indexAt(this.run.t, time));
+    this.drawProfile();
   }
 
   private family(): Family | undefined {

@@ -3,10 +3,14 @@
  * another output of your choice, the error against the exact solution and the step sizes
  * an adaptive method chose. Pinned runs are drawn on the same axes in their colours
  * (several runs share one time grid, the union of theirs), and every plot shows the time
- * cursor as a vertical marker. Redraws from the store only.
+ * cursor as a vertical marker. A system of many states (an indexed family `u[1]` …
+ * `u[N]`) draws only the states picked in `#state-picker` — by default its plain states
+ * and the first, middle and last element of each family; the heat map shows the rest.
+ * Redraws from the store only.
  */
 import { byId } from './dom';
 import { isDrawOutput } from './drawing';
+import { families } from './heatmap';
 import { columns, errorSeries } from './format';
 import { Plot } from './plot';
 import type { SeriesStyle } from './plot';
@@ -18,6 +22,22 @@ import type { Pin, Store } from './store';
 export const PALETTE = ['#1f5fbf', '#d9480f', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285', '#5c940d', '#e67700'];
 /** A pin's states share its colour; dashes tell them apart. */
 const PIN_DASHES = [[], [6, 3], [2, 3], [8, 3, 2, 3]];
+
+/** Up to this many states, the trajectory plot draws them all by default. */
+const ALL_STATES_UP_TO = 12;
+
+/** The states drawn by default: all of a small system; else the plain ones and the first, middle and last element of each indexed family. */
+export function defaultStates(names: readonly string[]): Set<string> {
+  if (names.length <= ALL_STATES_UP_TO) return new Set(names);
+  const inFamily = new Set<string>();
+  const picked = new Set<string>();
+  for (const f of families(names)) {
+    for (const c of f.columns) inFamily.add(names[c]);
+    for (const k of [0, f.columns.length >> 1, f.columns.length - 1]) picked.add(names[f.columns[k]]);
+  }
+  for (const n of names) if (!inFamily.has(n)) picked.add(n);
+  return picked;
+}
 
 /** One curve over its own time grid. */
 interface Curve {
@@ -52,6 +72,10 @@ export class TimePlots {
   /** What the plots were built for (the run's shape and the pins), to rebuild only on change. */
   private builtFor = '';
   private readonly choice = byId<HTMLSelectElement>('output-choice');
+  private readonly picker = byId<HTMLElement>('state-choices');
+  /** The states the trajectory plot draws, and the run shape (state names) they are for. */
+  private shown = new Set<string>();
+  private pickerFor = '';
 
   constructor(private readonly store: Store) {
     store.subscribe('run', () => this.draw());
@@ -78,15 +102,50 @@ export class TimePlots {
     return Object.keys(run.outputs).filter((o) => o !== 'energy' && !isDrawOutput(o));
   }
 
+  /** A checkbox per state of a new run shape, ticked as `defaultStates` says. */
+  private pick(names: readonly string[]): void {
+    const key = names.join('\u0000');
+    if (key === this.pickerFor) return;
+    this.pickerFor = key;
+    this.shown = defaultStates(names);
+    this.picker.replaceChildren(
+      ...names.map((name) => {
+        const box = document.createElement('input');
+        box.type = 'checkbox';
+        box.checked = this.shown.has(name);
+        box.dataset.state = name;
+        box.addEventListener('change', () => {
+          if (box.checked) this.shown.add(name);
+          else this.shown.delete(name);
+          this.draw();
+        });
+        const label = document.createElement('label');
+        label.className = 'check';
+        label.append(box, ` ${name}`);
+        return label;
+      }),
+    );
+  }
+
+  /** Columns of `names` the trajectory plot draws. */
+  private columnsShown(names: readonly string[]): number[] {
+    return names.flatMap((n, i) => (this.shown.has(n) ? [i] : []));
+  }
+
   private build(run: Run, pins: Pin[]): void {
     for (const plot of this.all()) plot.destroy();
     const names = run.names;
     const exact = run.model.exact && run.exact !== undefined;
-    const series: SeriesStyle[] = names.map((n, i) => ({ label: n, color: PALETTE[i % PALETTE.length] }));
-    if (exact) series.push(...names.map((n, i) => ({ label: `${n} exact`, color: PALETTE[i % PALETTE.length], dash: [6, 4] })));
+    const live = this.columnsShown(names);
+    const series: SeriesStyle[] = live.map((i) => ({ label: names[i], color: PALETTE[i % PALETTE.length] }));
+    if (exact) series.push(...live.map((i) => ({ label: `${names[i]} exact`, color: PALETTE[i % PALETTE.length], dash: [6, 4] })));
     for (const [k, pin] of pins.entries()) {
       series.push(
-        ...pin.run.names.map((n, j) => ({ label: `${n} (pin ${k + 1})`, color: pin.color, dash: PIN_DASHES[j % PIN_DASHES.length] })),
+        ...this.columnsShown(pin.run.names).map((j) => ({
+          label: `${pin.run.names[j]} (pin ${k + 1})`,
+          color: pin.color,
+          dash: PIN_DASHES[j % PIN_DASHES.length],
+        })),
       );
     }
     /** A small plot of one quantity of the live run (its colour) and of every pin. */
@@ -126,8 +185,12 @@ export class TimePlots {
     const run = this.store.run;
     if (!run) return;
     const pins = this.store.shownPins;
+    this.pick(run.names);
+    const summary = document.querySelector('#state-picker summary');
+    if (summary) summary.textContent = `States drawn (${this.shown.size} of ${run.names.length})`;
     const key = JSON.stringify([
       run.names,
+      [...this.shown],
       Object.keys(run.outputs),
       run.model.exact && run.exact !== undefined,
       run.adaptive,
@@ -141,11 +204,17 @@ export class TimePlots {
     if (!plots) return;
     const dim = run.names.length;
     const curve = (t: ArrayLike<number>, values: ArrayLike<number>): Curve => ({ style: { label: '', color: '' }, t, values });
-    const states: Curve[] = columns(run.y, dim).map((c) => curve(run.t, c));
+    const live = this.columnsShown(run.names);
+    const picked = (values: ArrayLike<number>, width: number, which: number[]): ArrayLike<number>[] => {
+      const all = columns(values, width);
+      return which.map((j) => all[j]);
+    };
+    const states: Curve[] = picked(run.y, dim, live).map((c) => curve(run.t, c));
     const exact = run.model.exact && run.exact !== undefined;
-    if (exact && run.exact) states.push(...columns(run.exact, dim).map((c) => curve(run.t, c)));
+    if (exact && run.exact) states.push(...picked(run.exact, dim, live).map((c) => curve(run.t, c)));
     for (const pin of pins) {
-      states.push(...columns(pin.run.y, pin.run.names.length).map((c) => curve(pin.run.t, c)));
+      const width = pin.run.names.length;
+      states.push(...picked(pin.run.y, width, this.columnsShown(pin.run.names)).map((c) => curve(pin.run.t, c)));
     }
     setCurves(plots.trajectory, states);
     // The other plots: the live run, then each pin (a gap where a pin lacks the quantity).

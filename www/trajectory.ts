@@ -65,6 +65,7 @@ export class TrajectoryView {
       const run = this.store.run;
       if (run) heatmap.update(run.t, run.y, run.names);
     });
+    this.store.subscribe('time', () => heatmap.showTime(this.store.time));
     const phase = new PhaseView(this.store);
     new PinList(this.store, engine);
     this.mechanism = new MechanismView(this.store);

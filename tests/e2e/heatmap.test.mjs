@@ -27,6 +27,21 @@ test('the heat-equation scenario draws its heat map, and changing N re-builds it
   assert.equal(await page.isVisible('#plot-heatmap'), true);
   assert.equal(await page.getAttribute('#fig-heatmap', 'data-family'), 'u');
   assert.ok((await heatPixels(page)) > 100, 'the heat map is drawn');
+  // 20 lines would be noise: the trajectory plot draws u[1], u[10] and u[20]; the picker adds more.
+  const legend = () => page.$$eval('#plot-trajectory .u-legend .u-series .u-label', (ls) => ls.map((l) => l.textContent).slice(1));
+  assert.deepEqual(await legend(), ['u[1]', 'u[11]', 'u[20]']);
+  await page.click('#state-picker summary');
+  await page.check('#state-choices input[data-state="u[5]"]');
+  await page.waitForFunction(() => document.querySelectorAll('#plot-trajectory .u-legend .u-series').length === 5);
+  assert.deepEqual(await legend(), ['u[1]', 'u[5]', 'u[11]', 'u[20]']);
+  // The profile follows the page's time cursor.
+  await page.evaluate(() => {
+    const time = document.querySelector('#time');
+    time.value = time.max;
+    time.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  const last = await page.evaluate(() => document.querySelector('#time-t').textContent);
+  assert.equal(await page.textContent('#fig-heatmap .heatmap-t'), last);
   // N sizes the array: its input steps by whole numbers.
   assert.equal(await page.getAttribute('input[data-param="N"]', 'step'), '1');
   await page.fill('input[data-param="N"]', '30');
