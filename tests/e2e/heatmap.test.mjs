@@ -38,7 +38,7 @@ test('the heat-equation scenario draws its heat map, and changing N re-builds it
   await page.evaluate(() => {
     const time = document.querySelector('#time');
     time.value = time.max;
-    time.dispatchEvent(new Event('input', { bubbles: true }));
+    time.dispatchEvent(new window.Event('input', { bubbles: true }));
   });
   const last = await page.evaluate(() => document.querySelector('#time-t').textContent);
   assert.equal(await page.textContent('#fig-heatmap .heatmap-t'), last);
