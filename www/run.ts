@@ -89,7 +89,10 @@ export function seriesOf(run: Run, name: string): ArrayLike<number> | undefined 
   const j = run.names.indexOf(name);
   if (j < 0) return run.outputs[name];
   const dim = run.names.length;
-  return Float64Array.from({ length: run.t.length }, (_, i) => run.y[i * dim + j]);
+  // A plain loop: `Float64Array.from` with a callback costs ~10× more on a long run.
+  const out = new Float64Array(run.t.length);
+  for (let i = 0; i < out.length; i++) out[i] = run.y[i * dim + j];
+  return out;
 }
 
 /** The sorted union of several time grids (duplicates once). */

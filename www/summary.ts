@@ -22,10 +22,11 @@ function finiteRange(v: ArrayLike<number>): [number, number, number] | undefined
   let hi = -Infinity;
   let last = NaN;
   for (let i = 0; i < v.length; i++) {
-    if (!Number.isFinite(v[i])) continue;
-    lo = Math.min(lo, v[i]);
-    hi = Math.max(hi, v[i]);
-    last = v[i];
+    const x = v[i];
+    if (!Number.isFinite(x)) continue;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+    last = x;
   }
   return lo <= hi ? [lo, hi, last] : undefined;
 }

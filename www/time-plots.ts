@@ -64,7 +64,9 @@ function setCurves(plot: Plot, curves: Curve[]): void {
 /** The steps an adaptive run took: h[i] ends at t[i + 1]. */
 function stepCurve(run: Run): { t: ArrayLike<number>; values: ArrayLike<number> } | undefined {
   if (!run.h || run.h.length === 0) return undefined;
-  return { t: Array.prototype.slice.call(run.t, 1) as number[], values: run.h };
+  // A view, not a copy: a long run has a million steps.
+  const t = run.t instanceof Float64Array ? run.t.subarray(1) : Float64Array.from(run.t).subarray(1);
+  return { t, values: run.h };
 }
 
 export class TimePlots {
