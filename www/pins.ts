@@ -25,6 +25,8 @@ export class PinList {
 
   /** Reference errors by pin id (a pin's run never changes, so neither does its error). */
   private readonly referenceErrors = new Map<number, ReferenceError>();
+  /** Reference states by request: pins of the same model, parameters and end share one solve. */
+  private readonly references = new Map<string, Promise<Float64Array>>();
 
   constructor(
     private readonly store: Store,
@@ -94,10 +96,19 @@ export class PinList {
       const t = run.t[n - 1];
       const reference = referenceSpec(toSpec(run.settings, run.model, run.method), run.method?.needsJacobian ?? false);
       try {
-        const sol = await this.engine.solve({ ...reference, tEval: [t] });
-        if (sol.yEval.length === run.names.length) {
+        const request = { ...reference, tEval: [t] };
+        const key = JSON.stringify(request);
+        let pending = this.references.get(key);
+        if (!pending) {
+          pending = this.engine.solve(request).then((sol) => sol.yEval);
+          this.references.set(key, pending);
+          // A failed or cancelled solve is not kept: the next render asks again.
+          pending.catch(() => this.references.delete(key));
+        }
+        const yRef = await pending;
+        if (yRef.length === run.names.length) {
           let error = 0;
-          for (let j = 0; j < run.names.length; j++) error = Math.max(error, Math.abs(run.y[(n - 1) * run.names.length + j] - sol.yEval[j]));
+          for (let j = 0; j < run.names.length; j++) error = Math.max(error, Math.abs(run.y[(n - 1) * run.names.length + j] - yRef[j]));
           result = { error, method: `${reference.method} at rtol ${formatNumber(reference.rtol as number, 1)}` };
         }
       } catch (e) {
