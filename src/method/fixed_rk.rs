@@ -139,6 +139,26 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
         self.last_y.copy_from_slice(y);
     }
 
+    /// Stage I: y + h Σ_{j<I} a[I][j] k_j, then k_I = f(t + c_I h, that point). Same
+    /// operations in the same order as `explicit_rk.rs` (stage by stage, zero
+    /// coefficients skipped), so the same roundings.
+    #[inline(always)]
+    fn stage<const I: usize>(&mut self, sys: &dyn System, t: f64, y: &[f64], h: f64) {
+        let a = &P::TABLEAU.a[I];
+        for ((ys, &yc), kc) in self.y_stage.iter_mut().zip(y).zip(&self.k) {
+            let mut acc = yc;
+            for j in 0..I {
+                if a[j] != 0.0 {
+                    acc += h * a[j] * kc[j];
+                }
+            }
+            *ys = acc;
+        }
+        let y_stage = std::mem::take(&mut self.y_stage);
+        self.evaluate(sys, t + P::TABLEAU.c[I] * h, &y_stage, I);
+        self.y_stage = y_stage;
+    }
+
     /// Stage i = f(t, y).
     #[inline]
     fn evaluate(&mut self, sys: &dyn System, t: f64, y: &[f64], i: usize) {
@@ -168,21 +188,19 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, 
     ) -> Result<(), OdeError> {
         self.first_stage(sys, t, y, stats);
         let tab = &P::TABLEAU;
-        for i in 1..S {
-            for ((ys, &yc), kc) in self.y_stage.iter_mut().zip(y).zip(&self.k) {
-                // Stage by stage, as `explicit_rk.rs` adds them: the same roundings.
-                let mut acc = yc;
-                for j in 0..i {
-                    if tab.a[i][j] != 0.0 {
-                        acc += h * tab.a[i][j] * kc[j];
-                    }
-                }
-                *ys = acc;
-            }
-            let y_stage = std::mem::take(&mut self.y_stage);
-            self.evaluate(sys, t + tab.c[i] * h, &y_stage, i);
-            self.y_stage = y_stage;
+        // Stage i as its own monomorphised call (`stage::<i>`), so that the sum over
+        // j < i has a constant trip count and constant coefficients: LLVM unrolls it and
+        // drops the zero ones, where a loop over i kept a[i][j] as loads and compares
+        // (≈ 2,200 instructions per dp45 step on the pendulum, callgrind).
+        macro_rules! stages {
+            ($($i:literal)*) => {
+                $(if $i < S {
+                    self.stage::<$i>(sys, t, y, h);
+                })*
+            };
         }
+        stages!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+        const { assert!(S <= 16, "stages! above covers S ≤ 16") };
         stats.nfev += (S - 1) as u64;
         // Same operations in the same order as the FSAL stage row: y_out is bit for bit
         // the point the last stage was evaluated at.
