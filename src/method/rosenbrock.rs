@@ -116,6 +116,9 @@ pub struct Rosenbrock {
     error: Vec<f64>,
     /// The last step's ends and slopes (dense output, reuse of f).
     ends: StepEnds,
+    /// Per stage, what the tableau implies and the step loop would otherwise recompute
+    /// every stage of every step: (reuses the previous stage's f, α_i, γ_i).
+    stage_nodes: Vec<(bool, f64, f64)>,
 }
 
 impl Rosenbrock {
@@ -137,6 +140,12 @@ impl Rosenbrock {
             coupling: DVector::zeros(dim),
             error: vec![0.0; dim],
             ends: StepEnds::new(dim),
+            stage_nodes: (0..s)
+                .map(|i| {
+                    let reuses = i > 0 && tableau.same_argument(i, i - 1);
+                    (reuses, tableau.alpha_sum(i), tableau.gamma_sum(i))
+                })
+                .collect(),
         }
     }
 }
@@ -166,9 +175,9 @@ impl Stepper for Rosenbrock {
         let what = "I − γhJ of the Rosenbrock step";
         let lu = StepMatrix::new(jac, 1.0, tab.gamma_diag * h, what, t, h, stats)?;
         let (rhs, coupling) = (&mut self.rhs, &mut self.coupling);
-        for i in 0..tab.stages() {
+        for (i, &(reuses_f, alpha_i, gamma_i)) in self.stage_nodes.iter().enumerate() {
             if i > 0 {
-                if tab.same_argument(i, i - 1) {
+                if reuses_f {
                     // Same argument as the previous stage (001 eq. 11): reuse its f.
                     let (done, rest) = self.f_stage.split_at_mut(i);
                     rest[0].copy_from_slice(&done[i - 1]);
@@ -181,11 +190,7 @@ impl Stepper for Rosenbrock {
                             }
                         }
                     }
-                    sys.rhs(
-                        t + tab.alpha_sum(i) * h,
-                        &self.y_stage,
-                        &mut self.f_stage[i],
-                    );
+                    sys.rhs(t + alpha_i * h, &self.y_stage, &mut self.f_stage[i]);
                     stats.nfev += 1;
                 }
             }
@@ -196,7 +201,7 @@ impl Stepper for Rosenbrock {
                     coupling.axpy(g, &self.k[j], 1.0);
                 }
             }
-            let gi = tab.gamma_sum(i) * h * h;
+            let gi = gamma_i * h * h;
             for r in 0..n {
                 rhs[r] = h * self.f_stage[i][r] + gi * ft[r];
             }
