@@ -240,3 +240,37 @@ fn radau5_t_eval_on_a_user_system_follows_the_exact_solution() {
         assert!((got - exact).abs() < 2e-7, "t = {t}: {got} vs {exact}");
     }
 }
+
+/// A Newton iteration that converges too slowly proposes RADAU5's retry factor
+/// 0.8·q^(−1/(4 + iterations left)) (q ∈ [1, 20], here after 2 of 7 iterations:
+/// within [0.8·20^(−1/8), 0.8]); one that diverges proposes h/2. Neither is the run
+/// controller's facMin 0.2. (Riccati y' = −2ty² from y(1) = 1, at RADAU5's FNEWT for
+/// rtol 1e-6.)
+#[test]
+fn radau5_retries_a_failed_newton_iteration_at_radau5s_factor() {
+    let factor = |h: f64| {
+        let mut stepper = create("radau5", 1).unwrap();
+        let run = odelab::control::Tolerance::uniform(1e-6, 1e-8, 1).unwrap();
+        let tol = stepper.error_tolerance(&run);
+        stepper.set_tolerance(&tol);
+        let mut y1 = [0.0];
+        let mut stats = Stats::default();
+        let r = stepper.step(&Riccati, 1.0, &[1.0], h, &mut y1, &mut stats);
+        assert!(
+            matches!(
+                r,
+                Err(odelab::error::OdeError::NewtonFailed { iterations: 2, .. })
+            ),
+            "h = {h}: {r:?}"
+        );
+        stepper.step_control().unwrap().after_failure(h) / h
+    };
+    let slow = factor(2.0);
+    println!("radau5 Newton retry factor at h = 2: {slow}");
+    assert!(
+        slow >= 0.8 * 20f64.powf(-1.0 / 8.0) && slow <= 0.8,
+        "{slow}"
+    );
+    assert!((slow - 0.618468680580857).abs() < 1e-12, "{slow}");
+    assert_eq!(factor(10.0), 0.5);
+}
