@@ -22,6 +22,25 @@ fn fnv1a(values: &[f64]) -> String {
     format!("{h:016x}")
 }
 
+/// The hashes of a native solve of `spec` (or its error message).
+fn entry(spec: &Value) -> Value {
+    let parsed: SolveSpec = serde_json::from_value(spec.clone()).expect("a valid spec");
+    match odelab::solve(&parsed) {
+        Ok(sol) => {
+            let mut outputs = Vec::new();
+            for (_, series) in &sol.outputs {
+                outputs.extend_from_slice(series);
+            }
+            json!({
+                "t": fnv1a(&sol.t), "y": fnv1a(&sol.y), "outputs": fnv1a(&outputs),
+                "yEval": fnv1a(&sol.y_eval), "exact": sol.exact.as_deref().map(fnv1a),
+                "n": sol.t.len(), "nfev": sol.stats.nfev,
+            })
+        }
+        Err(e) => json!({ "error": e.to_string() }),
+    }
+}
+
 fn main() {
     let mut out = Vec::new();
     for info in model::catalog() {
@@ -44,23 +63,14 @@ fn main() {
             } else {
                 spec["h"] = json!((t1 - info.t0) / 200.0);
             }
-            let parsed: SolveSpec = serde_json::from_value(spec.clone()).expect("a valid spec");
-            let entry = match odelab::solve(&parsed) {
-                Ok(sol) => {
-                    let mut outputs = Vec::new();
-                    for (_, series) in &sol.outputs {
-                        outputs.extend_from_slice(series);
-                    }
-                    json!({
-                        "t": fnv1a(&sol.t), "y": fnv1a(&sol.y), "outputs": fnv1a(&outputs),
-                        "yEval": fnv1a(&sol.y_eval), "exact": sol.exact.as_deref().map(fnv1a),
-                        "n": sol.t.len(), "nfev": sol.stats.nfev,
-                    })
-                }
-                Err(e) => json!({ "error": e.to_string() }),
-            };
-            out.push(json!({ "spec": spec, "native": entry }));
+            out.push(json!({ "spec": spec, "native": entry(&spec) }));
         }
     }
+    // radau5 on the benchmark's stiff case (Van der Pol μ = 1000 to t = 3000, rtol 1e-6,
+    // atol 1e-8): 668 steps of its own step-size policy (the predictive controller's
+    // powers, the keep-h band), long enough for any platform difference to show.
+    let stiff = json!({ "model": "van-der-pol", "method": "radau5", "t1": 3000,
+                        "rtol": 1e-6, "atol": 1e-8 });
+    out.push(json!({ "spec": stiff, "native": entry(&stiff) }));
     println!("{}", Value::Array(out));
 }

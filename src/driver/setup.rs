@@ -151,7 +151,7 @@ impl Integrator {
             fast,
             custom,
         };
-        let stepper = method::create_with(&spec.method, info.dim, &options)?;
+        let mut stepper = method::create_with(&spec.method, info.dim, &options)?;
         // A non-native formulation maps the spec's y0 (native layout) itself.
         let native = Formulation::parse(spec.formulation.as_deref())? == Formulation::Native;
         let spec_y0 = if native { spec.y0.as_ref() } else { None };
@@ -197,6 +197,12 @@ impl Integrator {
         };
         let q = method.embedded_order.unwrap_or(method.order);
         let tolerance = spec.tolerance(info.dim)?;
+        // The method's error estimate is measured against its calibration of the run's
+        // tolerance; an adaptive run hands it over for the method's inner iteration.
+        let error_tolerance = stepper.error_tolerance(&tolerance);
+        if adaptive {
+            stepper.set_tolerance(&error_tolerance);
+        }
         let norm = spec.error_norm()?;
         let controller = spec.controller(q)?;
         let mut detector = build_detector(spec, &info)?;
@@ -234,6 +240,7 @@ impl Integrator {
                 h_max,
                 rejected: false,
                 failures: 0,
+                method_control: spec.controller.is_none() && stepper.step_control().is_some(),
             }
         } else {
             let h = spec.h.ok_or_else(|| OdeError::BadSpec {
@@ -260,7 +267,7 @@ impl Integrator {
             options,
             restart: false,
             pacing,
-            tolerance,
+            tolerance: error_tolerance,
             norm,
             detector,
             t0,

@@ -4,7 +4,7 @@
 
 use super::outcome::{Disposition, StepOutcome};
 use super::BLOW_UP;
-use crate::control::{error_norm, Controller, ErrorNorm, Tolerance};
+use crate::control::{error_norm, Controller, ErrorNorm, StepControl, Tolerance};
 use crate::error::OdeError;
 use crate::event::detector::{StepView, EVENT_RTOL};
 use crate::event::{Detector, EventRecord};
@@ -41,6 +41,15 @@ fn method_step(
     }
 }
 
+/// The method's own step-size policy when the run uses it (`method_control`).
+fn own_control(stepper: &mut dyn Stepper, method_control: bool) -> Option<&mut dyn StepControl> {
+    if method_control {
+        stepper.step_control()
+    } else {
+        None
+    }
+}
+
 /// A step that passed: (t_new, the method's h, its error estimate).
 type Passed = (f64, f64, Option<f64>);
 
@@ -66,6 +75,9 @@ pub(super) enum Pacing {
         rejected: bool,
         /// … and how many of them failed in their linear algebra.
         failures: u32,
+        /// The method chooses its step sizes itself ([`Stepper::step_control`]): it
+        /// has a policy of its own and the spec names no controller.
+        method_control: bool,
     },
 }
 
@@ -83,6 +95,8 @@ pub struct Integrator {
     /// coordinates, stays available for tEval until then).
     pub(super) restart: bool,
     pub(super) pacing: Pacing,
+    /// The tolerance the method's error estimate is measured against (the run's, or
+    /// the method's calibration of it: [`Stepper::error_tolerance`]).
     pub(super) tolerance: Tolerance,
     pub(super) norm: ErrorNorm,
     pub(super) detector: Detector,
@@ -189,6 +203,7 @@ impl Integrator {
             h_max,
             rejected,
             failures,
+            method_control,
         } = &mut self.pacing
         else {
             unreachable!("adaptive_attempt is only called with step-size control");
@@ -233,7 +248,10 @@ impl Integrator {
                 return Err(e);
             }
             *rejected = true;
-            *h_proposed = controller.after_reject(h, f64::INFINITY);
+            *h_proposed = match own_control(self.stepper.as_mut(), *method_control) {
+                Some(own) => own.after_failure(h),
+                None => controller.after_reject(h, f64::INFINITY),
+            };
             return Ok(Err((h, *h_proposed)));
         }
         self.stats.nsteps += 1;
@@ -246,15 +264,22 @@ impl Integrator {
         )
         .unwrap_or(0.0);
         let r = controller.measure(err, h);
+        let own = own_control(self.stepper.as_mut(), *method_control);
         if controller.accepts(r) {
-            *h_proposed = controller.after_accept(h, r, *rejected);
+            *h_proposed = match own {
+                Some(own) => own.after_accept(h, r, *rejected),
+                None => controller.after_accept(h, r, *rejected),
+            };
             *rejected = false;
             *failures = 0;
             return Ok(Ok((t_new, h, Some(err))));
         }
         self.stats.nreject += 1;
         *rejected = true;
-        *h_proposed = controller.after_reject(h, r);
+        *h_proposed = match own {
+            Some(own) => own.after_reject(h, r),
+            None => controller.after_reject(h, r),
+        };
         Ok(Err((h, *h_proposed)))
     }
 
@@ -389,6 +414,9 @@ impl Integrator {
         }
         if self.restart {
             self.stepper = method::create_with(self.method.id, self.info.dim, &self.options)?;
+            if self.is_adaptive() {
+                self.stepper.set_tolerance(&self.tolerance);
+            }
             self.last_step = None;
             self.restart = false;
         }

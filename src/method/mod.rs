@@ -113,10 +113,24 @@ pub trait Stepper {
         stats: &mut Stats,
     ) -> Result<(), OdeError>;
 
-    /// The run's tolerance, for a method whose inner iteration should stop relative to
-    /// it (radau5's Newton iteration). Called by the driver once the stepper is made;
-    /// most methods ignore it.
+    /// The tolerance an adaptive run measures this method's error estimate against
+    /// ([`Stepper::error_tolerance`] of the run's), for a method whose inner iteration
+    /// should stop relative to it (radau5's Newton iteration). Called by the driver
+    /// once the stepper is made, on adaptive runs only; most methods ignore it.
     fn set_tolerance(&mut self, _tolerance: &crate::control::Tolerance) {}
+
+    /// The tolerance the driver measures this method's error estimate against, given
+    /// the run's: the run's itself, unless the method calibrates its estimate (radau5
+    /// runs at RADAU5's 0.1·rtol^(2/3)).
+    fn error_tolerance(&self, run: &crate::control::Tolerance) -> crate::control::Tolerance {
+        run.clone()
+    }
+
+    /// The method's own step-size policy, if it has one (radau5): the driver uses it
+    /// instead of the run's controller when the spec names no `controller`.
+    fn step_control(&mut self) -> Option<&mut dyn crate::control::StepControl> {
+        None
+    }
 
     /// The local error estimate y_{n+1} − ŷ_{n+1} of the last step, for methods with
     /// an embedded formula.

@@ -13,25 +13,38 @@
 //!
 //! **Newton control** (II §IV.8, "stopping criterion"): the contractivity
 //! Θₖ = ‖ΔWₖ‖/‖ΔWₖ₋₁‖ gives the predicted iteration error Θ/(1 − Θ)‖ΔW‖, stopped below
-//! κ·Tol (κ = min(0.03, √rtol), at least 10 u/rtol, as RADAU5's FNEWT); at most 7
-//! iterations, and an iteration predicted not to converge in them, or with Θ ≥ 0.99, is
-//! abandoned as [`OdeError::NewtonFailed`] so the driver retries with a smaller step.
-//! The starting values are the previous step's collocation polynomial extrapolated
-//! (II eq. 8.20); a first step (or one after a restart) starts from Z = 0. The tolerance
-//! comes from [`Stepper::set_tolerance`]; without one the iteration is run to the tight
-//! tolerance of `newton.rs` ([`NEWTON_RTOL`], [`NEWTON_ATOL`]).
+//! κ·Tol (κ = min(0.03, √rtol'), at least 10 u/rtol', as RADAU5's FNEWT, with rtol' the
+//! calibrated tolerance below); at most 7 iterations, and an iteration predicted not to
+//! converge in them, or with Θ ≥ 0.99, is abandoned as [`OdeError::NewtonFailed`] so the
+//! driver retries with a smaller step: h·0.8·q^(−1/(4 + iterations left)) when it was
+//! converging too slowly (q the predicted excess, clamped to [1e-4, 20]), h/2 otherwise
+//! (RADAU5's two exits). The starting values are the previous step's collocation
+//! polynomial extrapolated (II eq. 8.20; RADAU5's STARTN false); a first step (or one
+//! after a restart) starts from Z = 0. The tolerance comes from
+//! [`Stepper::set_tolerance`] (adaptive runs); without one (a fixed grid) the iteration
+//! is run to the tight tolerance of `newton.rs` ([`NEWTON_RTOL`], [`NEWTON_ATOL`]).
 //!
-//! **Jacobian reuse.** A retried step (after a rejection) keeps J and, if h did not
-//! change, both LUs. After an accepted step whose Newton iteration contracted by
-//! Θ ≤ 0.001, J is kept for the next step too (RADAU5's THET); otherwise it is
-//! re-evaluated at the new point. A Newton failure with a kept J re-evaluates it.
+//! **Jacobian reuse.** A retried step (after a rejection or a failure) keeps J only if
+//! J was evaluated for this step (RADAU5's CALJAC), and both LUs if h did not change.
+//! After an accepted step whose Newton iteration contracted by Θ ≤ 0.001, J is kept
+//! for the next step too (RADAU5's THET); otherwise it is re-evaluated at the new
+//! point. The LUs are kept while J is and h differs from theirs by no more than the
+//! rounding of t + h.
 //!
 //! **Error estimate** (II eqs. 8.19–8.20): err = (γ̂/h · I − J)⁻¹ (f(tₙ, yₙ) + (e₁z₁ +
 //! e₂z₂ + e₃z₃)/h) with (e₁, e₂, e₃) = (DD1, DD2, DD3) of `radau5.f`; on a first step and
 //! after a rejection it is refined once with f(tₙ, yₙ + err) in place of f(tₙ, yₙ)
-//! (II eq. 8.21), which damps the stiff components. The driver's elementary controller
-//! uses it with k = 4 (embedded order 3), the exponent of RADAU5's ERR^(1/4); RADAU5's
-//! Gustafsson predictive controller is not available through the driver.
+//! (II eq. 8.21), which damps the stiff components. The estimate is measured against
+//! RADAU5's calibration of the run's tolerance, rtol' = 0.1·rtol^(2/3) and
+//! atol' = atol·rtol'/rtol ([`Stepper::error_tolerance`]; the estimate is that of an
+//! order-3 solution, the calibration makes the order-5 solution's global error roughly
+//! proportional to rtol).
+//!
+//! **Step sizes** are RADAU5's ([`StepControl`], used unless the spec names a
+//! `controller`): Gustafsson's predictive controller with a safety factor that drops
+//! with the step's Newton iterations, h kept (and with it J and both LUs) when the new
+//! one is within [1, 1.2]·h and J is kept, a rejected first step retried at h/10, a
+//! failed step at the factor its Newton iteration computed (`control/predictive.rs`).
 //!
 //! **Dense output**: the collocation polynomial through yₙ, Y₁, Y₂, Y₃ (order 3, II
 //! §IV.8 "dense output"), in RADAU5's divided-difference form around t_{n+1}.
@@ -41,7 +54,7 @@
 #![allow(clippy::excessive_precision)]
 
 use super::{MethodInfo, Stepper};
-use crate::control::Tolerance;
+use crate::control::{Predictive, StepControl, Tolerance};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::Factored;
@@ -135,6 +148,9 @@ const MAX_NEWTON: u32 = 7;
 /// Keep J after an accepted step whose iteration contracted at least this fast
 /// (RADAU5's THET).
 const THETA_KEEP_JACOBIAN: f64 = 0.001;
+/// A step that failed in its linear algebra, diverged or used up its iterations is
+/// retried at this fraction of h (RADAU5's label 78).
+const FAILURE_FACTOR: f64 = 0.5;
 /// The iteration tolerance when no tolerance was handed over (`newton.rs`'s).
 pub use super::newton::{NEWTON_ATOL, NEWTON_RTOL};
 
@@ -241,6 +257,11 @@ pub struct Radau5 {
     faccon: f64,
     theta: f64,
     last_failed: bool,
+    /// Newton iterations of the last step, and the factor on h a failed one proposes.
+    newton_iterations: u32,
+    failure_factor: f64,
+    /// RADAU5's step-size policy ([`StepControl`]).
+    control: Predictive,
 }
 
 impl Radau5 {
@@ -273,6 +294,9 @@ impl Radau5 {
             faccon: 1.0,
             theta: 1.0,
             last_failed: false,
+            newton_iterations: 0,
+            failure_factor: FAILURE_FACTOR,
+            control: Predictive::new(MAX_NEWTON),
         }
     }
 
@@ -317,8 +341,11 @@ impl Radau5 {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         let keep = match start {
-            // A retry keeps J unless the last attempt failed with a J from elsewhere.
-            Start::Retry => !self.last_failed || self.jac_fresh,
+            // A retry keeps J only if it was evaluated for this step (RADAU5's CALJAC),
+            // or, with `jacobianUpdate` > 1, if it still serves and did not fail.
+            Start::Retry => {
+                self.jac_fresh || (!self.last_failed && self.jac_uses < self.options.update_every)
+            }
             Start::AfterAccepted => {
                 self.theta <= THETA_KEEP_JACOBIAN || self.jac_uses < self.options.update_every
             }
@@ -342,9 +369,12 @@ impl Radau5 {
         Ok(())
     }
 
-    /// The two factorisations for step size h (kept when J and h are unchanged).
+    /// The two factorisations for step size h, kept when J is unchanged and h differs
+    /// from theirs by no more than the rounding of t + h (the driver computes h as
+    /// (t + h) − t, so a step size the controller kept arrives rounded).
     fn factor(&mut self, t: f64, h: f64, stats: &mut Stats) -> Result<(), OdeError> {
-        if matches!(&self.lu, Some((_, _, lu_h)) if *lu_h == h) {
+        let rounding = 4.0 * f64::EPSILON * (t.abs() + h.abs());
+        if matches!(&self.lu, Some((_, _, lu_h)) if (*lu_h - h).abs() <= rounding) {
             return Ok(());
         }
         self.lu = None;
@@ -466,6 +496,12 @@ impl Radau5 {
                     let dyth =
                         self.faccon * dyno * crate::math::powi(self.theta, remaining) / fnewt;
                     if dyth >= 1.0 {
+                        // Converging, but too slowly to finish in the iterations left:
+                        // RADAU5 retries with h scaled by 0.8·q^(−1/(4 + remaining)),
+                        // q the predicted excess clamped to [1e-4, 20].
+                        let q = dyth.clamp(1e-4, 20.0);
+                        self.failure_factor =
+                            0.8 * crate::math::powf(q, -1.0 / (4.0 + remaining as f64));
                         return Err(self.failed(t, h, newt));
                     }
                 } else {
@@ -486,6 +522,7 @@ impl Radau5 {
                 self.z[2][i] = T[2][0] * f1 + f2;
             }
             if self.faccon * dyno <= fnewt {
+                self.newton_iterations = newt;
                 return Ok(());
             }
         }
@@ -540,6 +577,30 @@ impl Stepper for Radau5 {
         self.tolerance = Some(tolerance.clone());
     }
 
+    /// RADAU5's calibration ("check and change the tolerances" of `radau5.f`): the
+    /// estimate, of the embedded order-3 solution, is measured against
+    /// rtol' = 0.1·rtol^(2/3) and atol' = atol·rtol'/rtol, which makes the global error
+    /// of the order-5 solution roughly proportional to the requested rtol.
+    fn error_tolerance(&self, run: &Tolerance) -> Tolerance {
+        let rtol: Vec<f64> = run
+            .rtol
+            .iter()
+            .map(|&r| 0.1 * crate::math::powf(r, 2.0 / 3.0))
+            .collect();
+        let atol = run
+            .atol
+            .iter()
+            .zip(&run.rtol)
+            .zip(&rtol)
+            .map(|((&a, &r), &r_new)| a / r * r_new)
+            .collect();
+        Tolerance { rtol, atol }
+    }
+
+    fn step_control(&mut self) -> Option<&mut dyn StepControl> {
+        Some(self)
+    }
+
     fn step(
         &mut self,
         sys: &dyn System,
@@ -568,6 +629,7 @@ impl Stepper for Radau5 {
         self.last_h = h;
         self.last_y.copy_from_slice(y);
         self.last_failed = false;
+        self.failure_factor = FAILURE_FACTOR;
         self.factor(t, h, stats)?;
         self.predict(h, self.have_accepted);
         self.newton(sys, t, y, h, stats)?;
@@ -606,5 +668,24 @@ impl Stepper for Radau5 {
             *o = self.last_y_new[i] + self.last.offset(i, s);
         }
         Ok(())
+    }
+}
+
+/// RADAU5's step-size policy: the [`Predictive`] controller fed with the step's Newton
+/// iterations (h kept in its band only while J is kept), and a failed step retried
+/// with the factor its Newton iteration computed.
+impl StepControl for Radau5 {
+    fn after_accept(&mut self, h: f64, err: f64, after_reject: bool) -> f64 {
+        let keeps_jacobian = self.theta <= THETA_KEEP_JACOBIAN;
+        self.control
+            .after_accept(h, err, self.newton_iterations, after_reject, keeps_jacobian)
+    }
+
+    fn after_reject(&mut self, h: f64, err: f64) -> f64 {
+        self.control.after_reject(h, err, self.newton_iterations)
+    }
+
+    fn after_failure(&mut self, h: f64) -> f64 {
+        h * self.failure_factor
     }
 }

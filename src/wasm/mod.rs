@@ -38,7 +38,9 @@ use wasm_bindgen::JsCast;
 const TS_SHARED_TYPES: &'static str = r#"
 /** Step-size controller settings (adaptive methods). Defaults: kind "i", safety 0.9,
  *  facMin 0.2, facMax 10, kI = 1/k ("i") or 0.3/k with kP = 0.4/k ("pi"), where
- *  k = embeddedOrder + 1 (or embeddedOrder with perUnitStep). */
+ *  k = embeddedOrder + 1 (or embeddedOrder with perUnitStep). Without a controller,
+ *  radau5 chooses its steps as Hairer's RADAU5 does (Gustafsson's predictive
+ *  controller); naming one (e.g. { kind: "i" }) uses it instead. */
 export interface ControllerSpec {
   kind?: "i" | "pi";
   kI?: number;

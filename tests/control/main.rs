@@ -6,4 +6,5 @@ mod common;
 mod controller;
 mod initial_step;
 mod norm;
+mod predictive;
 mod tolerance;

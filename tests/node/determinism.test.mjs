@@ -79,3 +79,11 @@ test('the exponential methods are among the bitwise cases, adaptive llm included
   assert.ok(ids('slowfast').length >= 2, `${ids('slowfast').length} slowfast cases`);
   assert.ok(ids('llm').every((c) => c.spec.adaptive === undefined && c.spec.tEval));
 });
+
+test('radau5 on the benchmark Van der Pol (its own step-size policy, 668 steps) is among the bitwise cases', () => {
+  const stiff = cases.filter((c) => c.spec.method === 'radau5' && c.spec.t1 === 3000);
+  assert.equal(stiff.length, 1);
+  // The pinned count of tests/method/radau5.rs, natively; the test above compares WASM.
+  assert.equal(stiff[0].native.nfev, 5428);
+  assert.equal(wasmEntry(stiff[0].spec).y, stiff[0].native.y);
+});
