@@ -20,4 +20,4 @@ build() { # $1 = feature, $2 = out dir, $3 = out name
 
 what="${1:-all}"
 case "$what" in run | all) build run pkg odelab ;; esac
-case "$what" in labs | all) build labs pkg-labs odelab_labs ;; esac
+case "$what" in labs | all) build run,labs pkg-labs odelab_labs ;; esac
