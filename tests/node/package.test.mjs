@@ -8,6 +8,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import init, * as runPackage from '../../pkg/odelab.js';
 import initLabs, * as labsPackage from '../../pkg-labs/odelab_labs.js';
 
@@ -64,6 +65,16 @@ test('the run package refuses what it leaves out with code "not-in-this-build"; 
   // An ordinary error stays an ordinary error: no code, so nothing is re-run.
   assert.throws(() => solve({ model: 'pendulum', method: 'rk4', h: 0 }), (e) => e.code === undefined);
   assert.throws(() => labsPackage.solve({ system: "x' = ", method: 'rk4', h: 0.1 }), (e) => e.code === undefined);
+});
+
+test('the run package, fetched before the first plot, stays within 400 KB raw and 150 KB gzip -9', () => {
+  // Issue 17's budget. What pkg/ holds is chosen by cargo features (Cargo.toml): code
+  // that only user systems, formulations, custom tableaux or slowfast reach belongs
+  // behind `full`, in the labs package.
+  const bytes = readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url));
+  const gzip = gzipSync(bytes, { level: 9 }).length;
+  assert.ok(bytes.length <= 400_000, `pkg/odelab_bg.wasm is ${bytes.length} bytes`);
+  assert.ok(gzip <= 150_000, `pkg/odelab_bg.wasm is ${gzip} bytes gzipped`);
 });
 
 test('the run package and the whole engine give bitwise the same catalogue runs', () => {
