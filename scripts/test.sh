@@ -11,6 +11,8 @@ cargo fmt --check
 step "cargo clippy (native and wasm32) -D warnings"
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
+# The run package's build leaves the `full` core out (Cargo.toml): lint that build too.
+cargo clippy --quiet --lib --target wasm32-unknown-unknown --no-default-features --features run -- -D warnings
 step "cargo test"
 cargo test --quiet 2>&1 | grep -v '^$'
 step "wasm build (pkg/, pkg-labs/)"

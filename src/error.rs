@@ -108,6 +108,12 @@ pub enum OdeError {
         megabytes: f64,
         limit_megabytes: f64,
     },
+    /// The spec needs a part of the engine that this build leaves out (cargo feature
+    /// `full`): the first-load package pkg/ runs the catalogue models only. `what` names
+    /// the part ("your own system (`system`)"). The page's worker recognises the error
+    /// (`src/wasm`: its code [`NOT_IN_THIS_BUILD`]) and re-runs the spec in the package
+    /// that has the whole engine (pkg-labs/), so a user never sees it.
+    NotInThisBuild { what: &'static str },
     /// User text (a system or an expression) that does not parse or does not make
     /// sense. `line` and `column` are 1-based (columns count characters); `snippet` is
     /// the source line and a line of carets under the offending text.
@@ -118,6 +124,9 @@ pub enum OdeError {
         snippet: String,
     },
 }
+
+/// The `code` of the JS error of [`OdeError::NotInThisBuild`] (www/worker.ts reads it).
+pub const NOT_IN_THIS_BUILD: &str = "not-in-this-build";
 
 fn list(known: &[String]) -> String {
     known
@@ -256,6 +265,12 @@ impl fmt::Display for OdeError {
                  there, or the problem too stiff for an explicit method",
                 num(*t),
                 num(*h)
+            ),
+            OdeError::NotInThisBuild { what } => write!(
+                f,
+                "{what} is not in odelab's first-load package pkg/, which leaves it out \
+                 to load fast; the package pkg-labs/odelab_labs.js is the whole engine, \
+                 with the same solve, Integrator and describeSystem"
             ),
             OdeError::TooLarge {
                 what,

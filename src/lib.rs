@@ -5,6 +5,13 @@
 //! that knows about wasm-bindgen and turns the core's types into JavaScript values.
 //! Nothing outside `wasm` depends on JS.
 //!
+//! Cargo feature `full` (on by default) holds the parts of the core that only your own
+//! systems, constrained formulations, custom tableaux and the slow/fast scheme reach
+//! (the expression language's entry points, `multibody::build`, faer's sparse LU). The
+//! first-load wasm package is built without it and refuses such specs with
+//! [`error::OdeError::NotInThisBuild`]; the modules stay compiled either way, only their
+//! entry points from [`driver`], [`method`], [`tableau`] and [`linear_solver`] are gated.
+//!
 //! ```
 //! use odelab::spec::SolveSpec;
 //! let spec = SolveSpec { model: "mass-spring-damper".into(), method: "rk4".into(),

@@ -13,7 +13,9 @@
 use crate::error::OdeError;
 use crate::linalg::Factored;
 use crate::stats::Stats;
+#[cfg(feature = "full")]
 use faer::linalg::solvers::Solve;
+#[cfg(feature = "full")]
 use faer::sparse::{SparseColMat, Triplet};
 use nalgebra::{DMatrix, DVector};
 
@@ -91,9 +93,13 @@ impl Jacobian {
     }
 }
 
-/// The factorised step matrix dI − cJ.
+/// The factorised step matrix dI − cJ. The sparse LU (faer, ~250 KB of wasm) is in the
+/// whole engine only (cargo feature `full`): in the first-load build no system hands a
+/// sparse Jacobian (only user systems know their pattern), and one that did would be
+/// refused with [`OdeError::NotInThisBuild`].
 pub enum StepMatrix {
     Dense(Factored),
+    #[cfg(feature = "full")]
     Sparse {
         lu: Box<faer::sparse::linalg::solvers::Lu<usize, f64>>,
         t: f64,
@@ -119,6 +125,14 @@ impl StepMatrix {
             Jacobian::Dense(j) => Ok(StepMatrix::Dense(Factored::shifted(
                 j, d, c, what, t, h, stats,
             )?)),
+            #[cfg(not(feature = "full"))]
+            Jacobian::Sparse(_) => {
+                let _ = stats;
+                Err(OdeError::NotInThisBuild {
+                    what: "the sparse LU of a big system",
+                })
+            }
+            #[cfg(feature = "full")]
             Jacobian::Sparse(j) => {
                 let singular = || OdeError::SingularMatrix {
                     t,
@@ -155,6 +169,7 @@ impl StepMatrix {
     pub fn solve_in_place(&self, b: &mut DVector<f64>) -> Result<(), OdeError> {
         match self {
             StepMatrix::Dense(f) => f.solve_in_place(b),
+            #[cfg(feature = "full")]
             StepMatrix::Sparse { lu, t, h, what } => {
                 let n = b.len();
                 let col = faer::MatMut::from_column_major_slice_mut(b.as_mut_slice(), n, 1);

@@ -1,12 +1,15 @@
 /**
  * The labs engine: the one TypeScript module that imports the generated labs package
  * (`pkg-labs/odelab_labs.js`: the stability and convergence labs, spectrum, tableau
- * analysis, run and formulation comparisons). The worker imports it dynamically on the
- * first labs request, so the page's first plot fetches only the run package
- * (www/engine.ts). Its wasm module is a separate instance with its own memory: requests
- * carry plain specs, so nothing is shared between the two.
+ * analysis, run and formulation comparisons, and the run API — solve, Integrator,
+ * describeSystem — over the whole engine). The worker imports it dynamically on the
+ * first labs request, or when the run package refuses a spec it leaves out (your own
+ * system, a formulation, …: `refusedHere` in www/engine.ts), so the page's first plot
+ * fetches only the run package (www/engine.ts). Its wasm module is a separate instance
+ * with its own memory: requests carry plain specs, so nothing is shared between the two.
  */
 import init, * as wasm from '../pkg-labs/odelab_labs.js';
+import type { ModelInfo, SolveSpec, Solution } from '../pkg-labs/odelab_labs.js';
 
 export type {
   ConvergenceResult,
@@ -25,6 +28,10 @@ export type {
   TaskGrade,
 } from '../pkg-labs/odelab_labs.js';
 
+/** A run kept in the whole engine, stepped like www/engine.ts's; `free()` when done. */
+export const Integrator = wasm.Integrator;
+export type Integrator = wasm.Integrator;
+
 let ready: Promise<void> | undefined;
 
 /**
@@ -34,6 +41,16 @@ let ready: Promise<void> | undefined;
 export function initLabs(source?: BufferSource): Promise<void> {
   ready ??= init(source === undefined ? undefined : { module_or_path: source }).then(() => undefined);
   return ready;
+}
+
+/** Integrates any spec the core reads (the run package's `solve` over the whole engine). */
+export function solve(spec: SolveSpec): Solution {
+  return wasm.solve(spec);
+}
+
+/** Describes your own system's text like a catalogue model; throws on a parse error. */
+export function describeSystem(text: string): ModelInfo {
+  return wasm.describeSystem(text);
 }
 
 /** Eigenvalues of ∂f/∂y at a state, interleaved [re0, im0, …], largest |λ| first. */

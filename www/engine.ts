@@ -2,7 +2,11 @@
  * The engine: the one TypeScript module that imports the generated run package
  * (`pkg/odelab.js`: catalogues, solve, Integrator — all the page's first plot needs).
  * The labs (stability, convergence, tableau analysis, comparisons) are a second wasm
- * package behind www/engine-labs.ts, which the worker loads on first use.
+ * package behind www/engine-labs.ts, which the worker loads on first use. The run
+ * package runs the catalogue models; what it leaves out to stay small (your own
+ * systems, constrained formulations, methods "custom" and "slowfast", events written
+ * as text) it refuses with an Error that `refusedHere` recognises, and the labs
+ * package, the whole engine, runs it with the same API.
  */
 import init, * as wasm from '../pkg/odelab.js';
 import type { Chunk, MethodInfo, ModelInfo, ParamInfo, SolveSpec, Solution, Stats, TableauSpec, StepResult } from '../pkg/odelab.js';
@@ -47,4 +51,12 @@ export function describeSystem(text: string): ModelInfo {
 /** Integrates a spec; throws an `Error` whose message says what is wrong with a bad spec. */
 export function solve(spec: SolveSpec): Solution {
   return wasm.solve(spec);
+}
+
+/** The `code` of the run package's refusals (the core's `OdeError::NotInThisBuild`). */
+export const NOT_IN_THIS_BUILD = 'not-in-this-build';
+
+/** True for the Error the run package throws for a spec only the whole engine runs. */
+export function refusedHere(e: unknown): boolean {
+  return e instanceof Error && (e as Error & { code?: unknown }).code === NOT_IN_THIS_BUILD;
 }

@@ -4,12 +4,17 @@
  * transfers the result arrays (no copy). Cancelling = the page terminates this worker.
  * The run package (www/engine.ts) loads with the worker; the labs package
  * (www/engine-labs.ts) is imported on the first labs request, so the first plot
- * fetches one small .wasm.
+ * fetches one small .wasm. The labs package is also the whole engine: a solve, a
+ * step-by-step run or a system description the run package refuses (`refusedHere`:
+ * your own system, a formulation, …) is re-run there, so the page sees only the
+ * answer, a moment later the first time.
  */
-import { Integrator, describeSystem, initEngine, methods, models, solve, stabilityMethods } from './engine';
+import { Integrator, describeSystem, initEngine, methods, models, refusedHere, solve, stabilityMethods } from './engine';
 import type { Reply, Request, Result } from './protocol';
 
 type Labs = typeof import('./engine-labs');
+/** A step-by-step run in either package (the same class, built twice). */
+type Run = Integrator | InstanceType<Labs['Integrator']>;
 let labsModule: Promise<Labs> | undefined;
 
 /** The labs engine, fetched and instantiated on first use (once per worker). */
@@ -26,7 +31,17 @@ function labs(): Promise<Labs> {
   return labsModule;
 }
 
-const runs = new Map<number, Integrator>();
+/** `first()` in the run package, or `whole(labs)` when the run package refuses the spec. */
+async function firstOrWhole<T>(first: () => T, whole: (labs: Labs) => T): Promise<T> {
+  try {
+    return first();
+  } catch (e) {
+    if (!refusedHere(e)) throw e;
+    return whole(await labs());
+  }
+}
+
+const runs = new Map<number, Run>();
 
 function transferables(result: Result): Transferable[] {
   if (result === null || typeof result !== 'object') return [];
@@ -46,9 +61,15 @@ async function handle(req: Request): Promise<Result> {
     case 'catalog':
       return { methods: methods(), models: models(), stabilityMethods: stabilityMethods() };
     case 'solve':
-      return solve(req.spec);
+      return firstOrWhole(
+        () => solve(req.spec),
+        (whole) => whole.solve(req.spec),
+      );
     case 'describe':
-      return describeSystem(req.text);
+      return firstOrWhole(
+        () => describeSystem(req.text),
+        (whole) => whole.describeSystem(req.text),
+      );
     case 'spectrum':
       return (await labs()).spectrum(req.spec);
     case 'stability':
@@ -68,7 +89,10 @@ async function handle(req: Request): Promise<Result> {
     case 'open': {
       runs.get(req.run)?.free();
       runs.delete(req.run);
-      const integrator = new Integrator(req.spec);
+      const integrator = await firstOrWhole<Run>(
+        () => new Integrator(req.spec),
+        (whole) => new whole.Integrator(req.spec),
+      );
       runs.set(req.run, integrator);
       return { t: integrator.t, y: integrator.y, outputs: integrator.outputs, exact: integrator.exact };
     }

@@ -6,12 +6,11 @@ use super::record::{too_large, MAX_RECORDED_VALUES};
 use super::stepping::{Integrator, Pacing};
 use crate::control::initial_step;
 use crate::error::OdeError;
-use crate::event::{Detector, EventSource};
-use crate::expr::{build_user_system, compile_model_expr};
+use crate::event::{Detector, EventFunction, EventSource};
 use crate::jacobian::{JacobianOptions, JacobianSource};
 use crate::method::{self, MethodOptions};
 use crate::model::{self, Model, ModelInfo};
-use crate::multibody::{self, Formulation};
+use crate::multibody::{Built, Formulation};
 use crate::spec::{finite, Grid, SolveSpec};
 use crate::stats::Stats;
 
@@ -43,9 +42,7 @@ fn build_detector(spec: &SolveSpec, info: &ModelInfo) -> Result<Detector, OdeErr
                 })
             }
             // A text expression over the model's states, parameters and t.
-            (None, Some(expr)) => {
-                EventSource::Function(Box::new(compile_model_expr(expr, info, &spec.params)?))
-            }
+            (None, Some(expr)) => EventSource::Function(event_function(expr, info, spec)?),
             (Some(id), None) => match known.iter().position(|k| k == id) {
                 Some(i) => EventSource::Model(i),
                 None => {
@@ -81,10 +78,36 @@ fn build_detector(spec: &SolveSpec, info: &ModelInfo) -> Result<Detector, OdeErr
     Ok(detector)
 }
 
+/// A switching function written as text over the model's states, parameters and t.
+#[cfg(feature = "full")]
+fn event_function(
+    expr: &str,
+    info: &ModelInfo,
+    spec: &SolveSpec,
+) -> Result<Box<dyn EventFunction>, OdeError> {
+    Ok(Box::new(crate::expr::compile_model_expr(
+        expr,
+        info,
+        &spec.params,
+    )?))
+}
+
+/// The first-load build has no expression language (cargo feature `full`).
+#[cfg(not(feature = "full"))]
+fn event_function(
+    _: &str,
+    _: &ModelInfo,
+    _: &SolveSpec,
+) -> Result<Box<dyn EventFunction>, OdeError> {
+    Err(OdeError::NotInThisBuild {
+        what: "an event written as an expression (`events[].expr`)",
+    })
+}
+
 /// The model a spec names, or the user's system text it carries.
 pub(crate) fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
     match (&spec.system, spec.model.is_empty()) {
-        (Some(text), true) if spec.formulation.is_none() => build_user_system(text, &spec.params),
+        (Some(text), true) if spec.formulation.is_none() => user_system(text, spec),
         (Some(_), true) => Err(OdeError::BadSpec {
             message: "formulation is for the constrained catalogue models".into(),
         }),
@@ -94,10 +117,50 @@ pub(crate) fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>
         (None, true) => Err(OdeError::BadSpec {
             message: "missing field `model` (a model id, or give your own `system` text)".into(),
         }),
-        (None, false) => match multibody::build(&spec.formulation_request())? {
+        (None, false) => match formulation(spec)? {
             Some(built) => Ok(built),
             None => model::build(&spec.model, &spec.params),
         },
+    }
+}
+
+/// The user's system text, compiled by the expression language (`crate::expr`).
+#[cfg(feature = "full")]
+fn user_system(text: &str, spec: &SolveSpec) -> Result<Built, OdeError> {
+    crate::expr::build_user_system(text, &spec.params)
+}
+
+/// The first-load build has no expression language (cargo feature `full`).
+#[cfg(not(feature = "full"))]
+fn user_system(_: &str, _: &SolveSpec) -> Result<Built, OdeError> {
+    Err(OdeError::NotInThisBuild {
+        what: "your own system (`system`)",
+    })
+}
+
+/// A constrained formulation of a catalogue model (`crate::multibody`), or `None` for
+/// the model's native one.
+#[cfg(feature = "full")]
+fn formulation(spec: &SolveSpec) -> Result<Option<Built>, OdeError> {
+    crate::multibody::build(&spec.formulation_request())
+}
+
+/// The first-load build runs the native formulation only (cargo feature `full`): any
+/// other formulation field goes to the whole engine, which also checks it.
+#[cfg(not(feature = "full"))]
+fn formulation(spec: &SolveSpec) -> Result<Option<Built>, OdeError> {
+    let native = matches!(spec.formulation.as_deref(), None | Some("native"))
+        && spec.stabilization.is_none()
+        && spec.baumgarte_alpha.is_none()
+        && spec.baumgarte_beta.is_none()
+        && spec.partition_limit.is_none()
+        && spec.independent.is_none();
+    if native {
+        Ok(None)
+    } else {
+        Err(OdeError::NotInThisBuild {
+            what: "a constrained formulation (`formulation`)",
+        })
     }
 }
 

@@ -222,7 +222,7 @@ pub fn resolve(
     OdeError,
 > {
     if id == custom::ID {
-        let (info, tab) = custom::resolve(tableau)?;
+        let (info, tab) = custom_method(tableau)?;
         return Ok((info.clone(), Some((info, tab))));
     }
     if tableau.is_some() {
@@ -231,6 +231,44 @@ pub fn resolve(
         });
     }
     Ok((info(id)?.clone(), None))
+}
+
+/// The user's tableau, checked and analysed (its orders, `crate::tableau`).
+#[cfg(feature = "full")]
+fn custom_method(
+    tableau: Option<&crate::tableau::TableauSpec>,
+) -> Result<(MethodInfo, crate::tableau::ButcherTableau), OdeError> {
+    custom::resolve(tableau)
+}
+
+/// The first-load build leaves out a user's tableau (cargo feature `full`): reading
+/// and analysing it is the tableau lab's work.
+#[cfg(not(feature = "full"))]
+fn custom_method(
+    _: Option<&crate::tableau::TableauSpec>,
+) -> Result<(MethodInfo, crate::tableau::ButcherTableau), OdeError> {
+    Err(OdeError::NotInThisBuild {
+        what: "method \"custom\" (your own tableau)",
+    })
+}
+
+/// The slow/fast scheme (seed 003) on the partition of `options.fast`.
+#[cfg(feature = "full")]
+fn slowfast_stepper(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(slowfast::SlowFast::new(
+        dim,
+        &options.fast,
+        options.jacobian,
+    )?))
+}
+
+/// The first-load build leaves out the slow/fast scheme (cargo feature `full`): it needs
+/// a slow/fast partition, which few models have, and its stepper is 16 KB of `.wasm`.
+#[cfg(not(feature = "full"))]
+fn slowfast_stepper(_: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Err(OdeError::NotInThisBuild {
+        what: "method \"slowfast\"",
+    })
 }
 
 /// A stepper for method `id` on a system of dimension `dim`, with default options
@@ -245,6 +283,7 @@ pub fn create_with(
     dim: usize,
     options: &MethodOptions,
 ) -> Result<Box<dyn Stepper>, OdeError> {
+    #[cfg(feature = "full")]
     if id == custom::ID {
         let (info, tab) = options.custom.as_ref().ok_or_else(|| OdeError::BadSpec {
             message: "method \"custom\" needs a tableau { a, b, c?, bHat? }".into(),
@@ -277,11 +316,7 @@ pub fn create_with(
         return Ok(Box::new(adams::Adams::new(info, scheme, dim)));
     }
     if id == slowfast::INFO.id {
-        return Ok(Box::new(slowfast::SlowFast::new(
-            dim,
-            &options.fast,
-            options.jacobian,
-        )?));
+        return slowfast_stepper(dim, options);
     }
     if id == llm::INFO.id {
         return Ok(Box::new(llm::Llm::new(dim, options.jacobian)?));

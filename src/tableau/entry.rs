@@ -5,7 +5,6 @@
 
 use super::exact::{parse_exact, Frac};
 use crate::error::{num, OdeError};
-use crate::expr::compile_expr;
 use serde::Deserialize;
 
 /// A tableau entry as the page sends it.
@@ -103,17 +102,31 @@ fn value_of_text(text: &str, place: &str) -> Result<Value, OdeError> {
             exact: Some(f),
         });
     }
-    // Not a plain fraction: an expression such as "(3-sqrt(3))/6". No variables: t is
-    // bound by the compiler, so it is evaluated at t = NaN and such an entry is refused
-    // as not finite.
-    let expr = compile_expr(text, &[], &[]).map_err(|e| OdeError::BadSpec {
-        message: format!("{place} = \"{text}\" is not a number: {e}"),
-    })?;
-    let x = expr.eval(f64::NAN, &[]);
+    let x = value_of_expression(text, place)?;
     if !x.is_finite() {
         return Err(OdeError::NotFinite {
             what: format!("{place} = \"{text}\""),
         });
     }
     Ok(Value { x, exact: None })
+}
+
+/// Not a plain fraction: an expression such as "(3-sqrt(3))/6". No variables: t is
+/// bound by the compiler, so it is evaluated at t = NaN and such an entry is refused as
+/// not finite.
+#[cfg(feature = "full")]
+fn value_of_expression(text: &str, place: &str) -> Result<f64, OdeError> {
+    let expr = crate::expr::compile_expr(text, &[], &[]).map_err(|e| OdeError::BadSpec {
+        message: format!("{place} = \"{text}\" is not a number: {e}"),
+    })?;
+    Ok(expr.eval(f64::NAN, &[]))
+}
+
+/// The first-load build has no expression language (cargo feature `full`); fractions
+/// and decimals are read above without it.
+#[cfg(not(feature = "full"))]
+fn value_of_expression(_: &str, _: &str) -> Result<f64, OdeError> {
+    Err(OdeError::NotInThisBuild {
+        what: "a tableau entry written as an expression",
+    })
 }

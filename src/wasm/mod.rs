@@ -5,11 +5,15 @@
 //! are invalidated when memory grows); small objects cross through serde.
 //!
 //! The same crate is built into two wasm packages, chosen by cargo features
-//! (`scripts/build-wasm.sh`): `run.rs` (feature `run`) is `pkg/odelab.js`, what the
-//! page needs for its first plot — the catalogues, `solve`, `Integrator`,
-//! `describeSystem`; `labs.rs` (feature `labs`) is `pkg-labs/odelab_labs.js`, loaded
-//! on first use — the stability and convergence labs, `spectrum`, tableau analysis and
-//! the run/formulation comparisons. A new binding goes into the file of the package
+//! (`scripts/build-wasm.sh`): `run.rs` (feature `run`, without `full`) is
+//! `pkg/odelab.js`, what the page needs for its first plot — the catalogues, `solve`,
+//! `Integrator`, `describeSystem` — over a core that runs the catalogue models only;
+//! `labs.rs` (feature `labs`, with `run` and `full`) is `pkg-labs/odelab_labs.js`,
+//! loaded on first use — the stability and convergence labs, `spectrum`, tableau
+//! analysis, the run/formulation comparisons, and the run API again over the whole
+//! engine (user systems, formulations, sparse LU). What pkg/ cannot run it refuses with
+//! `OdeError::NotInThisBuild`, thrown with `code` = [`NOT_IN_THIS_BUILD`] by `solve`,
+//! `new Integrator` and `describeSystem`; the worker re-runs those in pkg-labs/. A new binding goes into the file of the package
 //! that needs it (a lab's function into `labs.rs`), reads its request with [`read`],
 //! and adds its TypeScript types to that file's `typescript_custom_section`; types both
 //! packages mention stay here. Each package's `.wasm` holds only the core code its
@@ -23,7 +27,7 @@ mod labs;
 mod run;
 
 use crate::convergence::ConvergenceSpec;
-use crate::error::OdeError;
+use crate::error::{OdeError, NOT_IN_THIS_BUILD};
 use crate::spec::{check_fields, field_names, ControllerSpec, EventSpec, SolveSpec};
 use crate::spectrum::SpectrumSpec;
 use crate::stability::{StabilitySpec, TableauSpec};
@@ -156,6 +160,18 @@ export interface TableauSpec {
 
 fn js_error(e: OdeError) -> JsError {
     JsError::new(&e.to_string())
+}
+
+/// A core error as a thrown JS `Error`, with `code` = [`NOT_IN_THIS_BUILD`] when the
+/// spec needs the whole engine: www/worker.ts then re-runs it in pkg-labs/.
+fn js_error_with_code(e: OdeError) -> JsValue {
+    let code = matches!(e, OdeError::NotInThisBuild { .. }).then_some(NOT_IN_THIS_BUILD);
+    let error: JsValue = js_error(e).into();
+    if let Some(code) = code {
+        // Setting a property of a fresh Error object cannot fail.
+        let _ = Reflect::set(&error, &JsValue::from_str("code"), &JsValue::from_str(code));
+    }
+    error
 }
 
 fn set(obj: &Object, key: &str, value: &JsValue) -> Result<(), JsError> {

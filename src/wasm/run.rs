@@ -1,9 +1,13 @@
 //! The run package (`pkg/odelab.js`, cargo feature `run`): what the page needs for its
 //! first plot — the method, model and stability-method catalogues, `describeSystem`,
 //! `solve` and the step-by-step `Integrator`. Nothing of the labs is reachable from
-//! here, so the first `.wasm` the page fetches carries none of their code.
+//! here, so the first `.wasm` the page fetches carries none of their code; built
+//! without the feature `full` it runs the catalogue models only, and `solve`,
+//! `new Integrator` and `describeSystem` throw an `Error` with `code`
+//! "not-in-this-build" for the rest (`OdeError::NotInThisBuild`). The labs package
+//! exports these same bindings over the whole engine.
 
-use super::{js_error, read, set, to_js};
+use super::{js_error, js_error_with_code, read, set, to_js};
 use crate::driver::{self, Solution};
 use crate::event::EventRecord;
 use crate::method;
@@ -188,9 +192,13 @@ pub fn models() -> Result<JsValue, JsError> {
 /// model (states, parameters, initial values, outputs, events); throws an `Error`
 /// naming the line and column of the first problem.
 #[wasm_bindgen(js_name = describeSystem, unchecked_return_type = "ModelInfo")]
-pub fn describe_system(text: &str) -> Result<JsValue, JsError> {
-    let (info, _) = crate::expr::build_user_system(text, &Default::default()).map_err(js_error)?;
-    to_js(&info)
+pub fn describe_system(text: &str) -> Result<JsValue, JsValue> {
+    let spec = SolveSpec {
+        system: Some(text.to_string()),
+        ..Default::default()
+    };
+    let (info, _) = driver::build_model(&spec).map_err(js_error_with_code)?;
+    Ok(to_js(&info)?)
 }
 /// The ids `stabilityMap` knows (method ids, plus "custom" for a user's tableau).
 #[wasm_bindgen(js_name = stabilityMethods, unchecked_return_type = "string[]")]
@@ -245,10 +253,10 @@ fn solution_to_js(sol: &Solution) -> Result<JsValue, JsError> {
 #[wasm_bindgen(unchecked_return_type = "Solution")]
 pub fn solve(
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let spec = read::<SolveSpec>("the spec", spec)?;
-    let sol = driver::solve(&spec).map_err(js_error)?;
-    solution_to_js(&sol)
+    let sol = driver::solve(&spec).map_err(js_error_with_code)?;
+    Ok(solution_to_js(&sol)?)
 }
 
 /// A run kept in Rust, advanced one step at a time (for animation).
@@ -263,10 +271,10 @@ impl Integrator {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,
-    ) -> Result<Integrator, JsError> {
+    ) -> Result<Integrator, JsValue> {
         let spec = read::<SolveSpec>("the spec", spec)?;
         Ok(Integrator {
-            inner: driver::Integrator::new(&spec).map_err(js_error)?,
+            inner: driver::Integrator::new(&spec).map_err(js_error_with_code)?,
         })
     }
 

@@ -180,7 +180,10 @@ test('a field whose value fails gets aria-invalid and points at the message, unt
   assert.equal(await page.getAttribute('#h', 'aria-describedby'), null);
   // A system with a parse error marks the editor and points at the caret message.
   await page.selectOption('#model', 'custom');
+  // (The first system loads the labs package, the whole engine: a run of the text may
+  // report the error in #message before the editor's own check does.)
   await page.fill('#system', "states x\nx' = -x +\nx(0) = 1");
+  await page.waitForFunction(() => !document.querySelector('#system-error').hidden, null, { timeout: 10000 });
   await page.waitForFunction(() => document.querySelector('#system').getAttribute('aria-invalid') === 'true', null, { timeout: 10000 });
   assert.match(await page.getAttribute('#system', 'aria-describedby'), /\bsystem-error\b/);
   assert.deepEqual(errors, []);

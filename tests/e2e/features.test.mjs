@@ -38,10 +38,11 @@ test('issue 7: your own system — a typo shows line, column and caret; the fix 
   await page.selectOption('#model', 'custom');
   await page.selectOption('#method', 'rk4');
   await page.waitForSelector('#system-box:not([hidden])');
+  // Parameters of the text become inputs (once the labs package, the whole engine that
+  // reads typed systems, has loaded: until then the previous run stays shown).
+  await page.waitForSelector('input[data-param="k"]', { state: 'visible', timeout: 15000 });
   await page.waitForFunction(() => document.body.dataset.status === 'ok');
   assert.ok((await countColouredPixels(page, '#plot-trajectory', BLUE)) > 200);
-  // Parameters of the text become inputs.
-  assert.ok(await page.isVisible('input[data-param="k"]'));
 
   await page.fill('#system', "param k = 4\nx' = v\nv' = -kk*x\nx(0) = 1");
   await page.waitForSelector('#system-error:not([hidden])');

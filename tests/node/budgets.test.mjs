@@ -3,10 +3,14 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import init, { solve, Integrator, describeSystem } from '../../pkg/odelab.js';
+import init, { solve, Integrator } from '../../pkg/odelab.js';
+// Typed systems run in the whole engine (the labs package): the run package leaves
+// the expression language out.
+import initWhole, * as whole from '../../pkg-labs/odelab_labs.js';
 
 before(async () => {
   await init({ module_or_path: readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)) });
+  await initWhole({ module_or_path: readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)) });
 });
 
 test('maxSteps above 10 million is refused with a message', () => {
@@ -44,8 +48,8 @@ test('NaN and infinities in states, parameters, tolerances and times are refused
 });
 
 test('describeSystem refuses text over the size and nesting budgets with a message', () => {
-  assert.throws(() => describeSystem(`x' = ${'1+'.repeat(60_000)}1`), /the text is too large \(more than 100000 bytes\)/);
-  assert.throws(() => describeSystem(`x' = ${'('.repeat(100)}1${')'.repeat(100)}`), /nested too deeply \(more than 64 levels\)/);
+  assert.throws(() => whole.describeSystem(`x' = ${'1+'.repeat(60_000)}1`), /the text is too large \(more than 100000 bytes\)/);
+  assert.throws(() => whole.describeSystem(`x' = ${'('.repeat(100)}1${')'.repeat(100)}`), /nested too deeply \(more than 64 levels\)/);
 });
 
 /** n decoupled decays y_i' = -k_i y_i (k_i = 1 … 7), all starting at 1, as system text. */
@@ -59,7 +63,7 @@ function decays(n) {
 test('400 typed states × 10 million Euler steps no longer aborts: the record is budgeted', () => {
   // The issue's request (h = 1e-6 to t1 = 10, maxSteps 1e7) threw "RuntimeError:
   // unreachable" at once; a terminal event keeps this test short.
-  const sol = solve({
+  const sol = whole.solve({
     system: decays(400),
     method: 'euler',
     h: 1e-6,
@@ -73,7 +77,7 @@ test('400 typed states × 10 million Euler steps no longer aborts: the record is
 });
 
 test('a run of more steps than fit is thinned, keeps its end, and says so', () => {
-  const sol = solve({ system: decays(400), method: 'euler', h: 1e-6, t1: 0.05 });
+  const sol = whole.solve({ system: decays(400), method: 'euler', h: 1e-6, t1: 0.05 });
   assert.match(sol.thinned, /more than fit in memory: every \d+th step is kept/);
   assert.ok(sol.t.length * 403 <= 2 ** 24);
   assert.equal(sol.t[0], 0);
@@ -83,7 +87,7 @@ test('a run of more steps than fit is thinned, keeps its end, and says so', () =
 
 test('what cannot fit is refused with a message', () => {
   const tEval = Array.from({ length: 1_000_000 }, (_, i) => i * 1e-6);
-  assert.throws(() => solve({ system: decays(400), method: 'rk4', h: 0.1, t1: 1, tEval }), /needs about 3200 MB, more than the 134 MB a run may use/);
+  assert.throws(() => whole.solve({ system: decays(400), method: 'rk4', h: 0.1, t1: 1, tEval }), /needs about 3200 MB, more than the 134 MB a run may use/);
 });
 
 test('Animate (Integrator.advance) and Solve report the same stop the same way', () => {

@@ -2,7 +2,9 @@
 // native side is computed in this same run (`cargo run --example determinism`: every
 // built-in model × every method that applies, hashed); each spec is solved again here
 // through pkg/ and the FNV-1a hashes of the bytes of t, y, the outputs, yEval and the
-// exact solution must be equal. (src/math.rs is what makes them equal: the elementary
+// exact solution must be equal; a spec the run package leaves out (slowfast, a
+// formulation: code "not-in-this-build") through pkg-labs/, the whole engine, as the
+// page's worker runs it. (src/math.rs is what makes them equal: the elementary
 // functions come from the libm crate on both targets.) The exponential methods (llm,
 // slowfast) are included: their φ-functions (src/phi.rs) use + − × ÷ only, where
 // nalgebra's expm took powf/log2 from the platform and agreed only to 1e-9.
@@ -11,13 +13,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import init, { solve } from '../../pkg/odelab.js';
+import init, { solve as solveFirst } from '../../pkg/odelab.js';
+import initWhole, { solve as solveWhole } from '../../pkg-labs/odelab_labs.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let cases;
 
 before(async () => {
   await init({ module_or_path: readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)) });
+  await initWhole({ module_or_path: readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)) });
   const stdout = execFileSync('cargo', ['run', '--quiet', '--example', 'determinism'], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -36,6 +40,15 @@ export function fnv1a(values) {
     h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
   }
   return h.toString(16).padStart(16, '0');
+}
+
+function solve(spec) {
+  try {
+    return solveFirst(spec);
+  } catch (e) {
+    if (e.code === 'not-in-this-build') return solveWhole(spec);
+    throw e;
+  }
 }
 
 function wasmEntry(spec) {

@@ -1,13 +1,14 @@
-// The Local Linearization Method in the built package (pkg/): the same stiff cases as
-// tests/method/llm_stiff.rs and the exactness on y' = λy of tests/method/llm.rs, typed
-// as systems and solved through the JS API, so what a page gets is what Rust tests pin.
+// The Local Linearization Method in the built whole engine (pkg-labs/, where the page's
+// worker runs typed systems): the same stiff cases as tests/method/llm_stiff.rs and the
+// exactness on y' = λy of tests/method/llm.rs, typed as systems and solved through the
+// JS API, so what a page gets is what Rust tests pin.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import init, { solve } from '../../pkg/odelab.js';
+import init, { solve } from '../../pkg-labs/odelab_labs.js';
 
 before(async () => {
-  await init({ module_or_path: readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)) });
+  await init({ module_or_path: readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)) });
 });
 
 const last = (sol) => Array.from(sol.y.subarray(sol.y.length - sol.dim));

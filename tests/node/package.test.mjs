@@ -1,10 +1,14 @@
 // Tests of the built wasm packages in Node: the JS API contract that lecture pages
 // embed — names, shapes, typed arrays, thrown Errors — exercised through the real wasm
 // modules, not the Rust API. The run package (pkg/odelab.js) has the catalogues, solve
-// and Integrator; the labs package (pkg-labs/odelab_labs.js) the rest.
+// and Integrator over the catalogue models; the labs package (pkg-labs/odelab_labs.js)
+// the labs, and the same run API over the whole engine (your own systems,
+// formulations, methods "custom" and "slowfast"), which the run package refuses with
+// an Error whose code is "not-in-this-build".
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import init, * as runPackage from '../../pkg/odelab.js';
 import initLabs, * as labsPackage from '../../pkg-labs/odelab_labs.js';
 
@@ -16,14 +20,15 @@ before(async () => {
   await initLabs({ module_or_path: readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)) });
 });
 
-// The public names (README "Using the engine from JavaScript"): each in exactly one package.
+// The public names (README "Using the engine from JavaScript"): the run API in both
+// packages (the labs package is the whole engine), the labs' own only in the labs one.
 const RUN_API = ['methods', 'models', 'stabilityMethods', 'describeSystem', 'solve', 'Integrator'];
 const LABS_API = ['stabilityMap', 'stabilityContour', 'stabilityFacts', 'stabilityAnalysis', 'spectrum', 'convergence', 'analyzeTableau', 'compareRuns', 'compareFormulations', 'readAssignment', 'assignmentDigest', 'gradeAssignment'];
 
-test('every public function is exported by exactly one of the two packages', () => {
+test('the run API is in both packages, the labs API only in the labs package', () => {
   for (const name of RUN_API) {
     assert.equal(typeof runPackage[name], 'function', `pkg/odelab.js exports ${name}`);
-    assert.equal(labsPackage[name], undefined, `pkg-labs/odelab_labs.js does not export ${name}`);
+    assert.equal(typeof labsPackage[name], 'function', `pkg-labs/odelab_labs.js exports ${name}`);
   }
   for (const name of LABS_API) {
     assert.equal(typeof labsPackage[name], 'function', `pkg-labs/odelab_labs.js exports ${name}`);
@@ -32,7 +37,55 @@ test('every public function is exported by exactly one of the two packages', () 
   // Nothing else: a new binding is added to the list above (and to the README).
   const own = (pkg) => Object.keys(pkg).filter((k) => k !== 'default' && k !== 'initSync').sort();
   assert.deepEqual(own(runPackage), [...RUN_API].sort());
-  assert.deepEqual(own(labsPackage), [...LABS_API].sort());
+  assert.deepEqual(own(labsPackage), [...RUN_API, ...LABS_API].sort());
+});
+
+// What the run package leaves out to stay small, each as a spec the whole engine runs.
+const LEFT_OUT = [
+  ['your own system', { system: "x' = v\nv' = -4*x\nx(0) = 1, v(0) = 0", method: 'rk4', h: 0.01, t1: 1 }],
+  ['a formulation', { model: 'double-pendulum-stiff', formulation: 'augmented', method: 'ros4', t1: 0.1 }],
+  ['method "custom"', { model: 'pendulum', method: 'custom', tableau: rk4Typed(), h: 0.01, t1: 1 }],
+  ['method "slowfast"', { model: 'pendulum-particle', method: 'slowfast', h: 0.005, t1: 0.1 }],
+  ['an event as text', { model: 'mass-spring-damper', method: 'rk4', h: 0.01, t1: 2, events: [{ expr: 'x + 0.05' }] }],
+];
+
+test('the run package refuses what it leaves out with code "not-in-this-build"; the labs package runs it', () => {
+  const refused = (e) => e instanceof Error && e.code === 'not-in-this-build' && /not in odelab's first-load package pkg\//.test(e.message);
+  for (const [what, spec] of LEFT_OUT) {
+    assert.throws(() => solve(spec), refused, what);
+    assert.throws(() => new Integrator(spec), refused, what);
+    const sol = labsPackage.solve(spec);
+    assert.ok(sol.t.length > 1 && sol.y.every(Number.isFinite), what);
+    const it = new labsPackage.Integrator(spec);
+    assert.deepEqual(it.advance(1e9).t, sol.t.subarray(1), what);
+    it.free();
+  }
+  assert.throws(() => runPackage.describeSystem("x' = -x"), refused);
+  assert.deepEqual(labsPackage.describeSystem("x' = -x").names, ['x']);
+  // An ordinary error stays an ordinary error: no code, so nothing is re-run.
+  assert.throws(() => solve({ model: 'pendulum', method: 'rk4', h: 0 }), (e) => e.code === undefined);
+  assert.throws(() => labsPackage.solve({ system: "x' = ", method: 'rk4', h: 0.1 }), (e) => e.code === undefined);
+});
+
+test('the run package, fetched before the first plot, stays within 400 KB raw and 150 KB gzip -9', () => {
+  // Issue 17's budget. What pkg/ holds is chosen by cargo features (Cargo.toml): code
+  // that only user systems, formulations, custom tableaux or slowfast reach belongs
+  // behind `full`, in the labs package.
+  const bytes = readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url));
+  const gzip = gzipSync(bytes, { level: 9 }).length;
+  assert.ok(bytes.length <= 400_000, `pkg/odelab_bg.wasm is ${bytes.length} bytes`);
+  assert.ok(gzip <= 150_000, `pkg/odelab_bg.wasm is ${gzip} bytes gzipped`);
+});
+
+test('the run package and the whole engine give bitwise the same catalogue runs', () => {
+  for (const spec of [
+    { model: 'pendulum', method: 'dp45', t1: 10, rtol: 1e-8 },
+    { model: 'van-der-pol', method: 'ros4', t1: 20 },
+    { model: 'bouncing-balls', method: 'llm', t1: 1, events: [{ id: 'psi1' }] },
+  ]) {
+    const [a, b] = [solve(spec), labsPackage.solve(spec)];
+    assert.deepEqual([a.t, a.y, a.stats], [b.t, b.y, b.stats], spec.method);
+  }
 });
 
 test('methods() lists the catalogue with its metadata', () => {
@@ -176,14 +229,17 @@ test('the labs refuse misspelt keys like solve does: spectrum, convergence (and 
   );
 });
 
-// Issue 7, "Your own method": the tableau editor's calls.
-const rk4Typed = {
-  a: [['0', '0', '0', '0'], ['1/2', '0', '0', '0'], ['0', '1/2', '0', '0'], ['0', '0', '1', '0']],
-  b: ['1/6', '1/3', '1/3', '1/6'],
-};
+// Issue 7, "Your own method": the tableau editor's calls (method "custom" runs in the
+// whole engine, the labs package).
+function rk4Typed() {
+  return {
+    a: [['0', '0', '0', '0'], ['1/2', '0', '0', '0'], ['0', '1/2', '0', '0'], ['0', '0', '1', '0']],
+    b: ['1/6', '1/3', '1/3', '1/6'],
+  };
+}
 
 test('issue 7: analyzeTableau reports order 4, 17 conditions and R(z) of RK4 typed as fractions', () => {
-  const a = analyzeTableau(rk4Typed);
+  const a = analyzeTableau(rk4Typed());
   assert.equal(a.order, 4);
   assert.equal(a.stages, 4);
   assert.equal(a.explicit, true);
@@ -197,21 +253,21 @@ test('issue 7: analyzeTableau reports order 4, 17 conditions and R(z) of RK4 typ
 });
 
 test('issue 7: analyzeTableau throws Errors naming the entry and unknown keys', () => {
-  assert.throws(() => analyzeTableau({ ...rk4Typed, a: [['0', '0', '0', '0'], ['1/x', '0', '0', '0'], ['0', '1/2', '0', '0'], ['0', '0', '1', '0']] }),
+  assert.throws(() => analyzeTableau({ ...rk4Typed(), a: [['0', '0', '0', '0'], ['1/x', '0', '0', '0'], ['0', '1/2', '0', '0'], ['0', '0', '1', '0']] }),
     (e) => e instanceof Error && e.message.includes('row 2, column 1'));
-  assert.throws(() => analyzeTableau({ ...rk4Typed, bhat: ['1', '0', '0', '0'] }), /unknown field "bhat".*bHat/);
+  assert.throws(() => analyzeTableau({ ...rk4Typed(), bhat: ['1', '0', '0', '0'] }), /unknown field "bhat".*bHat/);
   assert.throws(() => analyzeTableau({ a: [[0]], b: [true] }), Error);
 });
 
 test('issue 7: solve runs method "custom" bit for bit like rk4; stabilityFacts reads the same tableau', () => {
-  const mine = solve({ model: 'pendulum', method: 'custom', tableau: rk4Typed, h: 0.01, t1: 2 });
+  const mine = labsPackage.solve({ model: 'pendulum', method: 'custom', tableau: rk4Typed(), h: 0.01, t1: 2 });
   const theirs = solve({ model: 'pendulum', method: 'rk4', h: 0.01, t1: 2 });
   assert.deepEqual(mine.y, theirs.y);
-  const pair = { ...rk4Typed, a: [['0', '0', '0', '0'], ['1/2', '0', '0', '0'], ['0', '3/4', '0', '0'], ['2/9', '1/3', '4/9', '0']], b: ['2/9', '1/3', '4/9', '0'], bHat: ['7/24', '1/4', '1/3', '1/8'] };
-  const adaptive = solve({ model: 'pendulum', method: 'custom', tableau: pair, t1: 2 });
+  const pair = { ...rk4Typed(), a: [['0', '0', '0', '0'], ['1/2', '0', '0', '0'], ['0', '3/4', '0', '0'], ['2/9', '1/3', '4/9', '0']], b: ['2/9', '1/3', '4/9', '0'], bHat: ['7/24', '1/4', '1/3', '1/8'] };
+  const adaptive = labsPackage.solve({ model: 'pendulum', method: 'custom', tableau: pair, t1: 2 });
   assert.equal(adaptive.errEst.length, adaptive.h.length);
-  assert.throws(() => solve({ model: 'pendulum', method: 'custom', tableau: { ...rk4Typed, x: 1 }, h: 0.01 }), /unknown field "x" in tableau/);
-  const f = stabilityFacts({ method: 'custom', tableau: rk4Typed });
+  assert.throws(() => solve({ model: 'pendulum', method: 'custom', tableau: { ...rk4Typed(), x: 1 }, h: 0.01 }), /unknown field "x" in tableau/);
+  const f = stabilityFacts({ method: 'custom', tableau: rk4Typed() });
   assert.ok(Math.abs(f.realIntercept + 2.785293563405282) < 1e-9);
 });
 

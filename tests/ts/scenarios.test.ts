@@ -2,9 +2,10 @@
 // its claim — what the seed's figure or table says — holds (issue 6).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeSystem, initEngine, methods, models, solve } from '../../www/engine';
+import { describeSystem as describeFirst, initEngine, methods, models, refusedHere, solve as solveFirst } from '../../www/engine';
+import * as whole from '../../www/engine-labs';
 import { convergence, initLabs, stabilityAnalysis } from '../../www/engine-labs';
-import type { Solution, SolveSpec } from '../../www/engine';
+import type { ModelInfo, Solution, SolveSpec } from '../../www/engine';
 import scenarioList from '../../www/scenarios.json';
 import { CUSTOM, DEFAULT_SYSTEM, toSpec } from '../../www/settings';
 import type { RunSettings } from '../../www/settings';
@@ -23,6 +24,18 @@ beforeAll(async () => {
   await initEngine(readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)));
   await initLabs(readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)));
 });
+
+/** As the worker does: the run package, or the whole engine for what it leaves out. */
+function firstOrWhole<T>(first: () => T, second: () => T): T {
+  try {
+    return first();
+  } catch (e) {
+    if (refusedHere(e)) return second();
+    throw e;
+  }
+}
+const solve = (spec: SolveSpec): Solution => firstOrWhole(() => solveFirst(spec), () => whole.solve(spec));
+const describeSystem = (text: string): ModelInfo => firstOrWhole(() => describeFirst(text), () => whole.describeSystem(text));
 
 function run(settings: RunSettings, extra: Partial<SolveSpec> = {}): Solution {
   const model =
