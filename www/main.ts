@@ -7,10 +7,12 @@
  * `?assignment=<URL>` adds the homework panel (www/homework.ts), `&grade=1` turns the
  * page into the lecturer's grading page (www/grading.ts).
  */
+// First: starts the worker while the modules below evaluate.
+import { catalogRequest, engine } from './boot';
+import type { EngineClient } from './client';
 import { describeSliders, markFieldErrors, selectTab, tabs } from './a11y';
 import { byId } from './dom';
 import { applyEmbedMode, embedMode } from './embedded';
-import { EngineClient } from './client';
 import type { Catalog } from './protocol';
 import scenarioList from './scenarios.json';
 import { toSpec, type RunSettings } from './settings';
@@ -60,10 +62,9 @@ function showCaption(scenario: Scenario | undefined): void {
 }
 
 async function main(): Promise<void> {
-  const engine = new EngineClient(() => new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' }));
   let catalog: Catalog;
   try {
-    catalog = await engine.catalog();
+    catalog = await catalogRequest;
   } catch (e) {
     showFatal(`The numerical engine could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
     return;

@@ -319,6 +319,9 @@ export class StabilityView {
 
   /** Draws the primary map, every boundary, the axes and the hλ markers. */
   draw(): void {
+    // Hidden (another tab is open): nothing to see, and measuring the canvas would force
+    // a layout of the whole page (18 ms of the first plot); sync() draws on showing.
+    if (byId('view-stability').hidden) return;
     const { width, height } = this.canvas.getBoundingClientRect();
     const ctx = sizeCanvas(this.canvas, width, height);
     if (!ctx) return;
