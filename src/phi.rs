@@ -88,6 +88,13 @@ pub struct PhiFunctions {
     tmp2: Vec<f64>,
     /// The balancing D (powers of two).
     scale: Vec<f64>,
+    /// Whether a repeated argument is answered from the last evaluation
+    /// ([`PhiFunctions::reusing`]).
+    reuse: bool,
+    /// The argument h·J (column-major) of the φ-functions held, when `held_k` is the
+    /// k they were computed to (and they were finite).
+    held: Vec<f64>,
+    held_k: Option<usize>,
 }
 
 /// c = a b for column-major n × n matrices. Sizes up to 8 go through a copy of the
@@ -169,6 +176,22 @@ impl PhiFunctions {
             tmp: z(),
             tmp2: z(),
             scale: vec![1.0; n],
+            reuse: false,
+            held: Vec::new(),
+            held_k: None,
+        }
+    }
+
+    /// Buffers for n × n matrices, and [`compute`](Self::compute) skips the evaluation
+    /// when h·J has the same bits, entry by entry, as the argument of the φ-functions it
+    /// holds (then the result would be the same bits too; `nexpm` counts evaluations
+    /// only). For the slow/fast scheme, whose fast block is often linear (a spring: the
+    /// same g_z every step, and the same A = g_z + g_z⁻¹g_x f_z when f_z or g_x vanish).
+    pub fn reusing(n: usize) -> Self {
+        Self {
+            reuse: true,
+            held: vec![0.0; n * n],
+            ..Self::new(n)
         }
     }
 
@@ -184,6 +207,18 @@ impl PhiFunctions {
         step_h: f64,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
+        if self.reuse {
+            let same = self.held_k == Some(k)
+                && self
+                    .held
+                    .iter()
+                    .zip(jac.as_slice())
+                    .all(|(&a, &j)| a.to_bits() == (h * j).to_bits());
+            if same {
+                return Ok(());
+            }
+            self.held_k = None;
+        }
         match self.n {
             1 => self.compute_dim::<1>(jac, h, k, t, step_h, stats),
             2 => self.compute_dim::<2>(jac, h, k, t, step_h, stats),
@@ -194,7 +229,14 @@ impl PhiFunctions {
             7 => self.compute_dim::<7>(jac, h, k, t, step_h, stats),
             8 => self.compute_dim::<8>(jac, h, k, t, step_h, stats),
             _ => self.compute_dim::<0>(jac, h, k, t, step_h, stats),
+        }?;
+        if self.reuse {
+            for (a, &j) in self.held.iter_mut().zip(jac.as_slice()) {
+                *a = h * j;
+            }
+            self.held_k = Some(k);
         }
+        Ok(())
     }
 
     /// The size: `N`, known at compile time, or `self.n` when `N` is 0.
