@@ -54,13 +54,14 @@ fn mirror_row(grid: &Grid, iy: usize) -> Option<usize> {
 /// across the real axis are copied, which halves the work on a symmetric window.
 pub fn map_of(amp: &Amplification, grid: &Grid) -> Vec<f64> {
     let (nx, ny) = (grid.nx, grid.ny);
-    let mut out = vec![0.0; nx * ny];
+    // Filled row by row from `line` (no zeroing pass over the whole map first).
+    let mut out = Vec::with_capacity(nx * ny);
     let xs: Vec<f64> = (0..nx).map(|ix| grid.x(ix)).collect();
     if let Amplification::Exp = amp {
         // |e^ξ| = e^{Re ξ}: one exp per column.
         let col: Vec<f64> = xs.iter().map(|&x| crate::math::exp(x)).collect();
-        for line in out.chunks_exact_mut(nx) {
-            line.copy_from_slice(&col);
+        for _ in 0..ny {
+            out.extend_from_slice(&col);
         }
         return out;
     }
@@ -85,13 +86,13 @@ pub fn map_of(amp: &Amplification, grid: &Grid) -> Vec<f64> {
     };
     let mut coef = vec![C::new(0.0, 0.0); poly.map_or(0, <[f64]>::len)];
     let mut imag = vec![0.0; if poly.is_some() { nx } else { 0 }];
+    let mut line = vec![0.0; nx];
     for iy in 0..ny {
-        let (done, rest) = out.split_at_mut(iy * nx);
-        let line = &mut rest[..nx];
         if let Some(j) = mirror_row(grid, iy) {
-            line.copy_from_slice(&done[j * nx..(j + 1) * nx]);
+            out.extend_from_within(j * nx..(j + 1) * nx);
             continue;
         }
+        let line = &mut line[..];
         let y = grid.y(iy);
         if let Some(p) = poly {
             shifted(p, 1.0, y, &mut coef);
@@ -103,6 +104,7 @@ pub fn map_of(amp: &Amplification, grid: &Grid) -> Vec<f64> {
                 *v = amp.value(C::new(x, y));
             }
         }
+        out.extend_from_slice(line);
     }
     out
 }

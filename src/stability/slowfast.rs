@@ -250,6 +250,12 @@ impl Prepared {
                 *v = if rho.is_nan() { f64::INFINITY } else { rho };
             }
         }
+        // |wξ|² ≥ (w Im ξ)² also in floating point (adding a square cannot round below
+        // it), so a row with both (α y)² and (κ y)² ≥ 0.04 has no series point.
+        let (ya, yk) = (y * self.alpha, y * self.kappa);
+        if fast && ya * ya >= SERIES_BELOW && yk * yk >= SERIES_BELOW {
+            return;
+        }
         for ((&x, (&ea, &ek)), v) in xs.iter().zip(e_alpha.iter().zip(e_kappa)).zip(out) {
             let xi = C::new(x, y);
             if !fast
