@@ -50,20 +50,38 @@ fn mirror_row(grid: &Grid, iy: usize) -> Option<usize> {
     ((grid.y(j) + y).abs() <= tol).then_some(j)
 }
 
+/// One row of a map as [`map_rows`] hands it over: its values, or the index of an
+/// earlier row it equals (the mirror image across the real axis).
+#[derive(Debug, Clone, Copy)]
+pub enum Row<'a> {
+    Values(&'a [f64]),
+    MirrorOf(usize),
+}
+
 /// The map of an amplification on a checked grid. Rows that mirror an earlier row
 /// across the real axis are copied, which halves the work on a symmetric window.
 pub fn map_of(amp: &Amplification, grid: &Grid) -> Vec<f64> {
+    let nx = grid.nx;
+    let mut out = Vec::with_capacity(nx * grid.ny);
+    map_rows(amp, grid, |_, row| match row {
+        Row::Values(v) => out.extend_from_slice(v),
+        Row::MirrorOf(j) => out.extend_from_within(j * nx..(j + 1) * nx),
+    });
+    out
+}
+
+/// The rows of the map, iy = 0, 1, …, handed to `sink` as they are computed (the WASM
+/// binding copies each into the JS array it returns, without a whole-map buffer).
+pub fn map_rows(amp: &Amplification, grid: &Grid, mut sink: impl FnMut(usize, Row<'_>)) {
     let (nx, ny) = (grid.nx, grid.ny);
-    // Filled row by row from `line` (no zeroing pass over the whole map first).
-    let mut out = Vec::with_capacity(nx * ny);
     let xs: Vec<f64> = (0..nx).map(|ix| grid.x(ix)).collect();
     if let Amplification::Exp = amp {
         // |e^ξ| = e^{Re ξ}: one exp per column.
         let col: Vec<f64> = xs.iter().map(|&x| crate::math::exp(x)).collect();
-        for _ in 0..ny {
-            out.extend_from_slice(&col);
+        for iy in 0..ny {
+            sink(iy, Row::Values(&col));
         }
-        return out;
+        return;
     }
     // The slow/fast map's exponentials, separably: e^{wξ} = e^{w Re ξ}·e^{i w Im ξ}.
     let sf = match amp {
@@ -89,7 +107,7 @@ pub fn map_of(amp: &Amplification, grid: &Grid) -> Vec<f64> {
     let mut line = vec![0.0; nx];
     for iy in 0..ny {
         if let Some(j) = mirror_row(grid, iy) {
-            out.extend_from_within(j * nx..(j + 1) * nx);
+            sink(iy, Row::MirrorOf(j));
             continue;
         }
         let line = &mut line[..];
@@ -104,9 +122,8 @@ pub fn map_of(amp: &Amplification, grid: &Grid) -> Vec<f64> {
                 *v = amp.value(C::new(x, y));
             }
         }
-        out.extend_from_slice(line);
+        sink(iy, Row::Values(line));
     }
-    out
 }
 
 /// |q(x)| at every x of `xs` for q(x) = Σ coef[k] x^k (complex coefficients, real x):
