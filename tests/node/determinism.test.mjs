@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import init, { solve } from '../../pkg/odelab.js';
+import initLabs, { stabilityMap } from '../../pkg-labs/odelab_labs.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let cases;
@@ -78,4 +79,17 @@ test('the exponential methods are among the bitwise cases, adaptive llm included
   assert.ok(ids('llm').length >= 8, `${ids('llm').length} llm cases`);
   assert.ok(ids('slowfast').length >= 2, `${ids('slowfast').length} slowfast cases`);
   assert.ok(ids('llm').every((c) => c.spec.adaptive === undefined && c.spec.tEval));
+});
+
+test('stability maps: WASM (vectorised row kernels, simd128) is bitwise the native map', async () => {
+  await initLabs({ module_or_path: readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)) });
+  const maps = JSON.parse(
+    execFileSync('cargo', ['run', '--quiet', '--example', 'determinism', '--', 'maps'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 300_000,
+    }),
+  );
+  assert.ok(maps.length >= 5, `${maps.length} maps`);
+  for (const { spec, native } of maps) assert.equal(fnv1a(stabilityMap(spec)), native, JSON.stringify(spec));
 });
