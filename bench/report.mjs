@@ -102,19 +102,26 @@ if (wasm && native) {
     if (w?.ms && n?.ms) rows.push([`${id} Van der Pol case — WASM vs native`, ms(w.ms), ms(n.ms), `WASM ${x(w.ms / n.ms)} native`, '≤ 1.5×', verdict(w.ms / n.ms <= 1.5)]);
   }
 }
-// 4. Stability maps, one row per method.
-for (const id of cases.stabilityMap.methods) {
-  const w = wasm?.stabilityMap?.[id];
-  const n = native?.stabilityMap?.[id];
-  if (!w?.ms) continue;
-  rows.push([
-    `${cases.stabilityMap.n}² stability map, ${id} — WASM`,
-    ms(w.ms),
-    n ? `native ${ms(n.ms)}` : '—',
-    n ? `WASM ${x(w.ms / n.ms)} native` : '—',
-    '≤ 16 ms',
-    verdict(w.ms <= 16),
-  ]);
+// 4. Stability maps, one row per method and window (the case's, then one without
+//    mirrored rows: issue 17's "on any window").
+const asym = cases.stabilityMap.asymmetric;
+for (const [key, where] of [
+  ['stabilityMap', ''],
+  ['stabilityMapAsymmetric', asym ? `, window re [${asym.re.join(', ')}] × im [${asym.im.join(', ')}] (no mirrored rows)` : ''],
+]) {
+  for (const id of cases.stabilityMap.methods) {
+    const w = wasm?.[key]?.[id];
+    const n = native?.[key]?.[id];
+    if (!w?.ms) continue;
+    rows.push([
+      `${cases.stabilityMap.n}² stability map, ${id}${where} — WASM`,
+      ms(w.ms),
+      n ? `native ${ms(n.ms)}` : '—',
+      n ? `WASM ${x(w.ms / n.ms)} native` : '—',
+      '≤ 16 ms',
+      verdict(w.ms <= 16),
+    ]);
+  }
 }
 // 4b. Pairs: a method's time over a baseline's, in the same run (WASM; native in brackets).
 for (const [i, c] of cases.pairs.cases.entries()) {

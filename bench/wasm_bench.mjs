@@ -95,6 +95,13 @@ const result = { runs: RUNS, node: process.version };
     const { ms, runs, out } = timed(Math.min(RUNS, 15), () => stabilityMap(spec), 2);
     result.stabilityMap[id] = { ms, runs, stableCells: out.filter((v) => v <= 1).length };
   }
+  const asym = cases.stabilityMap.asymmetric;
+  result.stabilityMapAsymmetric = {};
+  for (const id of ids) {
+    const spec = { method: id, re: asym.re, im: asym.im, nx: n, ny: n };
+    const { ms, runs, out } = timed(Math.min(RUNS, 15), () => stabilityMap(spec), 2);
+    result.stabilityMapAsymmetric[id] = { ms, runs, stableCells: out.filter((v) => v <= 1).length };
+  }
 }
 
 // 5. Pairs: a method against a baseline in the same run, both timed, each end point

@@ -3,7 +3,8 @@
 //! as JSON — the spec and a hash of the bytes of every result array — so the Node test
 //! can solve the same specs in WASM and compare bit for bit.
 //!
-//! `cargo run --example determinism`
+//! `cargo run --example determinism`; with the argument `maps`, the stability maps of
+//! `stability_maps()` instead (their row kernels are vectorised, with `simd128` in wasm).
 
 use odelab::spec::SolveSpec;
 use odelab::{method, model};
@@ -41,7 +42,34 @@ fn entry(spec: &Value) -> Value {
     }
 }
 
+/// Stability maps whose bytes the Node test compares with `stabilityMap` in WASM:
+/// slow/fast (default and other α, β; windows with and without mirrored rows, one
+/// around ξ = 0 where the series points are) and stability polynomials. (The multistep
+/// maps are not bitwise: their root finder's complex moduli go through the platform's
+/// `hypot`.)
+fn stability_maps() -> Value {
+    let specs = [
+        json!({ "method": "slowfast", "re": [-5.0, 1.0], "im": [0.5, 7.5], "nx": 257, "ny": 193 }),
+        json!({ "method": "slowfast", "re": [-3.0, 1.0], "im": [-1.0, 2.0], "nx": 301, "ny": 151,
+                "alpha": 30.0, "beta": 0.3 }),
+        json!({ "method": "slowfast", "re": [-0.3, 0.2], "im": [-0.25, 0.25], "nx": 101, "ny": 101 }),
+        json!({ "method": "rk4", "re": [-5.0, 1.0], "im": [-3.5, 3.5], "nx": 257, "ny": 193 }),
+        json!({ "method": "dp45", "re": [-6.0, 2.0], "im": [0.1, 6.0], "nx": 200, "ny": 120 }),
+    ];
+    let out = specs.map(|spec| {
+        let parsed: odelab::stability::StabilitySpec =
+            serde_json::from_value(spec.clone()).expect("a valid stability spec");
+        let values = odelab::stability::stability_map(&parsed).expect("the map computes");
+        json!({ "spec": spec, "native": fnv1a(&values) })
+    });
+    Value::Array(out.to_vec())
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("maps") {
+        println!("{}", stability_maps());
+        return;
+    }
     let mut out = Vec::new();
     for info in model::catalog() {
         for m in method::CATALOG {

@@ -114,6 +114,13 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
         Self::new(m, what, t, h, stats)
     }
 
+    /// Moves the factorisation to the step at (t, h), for the messages of later solves
+    /// (a method that keeps an LU across steps while its matrix repeats).
+    pub fn relocate(&mut self, t: f64, h: f64) {
+        self.t = t;
+        self.h = h;
+    }
+
     /// Solves M x = b in place; a non-finite solution (a numerically singular M) is an
     /// error.
     pub fn solve_in_place(&self, b: &mut DVector<T>) -> Result<(), OdeError> {

@@ -88,12 +88,25 @@ pub struct PhiFunctions {
     tmp2: Vec<f64>,
     /// The balancing D (powers of two).
     scale: Vec<f64>,
+    /// Whether a repeated argument is answered from the last evaluation
+    /// ([`PhiFunctions::reusing`]).
+    reuse: bool,
+    /// The argument h·J (column-major) of the φ-functions held, when `held_k` is the
+    /// k they were computed to (and they were finite).
+    held: Vec<f64>,
+    held_k: Option<usize>,
 }
 
+/// Whether sizes up to 8 get their own copy of the loops with n known at compile time
+/// (unrolled, the same operations in the same order, so the same bits). Only in the
+/// whole engine (feature `full`): the eight copies cost ~66 KB of the first-load
+/// package (pkg/, ≤ 400 KB), where llm keeps the loops over any n.
+const SIZED: bool = cfg!(feature = "full");
+
 /// c = a b for column-major n × n matrices. Sizes up to 8 go through a copy of the
-/// loop with n known at compile time (unrolled; the same operations in the same order).
+/// loop with n known at compile time when [`SIZED`].
 fn matmul(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
-    match n {
+    match if SIZED { n } else { 0 } {
         1 => matmul_fixed::<1>(a, b, c),
         2 => matmul_fixed::<2>(a, b, c),
         3 => matmul_fixed::<3>(a, b, c),
@@ -132,6 +145,31 @@ fn matmul_any(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     }
 }
 
+/// [`matmul`] for size `N` known at compile time (0: `n` at run time).
+#[inline(always)]
+fn matmul_dim<const N: usize>(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
+    if N == 0 {
+        matmul(n, a, b, c);
+    } else {
+        matmul_fixed::<N>(a, b, c);
+    }
+}
+
+/// One Paterson–Stockmeyer chunk, out = c₀I + c₁X + c₂X² + c₃X³ with c = `coef[..4]`.
+#[inline(always)]
+fn chunk<const N: usize>(n: usize, coef: &[f64], [x1, x2, x3]: [&[f64]; 3], out: &mut [f64]) {
+    let nn = n * n;
+    let (x1, x2, x3, out) = (&x1[..nn], &x2[..nn], &x3[..nn], &mut out[..nn]);
+    let (c0, c1, c2, c3) = (coef[0], coef[1], coef[2], coef[3]);
+    for j in 0..n {
+        for i in 0..n {
+            let idx = j * n + i;
+            let diag = if i == j { c0 } else { 0.0 };
+            out[idx] = diag + c1 * x1[idx] + c2 * x2[idx] + c3 * x3[idx];
+        }
+    }
+}
+
 impl PhiFunctions {
     /// Buffers for n × n matrices.
     pub fn new(n: usize) -> Self {
@@ -144,6 +182,22 @@ impl PhiFunctions {
             tmp: z(),
             tmp2: z(),
             scale: vec![1.0; n],
+            reuse: false,
+            held: Vec::new(),
+            held_k: None,
+        }
+    }
+
+    /// Buffers for n × n matrices, and [`compute`](Self::compute) skips the evaluation
+    /// when h·J has the same bits, entry by entry, as the argument of the φ-functions it
+    /// holds (then the result would be the same bits too; `nexpm` counts evaluations
+    /// only). For the slow/fast scheme, whose fast block is often linear (a spring: the
+    /// same g_z every step, and the same A = g_z + g_z⁻¹g_x f_z when f_z or g_x vanish).
+    pub fn reusing(n: usize) -> Self {
+        Self {
+            reuse: true,
+            held: vec![0.0; n * n],
+            ..Self::new(n)
         }
     }
 
@@ -159,7 +213,61 @@ impl PhiFunctions {
         step_h: f64,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let n = self.n;
+        if self.reuse {
+            let same = self.held_k == Some(k)
+                && self
+                    .held
+                    .iter()
+                    .zip(jac.as_slice())
+                    .all(|(&a, &j)| a.to_bits() == (h * j).to_bits());
+            if same {
+                return Ok(());
+            }
+            self.held_k = None;
+        }
+        match if SIZED { self.n } else { 0 } {
+            1 => self.compute_dim::<1>(jac, h, k, t, step_h, stats),
+            2 => self.compute_dim::<2>(jac, h, k, t, step_h, stats),
+            3 => self.compute_dim::<3>(jac, h, k, t, step_h, stats),
+            4 => self.compute_dim::<4>(jac, h, k, t, step_h, stats),
+            5 => self.compute_dim::<5>(jac, h, k, t, step_h, stats),
+            6 => self.compute_dim::<6>(jac, h, k, t, step_h, stats),
+            7 => self.compute_dim::<7>(jac, h, k, t, step_h, stats),
+            8 => self.compute_dim::<8>(jac, h, k, t, step_h, stats),
+            _ => self.compute_dim::<0>(jac, h, k, t, step_h, stats),
+        }?;
+        if self.reuse {
+            for (a, &j) in self.held.iter_mut().zip(jac.as_slice()) {
+                *a = h * j;
+            }
+            self.held_k = Some(k);
+        }
+        Ok(())
+    }
+
+    /// The size: `N`, known at compile time, or `self.n` when `N` is 0.
+    #[inline(always)]
+    fn dim<const N: usize>(&self) -> usize {
+        if N == 0 {
+            self.n
+        } else {
+            N
+        }
+    }
+
+    /// [`compute`](Self::compute) for size `N` (0: any size). The same source for every
+    /// size, so the same operations in the same order: a size known at compile time
+    /// only lets the compiler unroll the loops and drop the index arithmetic.
+    fn compute_dim<const N: usize>(
+        &mut self,
+        jac: &DMatrix<f64>,
+        h: f64,
+        k: usize,
+        t: f64,
+        step_h: f64,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let n = self.dim::<N>();
         debug_assert!(k <= MAX_K && jac.nrows() == n && jac.ncols() == n);
         let k = k.min(MAX_K);
         self.k = k;
@@ -170,7 +278,7 @@ impl PhiFunctions {
         for (x, &j) in self.pow[0].iter_mut().zip(jac.as_slice()) {
             *x = h * j;
         }
-        self.balance();
+        self.balance::<N>();
         let mut norm: f64 = 0.0;
         for col in self.pow[0].chunks_exact(n.max(1)) {
             norm = norm.max(col.iter().map(|v| v.abs()).sum());
@@ -192,9 +300,9 @@ impl PhiFunctions {
                 *x *= factor;
             }
         }
-        self.taylor();
+        self.taylor::<N>();
         for _ in 0..squarings {
-            self.double();
+            self.double::<N>();
         }
         // Undo the balancing: φ_k(Z)_ij = φ_k(Z')_ij d_i / d_j (exact).
         if self.scale.iter().any(|&d| d != 1.0) {
@@ -220,8 +328,9 @@ impl PhiFunctions {
     /// Balances `pow[0]` in place, D in `scale`: Parlett–Reinsch with radix 2, the
     /// off-diagonal row and column sums of each index brought within a factor of 2,
     /// until a sweep changes no sum by more than 5 % (as LAPACK's `dgebal`).
-    fn balance(&mut self) {
-        let n = self.n;
+    #[inline(always)]
+    fn balance<const N: usize>(&mut self) {
+        let n = self.dim::<N>();
         let z = &mut self.pow[0];
         self.scale.fill(1.0);
         // A bounded number of sweeps (each factor is a power of two, so this converges
@@ -271,38 +380,34 @@ impl PhiFunctions {
     }
 
     /// φ_K(X) … φ₀(X) for ‖X‖₁ ≤ 1, X in `pow[0]`.
-    fn taylor(&mut self) {
-        let n = self.n;
+    #[inline(always)]
+    fn taylor<const N: usize>(&mut self) {
+        let n = self.dim::<N>();
+        let nn = n * n;
         let k = self.k;
         let [x1, x2, x3, x4] = &mut self.pow;
-        matmul(n, x1, x1, x2);
-        matmul(n, x2, x1, x3);
-        matmul(n, x2, x2, x4);
+        let (x1, x2, x3, x4) = (&mut x1[..nn], &mut x2[..nn], &mut x3[..nn], &mut x4[..nn]);
+        matmul_dim::<N>(n, x1, x1, x2);
+        matmul_dim::<N>(n, x2, x1, x3);
+        matmul_dim::<N>(n, x2, x2, x4);
         // Paterson–Stockmeyer: φ_K(X) = Σ_i B_i (X⁴)^i, B_i = Σ_r c_{4i+r} X^r,
         // c_j = 1/(j+K)!, Horner in X⁴ from the top chunk down.
-        let c = |j: usize| INV_FACT[j + k];
-        let chunk = |i: usize, out: &mut [f64]| {
-            let base = 4 * i;
-            for (idx, o) in out.iter_mut().enumerate() {
-                let diag = if idx % (n + 1) == 0 { c(base) } else { 0.0 };
-                *o = diag + c(base + 1) * x1[idx] + c(base + 2) * x2[idx] + c(base + 3) * x3[idx];
-            }
-        };
+        let powers = [&*x1, &*x2, &*x3];
         let chunks = (DEGREE + 1) / 4;
-        let (acc, tmp) = (&mut self.tmp, &mut self.tmp2);
-        chunk(chunks - 1, acc);
+        let (acc, tmp) = (&mut self.tmp[..nn], &mut self.tmp2[..nn]);
+        chunk::<N>(n, &INV_FACT[4 * (chunks - 1) + k..], powers, acc);
         for i in (0..chunks - 1).rev() {
-            matmul(n, acc, x4, tmp);
-            chunk(i, acc);
+            matmul_dim::<N>(n, acc, x4, tmp);
+            chunk::<N>(n, &INV_FACT[4 * i + k..], powers, acc);
             for (a, t) in acc.iter_mut().zip(tmp.iter()) {
                 *a += t;
             }
         }
-        self.phi[k].copy_from_slice(acc);
+        self.phi[k][..nn].copy_from_slice(acc);
         for j in (0..k).rev() {
             let (lo, hi) = self.phi.split_at_mut(j + 1);
-            let out = &mut lo[j];
-            matmul(n, x1, &hi[0], out);
+            let out = &mut lo[j][..nn];
+            matmul_dim::<N>(n, x1, &hi[0][..nn], out);
             for d in 0..n {
                 out[d * (n + 1)] += INV_FACT[j];
             }
@@ -310,21 +415,39 @@ impl PhiFunctions {
     }
 
     /// φ_k(X) → φ_k(2X), k = K … 0 (Skaflestad–Wright eq. 2.5).
-    fn double(&mut self) {
-        let n = self.n;
+    #[inline(always)]
+    fn double<const N: usize>(&mut self) {
+        let n = self.dim::<N>();
+        let nn = n * n;
         for k in (1..=self.k).rev() {
-            matmul(n, &self.phi[0], &self.phi[k], &mut self.tmp);
+            matmul_dim::<N>(
+                n,
+                &self.phi[0][..nn],
+                &self.phi[k][..nn],
+                &mut self.tmp[..nn],
+            );
             let w = INV_FACT[0] / f64::from(1u32 << k);
-            for idx in 0..n * n {
-                let mut s = self.tmp[idx];
-                for j in 1..=k {
-                    s += self.phi[j][idx] * INV_FACT[k - j];
+            // tmp2 = (tmp + Σ_{j=1..k} φ_j/(k−j)!)·w, the sum in the order of j, a whole
+            // matrix per term (the same operations per entry, in vectorisable loops).
+            let tmp2 = &mut self.tmp2[..nn];
+            tmp2.copy_from_slice(&self.tmp[..nn]);
+            for j in 1..=k {
+                let c = INV_FACT[k - j];
+                for (s, &p) in tmp2.iter_mut().zip(&self.phi[j][..nn]) {
+                    *s += p * c;
                 }
-                self.tmp2[idx] = s * w;
+            }
+            for s in tmp2.iter_mut() {
+                *s *= w;
             }
             std::mem::swap(&mut self.phi[k], &mut self.tmp2);
         }
-        matmul(n, &self.phi[0], &self.phi[0], &mut self.tmp);
+        matmul_dim::<N>(
+            n,
+            &self.phi[0][..nn],
+            &self.phi[0][..nn],
+            &mut self.tmp[..nn],
+        );
         std::mem::swap(&mut self.phi[0], &mut self.tmp);
     }
 

@@ -145,7 +145,11 @@ fn issue_4_js_field_names() {
     ] {
         assert!(stats.get(key).is_some(), "{key} in {stats}");
     }
-    assert_eq!(stats["nexpm"], 20);
+    // φ-functions are evaluated when their argument changes: 10 steps, the Jacobian
+    // frozen for two steps at a time (the second step of each pair reuses both φ(h g_z)
+    // and φ(hA)), and this linear model's finite differences repeat some refreshes bit
+    // for bit.
+    assert_eq!(stats["nexpm"], 7);
     let info = serde_json::to_value(odelab::method::info("ros4").unwrap()).unwrap();
     assert_eq!(info["needsJacobian"], true);
     assert_eq!(info["lStable"], true);

@@ -140,3 +140,46 @@ fn phi_refuses_non_finite_and_huge_arguments_with_a_typed_error() {
     assert!(phi.compute(&grow, 0.1, 3, 2.0, 0.1, &mut stats).is_err());
     assert_eq!(stats.nexpm, 1, "only the overflowing one was evaluated");
 }
+
+/// `PhiFunctions::reusing`: a repeated argument (h·J the same bits) is answered from the
+/// held evaluation without counting one, with the bits a fresh evaluation gives; a
+/// change of h or of one entry in its last bit, or a higher k, evaluates again. Sizes 3
+/// (compile-time path) and 10 (any-size path).
+#[test]
+fn reusing_phi_functions_evaluate_only_a_changed_argument() {
+    for n in [3, 10] {
+        let j = DMatrix::from_fn(n, n, |r, c| {
+            ((r * 7 + c * 3) % 5) as f64 - 2.0 + if r == c { -3.0 } else { 0.0 }
+        });
+        let fresh = |j: &DMatrix<f64>, h: f64, k: usize| {
+            let mut p = PhiFunctions::new(n);
+            p.compute(j, h, k, 0.0, h, &mut Stats::default()).unwrap();
+            (0..=k).map(|i| p.phi(i).to_vec()).collect::<Vec<_>>()
+        };
+        let held =
+            |p: &PhiFunctions, k: usize| (0..=k).map(|i| p.phi(i).to_vec()).collect::<Vec<_>>();
+        let mut stats = Stats::default();
+        let mut p = PhiFunctions::reusing(n);
+        p.compute(&j, 0.3, 2, 0.0, 0.3, &mut stats).unwrap();
+        p.compute(&j, 0.3, 2, 0.0, 0.3, &mut stats).unwrap();
+        assert_eq!(stats.nexpm, 1, "n = {n}: the repeat is not evaluated");
+        assert_eq!(held(&p, 2), fresh(&j, 0.3, 2));
+
+        let mut j2 = j.clone();
+        j2[(1, 2)] = f64::from_bits(j2[(1, 2)].to_bits() + 1);
+        p.compute(&j2, 0.3, 2, 0.0, 0.3, &mut stats).unwrap();
+        assert_eq!(stats.nexpm, 2, "n = {n}: one entry changed in its last bit");
+        assert_eq!(held(&p, 2), fresh(&j2, 0.3, 2));
+
+        p.compute(&j2, 0.25, 2, 0.0, 0.25, &mut stats).unwrap();
+        assert_eq!(stats.nexpm, 3, "n = {n}: h changed");
+        p.compute(&j2, 0.25, 3, 0.0, 0.25, &mut stats).unwrap();
+        assert_eq!(stats.nexpm, 4, "n = {n}: φ₃ asked for");
+        assert_eq!(held(&p, 3), fresh(&j2, 0.25, 3));
+
+        // A refused argument is not held: the next call with it is refused again.
+        let huge = DMatrix::from_element(n, n, 1e300);
+        assert!(p.compute(&huge, 1.0, 2, 0.0, 1.0, &mut stats).is_err());
+        assert!(p.compute(&huge, 1.0, 2, 0.0, 1.0, &mut stats).is_err());
+    }
+}

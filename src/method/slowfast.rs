@@ -20,7 +20,11 @@
 //!
 //! Cost per step: 6 f evaluations (f_n, four RK4 stages, f at x_{n+1}), one Jacobian,
 //! one LU (of g_z), two evaluations of φ₁, φ₂ of an nf × nf matrix (`crate::phi`; the
-//! blocks of 003's bordered exponentials, without the border). Time enters the RK4 stages at their nodes; the
+//! blocks of 003's bordered exponentials, without the border). The LU and each φ are
+//! kept while their matrix repeats bit for bit (`nlu`, `nexpm` count the evaluations):
+//! a linear fast block (a spring, as in `pendulum-particle`) has the same g_z every step,
+//! and A = g_z when g_z⁻¹g_x f_z vanishes. A step allocates nothing else: blocks and
+//! vectors live in `Work`, and the small products are loops in nalgebra's order. Time enters the RK4 stages at their nodes; the
 //! linearisation of the fast part is frozen at t_n (003 treats autonomous systems).
 //! Global order 1 on 003 eq. (50) (the superposition of eq. 30 is first order), as in
 //! 003 Figs. 4–5. Dense output: cubic Hermite on f at both ends.
@@ -66,8 +70,82 @@ pub struct SlowFast {
     f_first: Vec<f64>,
     /// The last step's ends and slopes (dense output, reuse of f).
     ends: StepEnds,
-    /// φ-functions of the fast block (h g_z, then hA).
-    phi: PhiFunctions,
+    /// φ-functions of h g_z and of hA, each kept while its argument repeats bit for bit
+    /// (a linear fast block: `PhiFunctions::reusing`).
+    phi_gz: PhiFunctions,
+    phi_a: PhiFunctions,
+    /// The step's blocks and vectors, allocated once.
+    work: Work,
+    /// The LU of g_z, kept while g_z repeats bit for bit (`work.lu_of` is the g_z it
+    /// factorises): a linear fast block is factorised once.
+    lu: Option<Factored>,
+}
+
+/// Storage of one step (ns slow, nf fast states): the Jacobian blocks, K = g_z⁻¹ g_x,
+/// A, and the vectors of eqs. (43)–(47), so that a step allocates only the LU of g_z.
+struct Work {
+    f_z: DMatrix<f64>,
+    g_x: DMatrix<f64>,
+    g_z: DMatrix<f64>,
+    lu_of: DMatrix<f64>,
+    k: DMatrix<f64>,
+    a: DMatrix<f64>,
+    x_n: DVector<f64>,
+    f_x: DVector<f64>,
+    x_hat: DVector<f64>,
+    x_stage: DVector<f64>,
+    x_new: DVector<f64>,
+    /// f of the current RK4 stage, of the first stage and at x_{n+1} (slow parts).
+    fs: DVector<f64>,
+    f0: DVector<f64>,
+    f1: DVector<f64>,
+    /// x − x_n (slow), then f1 − f0.
+    dx: DVector<f64>,
+    z_n: DVector<f64>,
+    g_n: DVector<f64>,
+    sigma: DVector<f64>,
+    gamma: DVector<f64>,
+    int_y: DVector<f64>,
+    /// A column of K being solved, then K(x − x_n), then the products of eq. (47).
+    col: DVector<f64>,
+    /// H(x) at the last slow right-hand side.
+    z: DVector<f64>,
+    b: DVector<f64>,
+    c: DVector<f64>,
+    phi: DVector<f64>,
+}
+
+impl Work {
+    fn new(ns: usize, nf: usize) -> Self {
+        let v = |n| DVector::zeros(n);
+        Self {
+            f_z: DMatrix::zeros(ns, nf),
+            g_x: DMatrix::zeros(nf, ns),
+            g_z: DMatrix::zeros(nf, nf),
+            lu_of: DMatrix::zeros(nf, nf),
+            k: DMatrix::zeros(nf, ns),
+            a: DMatrix::zeros(nf, nf),
+            x_n: v(ns),
+            f_x: v(ns),
+            x_hat: v(ns),
+            x_stage: v(ns),
+            x_new: v(ns),
+            fs: v(ns),
+            f0: v(ns),
+            f1: v(ns),
+            dx: v(ns),
+            z_n: v(nf),
+            g_n: v(nf),
+            sigma: v(nf),
+            gamma: v(nf),
+            int_y: v(nf),
+            col: v(nf),
+            z: v(nf),
+            b: v(nf),
+            c: v(nf),
+            phi: v(nf),
+        }
+    }
 }
 
 impl SlowFast {
@@ -87,61 +165,114 @@ impl SlowFast {
                 });
             }
         }
-        let slow = (0..dim).filter(|i| !fast.contains(i)).collect();
+        let slow: Vec<usize> = (0..dim).filter(|i| !fast.contains(i)).collect();
         Ok(Self {
             provider: JacobianProvider::new(INFO.id, jacobian),
+            work: Work::new(slow.len(), fast.len()),
             slow,
             fast: fast.to_vec(),
             f_full: vec![0.0; dim],
             y_full: vec![0.0; dim],
             f_first: vec![0.0; dim],
             ends: StepEnds::new(dim),
-            phi: PhiFunctions::new(fast.len()),
+            phi_gz: PhiFunctions::reusing(fast.len()),
+            phi_a: PhiFunctions::reusing(fast.len()),
+            lu: None,
         })
     }
 
-    /// The slow part of f(t, (x, H(x))), with H(x) = z_n − σ − K (x − x_n).
-    #[allow(clippy::too_many_arguments)]
-    fn slow_rhs(
-        &mut self,
-        sys: &dyn System,
-        t: f64,
-        x: &DVector<f64>,
-        x_n: &DVector<f64>,
-        z_n: &DVector<f64>,
-        sigma: &DVector<f64>,
-        k: &DMatrix<f64>,
-        stats: &mut Stats,
-    ) -> (DVector<f64>, DVector<f64>) {
-        let z = self.manifold(x, x_n, z_n, sigma, k);
+    /// The slow part of f(t, (x, H(x))) into `fs`, with x = `x_stage` (or `x_new` when
+    /// `at_new`), H(x) = z_n − σ − K (x − x_n) into `z` (003 eq. 45, corrected).
+    fn slow_rhs(&mut self, sys: &dyn System, t: f64, at_new: bool, stats: &mut Stats) {
+        let w = &mut self.work;
+        let x = if at_new { &w.x_new } else { &w.x_stage };
+        for ((d, &xi), &xn) in
+            w.dx.as_mut_slice()
+                .iter_mut()
+                .zip(x.as_slice())
+                .zip(w.x_n.as_slice().iter())
+        {
+            *d = xi - xn;
+        }
+        mat_vec(&w.k, w.dx.as_slice(), w.col.as_mut_slice());
+        for (((z, &zn), &s), &kd) in
+            w.z.as_mut_slice()
+                .iter_mut()
+                .zip(w.z_n.as_slice())
+                .zip(w.sigma.as_slice())
+                .zip(w.col.as_slice())
+        {
+            *z = zn - s - kd;
+        }
         for (a, &i) in self.slow.iter().enumerate() {
             self.y_full[i] = x[a];
         }
         for (a, &i) in self.fast.iter().enumerate() {
-            self.y_full[i] = z[a];
+            self.y_full[i] = w.z[a];
         }
         sys.rhs(t, &self.y_full, &mut self.f_full);
         stats.nfev += 1;
-        let f = DVector::from_iterator(self.slow.len(), self.slow.iter().map(|&i| self.f_full[i]));
-        (f, z)
-    }
-
-    /// H(x) of 003 eq. (45) (corrected): z_n − σ − K (x − x_n), K = g_z⁻¹ g_x.
-    fn manifold(
-        &self,
-        x: &DVector<f64>,
-        x_n: &DVector<f64>,
-        z_n: &DVector<f64>,
-        sigma: &DVector<f64>,
-        k: &DMatrix<f64>,
-    ) -> DVector<f64> {
-        z_n - sigma - k * (x - x_n)
+        for (f, &i) in w.fs.as_mut_slice().iter_mut().zip(&self.slow) {
+            *f = self.f_full[i];
+        }
     }
 }
 
-/// The sub-matrix of `m` with the given rows and columns.
-fn block(m: &DMatrix<f64>, rows: &[usize], cols: &[usize]) -> DMatrix<f64> {
-    DMatrix::from_fn(rows.len(), cols.len(), |r, c| m[(rows[r], cols[c])])
+/// `out` = the sub-matrix of `m` with the given rows and columns.
+fn block_into(m: &DMatrix<f64>, rows: &[usize], cols: &[usize], out: &mut DMatrix<f64>) {
+    let n = m.nrows();
+    let (m, len) = (m.as_slice(), rows.len());
+    for (out_col, &j) in out.as_mut_slice().chunks_exact_mut(len.max(1)).zip(cols) {
+        let col = &m[j * n..(j + 1) * n];
+        for (o, &i) in out_col.iter_mut().zip(rows) {
+            *o = col[i];
+        }
+    }
+}
+
+/// out = m v, in nalgebra's order for a matrix times a vector (`gemv`: column by
+/// column, out = m₀v₀, then out = m_jv_j + out), so the same bits as `&m * &v`, which
+/// goes through that loop for every size (its matrixmultiply path needs a result with
+/// more than 5 columns).
+fn mat_vec(m: &DMatrix<f64>, v: &[f64], out: &mut [f64]) {
+    let rows = m.nrows();
+    let mut cols = m.as_slice().chunks_exact(rows.max(1)).zip(v);
+    match cols.next() {
+        Some((col, &v0)) => {
+            for (o, &mij) in out.iter_mut().zip(col) {
+                *o = mij * v0;
+            }
+        }
+        None => out.fill(0.0),
+    }
+    for (col, &vj) in cols {
+        for (o, &mij) in out.iter_mut().zip(col) {
+            *o += mij * vj;
+        }
+    }
+}
+
+/// out = a b, as `&a * &b`: nalgebra's gemm is `mat_vec` column by column, except
+/// for large operands (more than 5 rows and columns each), which it hands to
+/// matrixmultiply.
+fn mat_mat(a: &DMatrix<f64>, b: &DMatrix<f64>, out: &mut DMatrix<f64>) {
+    if a.nrows() > 5 && a.ncols() > 5 && b.ncols() > 5 {
+        out.gemm(1.0, a, b, 0.0);
+        return;
+    }
+    let (inner, rows) = (b.nrows().max(1), out.nrows().max(1));
+    let cols = b.as_slice().chunks_exact(inner);
+    for (b_col, out_col) in cols.zip(out.as_mut_slice().chunks_exact_mut(rows)) {
+        mat_vec(a, b_col, out_col);
+    }
+}
+
+/// `out` = the entries of `v` at `idx`.
+fn pick_into(v: &[f64], idx: &[usize], out: &mut DVector<f64>) {
+    let out = out.as_mut_slice();
+    for (o, &i) in out.iter_mut().zip(idx) {
+        *o = v[i];
+    }
 }
 
 impl Stepper for SlowFast {
@@ -149,6 +280,10 @@ impl Stepper for SlowFast {
         &INFO
     }
 
+    // `mat_vec`, `mat_mat` and the loops into the preallocated blocks perform the
+    // operations of nalgebra's allocating `&k * &f_x`, `&k * &f_z`, `x.axpy(…)` (`mul_to`
+    // is `gemm(1, a, b, 0)`) in the same order: the same bits as the expressions in the
+    // comments.
     fn step(
         &mut self,
         sys: &dyn System,
@@ -158,86 +293,135 @@ impl Stepper for SlowFast {
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let (ns, nf) = (self.slow.len(), self.fast.len());
         self.ends.start_f(sys, t, y, &mut self.f_first, stats);
         let (jac, _) = self.provider.at(sys, t, y, stats)?;
-        let f_z = block(jac, &self.slow, &self.fast);
-        let g_x = block(jac, &self.fast, &self.slow);
-        let g_z = block(jac, &self.fast, &self.fast);
-        let pick =
-            |v: &[f64], idx: &[usize]| DVector::from_iterator(idx.len(), idx.iter().map(|&i| v[i]));
-        let x_n = pick(y, &self.slow);
-        let z_n = pick(y, &self.fast);
-        let f_x = pick(&self.f_first, &self.slow);
-        let g_n = pick(&self.f_first, &self.fast);
+        let w = &mut self.work;
+        block_into(jac, &self.slow, &self.fast, &mut w.f_z);
+        block_into(jac, &self.fast, &self.slow, &mut w.g_x);
+        block_into(jac, &self.fast, &self.fast, &mut w.g_z);
+        pick_into(y, &self.slow, &mut w.x_n);
+        pick_into(y, &self.fast, &mut w.z_n);
+        pick_into(&self.f_first, &self.slow, &mut w.f_x);
+        pick_into(&self.f_first, &self.fast, &mut w.g_n);
 
-        let lu = Factored::new(
-            g_z.clone(),
-            "g_z (the fast block of the Jacobian)",
-            t,
-            h,
-            stats,
-        )?;
-        let mut sigma = g_n.clone();
-        lu.solve_in_place(&mut sigma)?;
-        let mut k = DMatrix::<f64>::zeros(nf, ns);
-        for c in 0..ns {
-            let mut col = g_x.column(c).into_owned();
-            lu.solve_in_place(&mut col)?;
-            k.set_column(c, &col);
+        let same = |a: &DMatrix<f64>, b: &DMatrix<f64>| {
+            a.as_slice()
+                .iter()
+                .zip(b.as_slice())
+                .all(|(x, y)| x.to_bits() == y.to_bits())
+        };
+        let lu = match &mut self.lu {
+            Some(lu) if same(&w.lu_of, &w.g_z) => {
+                lu.relocate(t, h);
+                lu
+            }
+            held => {
+                *held = None;
+                let what = "g_z (the fast block of the Jacobian)";
+                w.lu_of.copy_from(&w.g_z);
+                held.insert(Factored::new(w.g_z.clone(), what, t, h, stats)?)
+            }
+        };
+        // σ = g_z⁻¹ g_n, K = g_z⁻¹ g_x column by column, γ = K f_x.
+        w.sigma.copy_from(&w.g_n);
+        lu.solve_in_place(&mut w.sigma)?;
+        let nf = self.fast.len();
+        for (g_col, k_col) in w
+            .g_x
+            .as_slice()
+            .chunks_exact(nf.max(1))
+            .zip(w.k.as_mut_slice().chunks_exact_mut(nf.max(1)))
+        {
+            w.col.as_mut_slice().copy_from_slice(g_col);
+            lu.solve_in_place(&mut w.col)?;
+            k_col.copy_from_slice(w.col.as_slice());
         }
-        let gamma = &k * &f_x;
+        mat_vec(&w.k, w.f_x.as_slice(), w.gamma.as_mut_slice());
 
         // Step 1: ∫y = G₁σ + J₁, the blocks of e^{h D₁}, D₁ = [[0, I, 0], [0, g_z, γ],
         // [0, 0, 0]] (eq. 34/44): G₁ = h φ₁(h g_z), J₁ = h² φ₂(h g_z) γ (crate::phi).
-        self.phi.compute(&g_z, h, 2, t, h, stats)?;
-        let mut int_y = DVector::zeros(nf);
-        self.phi
-            .apply_add(1, h, sigma.as_slice(), int_y.as_mut_slice());
-        self.phi
-            .apply_add(2, h * h, gamma.as_slice(), int_y.as_mut_slice());
+        self.phi_gz.compute(&w.g_z, h, 2, t, h, stats)?;
+        w.int_y.fill(0.0);
+        self.phi_gz
+            .apply_add(1, h, w.sigma.as_slice(), w.int_y.as_mut_slice());
+        self.phi_gz
+            .apply_add(2, h * h, w.gamma.as_slice(), w.int_y.as_mut_slice());
 
         // Step 2: RK4 on x' = f(x, H(x)), then x_{n+1} = x̂ + f_z ∫y (eq. 45).
-        let mut x_hat = x_n.clone();
-        let mut x_stage = x_n.clone();
-        let mut f0 = DVector::zeros(ns);
+        w.x_hat.copy_from(&w.x_n);
+        w.x_stage.copy_from(&w.x_n);
         for s in 0..4 {
-            let (fs, _) = self.slow_rhs(
-                sys,
-                t + RK4_C[s] * h,
-                &x_stage,
-                &x_n,
-                &z_n,
-                &sigma,
-                &k,
-                stats,
-            );
+            self.slow_rhs(sys, t + RK4_C[s] * h, false, stats);
+            let w = &mut self.work;
             if s == 0 {
-                f0 = fs.clone();
+                w.f0.copy_from(&w.fs);
             }
-            x_hat.axpy(h * RK4_B[s], &fs, 1.0);
+            // x̂ += (h b_s) fs (nalgebra's axpy: a·x + y)
+            let a = h * RK4_B[s];
+            for (xh, &f) in w.x_hat.as_mut_slice().iter_mut().zip(w.fs.as_slice()) {
+                *xh += a * f;
+            }
             if s < 3 {
-                x_stage = &x_n + &fs * (RK4_C[s + 1] * h);
+                // x_stage = x_n + fs·(c_{s+1} h)
+                let c = RK4_C[s + 1] * h;
+                for ((xs, &xn), &f) in w
+                    .x_stage
+                    .as_mut_slice()
+                    .iter_mut()
+                    .zip(w.x_n.as_slice())
+                    .zip(w.fs.as_slice())
+                {
+                    *xs = xn + f * c;
+                }
             }
         }
-        let x_new = x_hat + &f_z * int_y;
-        let (f1, h_new) = self.slow_rhs(sys, t + h, &x_new, &x_n, &z_n, &sigma, &k, stats);
+        let w = &mut self.work;
+        // x_new = x̂ + f_z ∫y
+        mat_vec(&w.f_z, w.int_y.as_slice(), w.x_new.as_mut_slice());
+        for (xn, &xh) in w.x_new.as_mut_slice().iter_mut().zip(w.x_hat.as_slice()) {
+            *xn += xh;
+        }
+        self.slow_rhs(sys, t + h, true, stats);
+        let w = &mut self.work;
+        w.f1.copy_from(&w.fs);
 
         // Step 3: z_{n+1} = H(x_{n+1}) + σ + φ, φ from e^{hD} (eqs. 46–47, D corrected).
-        let a = &g_z + &k * &f_z;
-        let b = &a * &sigma + &k * &f0;
-        let c = &k * (&f1 - &f0) / h;
+        // A = g_z + K f_z
+        mat_mat(&w.k, &w.f_z, &mut w.a);
+        for (a, &g) in w.a.as_mut_slice().iter_mut().zip(w.g_z.as_slice()) {
+            *a += g;
+        }
+        // B = Aσ + K f0
+        mat_vec(&w.a, w.sigma.as_slice(), w.b.as_mut_slice());
+        mat_vec(&w.k, w.f0.as_slice(), w.col.as_mut_slice());
+        for (b, &kf) in w.b.as_mut_slice().iter_mut().zip(w.col.as_slice()) {
+            *b += kf;
+        }
+        // C = K (f1 − f0) / h
+        for ((d, &f1), &f0) in
+            w.dx.as_mut_slice()
+                .iter_mut()
+                .zip(w.f1.as_slice())
+                .zip(w.f0.as_slice())
+        {
+            *d = f1 - f0;
+        }
+        mat_vec(&w.k, w.dx.as_slice(), w.c.as_mut_slice());
+        for c in w.c.as_mut_slice().iter_mut() {
+            *c /= h;
+        }
         // φ = ∫₀ʰ e^{A(h−u)} (B + C u) du = h φ₁(hA) B + h² φ₂(hA) C.
-        self.phi.compute(&a, h, 2, t, h, stats)?;
-        let mut phi = DVector::zeros(nf);
-        self.phi.apply_add(1, h, b.as_slice(), phi.as_mut_slice());
-        self.phi
-            .apply_add(2, h * h, c.as_slice(), phi.as_mut_slice());
+        self.phi_a.compute(&w.a, h, 2, t, h, stats)?;
+        w.phi.fill(0.0);
+        self.phi_a
+            .apply_add(1, h, w.b.as_slice(), w.phi.as_mut_slice());
+        self.phi_a
+            .apply_add(2, h * h, w.c.as_slice(), w.phi.as_mut_slice());
         for (a, &i) in self.slow.iter().enumerate() {
-            y_out[i] = x_new[a];
+            y_out[i] = w.x_new[a];
         }
         for (a, &i) in self.fast.iter().enumerate() {
-            y_out[i] = h_new[a] + sigma[a] + phi[a];
+            y_out[i] = w.z[a] + w.sigma[a] + w.phi[a];
         }
         self.ends.record(t, h, y, y_out, Some(&self.f_first));
         Ok(())

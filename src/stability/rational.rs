@@ -96,6 +96,27 @@ pub fn horner(coef: &[f64], z: C) -> C {
     acc
 }
 
+/// The coefficients (ascending, complex) of q(x) = p(s·(x + iy)) as a polynomial in real
+/// x, for a real polynomial p (ascending `coef`): the Taylor shift of p(s·t) by iy, by
+/// repeated synthetic division (n²/2 complex multiply-adds, once per map row). A map row
+/// then evaluates q with real x: two real multiply-adds per coefficient instead of a
+/// complex product. `out` has `coef.len()` entries.
+pub fn shifted(coef: &[f64], s: f64, y: f64, out: &mut [C]) {
+    let n = coef.len();
+    let mut power = 1.0;
+    for (o, &c) in out.iter_mut().zip(coef) {
+        *o = C::new(c * power, 0.0);
+        power *= s;
+    }
+    let iy = C::new(0.0, y);
+    for i in 0..n.saturating_sub(1) {
+        for j in (i..n - 1).rev() {
+            let next = out[j + 1];
+            out[j] += iy * next;
+        }
+    }
+}
+
 /// Horner on the reversed coefficients: w^(n−1) p(1/w) for p of length n.
 #[inline]
 fn horner_reversed(coef: &[f64], w: C) -> C {

@@ -21,10 +21,17 @@
 //! polynomial, 003 eq. (49). `tests/stability/slowfast.rs` checks M against one
 //! numerical step of eqs. (43)–(47) on eq. (50).
 
+use super::rational::shifted;
 use crate::phi::INV_FACT;
 use nalgebra::Complex;
 
 type C = Complex<f64>;
+
+/// RK4's R(s) = 1 + s + s²/2 + s³/6 + s⁴/24, ascending (003 eq. 49).
+const RK4_COEF: [f64; 5] = [1.0, 1.0, 0.5, 1.0 / 6.0, 1.0 / 24.0];
+
+/// |w|² below which φ₁(w), φ₂(w) come from their series (|w| < 0.2).
+const SERIES_BELOW: f64 = 0.04;
 
 /// RK4's R(s), 003 eq. (49), Horner form.
 #[inline]
@@ -45,7 +52,7 @@ pub fn phi12(w: C, ew: C) -> (C, C) {
 /// [`phi12`] with 1/w supplied lazily (the map shares one 1/ξ between αξ and κξ).
 #[inline]
 fn phi12_inv(w: C, ew: C, inv: impl FnOnce() -> C) -> (C, C) {
-    if w.norm_sqr() < 0.04 {
+    if w.norm_sqr() < SERIES_BELOW {
         // φ₁ = Σ w^k/(k+1)!, φ₂ = Σ w^k/(k+2)!
         let mut p1 = C::new(0.0, 0.0);
         let mut p2 = C::new(0.0, 0.0);
@@ -172,6 +179,91 @@ impl Prepared {
             f64::INFINITY
         } else {
             v
+        }
+    }
+}
+
+impl Prepared {
+    /// One row of the map at Im ξ = y: `out[i]` = ρ(M(xs[i] + iy)), given the map's
+    /// column factors `e_alpha[i]` = e^{α xs[i]} and `e_kappa[i]` = e^{κ xs[i]}.
+    ///
+    /// The same tr/det form as [`Prepared::spectral_radius_with`], arranged so that a point
+    /// does real arithmetic only, without branches (the compiler vectorises the loop):
+    /// with A₁ = (e^{αξ} − 1)/α = ξφ₁(αξ), A₂ = (A₁ − ξ)/α = ξ²φ₂(αξ) and K₁, K₂ the same
+    /// for κ, u = R((1 − β²)ξ) + β²(1 − β²)A₂, w = cβ(A₁ + β²A₂) (= c·M12),
+    /// G = w K₂/ξ: tr M = u + E + G and det M = E u + G − w K₁ (the module doc's rows).
+    /// R((1 − β²)(x + iy)) is a polynomial in x with complex coefficients fixed per row
+    /// ([`shifted`]); 1/ξ costs one real division. Points with |αξ| or |κξ| < 0.2, where
+    /// the quotients would cancel, are then redone by the series of
+    /// [`Prepared::spectral_radius_with`] (a few points near ξ = 0, or every point if
+    /// α or κ is 0).
+    #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+    pub fn row(&self, y: f64, xs: &[f64], e_alpha: &[f64], e_kappa: &[f64], out: &mut [f64]) {
+        let cis = |w: f64| {
+            let (s, c) = crate::math::sin_cos(w * y);
+            C::new(c, s)
+        };
+        let (ra, rk) = (cis(self.alpha), cis(self.kappa));
+        let fast = self.inv_alpha.is_finite() && self.inv_kappa.is_finite();
+        if fast {
+            let mut q = [C::new(0.0, 0.0); 5];
+            shifted(&RK4_COEF, self.one_minus_b2, y, &mut q);
+            let (ia, ik) = (self.inv_alpha, self.inv_kappa);
+            let (u_coef, b2, cb) = (self.u_coef, self.b2, self.c * self.b);
+            let points = xs.iter().zip(e_alpha).zip(e_kappa).zip(out.iter_mut());
+            for (((&x, &ea), &ek), v) in points {
+                let (ea_re, ea_im) = (ea * ra.re, ea * ra.im);
+                let (ek_re, ek_im) = (ek * rk.re, ek * rk.im);
+                let (a1_re, a1_im) = ((ea_re - 1.0) * ia, ea_im * ia);
+                let (a2_re, a2_im) = ((a1_re - x) * ia, (a1_im - y) * ia);
+                let (k1_re, k1_im) = ((ek_re - 1.0) * ik, ek_im * ik);
+                let (k2_re, k2_im) = ((k1_re - x) * ik, (k1_im - y) * ik);
+                // R((1 − β²)ξ) by Horner in real x.
+                let (mut r_re, mut r_im) = (q[4].re, q[4].im);
+                for c in q[..4].iter().rev() {
+                    r_re = r_re * x + c.re;
+                    r_im = r_im * x + c.im;
+                }
+                let (u_re, u_im) = (r_re + u_coef * a2_re, r_im + u_coef * a2_im);
+                let (w_re, w_im) = (cb * (a1_re + b2 * a2_re), cb * (a1_im + b2 * a2_im));
+                // K₂/ξ = K₂ ξ̄/|ξ|².
+                let inv_n = 1.0 / (x * x + y * y);
+                let (kq_re, kq_im) = (
+                    (k2_re * x + k2_im * y) * inv_n,
+                    (k2_im * x - k2_re * y) * inv_n,
+                );
+                let (g_re, g_im) = (w_re * kq_re - w_im * kq_im, w_re * kq_im + w_im * kq_re);
+                let det_re = (ek_re * u_re - ek_im * u_im) + g_re - (w_re * k1_re - w_im * k1_im);
+                let det_im = (ek_re * u_im + ek_im * u_re) + g_im - (w_re * k1_im + w_im * k1_re);
+                let h_re = 0.5 * (u_re + ek_re + g_re);
+                let h_im = 0.5 * (u_im + ek_im + g_im);
+                // Eigenvalues h ± √d, d = h² − det; ρ² = |h|² + |d| + 2|Re(h √d̄)|.
+                let d_re = (h_re * h_re - h_im * h_im) - det_re;
+                let d_im = 2.0 * h_re * h_im - det_im;
+                let r = (d_re * d_re + d_im * d_im).sqrt();
+                // √d = (t, d_im/2t) for d_re ≥ 0, else ±(d_im/2t, t) ([`csqrt`]).
+                let t = (0.5 * (r + d_re.abs())).sqrt();
+                let other = if r == 0.0 { 0.0 } else { 0.5 * d_im / t };
+                let (s_re, s_im) = if d_re >= 0.0 { (t, other) } else { (other, t) };
+                let cross = (h_re * s_re + h_im * s_im).abs();
+                let rho = (h_re * h_re + h_im * h_im + r + 2.0 * cross).sqrt();
+                *v = if rho.is_nan() { f64::INFINITY } else { rho };
+            }
+        }
+        // |wξ|² ≥ (w Im ξ)² also in floating point (adding a square cannot round below
+        // it), so a row with both (α y)² and (κ y)² ≥ 0.04 has no series point.
+        let (ya, yk) = (y * self.alpha, y * self.kappa);
+        if fast && ya * ya >= SERIES_BELOW && yk * yk >= SERIES_BELOW {
+            return;
+        }
+        for ((&x, (&ea, &ek)), v) in xs.iter().zip(e_alpha.iter().zip(e_kappa)).zip(out) {
+            let xi = C::new(x, y);
+            if !fast
+                || (xi * self.alpha).norm_sqr() < SERIES_BELOW
+                || (xi * self.kappa).norm_sqr() < SERIES_BELOW
+            {
+                *v = self.spectral_radius_with(xi, ra * ea, rk * ek);
+            }
         }
     }
 }

@@ -335,8 +335,20 @@ pub fn stability_map(
     #[wasm_bindgen(unchecked_param_type = "StabilitySpec")] spec: JsValue,
 ) -> Result<Float64Array, JsError> {
     let spec: StabilitySpec = read("the stability spec", spec)?;
-    let values = stability::stability_map(&spec).map_err(js_error)?;
-    Ok(Float64Array::from(&values[..]))
+    let grid = spec.grid().map_err(js_error)?;
+    let amp = stability::Amplification::from_spec(&spec).map_err(js_error)?;
+    // Each row goes into the returned array as soon as it is computed (a mirrored row
+    // is copied within it): no whole-map buffer in wasm memory and no second 8 MB copy.
+    let nx = grid.nx;
+    let out = Float64Array::new_with_length((nx * grid.ny) as u32);
+    let at = |iy: usize| (iy * nx) as u32;
+    stability::map::map_rows(&amp, &grid, |iy, row| match row {
+        stability::map::Row::Values(v) => out.subarray(at(iy), at(iy + 1)).copy_from(v),
+        stability::map::Row::MirrorOf(j) => {
+            out.copy_within(at(iy) as i32, at(j) as i32, at(j + 1) as i32);
+        }
+    });
+    Ok(out)
 }
 
 /// The boundary value = 1 of the map of `spec`, as polylines.

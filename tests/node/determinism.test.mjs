@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import init, { solve as solveFirst } from '../../pkg/odelab.js';
-import initWhole, { solve as solveWhole } from '../../pkg-labs/odelab_labs.js';
+import initWhole, { solve as solveWhole, stabilityMap } from '../../pkg-labs/odelab_labs.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 let cases;
@@ -99,4 +99,17 @@ test('radau5 on the benchmark Van der Pol (its own step-size policy, 668 steps) 
   // The pinned count of tests/method/radau5.rs, natively; the test above compares WASM.
   assert.equal(stiff[0].native.nfev, 5428);
   assert.equal(wasmEntry(stiff[0].spec).y, stiff[0].native.y);
+});
+
+test('stability maps: WASM (vectorised row kernels, simd128) is bitwise the native map', async () => {
+  await initWhole({ module_or_path: readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)) });
+  const maps = JSON.parse(
+    execFileSync('cargo', ['run', '--quiet', '--example', 'determinism', '--', 'maps'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 300_000,
+    }),
+  );
+  assert.ok(maps.length >= 5, `${maps.length} maps`);
+  for (const { spec, native } of maps) assert.equal(fnv1a(stabilityMap(spec)), native, JSON.stringify(spec));
 });

@@ -176,3 +176,54 @@ fn issue_5_mirrored_rows_equal_direct_evaluation() {
         }
     }
 }
+
+/// The fast row evaluation (per-row coefficients, separable exponentials, 1/ξ from
+/// |ξ|², the series near ξ = 0) against the value at each point computed the
+/// straightforward way (`Amplification::value`: M(ξ) from exp and complex quotients),
+/// on asymmetric windows where no row is a mirror copy, around ξ = 0 and far out.
+#[test]
+fn fast_map_rows_equal_pointwise_values_on_asymmetric_windows() {
+    // (method, α, β, re, im)
+    type Case = (&'static str, Option<f64>, Option<f64>, [f64; 2], [f64; 2]);
+    let cases: [Case; 7] = [
+        ("slowfast", None, None, [-5.0, 1.0], [-1.0, 3.5]),
+        ("slowfast", Some(30.0), Some(0.3), [-3.1, 0.7], [0.013, 2.9]),
+        ("slowfast", Some(2.0), Some(0.9), [-0.3, 0.2], [-0.25, 0.1]),
+        ("slowfast", Some(-4.0), Some(1.5), [-2.0, 2.0], [-1.0, 0.5]),
+        ("slowfast", Some(0.0), Some(0.0), [-3.0, 1.0], [-0.5, 2.0]),
+        ("rk4", None, None, [-4.0, 1.0], [-0.7, 3.3]),
+        ("dp45", None, None, [-6.0, 2.0], [0.1, 6.0]),
+    ];
+    for (id, alpha, beta, re, im) in cases {
+        let s = StabilitySpec {
+            method: id.into(),
+            re: Some(re),
+            im: Some(im),
+            nx: Some(97),
+            ny: Some(83),
+            alpha,
+            beta,
+            tableau: None,
+        };
+        let v = stability_map(&s).unwrap();
+        let g = s.grid().unwrap();
+        let amp = Amplification::from_spec(&s).unwrap();
+        for iy in 0..g.ny {
+            for ix in 0..g.nx {
+                let want = amp.value(Complex::new(g.x(ix), g.y(iy)));
+                let got = v[iy * g.nx + ix];
+                let rel = if got == want {
+                    0.0
+                } else {
+                    (got - want).abs() / want.max(1.0)
+                };
+                assert!(
+                    rel <= 1e-12,
+                    "{id} α {alpha:?} β {beta:?} at ({}, {}): {got} vs {want}",
+                    g.x(ix),
+                    g.y(iy)
+                );
+            }
+        }
+    }
+}
