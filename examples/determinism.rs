@@ -44,9 +44,8 @@ fn entry(spec: &Value) -> Value {
 
 /// Stability maps whose bytes the Node test compares with `stabilityMap` in WASM:
 /// slow/fast (default and other α, β; windows with and without mirrored rows, one
-/// around ξ = 0 where the series points are) and stability polynomials. (The multistep
-/// maps are not bitwise: their root finder's complex moduli go through the platform's
-/// `hypot`.)
+/// around ξ = 0 where the series points are), stability polynomials, and the multistep
+/// maps (the root finder's moduli and square roots from `crate::math`).
 fn stability_maps() -> Value {
     let specs = [
         json!({ "method": "slowfast", "re": [-5.0, 1.0], "im": [0.5, 7.5], "nx": 257, "ny": 193 }),
@@ -55,6 +54,8 @@ fn stability_maps() -> Value {
         json!({ "method": "slowfast", "re": [-0.3, 0.2], "im": [-0.25, 0.25], "nx": 101, "ny": 101 }),
         json!({ "method": "rk4", "re": [-5.0, 1.0], "im": [-3.5, 3.5], "nx": 257, "ny": 193 }),
         json!({ "method": "dp45", "re": [-6.0, 2.0], "im": [0.1, 6.0], "nx": 200, "ny": 120 }),
+        json!({ "method": "ab3", "re": [-1.5, 0.5], "im": [-1.2, 1.2], "nx": 161, "ny": 121 }),
+        json!({ "method": "bdf2", "re": [-2.0, 6.0], "im": [-4.0, 4.0], "nx": 121, "ny": 121 }),
     ];
     let out = specs.map(|spec| {
         let parsed: odelab::stability::StabilitySpec =

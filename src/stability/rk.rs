@@ -29,7 +29,7 @@ pub fn stability_function(tab: &Tableau, z: Complex<f64>) -> Complex<f64> {
 /// Where the stability region meets the negative real axis (e.g. −2 for Euler): the
 /// generic search of `facts.rs` on this tableau's R.
 pub fn real_axis_intercept(tab: &Tableau) -> Option<f64> {
-    let value = |z: Complex<f64>| stability_function(tab, z).norm();
+    let value = |z: Complex<f64>| crate::math::complex::norm(stability_function(tab, z));
     boundary_along(&value, Complex::new(-1.0, 0.0))
         .filter(|t| t.is_finite())
         .map(|t| -t)
@@ -38,6 +38,6 @@ pub fn real_axis_intercept(tab: &Tableau) -> Option<f64> {
 /// How far up the imaginary axis the method is stable (2√2 for RK4); `None` if no part
 /// of it but 0 is.
 pub fn imaginary_axis_extent(tab: &Tableau) -> Option<f64> {
-    let value = |z: Complex<f64>| stability_function(tab, z).norm();
+    let value = |z: Complex<f64>| crate::math::complex::norm(stability_function(tab, z));
     boundary_along(&value, Complex::new(0.0, 1.0)).filter(|t| t.is_finite())
 }

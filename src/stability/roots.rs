@@ -7,6 +7,9 @@
 //! Weierstrass (Durand–Kerner) simultaneous iteration from points on a circle of the
 //! Cauchy root bound, then a Newton polish of the largest root.
 
+// |z| and √z from crate::math (libm's hypot, atan2, sin, cos): num-complex's own call
+// the platform's, whose last bits differ between native and WASM.
+use crate::math::complex::{norm, sqrt};
 use nalgebra::Complex;
 
 type C = Complex<f64>;
@@ -18,7 +21,7 @@ pub const MAX_DEGREE: usize = 8;
 /// vanishes (relative to the others) means a root at infinity: +∞. A zero polynomial,
 /// or a degree above [`MAX_DEGREE`], gives NaN.
 pub fn max_root_modulus(c: &[C]) -> f64 {
-    let scale = c.iter().fold(0.0f64, |m, x| m.max(x.norm()));
+    let scale = c.iter().fold(0.0f64, |m, &x| m.max(norm(x)));
     if scale.is_nan() || scale <= 0.0 || !scale.is_finite() {
         return if scale.is_infinite() {
             f64::INFINITY
@@ -28,7 +31,7 @@ pub fn max_root_modulus(c: &[C]) -> f64 {
     }
     // Trailing zero coefficients are roots at 0: drop them (they do not change the max).
     let mut lo = 0;
-    while lo < c.len() && c[lo].norm() == 0.0 {
+    while lo < c.len() && norm(c[lo]) == 0.0 {
         lo += 1;
     }
     let c = &c[lo..];
@@ -36,11 +39,11 @@ pub fn max_root_modulus(c: &[C]) -> f64 {
     if n == 0 {
         return 0.0;
     }
-    if c[n].norm() <= 1e-14 * scale {
+    if norm(c[n]) <= 1e-14 * scale {
         return f64::INFINITY;
     }
     match n {
-        1 => (c[0] / c[1]).norm(),
+        1 => norm(c[0] / c[1]),
         2 => quadratic(c[2], c[1], c[0]),
         _ if n <= MAX_DEGREE => durand_kerner(c),
         _ => f64::NAN,
@@ -50,7 +53,7 @@ pub fn max_root_modulus(c: &[C]) -> f64 {
 /// Largest root modulus of a ζ² + b ζ + c, a ≠ 0.
 #[inline]
 pub fn quadratic(a: C, b: C, c: C) -> f64 {
-    let sq = (b * b - a * c * 4.0).sqrt();
+    let sq = sqrt(b * b - a * c * 4.0);
     // Pick the sign that avoids cancellation: |b + s| ≥ |b − s|.
     let q = if (b.conj() * sq).re >= 0.0 {
         -(b + sq) * 0.5
@@ -60,7 +63,7 @@ pub fn quadratic(a: C, b: C, c: C) -> f64 {
     if q.norm_sqr() == 0.0 {
         return 0.0; // b = c = 0: a double root at 0
     }
-    (q / a).norm().max((c / q).norm())
+    norm(q / a).max(norm(c / q))
 }
 
 fn durand_kerner(c: &[C]) -> f64 {
@@ -71,7 +74,7 @@ fn durand_kerner(c: &[C]) -> f64 {
         *m = x / lead;
     }
     let monic = &monic[..=n];
-    let bound = 1.0 + monic[..n].iter().fold(0.0f64, |m, x| m.max(x.norm()));
+    let bound = 1.0 + monic[..n].iter().fold(0.0f64, |m, &x| m.max(norm(x)));
     let eval = |z: C| {
         let mut acc = C::new(0.0, 0.0);
         for &m in monic.iter().rev() {
@@ -99,7 +102,7 @@ fn durand_kerner(c: &[C]) -> f64 {
             let step = eval(z[i]) / denom;
             if step.re.is_finite() && step.im.is_finite() {
                 z[i] -= step;
-                change = change.max(step.norm() / z[i].norm().max(1.0));
+                change = change.max(norm(step) / norm(z[i]).max(1.0));
             }
         }
         if change < 1e-15 {
@@ -110,7 +113,7 @@ fn durand_kerner(c: &[C]) -> f64 {
     let mut big =
         (0..n).map(|i| z[i]).fold(
             C::new(0.0, 0.0),
-            |m, x| if x.norm() > m.norm() { x } else { m },
+            |m, x| if norm(x) > norm(m) { x } else { m },
         );
     for _ in 0..3 {
         let (mut p, mut dp) = (C::new(0.0, 0.0), C::new(0.0, 0.0));
@@ -122,11 +125,10 @@ fn durand_kerner(c: &[C]) -> f64 {
             break;
         }
         let step = p / dp;
-        if !(step.re.is_finite() && step.im.is_finite()) || step.norm() > 1e-6 * big.norm().max(1.0)
-        {
+        if !(step.re.is_finite() && step.im.is_finite()) || norm(step) > 1e-6 * norm(big).max(1.0) {
             break;
         }
         big -= step;
     }
-    big.norm()
+    norm(big)
 }
