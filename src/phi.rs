@@ -97,16 +97,32 @@ pub struct PhiFunctions {
     held_k: Option<usize>,
 }
 
-/// Whether sizes up to 8 get their own copy of the loops with n known at compile time
-/// (unrolled, the same operations in the same order, so the same bits). Only in the
-/// whole engine (feature `full`): the eight copies cost ~66 KB of the first-load
-/// package (pkg/, ≤ 400 KB), where llm keeps the loops over any n.
-const SIZED: bool = cfg!(feature = "full");
+/// The sizes that get their own copy of the loops with n known at compile time
+/// (unrolled, the same operations in the same order, so the same bits): 1 to 8 in the
+/// whole engine (feature `full`); in the first-load package (pkg/, ≤ 400 KB, where each
+/// size costs ~8 KB) 2 and 3, the textbook systems llm runs there (Van der Pol, the
+/// pendulum, Robertson): llm / ros4 on Van der Pol is 2.5× in WASM with them, 4.4×
+/// without.
+const SIZED: (usize, usize) = if cfg!(feature = "full") {
+    (1, 8)
+} else {
+    (2, 3)
+};
+
+/// `n` if it has a size-specialised copy, else 0 (the loops over any n).
+#[inline(always)]
+fn sized(n: usize) -> usize {
+    if SIZED.0 <= n && n <= SIZED.1 {
+        n
+    } else {
+        0
+    }
+}
 
 /// c = a b for column-major n × n matrices. Sizes up to 8 go through a copy of the
-/// loop with n known at compile time when [`SIZED`].
+/// loop with n known at compile time for the [`SIZED`] sizes.
 fn matmul(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
-    match if SIZED { n } else { 0 } {
+    match sized(n) {
         1 => matmul_fixed::<1>(a, b, c),
         2 => matmul_fixed::<2>(a, b, c),
         3 => matmul_fixed::<3>(a, b, c),
@@ -225,7 +241,7 @@ impl PhiFunctions {
             }
             self.held_k = None;
         }
-        match if SIZED { self.n } else { 0 } {
+        match sized(self.n) {
             1 => self.compute_dim::<1>(jac, h, k, t, step_h, stats),
             2 => self.compute_dim::<2>(jac, h, k, t, step_h, stats),
             3 => self.compute_dim::<3>(jac, h, k, t, step_h, stats),
