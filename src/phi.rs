@@ -99,14 +99,14 @@ pub struct PhiFunctions {
 
 /// The sizes that get their own copy of the loops with n known at compile time
 /// (unrolled, the same operations in the same order, so the same bits): 1 to 8 in the
-/// whole engine (feature `full`); in the first-load package (pkg/, ≤ 400 KB, where each
-/// size costs ~8 KB) 2 and 3, the textbook systems llm runs there (Van der Pol, the
-/// pendulum, Robertson): llm / ros4 on Van der Pol is 2.5× in WASM with them, 4.4×
+/// whole engine (feature `full`); in the first-load package (pkg/, ≤ 150 KB gzip, where
+/// each size costs ~8 KB raw, ~3 KB gzip) only 2, the textbook size llm runs there
+/// (Van der Pol, the pendulum): llm / ros4 on Van der Pol is 2.5× in WASM with it, 4.4×
 /// without.
 const SIZED: (usize, usize) = if cfg!(feature = "full") {
     (1, 8)
 } else {
-    (2, 3)
+    (2, 2)
 };
 
 /// `n` if it has a size-specialised copy, else 0 (the loops over any n).
