@@ -54,6 +54,8 @@ export class PhaseView {
   /** Mark the live run's stored steps up to the cursor (step-by-step mode). */
   stepMode = false;
   private drawn: { curves: Curve[]; px: (x: number) => number; py: (y: number) => number; clip: [number, number, number, number] } | undefined;
+  /** The target's width as the last resize observation measured it. */
+  private width: number | undefined;
   /** The choices the selects were filled for, to keep the user's pick across runs. */
   private choices = '';
 
@@ -63,7 +65,11 @@ export class PhaseView {
     store.subscribe('pins', () => this.draw());
     store.subscribe('time', () => this.drawCursor());
     for (const select of [this.xSelect, this.ySelect]) select.addEventListener('change', () => this.draw());
-    new ResizeObserver(() => this.draw()).observe(this.target);
+    new ResizeObserver(() => {
+      // Measured here, where layout is already done; draw() then needs no layout read.
+      this.width = this.target.clientWidth;
+      this.draw();
+    }).observe(this.target);
   }
 
   private fill(): void {
@@ -86,7 +92,7 @@ export class PhaseView {
     const [xName, yName] = [this.xSelect.value, this.ySelect.value];
     this.drawn = undefined;
     if (!run || !xName || !yName) return;
-    const cssWidth = Math.max(this.target.clientWidth, 300);
+    const cssWidth = Math.max(this.width ?? this.target.clientWidth, 300);
     const cssHeight = 300;
     this.canvas.style.width = `${cssWidth}px`;
     this.canvas.style.height = `${cssHeight}px`;

@@ -29,6 +29,10 @@ export interface PlotOptions {
   height?: number;
   /** The accessible name; by default the figure's caption, else "y against x". */
   name?: string;
+  /** The target's width in CSS pixels, when the caller measured it: building several
+   *  plots then lays the page out once, not once per plot (each new uPlot changes the
+   *  DOM, so the next `clientWidth` read forces a layout). */
+  width?: number;
 }
 
 /** Axis ink for the page's colour scheme (canvas text cannot follow CSS). */
@@ -105,7 +109,7 @@ export class Plot {
     const ink = axisColours();
     const logAxis = { splits: logSplits, filter: (_u: uPlot, splits: number[]) => splits };
     const opts: uPlot.Options = {
-      width: Math.max(target.clientWidth, MIN_WIDTH),
+      width: Math.max(options.width ?? target.clientWidth, MIN_WIDTH),
       height: options.height ?? 260,
       scales: {
         x: this.logX ? { time: false, distr: 3, range: logRange } : { time: false },

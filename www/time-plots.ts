@@ -150,16 +150,8 @@ export class TimePlots {
         })),
       );
     }
-    /** A small plot of one quantity of the live run (its colour) and of every pin. */
-    const small = (id: string, label: string, color: string, yLabel = label, logY = false): Plot =>
-      new Plot(byId(id), {
-        xLabel: 't',
-        height: 200,
-        yLabel,
-        logY,
-        series: [{ label, color }, ...pins.map((pin, k) => ({ label: `${label} (pin ${k + 1})`, color: pin.color }))],
-      });
-    const trajectory = new Plot(byId('plot-trajectory'), { xLabel: 't', yLabel: 'state', series });
+    // Which figures this run shows, decided before any plot is built, so that every
+    // target is measured in one layout (`widths`) instead of one forced layout per plot.
     const hasEnergy = 'energy' in run.outputs;
     byId('fig-energy').hidden = !hasEnergy;
     byId('fig-error').hidden = !exact;
@@ -170,8 +162,20 @@ export class TimePlots {
     if (others.includes(previous)) this.choice.value = previous;
     const chosen = this.choice.value;
     byId('fig-steps').hidden = !run.adaptive;
+    const ids = ['plot-trajectory', 'plot-energy', 'plot-outputs', 'plot-error', 'plot-steps'];
+    const widths = new Map(ids.map((id) => [id, byId(id).clientWidth]));
+    /** A small plot of one quantity of the live run (its colour) and of every pin. */
+    const small = (id: string, label: string, color: string, yLabel = label, logY = false): Plot =>
+      new Plot(byId(id), {
+        xLabel: 't',
+        height: 200,
+        yLabel,
+        logY,
+        width: widths.get(id),
+        series: [{ label, color }, ...pins.map((pin, k) => ({ label: `${label} (pin ${k + 1})`, color: pin.color }))],
+      });
     this.plots = {
-      trajectory,
+      trajectory: new Plot(byId('plot-trajectory'), { xLabel: 't', yLabel: 'state', series, width: widths.get('plot-trajectory') }),
       energy: hasEnergy ? small('plot-energy', 'energy', '#c92a2a') : undefined,
       // Constraint drift spans decades: a log axis shows it.
       other: chosen
