@@ -161,19 +161,7 @@ fn issue_5_mirrored_rows_equal_direct_evaluation() {
             beta,
             tableau: None,
         };
-        let v = stability_map(&s).unwrap();
-        let g = s.grid().unwrap();
-        let amp = Amplification::from_spec(&s).unwrap();
-        for iy in 0..g.ny {
-            for ix in 0..g.nx {
-                let want = amp.value(Complex::new(g.x(ix), g.y(iy)));
-                let got = v[iy * g.nx + ix];
-                assert!(
-                    (got - want).abs() <= 1e-12 * want.max(1.0),
-                    "{id} ({ix}, {iy}): {got} vs {want}"
-                );
-            }
-        }
+        assert_map_is_pointwise(&s);
     }
 }
 
@@ -205,25 +193,34 @@ fn fast_map_rows_equal_pointwise_values_on_asymmetric_windows() {
             beta,
             tableau: None,
         };
-        let v = stability_map(&s).unwrap();
-        let g = s.grid().unwrap();
-        let amp = Amplification::from_spec(&s).unwrap();
-        for iy in 0..g.ny {
-            for ix in 0..g.nx {
-                let want = amp.value(Complex::new(g.x(ix), g.y(iy)));
-                let got = v[iy * g.nx + ix];
-                let rel = if got == want {
-                    0.0
-                } else {
-                    (got - want).abs() / want.max(1.0)
-                };
-                assert!(
-                    rel <= 1e-12,
-                    "{id} α {alpha:?} β {beta:?} at ({}, {}): {got} vs {want}",
-                    g.x(ix),
-                    g.y(iy)
-                );
-            }
+        assert_map_is_pointwise(&s);
+    }
+}
+
+/// Every point of the map of `s` equals the amplification evaluated at that point the
+/// straightforward way (`Amplification::value`) to 1e-12 relative (absolute below 1).
+fn assert_map_is_pointwise(s: &StabilitySpec) {
+    let v = stability_map(s).unwrap();
+    let g = s.grid().unwrap();
+    let amp = Amplification::from_spec(s).unwrap();
+    for iy in 0..g.ny {
+        for ix in 0..g.nx {
+            let want = amp.value(Complex::new(g.x(ix), g.y(iy)));
+            let got = v[iy * g.nx + ix];
+            let rel = if got == want {
+                0.0
+            } else {
+                (got - want).abs() / want.max(1.0)
+            };
+            assert!(
+                rel <= 1e-12,
+                "{} α {:?} β {:?} at ({}, {}): {got} vs {want}",
+                s.method,
+                s.alpha,
+                s.beta,
+                g.x(ix),
+                g.y(iy)
+            );
         }
     }
 }
