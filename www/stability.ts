@@ -191,7 +191,7 @@ export class StabilityView {
   /** Feeds the view the current run's method, h and its eigenvalues at the cursor's step. */
   async sync(): Promise<void> {
     const run = this.store?.run;
-    if (!this.store || byId('view-stability').hidden) return;
+    if (!this.store || this.hidden()) return;
     const settings = run?.settings;
     let eigenvalues: Float64Array = new Float64Array();
     let h = settings?.h ?? NaN;
@@ -317,11 +317,16 @@ export class StabilityView {
     this.setWindow(zoomAt(this.win, re, im, e.deltaY > 0 ? 1.2 : 1 / 1.2), true);
   }
 
+  /** Whether another tab is open (the ξ-plane is not on screen). */
+  private hidden(): boolean {
+    return byId('view-stability').hidden;
+  }
+
   /** Draws the primary map, every boundary, the axes and the hλ markers. */
   draw(): void {
-    // Hidden (another tab is open): nothing to see, and measuring the canvas would force
-    // a layout of the whole page (18 ms of the first plot); sync() draws on showing.
-    if (byId('view-stability').hidden) return;
+    // Nothing to see, and measuring the canvas would force a layout of the whole page
+    // (18 ms of the first plot); sync() draws on showing.
+    if (this.hidden()) return;
     const { width, height } = this.canvas.getBoundingClientRect();
     const ctx = sizeCanvas(this.canvas, width, height);
     if (!ctx) return;
