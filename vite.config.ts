@@ -56,9 +56,29 @@ const exampleAssignments: Plugin = {
   },
 };
 
+// www/start.ts imports the views (www/main.ts) dynamically, after it has started the
+// engine; a modulepreload link lets the browser fetch that chunk (and its stylesheet)
+// while it parses the page, as it would a static import.
+const preloadViews: Plugin = {
+  name: 'odelab-preload-views',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(_html, { bundle }) {
+      const views = Object.values(bundle ?? {}).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/www/main.ts'));
+      if (!views || views.type !== 'chunk') throw new Error('odelab-preload-views: no chunk for www/main.ts');
+      const css = [...(views.viteMetadata?.importedCss ?? [])];
+      return [
+        { tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${views.fileName}` }, injectTo: 'head' },
+        ...css.map((file) => ({ tag: 'link', attrs: { rel: 'stylesheet', crossorigin: true, href: `./${file}` }, injectTo: 'head' as const })),
+      ];
+    },
+  },
+};
+
 export default defineConfig({
   base: './',
-  plugins: [devCsp, embedAndExamples, exampleAssignments],
+  plugins: [devCsp, embedAndExamples, exampleAssignments, preloadViews],
   build: {
     outDir,
     target: 'es2022',

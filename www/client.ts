@@ -5,7 +5,7 @@
  */
 import type { Chunk, ModelInfo, SolveSpec, Solution, TableauSpec } from './engine';
 import type { RunComparison, FormulationComparison, ConvergenceResult, ConvergenceSpec, SpectrumSpec, StabilityAnalysis, StabilitySpec, TableauAnalysis, AssignmentSummary, Grade } from './engine-labs';
-import type { Catalog, Reply, Request, Result, RunStart } from './protocol';
+import type { Catalog, EngineHandoff, Reply, Request, Result, RunStart } from './protocol';
 
 /** Rejection of a request the user cancelled (not an error to show). */
 export class CancelledError extends Error {
@@ -24,7 +24,15 @@ export class EngineClient {
   private nextRun = 1;
   private readonly pending = new Map<number, Pending>();
 
-  constructor(private readonly makeWorker: () => Worker) {}
+  /**
+   * `engineModule`: the run package compiled by the page (www/boot.ts), handed to every
+   * worker this client starts so none fetches and compiles it again; without it each
+   * worker loads the package itself.
+   */
+  constructor(
+    private readonly makeWorker: () => Worker,
+    private readonly engineModule?: Promise<WebAssembly.Module | undefined>,
+  ) {}
 
   private ensureWorker(): Worker {
     if (!this.worker) {
@@ -45,6 +53,11 @@ export class EngineClient {
         this.worker = undefined;
       });
       this.worker = worker;
+      if (this.engineModule) {
+        const post = (message: EngineHandoff): void => worker.postMessage(message);
+        post({ op: 'engine', handoff: true });
+        void this.engineModule.then((module) => post({ op: 'engine', module }), () => post({ op: 'engine', module: undefined }));
+      }
     }
     return this.worker;
   }

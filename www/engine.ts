@@ -21,9 +21,10 @@ let ready: Promise<void> | undefined;
 
 /**
  * Loads the wasm module once. In the browser the default locates `odelab_bg.wasm` next
- * to the bundle; in Node, pass the file's bytes.
+ * to the bundle; in Node, pass the file's bytes; the worker may pass the module the page
+ * already compiled.
  */
-export function initEngine(source?: BufferSource): Promise<void> {
+export function initEngine(source?: BufferSource | WebAssembly.Module): Promise<void> {
   ready ??= init(source === undefined ? undefined : { module_or_path: source }).then(() => undefined);
   return ready;
 }

@@ -7,11 +7,12 @@
  * `?assignment=<URL>` adds the homework panel (www/homework.ts), `&grade=1` turns the
  * page into the lecturer's grading page (www/grading.ts).
  */
-// First: starts the worker while the modules below evaluate.
+// Already evaluated by www/start.ts, which started the worker before importing this.
 import { catalogRequest, engine } from './boot';
 import type { EngineClient } from './client';
 import { describeSliders, markFieldErrors, selectTab, tabs } from './a11y';
 import { byId } from './dom';
+import { showFatal } from './fatal';
 import { applyEmbedMode, embedMode } from './embedded';
 import type { Catalog } from './protocol';
 import scenarioList from './scenarios.json';
@@ -25,7 +26,6 @@ import { formatNumber } from './format';
 import { StabilityView } from './stability';
 import { PRESETS, TableauView } from './tableau';
 import { TrajectoryView } from './trajectory';
-import './style.css';
 
 /** A seed figure or table as a one-click run (www/scenarios.json). */
 export interface Scenario {
@@ -43,15 +43,6 @@ export interface Scenario {
 const scenarios = scenarioList as Scenario[];
 
 
-function showFatal(text: string): void {
-  const message = document.getElementById('message');
-  if (message) {
-    message.hidden = false;
-    message.className = 'error';
-    message.textContent = text;
-  }
-  document.body.dataset.status = 'error';
-}
 
 function showCaption(scenario: Scenario | undefined): void {
   byId('caption').hidden = !scenario;

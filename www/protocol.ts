@@ -43,4 +43,13 @@ export interface RunStart {
 
 export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | TableauAnalysis | RunComparison | FormulationComparison | AssignmentSummary | Grade | null;
 
+/**
+ * The page's first message to a new worker when it compiles the run package itself
+ * (www/boot.ts): `{ handoff: true }` says a compiled module follows, then
+ * `{ module }` brings it (undefined if the page's compile failed: the worker then
+ * fetches the .wasm itself). A worker whose first message is a request loads the
+ * package itself.
+ */
+export type EngineHandoff = { op: 'engine'; handoff: true } | { op: 'engine'; module: WebAssembly.Module | undefined };
+
 export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };

@@ -10,7 +10,7 @@
  * answer, a moment later the first time.
  */
 import { Integrator, describeSystem, initEngine, methods, models, refusedHere, solve, stabilityMethods } from './engine';
-import type { Reply, Request, Result } from './protocol';
+import type { EngineHandoff, Reply, Request, Result } from './protocol';
 
 type Labs = typeof import('./engine-labs');
 /** A step-by-step run in either package (the same class, built twice). */
@@ -108,10 +108,19 @@ async function handle(req: Request): Promise<Result> {
   }
 }
 
-const ready = initEngine();
+/** The run package: handed over compiled by the page, or loaded here (see EngineHandoff). */
+let ready: Promise<void> | undefined;
+let handedOver: ((module: WebAssembly.Module | undefined) => void) | undefined;
 
-self.addEventListener('message', (event: MessageEvent<Request>) => {
-  const req = event.data;
+self.addEventListener('message', (event: MessageEvent<Request | EngineHandoff>) => {
+  const message = event.data;
+  if (message.op === 'engine') {
+    if ('handoff' in message) ready ??= new Promise<WebAssembly.Module | undefined>((resolve) => (handedOver = resolve)).then((module) => initEngine(module));
+    else handedOver?.(message.module);
+    return;
+  }
+  const req = message;
+  ready ??= initEngine();
   ready
     .then(() => handle(req))
     .then((result) => {
