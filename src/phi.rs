@@ -472,14 +472,32 @@ impl PhiFunctions {
         &self.phi[k]
     }
 
-    /// out += w φ_k v.
+    /// out += w φ_k v (v and out of length n), the [`SIZED`] sizes unrolled.
     pub fn apply_add(&self, k: usize, w: f64, v: &[f64], out: &mut [f64]) {
-        let n = self.n;
-        for (j, &vj) in v.iter().enumerate() {
-            let c = w * vj;
+        match sized(self.n) {
+            1 => self.apply_add_dim::<1>(k, w, v, out),
+            2 => self.apply_add_dim::<2>(k, w, v, out),
+            3 => self.apply_add_dim::<3>(k, w, v, out),
+            4 => self.apply_add_dim::<4>(k, w, v, out),
+            5 => self.apply_add_dim::<5>(k, w, v, out),
+            6 => self.apply_add_dim::<6>(k, w, v, out),
+            7 => self.apply_add_dim::<7>(k, w, v, out),
+            8 => self.apply_add_dim::<8>(k, w, v, out),
+            _ => self.apply_add_dim::<0>(k, w, v, out),
+        }
+    }
+
+    /// [`apply_add`](Self::apply_add) for size `N` (0: any size), column by column: out
+    /// += φ_k[:, j]·(w v_j), skipping zero v_j.
+    #[inline(always)]
+    fn apply_add_dim<const N: usize>(&self, k: usize, w: f64, v: &[f64], out: &mut [f64]) {
+        let n = self.dim::<N>();
+        let (phi, v, out) = (&self.phi[k][..n * n], &v[..n], &mut out[..n]);
+        for j in 0..n {
+            let c = w * v[j];
             if c != 0.0 {
-                for (o, &p) in out.iter_mut().zip(&self.phi[k][j * n..(j + 1) * n]) {
-                    *o += p * c;
+                for i in 0..n {
+                    out[i] += phi[j * n + i] * c;
                 }
             }
         }

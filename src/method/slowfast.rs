@@ -183,109 +183,58 @@ impl SlowFast {
 
     /// The slow part of f(t, (x, H(x))) into `fs`, with x = `x_stage` (or `x_new` when
     /// `at_new`), H(x) = z_n − σ − K (x − x_n) into `z` (003 eq. 45, corrected).
-    fn slow_rhs(&mut self, sys: &dyn System, t: f64, at_new: bool, stats: &mut Stats) {
+    #[inline(always)]
+    fn slow_rhs<S: Sizes>(
+        &mut self,
+        size: S,
+        sys: &dyn System,
+        t: f64,
+        at_new: bool,
+        stats: &mut Stats,
+    ) {
+        let (ns, nf) = (size.ns(), size.nf());
         let w = &mut self.work;
         let x = if at_new { &w.x_new } else { &w.x_stage };
-        for ((d, &xi), &xn) in
-            w.dx.as_mut_slice()
-                .iter_mut()
-                .zip(x.as_slice())
-                .zip(w.x_n.as_slice().iter())
-        {
-            *d = xi - xn;
+        let (x, x_n, dx) = (
+            &x.as_slice()[..ns],
+            &w.x_n.as_slice()[..ns],
+            &mut w.dx.as_mut_slice()[..ns],
+        );
+        for i in 0..ns {
+            dx[i] = x[i] - x_n[i];
         }
-        mat_vec(&w.k, w.dx.as_slice(), w.col.as_mut_slice());
-        for (((z, &zn), &s), &kd) in
-            w.z.as_mut_slice()
-                .iter_mut()
-                .zip(w.z_n.as_slice())
-                .zip(w.sigma.as_slice())
-                .zip(w.col.as_slice())
-        {
-            *z = zn - s - kd;
+        mat_vec(&w.k, nf, ns, dx, w.col.as_mut_slice());
+        let (z, z_n, sigma, kd) = (
+            &mut w.z.as_mut_slice()[..nf],
+            &w.z_n.as_slice()[..nf],
+            &w.sigma.as_slice()[..nf],
+            &w.col.as_slice()[..nf],
+        );
+        for i in 0..nf {
+            z[i] = z_n[i] - sigma[i] - kd[i];
         }
-        for (a, &i) in self.slow.iter().enumerate() {
-            self.y_full[i] = x[a];
+        let (slow, fast) = (&self.slow[..ns], &self.fast[..nf]);
+        for a in 0..ns {
+            self.y_full[slow[a]] = x[a];
         }
-        for (a, &i) in self.fast.iter().enumerate() {
-            self.y_full[i] = w.z[a];
+        for a in 0..nf {
+            self.y_full[fast[a]] = z[a];
         }
         sys.rhs(t, &self.y_full, &mut self.f_full);
         stats.nfev += 1;
-        for (f, &i) in w.fs.as_mut_slice().iter_mut().zip(&self.slow) {
-            *f = self.f_full[i];
+        let fs = &mut w.fs.as_mut_slice()[..ns];
+        for a in 0..ns {
+            fs[a] = self.f_full[slow[a]];
         }
     }
-}
 
-/// `out` = the sub-matrix of `m` with the given rows and columns.
-fn block_into(m: &DMatrix<f64>, rows: &[usize], cols: &[usize], out: &mut DMatrix<f64>) {
-    let n = m.nrows();
-    let (m, len) = (m.as_slice(), rows.len());
-    for (out_col, &j) in out.as_mut_slice().chunks_exact_mut(len.max(1)).zip(cols) {
-        let col = &m[j * n..(j + 1) * n];
-        for (o, &i) in out_col.iter_mut().zip(rows) {
-            *o = col[i];
-        }
-    }
-}
-
-/// out = m v, in nalgebra's order for a matrix times a vector (`gemv`: column by
-/// column, out = m₀v₀, then out = m_jv_j + out), so the same bits as `&m * &v`, which
-/// goes through that loop for every size (its matrixmultiply path needs a result with
-/// more than 5 columns).
-fn mat_vec(m: &DMatrix<f64>, v: &[f64], out: &mut [f64]) {
-    let rows = m.nrows();
-    let mut cols = m.as_slice().chunks_exact(rows.max(1)).zip(v);
-    match cols.next() {
-        Some((col, &v0)) => {
-            for (o, &mij) in out.iter_mut().zip(col) {
-                *o = mij * v0;
-            }
-        }
-        None => out.fill(0.0),
-    }
-    for (col, &vj) in cols {
-        for (o, &mij) in out.iter_mut().zip(col) {
-            *o += mij * vj;
-        }
-    }
-}
-
-/// out = a b, as `&a * &b`: nalgebra's gemm is `mat_vec` column by column, except
-/// for large operands (more than 5 rows and columns each), which it hands to
-/// matrixmultiply.
-fn mat_mat(a: &DMatrix<f64>, b: &DMatrix<f64>, out: &mut DMatrix<f64>) {
-    if a.nrows() > 5 && a.ncols() > 5 && b.ncols() > 5 {
-        out.gemm(1.0, a, b, 0.0);
-        return;
-    }
-    let (inner, rows) = (b.nrows().max(1), out.nrows().max(1));
-    let cols = b.as_slice().chunks_exact(inner);
-    for (b_col, out_col) in cols.zip(out.as_mut_slice().chunks_exact_mut(rows)) {
-        mat_vec(a, b_col, out_col);
-    }
-}
-
-/// `out` = the entries of `v` at `idx`.
-fn pick_into(v: &[f64], idx: &[usize], out: &mut DVector<f64>) {
-    let out = out.as_mut_slice();
-    for (o, &i) in out.iter_mut().zip(idx) {
-        *o = v[i];
-    }
-}
-
-impl Stepper for SlowFast {
-    fn info(&self) -> &MethodInfo {
-        &INFO
-    }
-
-    // `mat_vec`, `mat_mat` and the loops into the preallocated blocks perform the
-    // operations of nalgebra's allocating `&k * &f_x`, `&k * &f_z`, `x.axpy(…)` (`mul_to`
-    // is `gemm(1, a, b, 0)`) in the same order: the same bits as the expressions in the
-    // comments.
-    fn step(
+    /// One step (eqs. 43–47) for partition sizes `size`: the same arithmetic for every
+    /// size; with sizes known at compile time ([`Fixed`]) the small loops unroll.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn advance<S: Sizes>(
         &mut self,
+        size: S,
         sys: &dyn System,
         t: f64,
         y: &[f64],
@@ -293,22 +242,22 @@ impl Stepper for SlowFast {
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
+        let (ns, nf) = (size.ns(), size.nf());
         self.ends.start_f(sys, t, y, &mut self.f_first, stats);
         let (jac, _) = self.provider.at(sys, t, y, stats)?;
         let w = &mut self.work;
-        block_into(jac, &self.slow, &self.fast, &mut w.f_z);
-        block_into(jac, &self.fast, &self.slow, &mut w.g_x);
-        block_into(jac, &self.fast, &self.fast, &mut w.g_z);
-        pick_into(y, &self.slow, &mut w.x_n);
-        pick_into(y, &self.fast, &mut w.z_n);
-        pick_into(&self.f_first, &self.slow, &mut w.f_x);
-        pick_into(&self.f_first, &self.fast, &mut w.g_n);
+        let (slow, fast) = (&self.slow[..ns], &self.fast[..nf]);
+        block_into(jac, slow, fast, &mut w.f_z);
+        block_into(jac, fast, slow, &mut w.g_x);
+        block_into(jac, fast, fast, &mut w.g_z);
+        pick_into(y, slow, &mut w.x_n);
+        pick_into(y, fast, &mut w.z_n);
+        pick_into(&self.f_first, slow, &mut w.f_x);
+        pick_into(&self.f_first, fast, &mut w.g_n);
 
         let same = |a: &DMatrix<f64>, b: &DMatrix<f64>| {
-            a.as_slice()
-                .iter()
-                .zip(b.as_slice())
-                .all(|(x, y)| x.to_bits() == y.to_bits())
+            let (a, b) = (&a.as_slice()[..nf * nf], &b.as_slice()[..nf * nf]);
+            (0..nf * nf).all(|i| a[i].to_bits() == b[i].to_bits())
         };
         let lu = match &mut self.lu {
             Some(lu) if same(&w.lu_of, &w.g_z) => {
@@ -325,18 +274,12 @@ impl Stepper for SlowFast {
         // σ = g_z⁻¹ g_n, K = g_z⁻¹ g_x column by column, γ = K f_x.
         w.sigma.copy_from(&w.g_n);
         lu.solve_in_place(&mut w.sigma)?;
-        let nf = self.fast.len();
-        for (g_col, k_col) in w
-            .g_x
-            .as_slice()
-            .chunks_exact(nf.max(1))
-            .zip(w.k.as_mut_slice().chunks_exact_mut(nf.max(1)))
-        {
-            w.col.as_mut_slice().copy_from_slice(g_col);
+        for j in 0..ns {
+            w.col.as_mut_slice()[..nf].copy_from_slice(&w.g_x.as_slice()[j * nf..(j + 1) * nf]);
             lu.solve_in_place(&mut w.col)?;
-            k_col.copy_from_slice(w.col.as_slice());
+            w.k.as_mut_slice()[j * nf..(j + 1) * nf].copy_from_slice(&w.col.as_slice()[..nf]);
         }
-        mat_vec(&w.k, w.f_x.as_slice(), w.gamma.as_mut_slice());
+        mat_vec(&w.k, nf, ns, w.f_x.as_slice(), w.gamma.as_mut_slice());
 
         // Step 1: ∫y = G₁σ + J₁, the blocks of e^{h D₁}, D₁ = [[0, I, 0], [0, g_z, γ],
         // [0, 0, 0]] (eq. 34/44): G₁ = h φ₁(h g_z), J₁ = h² φ₂(h g_z) γ (crate::phi).
@@ -351,63 +294,69 @@ impl Stepper for SlowFast {
         w.x_hat.copy_from(&w.x_n);
         w.x_stage.copy_from(&w.x_n);
         for s in 0..4 {
-            self.slow_rhs(sys, t + RK4_C[s] * h, false, stats);
+            self.slow_rhs(size, sys, t + RK4_C[s] * h, false, stats);
             let w = &mut self.work;
             if s == 0 {
                 w.f0.copy_from(&w.fs);
             }
+            let (x_hat, x_stage, x_n, fs) = (
+                &mut w.x_hat.as_mut_slice()[..ns],
+                &mut w.x_stage.as_mut_slice()[..ns],
+                &w.x_n.as_slice()[..ns],
+                &w.fs.as_slice()[..ns],
+            );
             // x̂ += (h b_s) fs (nalgebra's axpy: a·x + y)
             let a = h * RK4_B[s];
-            for (xh, &f) in w.x_hat.as_mut_slice().iter_mut().zip(w.fs.as_slice()) {
-                *xh += a * f;
+            for i in 0..ns {
+                x_hat[i] += a * fs[i];
             }
             if s < 3 {
                 // x_stage = x_n + fs·(c_{s+1} h)
                 let c = RK4_C[s + 1] * h;
-                for ((xs, &xn), &f) in w
-                    .x_stage
-                    .as_mut_slice()
-                    .iter_mut()
-                    .zip(w.x_n.as_slice())
-                    .zip(w.fs.as_slice())
-                {
-                    *xs = xn + f * c;
+                for i in 0..ns {
+                    x_stage[i] = x_n[i] + fs[i] * c;
                 }
             }
         }
         let w = &mut self.work;
         // x_new = x̂ + f_z ∫y
-        mat_vec(&w.f_z, w.int_y.as_slice(), w.x_new.as_mut_slice());
-        for (xn, &xh) in w.x_new.as_mut_slice().iter_mut().zip(w.x_hat.as_slice()) {
-            *xn += xh;
+        mat_vec(&w.f_z, ns, nf, w.int_y.as_slice(), w.x_new.as_mut_slice());
+        let (x_new, x_hat) = (&mut w.x_new.as_mut_slice()[..ns], &w.x_hat.as_slice()[..ns]);
+        for i in 0..ns {
+            x_new[i] += x_hat[i];
         }
-        self.slow_rhs(sys, t + h, true, stats);
+        self.slow_rhs(size, sys, t + h, true, stats);
         let w = &mut self.work;
         w.f1.copy_from(&w.fs);
 
         // Step 3: z_{n+1} = H(x_{n+1}) + σ + φ, φ from e^{hD} (eqs. 46–47, D corrected).
         // A = g_z + K f_z
-        mat_mat(&w.k, &w.f_z, &mut w.a);
-        for (a, &g) in w.a.as_mut_slice().iter_mut().zip(w.g_z.as_slice()) {
-            *a += g;
+        mat_mat(&w.k, nf, ns, &w.f_z, nf, &mut w.a);
+        let (a, g_z) = (
+            &mut w.a.as_mut_slice()[..nf * nf],
+            &w.g_z.as_slice()[..nf * nf],
+        );
+        for i in 0..nf * nf {
+            a[i] += g_z[i];
         }
         // B = Aσ + K f0
-        mat_vec(&w.a, w.sigma.as_slice(), w.b.as_mut_slice());
-        mat_vec(&w.k, w.f0.as_slice(), w.col.as_mut_slice());
-        for (b, &kf) in w.b.as_mut_slice().iter_mut().zip(w.col.as_slice()) {
-            *b += kf;
+        mat_vec(&w.a, nf, nf, w.sigma.as_slice(), w.b.as_mut_slice());
+        mat_vec(&w.k, nf, ns, w.f0.as_slice(), w.col.as_mut_slice());
+        let (b, kf) = (&mut w.b.as_mut_slice()[..nf], &w.col.as_slice()[..nf]);
+        for i in 0..nf {
+            b[i] += kf[i];
         }
         // C = K (f1 − f0) / h
-        for ((d, &f1), &f0) in
-            w.dx.as_mut_slice()
-                .iter_mut()
-                .zip(w.f1.as_slice())
-                .zip(w.f0.as_slice())
-        {
-            *d = f1 - f0;
+        let (dx, f1, f0) = (
+            &mut w.dx.as_mut_slice()[..ns],
+            &w.f1.as_slice()[..ns],
+            &w.f0.as_slice()[..ns],
+        );
+        for i in 0..ns {
+            dx[i] = f1[i] - f0[i];
         }
-        mat_vec(&w.k, w.dx.as_slice(), w.c.as_mut_slice());
-        for c in w.c.as_mut_slice().iter_mut() {
+        mat_vec(&w.k, nf, ns, w.dx.as_slice(), w.c.as_mut_slice());
+        for c in w.c.as_mut_slice()[..nf].iter_mut() {
             *c /= h;
         }
         // φ = ∫₀ʰ e^{A(h−u)} (B + C u) du = h φ₁(hA) B + h² φ₂(hA) C.
@@ -417,14 +366,157 @@ impl Stepper for SlowFast {
             .apply_add(1, h, w.b.as_slice(), w.phi.as_mut_slice());
         self.phi_a
             .apply_add(2, h * h, w.c.as_slice(), w.phi.as_mut_slice());
-        for (a, &i) in self.slow.iter().enumerate() {
-            y_out[i] = w.x_new[a];
+        let (slow, fast) = (&self.slow[..ns], &self.fast[..nf]);
+        let (x_new, z, sigma, phi) = (
+            &w.x_new.as_slice()[..ns],
+            &w.z.as_slice()[..nf],
+            &w.sigma.as_slice()[..nf],
+            &w.phi.as_slice()[..nf],
+        );
+        for a in 0..ns {
+            y_out[slow[a]] = x_new[a];
         }
-        for (a, &i) in self.fast.iter().enumerate() {
-            y_out[i] = w.z[a] + w.sigma[a] + w.phi[a];
+        for a in 0..nf {
+            y_out[fast[a]] = z[a] + sigma[a] + phi[a];
         }
         self.ends.record(t, h, y, y_out, Some(&self.f_first));
         Ok(())
+    }
+}
+
+/// The sizes of the partition (ns slow, nf fast states).
+trait Sizes: Copy {
+    fn ns(self) -> usize;
+    fn nf(self) -> usize;
+}
+
+/// Sizes known at compile time: the step's loops unroll (the models' partitions).
+#[derive(Clone, Copy)]
+struct Fixed<const NS: usize, const NF: usize>;
+
+impl<const NS: usize, const NF: usize> Sizes for Fixed<NS, NF> {
+    #[inline(always)]
+    fn ns(self) -> usize {
+        NS
+    }
+    #[inline(always)]
+    fn nf(self) -> usize {
+        NF
+    }
+}
+
+/// Sizes known at run time: any partition a spec's `fast` names.
+#[derive(Clone, Copy)]
+struct Dynamic {
+    ns: usize,
+    nf: usize,
+}
+
+impl Sizes for Dynamic {
+    fn ns(self) -> usize {
+        self.ns
+    }
+    fn nf(self) -> usize {
+        self.nf
+    }
+}
+
+/// `out` = the sub-matrix of `m` with the given rows and columns.
+#[inline(always)]
+fn block_into(m: &DMatrix<f64>, rows: &[usize], cols: &[usize], out: &mut DMatrix<f64>) {
+    let (n, len) = (m.nrows(), rows.len());
+    let (m, out) = (m.as_slice(), &mut out.as_mut_slice()[..len * cols.len()]);
+    for (c, &j) in cols.iter().enumerate() {
+        let col = &m[j * n..(j + 1) * n];
+        for (r, &i) in rows.iter().enumerate() {
+            out[c * len + r] = col[i];
+        }
+    }
+}
+
+/// out = m v for the `rows` × `cols` matrix m, in nalgebra's order for a matrix times a
+/// vector (`gemv`: column by column, out = m₀v₀, then out = m_jv_j + out), so the same
+/// bits as `&m * &v`, which goes through that loop for every size (its matrixmultiply
+/// path needs a result with more than 5 columns).
+#[inline(always)]
+fn mat_vec(m: &DMatrix<f64>, rows: usize, cols: usize, v: &[f64], out: &mut [f64]) {
+    let (m, v, out) = (&m.as_slice()[..rows * cols], &v[..cols], &mut out[..rows]);
+    if cols == 0 {
+        out.fill(0.0);
+        return;
+    }
+    for i in 0..rows {
+        out[i] = m[i] * v[0];
+    }
+    for j in 1..cols {
+        for i in 0..rows {
+            out[i] += m[j * rows + i] * v[j];
+        }
+    }
+}
+
+/// out = a b (a: `rows` × `inner`, b: `inner` × `cols`), as `&a * &b`: nalgebra's gemm
+/// is `mat_vec` column by column, except for large operands (more than 5 rows and
+/// columns each), which it hands to matrixmultiply.
+#[inline(always)]
+fn mat_mat(
+    a: &DMatrix<f64>,
+    rows: usize,
+    inner: usize,
+    b: &DMatrix<f64>,
+    cols: usize,
+    out: &mut DMatrix<f64>,
+) {
+    if rows > 5 && inner > 5 && cols > 5 {
+        out.gemm(1.0, a, b, 0.0);
+        return;
+    }
+    for j in 0..cols {
+        let b_col = &b.as_slice()[j * inner..(j + 1) * inner];
+        mat_vec(
+            a,
+            rows,
+            inner,
+            b_col,
+            &mut out.as_mut_slice()[j * rows..(j + 1) * rows],
+        );
+    }
+}
+
+/// `out` = the entries of `v` at `idx`.
+#[inline(always)]
+fn pick_into(v: &[f64], idx: &[usize], out: &mut DVector<f64>) {
+    let out = &mut out.as_mut_slice()[..idx.len()];
+    for (o, &i) in idx.iter().enumerate() {
+        out[o] = v[i];
+    }
+}
+
+impl Stepper for SlowFast {
+    fn info(&self) -> &MethodInfo {
+        &INFO
+    }
+
+    // `mat_vec`, `mat_mat` and the loops into the preallocated blocks perform the
+    // operations of nalgebra's allocating `&k * &f_x`, `&k * &f_z`, `x.axpy(…)` (`mul_to`
+    // is `gemm(1, a, b, 0)`) in the same order: the same bits as the expressions in the
+    // comments, for every size.
+    fn step(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        y_out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        // The catalogue's partitions (pendulum-particle 2 + 4, slowfast-linear 2 + 2)
+        // get unrolled loops; any other partition runs the same code with run-time sizes.
+        match (self.slow.len(), self.fast.len()) {
+            (2, 4) => self.advance(Fixed::<2, 4>, sys, t, y, h, y_out, stats),
+            (2, 2) => self.advance(Fixed::<2, 2>, sys, t, y, h, y_out, stats),
+            (ns, nf) => self.advance(Dynamic { ns, nf }, sys, t, y, h, y_out, stats),
+        }
     }
 
     fn dense_output(
