@@ -57,10 +57,25 @@ export class MechanismView {
   /** Show a dot at every stored step (step-by-step mode). */
   stepMode = false;
 
+  /** The canvas's CSS size as the last resize observation measured it. */
+  private size: { width: number; height: number } | undefined;
+
   constructor(private readonly store: Store) {
     store.subscribe('run', () => this.fit());
     store.subscribe('pins', () => this.draw());
     store.subscribe('time', () => this.draw());
+    new ResizeObserver(() => {
+      // Measured here, where layout is already done: drawing a run (or an animation
+      // frame) then reads no layout, so it never forces the page to lay out again
+      // after the other views changed it.
+      this.size = { width: this.canvas.clientWidth, height: this.canvas.clientHeight };
+      this.draw();
+    }).observe(this.canvas);
+  }
+
+  /** The canvas's CSS size: observed, or measured now before the first observation. */
+  private cssSize(): { width: number; height: number } {
+    return this.size ?? { width: this.canvas.clientWidth, height: this.canvas.clientHeight };
   }
 
   /** Chooses the world window that holds the whole live run (and its exact solution). */
@@ -132,17 +147,18 @@ export class MechanismView {
 
   /** Sizes the backing store to the element and clears it to white (drawing in CSS pixels). */
   private prepare(): CanvasRenderingContext2D | null {
-    const ctx = sizeCanvas(this.canvas, this.canvas.clientWidth, this.canvas.clientHeight);
+    const { width, height } = this.cssSize();
+    const ctx = sizeCanvas(this.canvas, width, height);
     if (!ctx) return null;
     ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, this.canvas.clientWidth, this.canvas.clientHeight);
+    ctx.fillRect(0, 0, width, height);
     return ctx;
   }
 
   /** World → pixel: equal scale on both axes, the window centred. */
   private view(): View {
     const w = this.window ?? { x0: -1, x1: 1, y0: -1, y1: 1 };
-    const [width, height] = [this.canvas.clientWidth, this.canvas.clientHeight];
+    const { width, height } = this.cssSize();
     const scale = Math.min(width / (w.x1 - w.x0), height / (w.y1 - w.y0));
     const cx = (w.x0 + w.x1) / 2;
     const cy = (w.y0 + w.y1) / 2;
