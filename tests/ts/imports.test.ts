@@ -1,6 +1,8 @@
 // The front end's import boundaries (ARCHITECTURE.md): exactly one module imports each
-// generated wasm package, and only the worker loads the engines' code — the labs engine
-// dynamically, so that the first plot fetches the run package alone (issue 17).
+// generated wasm package's code, and only the worker loads the engines' code — the labs
+// engine dynamically, so that the first plot fetches the run package alone (issue 17).
+// The page's boot module names the run package's .wasm file (a `?url` import: a string,
+// no code) to compile it for the worker.
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
@@ -23,8 +25,13 @@ const importers = (target: RegExp): string[] =>
 
 describe('import boundaries', () => {
   it('www/engine.ts alone imports pkg/, www/engine-labs.ts alone imports pkg-labs/', () => {
-    expect(importers(/^\.\.\/pkg\//)).toEqual(['engine.ts']);
+    expect(importers(/^\.\.\/pkg\/(?!.*\?url$)/)).toEqual(['engine.ts']);
     expect(importers(/^\.\.\/pkg-labs\//)).toEqual(['engine-labs.ts']);
+  });
+
+  it("the boot module alone names the run package's .wasm, as a URL", () => {
+    expect(importers(/^\.\.\/pkg\/.*\?url$/)).toEqual(['boot.ts']);
+    expect(importers(/\.wasm\?url$/)).toEqual(['boot.ts']);
   });
 
   it("only the worker runs the engines, and it loads the labs engine with a dynamic import", () => {
