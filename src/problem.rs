@@ -2,6 +2,14 @@
 //!
 //! Methods see only this trait; models implement it. Dense matrices are nalgebra's
 //! `DMatrix`, row-major questions never arise at this level.
+//!
+//! The derivatives come two ways: by value ([`System::jacobian`], [`System::dfdt`]:
+//! whether the system has them at all, and what a one-off caller reads) and into the
+//! caller's buffers ([`System::jacobian_into`], [`System::dfdt_into`]: what the stiff
+//! methods call every step, through `crate::jacobian::JacobianProvider`). The `_into`
+//! forms default to the by-value ones, so a system that only has those keeps working;
+//! a model on a hot path overrides them to fill the buffer without allocating, and
+//! then writes its by-value forms through them (one formula).
 
 use crate::linear_solver::SparseJacobian;
 use nalgebra::{DMatrix, DVector};
@@ -23,6 +31,19 @@ pub trait System {
     /// Autonomous systems return a zero vector.
     fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
         None
+    }
+
+    /// Writes ∂f/∂y at (t, y) into `jac` (the caller's n × n buffer); false if the
+    /// system has no Jacobian. The default moves [`System::jacobian`]'s matrix in,
+    /// so the caller checks the shape afterwards.
+    fn jacobian_into(&self, t: f64, y: &[f64], jac: &mut DMatrix<f64>) -> bool {
+        self.jacobian(t, y).map(|j| *jac = j).is_some()
+    }
+
+    /// Writes ∂f/∂t at (t, y) into `ft` (the caller's length-n buffer); false if the
+    /// system has none. The default moves [`System::dfdt`]'s vector in.
+    fn dfdt_into(&self, t: f64, y: &[f64], ft: &mut DVector<f64>) -> bool {
+        self.dfdt(t, y).map(|v| *ft = v).is_some()
     }
 
     /// The Jacobian in sparse form, if the system knows its sparsity pattern and the

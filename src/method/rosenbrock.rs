@@ -22,10 +22,11 @@ use super::hermite::StepEnds;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
+use crate::linalg::fixed;
 use crate::linear_solver::StepMatrix;
 use crate::problem::System;
 use crate::stats::Stats;
-use nalgebra::{Complex, DVector};
+use nalgebra::Complex;
 
 /// Coefficients of a Rosenbrock method in the form of seed 001 eq. (2b). Row `i` of
 /// `alpha` and `gamma` holds the `i` entries left of the diagonal (row 0 is empty).
@@ -101,18 +102,21 @@ impl RosenbrockTableau {
 }
 
 /// A Rosenbrock stepper with its work vectors and the last step kept for the error
-/// estimate and dense output.
+/// estimate and dense output. The stage vectors are one flat buffer each (stage i at
+/// `i * n..(i + 1) * n`) and the LU keeps its storage: a step allocates nothing.
 pub struct Rosenbrock {
     info: &'static MethodInfo,
     tableau: &'static RosenbrockTableau,
     provider: JacobianProvider,
-    k: Vec<DVector<f64>>,
+    /// The stages k_i, solved in place.
+    k: Vec<f64>,
     /// f of each stage (kept so a stage with the same argument reuses it).
-    f_stage: Vec<Vec<f64>>,
+    f_stage: Vec<f64>,
     y_stage: Vec<f64>,
-    /// Work vectors of the stage solves, kept so a step allocates no vectors.
-    rhs: DVector<f64>,
-    coupling: DVector<f64>,
+    /// Σ_{j<i} γ_ij k_j of the stage being solved.
+    coupling: Vec<f64>,
+    /// I − γhJ, refactorised in its own storage every step.
+    lu: Option<StepMatrix>,
     error: Vec<f64>,
     /// The last step's ends and slopes (dense output, reuse of f).
     ends: StepEnds,
@@ -133,11 +137,11 @@ impl Rosenbrock {
             info,
             tableau,
             provider: JacobianProvider::new(info.id, jacobian).sparse(),
-            k: vec![DVector::zeros(dim); s],
-            f_stage: vec![vec![0.0; dim]; s],
+            k: vec![0.0; s * dim],
+            f_stage: vec![0.0; s * dim],
             y_stage: vec![0.0; dim],
-            rhs: DVector::zeros(dim),
-            coupling: DVector::zeros(dim),
+            coupling: vec![0.0; dim],
+            lu: None,
             error: vec![0.0; dim],
             ends: StepEnds::new(dim),
             stage_nodes: (0..s)
@@ -147,6 +151,98 @@ impl Rosenbrock {
                 })
                 .collect(),
         }
+    }
+
+    /// One step for n = `N` states (`N` = 0: any n), see [`crate::linalg::fixed`].
+    fn step_n<const N: usize>(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        y_out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let tab = self.tableau;
+        let n = fixed::<N>(y.len());
+        // Every vector cut to n, so that a constant n reaches every loop.
+        let (y, y_out) = (&y[..n], &mut y_out[..n]);
+        // f(t, y) for the first stage: known from the last step's start (a retry) or
+        // end (the dense output evaluated it), else evaluated.
+        self.ends.start_f(sys, t, y, &mut self.f_stage[..n], stats);
+        let (jac, ft) = self.provider.at_any(sys, t, y, stats)?;
+        // I − γhJ through the solver seam (src/linear_solver.rs: dense or sparse LU;
+        // the dense entries are δᵢⱼ − Jᵢⱼ·γh as before).
+        let what = "I − γhJ of the Rosenbrock step";
+        let c = tab.gamma_diag * h;
+        let lu = match &mut self.lu {
+            Some(lu) => {
+                lu.refactor_n::<N>(jac, 1.0, c, what, t, h, stats)?;
+                lu
+            }
+            empty => empty.insert(StepMatrix::new(jac, 1.0, c, what, t, h, stats)?),
+        };
+        let ft = &ft.as_slice()[..n];
+        let (y_stage, coupling) = (&mut self.y_stage[..n], &mut self.coupling[..n]);
+        let error = &mut self.error[..n];
+        // The loops below are nalgebra's axpy/gemv of the earlier DVector form, in
+        // their order (x += a·y is x ← a·y + x; IEEE addition commutes): same bits.
+        for (i, &(reuses_f, alpha_i, gamma_i)) in self.stage_nodes.iter().enumerate() {
+            let (done, rest) = self.k.split_at_mut(i * n);
+            let k_i = &mut rest[..n];
+            let (f_done, f_rest) = self.f_stage.split_at_mut(i * n);
+            let f_i = &mut f_rest[..n];
+            if i > 0 {
+                if reuses_f {
+                    // Same argument as the previous stage (001 eq. 11): reuse its f.
+                    f_i.copy_from_slice(&f_done[(i - 1) * n..]);
+                } else {
+                    y_stage.copy_from_slice(y);
+                    for (&a, k_j) in tab.alpha[i].iter().zip(done.chunks_exact(n.max(1))) {
+                        if a != 0.0 {
+                            for (ys, kj) in y_stage.iter_mut().zip(k_j) {
+                                *ys += a * kj;
+                            }
+                        }
+                    }
+                    sys.rhs(t + alpha_i * h, y_stage, f_i);
+                    stats.nfev += 1;
+                }
+            }
+            // k_i = h f_i + γ_i h² f_t + hJ Σ_{j<i} γ_ij k_j, then solved in place.
+            let gi = gamma_i * h * h;
+            for ((kr, fr), ftr) in k_i.iter_mut().zip(f_i.iter()).zip(ft.iter()) {
+                *kr = h * fr + gi * ftr;
+            }
+            if i > 0 {
+                coupling.fill(0.0);
+                for (&g, k_j) in tab.gamma[i].iter().zip(done.chunks_exact(n.max(1))) {
+                    if g != 0.0 {
+                        for (cr, kj) in coupling.iter_mut().zip(k_j) {
+                            *cr += g * kj;
+                        }
+                    }
+                }
+                jac.mul_add_n::<N>(h, coupling, k_i);
+            }
+            lu.solve_n::<N>(k_i)?;
+        }
+        y_out.copy_from_slice(y);
+        error.fill(0.0);
+        for ((&b, &b_hat), k_i) in tab
+            .b
+            .iter()
+            .zip(tab.b_hat)
+            .zip(self.k.chunks_exact(n.max(1)))
+        {
+            let e = b - b_hat;
+            for ((yo, err), k) in y_out.iter_mut().zip(error.iter_mut()).zip(k_i) {
+                *yo += b * k;
+                *err += e * k;
+            }
+        }
+        self.ends.record(t, h, y, y_out, Some(&self.f_stage[..n]));
+        Ok(())
     }
 }
 
@@ -164,64 +260,12 @@ impl Stepper for Rosenbrock {
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let tab = self.tableau;
-        let n = y.len();
-        // f(t, y) for the first stage: known from the last step's start (a retry) or
-        // end (the dense output evaluated it), else evaluated.
-        self.ends.start_f(sys, t, y, &mut self.f_stage[0], stats);
-        let (jac, ft) = self.provider.at_any(sys, t, y, stats)?;
-        // I − γhJ through the solver seam (src/linear_solver.rs: dense or sparse LU;
-        // the dense entries are δᵢⱼ − Jᵢⱼ·γh as before).
-        let what = "I − γhJ of the Rosenbrock step";
-        let lu = StepMatrix::new(jac, 1.0, tab.gamma_diag * h, what, t, h, stats)?;
-        let (rhs, coupling) = (&mut self.rhs, &mut self.coupling);
-        for (i, &(reuses_f, alpha_i, gamma_i)) in self.stage_nodes.iter().enumerate() {
-            if i > 0 {
-                if reuses_f {
-                    // Same argument as the previous stage (001 eq. 11): reuse its f.
-                    let (done, rest) = self.f_stage.split_at_mut(i);
-                    rest[0].copy_from_slice(&done[i - 1]);
-                } else {
-                    self.y_stage.copy_from_slice(y);
-                    for (j, &a) in tab.alpha[i].iter().enumerate() {
-                        if a != 0.0 {
-                            for (ys, kj) in self.y_stage.iter_mut().zip(self.k[j].iter()) {
-                                *ys += a * kj;
-                            }
-                        }
-                    }
-                    sys.rhs(t + alpha_i * h, &self.y_stage, &mut self.f_stage[i]);
-                    stats.nfev += 1;
-                }
-            }
-            // rhs = h f_i + γ_i h² f_t + hJ Σ_{j<i} γ_ij k_j
-            coupling.fill(0.0);
-            for (j, &g) in tab.gamma[i].iter().enumerate() {
-                if g != 0.0 {
-                    coupling.axpy(g, &self.k[j], 1.0);
-                }
-            }
-            let gi = gamma_i * h * h;
-            for r in 0..n {
-                rhs[r] = h * self.f_stage[i][r] + gi * ft[r];
-            }
-            if i > 0 {
-                jac.mul_add(h, coupling, rhs);
-            }
-            lu.solve_in_place(rhs)?;
-            self.k[i].copy_from(rhs);
+        // Two states (Van der Pol, the pendulum, the oscillators) with the size a
+        // constant: the same step, its loops unrolled (crate::linalg::fixed).
+        match y.len() {
+            2 => self.step_n::<2>(sys, t, y, h, y_out, stats),
+            _ => self.step_n::<0>(sys, t, y, h, y_out, stats),
         }
-        y_out.copy_from_slice(y);
-        self.error.fill(0.0);
-        for i in 0..tab.stages() {
-            let (b, e) = (tab.b[i], tab.b[i] - tab.b_hat[i]);
-            for ((yo, err), k) in y_out.iter_mut().zip(&mut self.error).zip(self.k[i].iter()) {
-                *yo += b * k;
-                *err += e * k;
-            }
-        }
-        self.ends.record(t, h, y, y_out, Some(&self.f_stage[0]));
-        Ok(())
     }
 
     fn error_estimate(&self) -> Option<&[f64]> {
