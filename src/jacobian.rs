@@ -116,7 +116,8 @@ pub fn jacobian(
 }
 
 /// As [`jacobian`], into `jac` (made n × n first if it is not): no allocation when the
-/// system fills the buffer itself ([`System::jacobian_into`]).
+/// system fills the buffer itself ([`System::jacobian_into`]), else its by-value
+/// [`System::jacobian`] replaces the buffer.
 pub fn jacobian_into(
     sys: &dyn System,
     source: JacobianSource,
@@ -134,7 +135,7 @@ pub fn jacobian_into(
     match source {
         JacobianSource::Analytic => {
             if !sys.jacobian_into(t, y, jac) {
-                return Err(no_jacobian(method));
+                *jac = sys.jacobian(t, y).ok_or_else(|| no_jacobian(method))?;
             }
             // A model bug, not user input; still an error rather than a panic later.
             if jac.shape() != (n, n) {
@@ -199,7 +200,7 @@ pub fn dfdt_into(
     match source {
         JacobianSource::Analytic => {
             if !sys.dfdt_into(t, y, ft) {
-                return Err(no_jacobian(method));
+                *ft = sys.dfdt(t, y).ok_or_else(|| no_jacobian(method))?;
             }
             if ft.len() != n {
                 return Err(OdeError::WrongLength {
@@ -257,6 +258,9 @@ pub struct JacobianProvider {
 }
 
 impl JacobianProvider {
+    // Out of line: every stiff stepper's constructor builds one (smaller first-load
+    // wasm).
+    #[inline(never)]
     pub fn new(method: &'static str, options: JacobianOptions) -> Self {
         Self {
             options,

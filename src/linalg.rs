@@ -27,7 +27,7 @@
 use crate::error::OdeError;
 use crate::stats::Stats;
 use nalgebra::linalg::{gauss_step, gauss_step_swap};
-use nalgebra::{Const, DMatrix, DVector, Dim, Dyn, MatrixViewMut};
+use nalgebra::{DMatrix, DVector};
 
 /// Largest 1-norm of a matrix handed to `exp()`: ~40 squarings, and anything this
 /// large overflows (or underflows to 0) anyway. Protects against a runaway squaring
@@ -137,73 +137,53 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
         h: f64,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        self.reshift_n::<0>(jac, shift, scale, t, h, stats)
-    }
-
-    /// [`Factored::reshift`] for a size known at compile time ([`fixed`]).
-    pub fn reshift_n<const N: usize>(
-        &mut self,
-        jac: &DMatrix<f64>,
-        shift: T,
-        scale: f64,
-        t: f64,
-        h: f64,
-        stats: &mut Stats,
-    ) -> Result<(), OdeError> {
-        let n = fixed::<N>(jac.nrows());
+        let n = jac.nrows();
         if self.lu.shape() != (n, n) {
             self.lu = DMatrix::zeros(n, n);
         }
-        let m = &mut self.lu.as_mut_slice()[..n * n];
-        let columns = m
-            .chunks_exact_mut(n.max(1))
-            .zip(jac.as_slice().chunks_exact(n.max(1)));
-        for (c, (m_c, j_c)) in columns.enumerate() {
-            for (r, (m_rc, &j_rc)) in m_c.iter_mut().zip(j_c).enumerate() {
-                let d = if r == c { shift } else { T::zero() };
-                *m_rc = d - T::from_real(j_rc * scale);
-            }
+        // 0 − cJᵢⱼ everywhere, then σ − cJᵢᵢ on the diagonal: the entries (and the
+        // operations) of σδᵢⱼ − cJᵢⱼ.
+        let (m, j) = (self.lu.as_mut_slice(), jac.as_slice());
+        for (m_ij, &j_ij) in m.iter_mut().zip(j) {
+            *m_ij = T::zero() - T::from_real(j_ij * scale);
+        }
+        for k in (0..m.len().min(j.len())).step_by(n + 1) {
+            m[k] = shift - T::from_real(j[k] * scale);
         }
         self.relocate(t, h);
-        self.factorise_n::<N>(stats)
+        self.factorise(stats)
     }
 
-    /// nalgebra's `LU::new` on `self.lu` in place; an error for a non-finite entry or
-    /// a zero pivot (where `LU::is_invertible` would say no).
+    /// nalgebra's `LU::new` on `self.lu` in place: its loop (partial pivoting with its
+    /// `icamax`, `gauss_step` and `gauss_step_swap`, in its order), the row
+    /// interchanges recorded as its `PermutationSequence` would. An error for a
+    /// non-finite entry or a zero pivot (where `LU::is_invertible` would say no).
+    // Out of line: every method factorising through the seam shares one copy (a
+    // smaller first-load wasm).
+    #[inline(never)]
     fn factorise(&mut self, stats: &mut Stats) -> Result<(), OdeError> {
-        if !self.lu.is_square() {
-            return Err(self.singular());
-        }
-        self.factorise_n::<0>(stats)
-    }
-
-    fn factorise_n<const N: usize>(&mut self, stats: &mut Stats) -> Result<(), OdeError> {
-        let n = fixed::<N>(self.lu.nrows());
-        let m = &mut self.lu.as_mut_slice()[..n * n];
-        if !m.iter().all(|v| v.is_finite()) {
+        if !self.lu.is_square() || !self.lu.as_slice().iter().all(|v| v.is_finite()) {
             return Err(self.singular());
         }
         stats.nlu += 1;
         self.swaps.clear();
-        // A view of the size the caller promised: with a constant size nalgebra's
-        // steps unroll.
-        let invertible = if N == 0 {
-            lu_in_place(
-                &mut MatrixViewMut::from_slice_generic(m, Dyn(n), Dyn(n)),
-                &mut self.swaps,
-            )
-        } else {
-            let size = Const::<N>;
-            lu_in_place(
-                &mut MatrixViewMut::from_slice_generic(m, size, size),
-                &mut self.swaps,
-            )
-        };
-        if invertible {
-            Ok(())
-        } else {
-            Err(self.singular())
+        let m = &mut self.lu;
+        for i in 0..m.nrows() {
+            let piv = m.view_range(i.., i).icamax() + i;
+            let diag = m[(piv, i)];
+            if diag == T::zero() {
+                // The column is zero from the diagonal down: U has a zero pivot.
+                return Err(self.singular());
+            }
+            if piv != i {
+                self.swaps.push((i, piv));
+                m.columns_range_mut(..i).swap_rows(i, piv);
+                gauss_step_swap(m, diag, i, piv);
+            } else {
+                gauss_step(m, diag, i);
+            }
         }
+        Ok(())
     }
 
     fn singular(&self) -> OdeError {
@@ -283,29 +263,4 @@ pub fn fixed<const N: usize>(n: usize) -> usize {
         debug_assert_eq!(n, N, "a fixed-size path called with another size");
         N
     }
-}
-
-/// nalgebra's `LU::new` loop (partial pivoting, its `icamax`, `gauss_step` and
-/// `gauss_step_swap`, in its order) on a square view, recording the row interchanges
-/// as its `PermutationSequence` would; false at a zero pivot.
-fn lu_in_place<T: nalgebra::ComplexField + Copy, D: Dim>(
-    m: &mut MatrixViewMut<T, D, D>,
-    swaps: &mut Vec<(usize, usize)>,
-) -> bool {
-    for i in 0..m.nrows() {
-        let piv = m.view_range(i.., i).icamax() + i;
-        let diag = m[(piv, i)];
-        if diag == T::zero() {
-            // The column is zero from the diagonal down: U has a zero pivot.
-            return false;
-        }
-        if piv != i {
-            swaps.push((i, piv));
-            m.columns_range_mut(..i).swap_rows(i, piv);
-            gauss_step_swap(m, diag, i, piv);
-        } else {
-            gauss_step(m, diag, i);
-        }
-    }
-    true
 }

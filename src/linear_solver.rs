@@ -196,24 +196,8 @@ impl StepMatrix {
         h: f64,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        self.refactor_n::<0>(jac, d, c, what, t, h, stats)
-    }
-
-    /// [`StepMatrix::refactor`] for a size known at compile time when `N` > 0
-    /// (`crate::linalg::fixed`; a sparse matrix is never that small).
-    #[allow(clippy::too_many_arguments)]
-    pub fn refactor_n<const N: usize>(
-        &mut self,
-        jac: &Jacobian,
-        d: f64,
-        c: f64,
-        what: &'static str,
-        t: f64,
-        h: f64,
-        stats: &mut Stats,
-    ) -> Result<(), OdeError> {
         match (&mut *self, jac) {
-            (StepMatrix::Dense(f), Jacobian::Dense(j)) => f.reshift_n::<N>(j, d, c, t, h, stats),
+            (StepMatrix::Dense(f), Jacobian::Dense(j)) => f.reshift(j, d, c, t, h, stats),
             _ => {
                 *self = StepMatrix::new(jac, d, c, what, t, h, stats)?;
                 Ok(())

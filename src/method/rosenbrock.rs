@@ -23,7 +23,7 @@ use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::fixed;
-use crate::linear_solver::StepMatrix;
+use crate::linear_solver::{Jacobian, StepMatrix};
 use crate::problem::System;
 use crate::stats::Stats;
 use nalgebra::Complex;
@@ -102,27 +102,32 @@ impl RosenbrockTableau {
 }
 
 /// A Rosenbrock stepper with its work vectors and the last step kept for the error
-/// estimate and dense output. The stage vectors are one flat buffer each (stage i at
-/// `i * n..(i + 1) * n`) and the LU keeps its storage: a step allocates nothing.
+/// estimate and dense output. The LU keeps its storage: a step allocates nothing.
 pub struct Rosenbrock {
     info: &'static MethodInfo,
     tableau: &'static RosenbrockTableau,
     provider: JacobianProvider,
+    /// I − γhJ, refactorised in its own storage every step.
+    lu: Option<StepMatrix>,
+    work: Stages,
+    /// The last step's ends and slopes (dense output, reuse of f).
+    ends: StepEnds,
+}
+
+/// The stage loop's vectors, one flat buffer each (stage i at `i * n..(i + 1) * n`),
+/// and what the tableau implies per stage.
+struct Stages {
     /// The stages k_i, solved in place.
     k: Vec<f64>,
     /// f of each stage (kept so a stage with the same argument reuses it).
-    f_stage: Vec<f64>,
-    y_stage: Vec<f64>,
+    f: Vec<f64>,
+    y: Vec<f64>,
     /// Σ_{j<i} γ_ij k_j of the stage being solved.
     coupling: Vec<f64>,
-    /// I − γhJ, refactorised in its own storage every step.
-    lu: Option<StepMatrix>,
     error: Vec<f64>,
-    /// The last step's ends and slopes (dense output, reuse of f).
-    ends: StepEnds,
-    /// Per stage, what the tableau implies and the step loop would otherwise recompute
-    /// every stage of every step: (reuses the previous stage's f, α_i, γ_i).
-    stage_nodes: Vec<(bool, f64, f64)>,
+    /// Per stage, what the step loop would otherwise recompute every stage of every
+    /// step: (reuses the previous stage's f, α_i, γ_i).
+    nodes: Vec<(bool, f64, f64)>,
 }
 
 impl Rosenbrock {
@@ -137,25 +142,43 @@ impl Rosenbrock {
             info,
             tableau,
             provider: JacobianProvider::new(info.id, jacobian).sparse(),
-            k: vec![0.0; s * dim],
-            f_stage: vec![0.0; s * dim],
-            y_stage: vec![0.0; dim],
-            coupling: vec![0.0; dim],
             lu: None,
-            error: vec![0.0; dim],
+            work: Stages {
+                k: vec![0.0; s * dim],
+                f: vec![0.0; s * dim],
+                y: vec![0.0; dim],
+                coupling: vec![0.0; dim],
+                error: vec![0.0; dim],
+                nodes: (0..s)
+                    .map(|i| {
+                        let reuses = i > 0 && tableau.same_argument(i, i - 1);
+                        (reuses, tableau.alpha_sum(i), tableau.gamma_sum(i))
+                    })
+                    .collect(),
+            },
             ends: StepEnds::new(dim),
-            stage_nodes: (0..s)
-                .map(|i| {
-                    let reuses = i > 0 && tableau.same_argument(i, i - 1);
-                    (reuses, tableau.alpha_sum(i), tableau.gamma_sum(i))
-                })
-                .collect(),
         }
     }
+}
 
-    /// One step for n = `N` states (`N` = 0: any n), see [`crate::linalg::fixed`].
-    fn step_n<const N: usize>(
+/// What one step's stages read: the tableau, J and f_t at the step's start, and the
+/// factorised I − γhJ.
+struct StepData<'a> {
+    tab: &'static RosenbrockTableau,
+    jac: &'a Jacobian,
+    ft: &'a [f64],
+    lu: &'a StepMatrix,
+}
+
+impl Stages {
+    /// The stages and the combinations y_{n+1}, y_{n+1} − ŷ_{n+1} for n = `N` states
+    /// (`N` = 0: any n; see [`crate::linalg::fixed`]), f(t, y) already in stage 0.
+    /// The loops are nalgebra's axpy/gemv of the earlier DVector form in their order
+    /// (x += a·y is x ← a·y + x; IEEE addition commutes): the same bits.
+    #[allow(clippy::too_many_arguments)]
+    fn run<const N: usize>(
         &mut self,
+        data: &StepData,
         sys: &dyn System,
         t: f64,
         y: &[f64],
@@ -163,34 +186,16 @@ impl Rosenbrock {
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let tab = self.tableau;
+        let StepData { tab, jac, ft, lu } = *data;
         let n = fixed::<N>(y.len());
         // Every vector cut to n, so that a constant n reaches every loop.
-        let (y, y_out) = (&y[..n], &mut y_out[..n]);
-        // f(t, y) for the first stage: known from the last step's start (a retry) or
-        // end (the dense output evaluated it), else evaluated.
-        self.ends.start_f(sys, t, y, &mut self.f_stage[..n], stats);
-        let (jac, ft) = self.provider.at_any(sys, t, y, stats)?;
-        // I − γhJ through the solver seam (src/linear_solver.rs: dense or sparse LU;
-        // the dense entries are δᵢⱼ − Jᵢⱼ·γh as before).
-        let what = "I − γhJ of the Rosenbrock step";
-        let c = tab.gamma_diag * h;
-        let lu = match &mut self.lu {
-            Some(lu) => {
-                lu.refactor_n::<N>(jac, 1.0, c, what, t, h, stats)?;
-                lu
-            }
-            empty => empty.insert(StepMatrix::new(jac, 1.0, c, what, t, h, stats)?),
-        };
-        let ft = &ft.as_slice()[..n];
-        let (y_stage, coupling) = (&mut self.y_stage[..n], &mut self.coupling[..n]);
+        let (y, y_out, ft) = (&y[..n], &mut y_out[..n], &ft[..n]);
+        let (y_stage, coupling) = (&mut self.y[..n], &mut self.coupling[..n]);
         let error = &mut self.error[..n];
-        // The loops below are nalgebra's axpy/gemv of the earlier DVector form, in
-        // their order (x += a·y is x ← a·y + x; IEEE addition commutes): same bits.
-        for (i, &(reuses_f, alpha_i, gamma_i)) in self.stage_nodes.iter().enumerate() {
+        for (i, &(reuses_f, alpha_i, gamma_i)) in self.nodes.iter().enumerate() {
             let (done, rest) = self.k.split_at_mut(i * n);
             let k_i = &mut rest[..n];
-            let (f_done, f_rest) = self.f_stage.split_at_mut(i * n);
+            let (f_done, f_rest) = self.f.split_at_mut(i * n);
             let f_i = &mut f_rest[..n];
             if i > 0 {
                 if reuses_f {
@@ -211,7 +216,7 @@ impl Rosenbrock {
             }
             // k_i = h f_i + γ_i h² f_t + hJ Σ_{j<i} γ_ij k_j, then solved in place.
             let gi = gamma_i * h * h;
-            for ((kr, fr), ftr) in k_i.iter_mut().zip(f_i.iter()).zip(ft.iter()) {
+            for ((kr, fr), ftr) in k_i.iter_mut().zip(f_i.iter()).zip(ft) {
                 *kr = h * fr + gi * ftr;
             }
             if i > 0 {
@@ -229,19 +234,14 @@ impl Rosenbrock {
         }
         y_out.copy_from_slice(y);
         error.fill(0.0);
-        for ((&b, &b_hat), k_i) in tab
-            .b
-            .iter()
-            .zip(tab.b_hat)
-            .zip(self.k.chunks_exact(n.max(1)))
-        {
+        let stages = self.k.chunks_exact(n.max(1));
+        for ((&b, &b_hat), k_i) in tab.b.iter().zip(tab.b_hat).zip(stages) {
             let e = b - b_hat;
             for ((yo, err), k) in y_out.iter_mut().zip(error.iter_mut()).zip(k_i) {
                 *yo += b * k;
                 *err += e * k;
             }
         }
-        self.ends.record(t, h, y, y_out, Some(&self.f_stage[..n]));
         Ok(())
     }
 }
@@ -260,16 +260,42 @@ impl Stepper for Rosenbrock {
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        // Two states (Van der Pol, the pendulum, the oscillators) with the size a
-        // constant: the same step, its loops unrolled (crate::linalg::fixed).
-        match y.len() {
-            2 => self.step_n::<2>(sys, t, y, h, y_out, stats),
-            _ => self.step_n::<0>(sys, t, y, h, y_out, stats),
+        let tab = self.tableau;
+        let n = y.len();
+        let f_start = &mut self.work.f[..n];
+        // f(t, y) for the first stage: known from the last step's start (a retry) or
+        // end (the dense output evaluated it), else evaluated.
+        self.ends.start_f(sys, t, y, f_start, stats);
+        let (jac, ft) = self.provider.at_any(sys, t, y, stats)?;
+        // I − γhJ through the solver seam (src/linear_solver.rs: dense or sparse LU;
+        // the dense entries are δᵢⱼ − Jᵢⱼ·γh as before), in the last step's storage.
+        let what = "I − γhJ of the Rosenbrock step";
+        let c = tab.gamma_diag * h;
+        let lu = match &mut self.lu {
+            Some(lu) => {
+                lu.refactor(jac, 1.0, c, what, t, h, stats)?;
+                lu
+            }
+            empty => empty.insert(StepMatrix::new(jac, 1.0, c, what, t, h, stats)?),
+        };
+        let data = StepData {
+            tab,
+            jac,
+            ft: ft.as_slice(),
+            lu,
+        };
+        // Two states (Van der Pol, the pendulum, the oscillators): the same stages with
+        // the size a constant, their loops unrolled (crate::linalg::fixed).
+        match n {
+            2 => self.work.run::<2>(&data, sys, t, y, h, y_out, stats)?,
+            _ => self.work.run::<0>(&data, sys, t, y, h, y_out, stats)?,
         }
+        self.ends.record(t, h, y, y_out, Some(&self.work.f[..n]));
+        Ok(())
     }
 
     fn error_estimate(&self) -> Option<&[f64]> {
-        Some(&self.error)
+        Some(&self.work.error)
     }
 
     fn dense_output(

@@ -82,7 +82,7 @@ impl System for VanDerPol {
     }
 
     fn dfdt_into(&self, _t: f64, _y: &[f64], ft: &mut DVector<f64>) -> bool {
-        ft.fill(0.0);
+        ft.as_mut_slice().fill(0.0);
         true
     }
 }
