@@ -17,6 +17,11 @@
 //! (`../shared/METHODS.md`). A retried step from the same (t, y) (after a rejection or
 //! an event cut) reuses the Jacobian: `njev` counts real evaluations only.
 //!
+//! The provider keeps its dense matrix and ∂f/∂t and refills them each evaluation
+//! ([`System::jacobian_into`], [`System::dfdt_into`]; a system with by-value
+//! derivatives only has its matrix moved in): no allocation per step for a model that
+//! fills buffers.
+//!
 //! A provider made [`JacobianProvider::sparse`] (ros4, ros4-t2, w2, bdf2,
 //! backward-euler) hands a [`Jacobian::Sparse`] when the system knows its pattern
 //! (`System::jacobian_sparse`) and has at least [`SPARSE_MIN_DIM`] states; the others

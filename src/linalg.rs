@@ -3,6 +3,10 @@
 //! happened, never a panic: an LU factorisation with its solve, and the matrix
 //! exponential of a (Van Loan) block matrix.
 //!
+//! The LU ([`Factored`]) is nalgebra's, run in storage a stepper keeps from step to
+//! step, with a solve in nalgebra's operation order that the 2-state path of the
+//! Rosenbrock step compiles with the size a constant ([`fixed`]).
+//!
 //! ## Accuracy of nalgebra's `exp()` on Van Loan block matrices
 //!
 //! nalgebra 0.35 implements Al-Mohy and Higham's scaling-and-squaring algorithm with

@@ -8,7 +8,8 @@
 //! its step matrix is factorised by faer's sparse LU (fill-reducing column ordering,
 //! partial pivoting), so a step of the 2,000-cell heat equation costs O(N), not the
 //! O(N³) of a dense LU. Steppers see only [`Jacobian`] and [`StepMatrix`]: build
-//! I − cJ, solve, and y += αJx.
+//! I − cJ, solve, and y += αJx; [`StepMatrix::refactor`] factorises the next step's
+//! matrix in the dense storage of the last (no allocation per step).
 
 use crate::error::OdeError;
 use crate::linalg::{fixed, Factored};
@@ -89,8 +90,8 @@ impl Jacobian {
                 }
             }
             Jacobian::Sparse(m) => {
-                for j in 0..m.n {
-                    let xj = alpha * x[j];
+                for (j, &x_j) in x[..m.n].iter().enumerate() {
+                    let xj = alpha * x_j;
                     if xj != 0.0 {
                         for k in m.col_start[j]..m.col_start[j + 1] {
                             y[m.rows[k]] += m.values[k] * xj;
