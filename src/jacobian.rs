@@ -17,6 +17,11 @@
 //! (`../shared/METHODS.md`). A retried step from the same (t, y) (after a rejection or
 //! an event cut) reuses the Jacobian: `njev` counts real evaluations only.
 //!
+//! The provider keeps its dense matrix and ∂f/∂t and refills them each evaluation
+//! ([`System::jacobian_into`], [`System::dfdt_into`]; a system with by-value
+//! derivatives only has its matrix moved in): no allocation per step for a model that
+//! fills buffers.
+//!
 //! A provider made [`JacobianProvider::sparse`] (ros4, ros4-t2, w2, bdf2,
 //! backward-euler) hands a [`Jacobian::Sparse`] when the system knows its pattern
 //! (`System::jacobian_sparse`) and has at least [`SPARSE_MIN_DIM`] states; the others
@@ -110,27 +115,48 @@ pub fn jacobian(
     y: &[f64],
     stats: &mut Stats,
 ) -> Result<DMatrix<f64>, OdeError> {
+    let mut jac = DMatrix::zeros(y.len(), y.len());
+    jacobian_into(sys, source, method, t, y, &mut jac, stats)?;
+    Ok(jac)
+}
+
+/// As [`jacobian`], into `jac` (made n × n first if it is not): no allocation when the
+/// system fills the buffer itself ([`System::jacobian_into`]), else its by-value
+/// [`System::jacobian`] replaces the buffer.
+pub fn jacobian_into(
+    sys: &dyn System,
+    source: JacobianSource,
+    method: &str,
+    t: f64,
+    y: &[f64],
+    jac: &mut DMatrix<f64>,
+    stats: &mut Stats,
+) -> Result<(), OdeError> {
+    let n = y.len();
+    if jac.shape() != (n, n) {
+        *jac = DMatrix::zeros(n, n);
+    }
     stats.njev += 1;
     match source {
         JacobianSource::Analytic => {
-            let jac = sys.jacobian(t, y).ok_or_else(|| no_jacobian(method))?;
+            if !sys.jacobian_into(t, y, jac) {
+                *jac = sys.jacobian(t, y).ok_or_else(|| no_jacobian(method))?;
+            }
             // A model bug, not user input; still an error rather than a panic later.
-            if jac.shape() != (y.len(), y.len()) {
+            if jac.shape() != (n, n) {
                 return Err(OdeError::WrongLength {
                     what: "the model's Jacobian (rows × columns)".into(),
-                    expected: y.len() * y.len(),
+                    expected: n * n,
                     got: jac.len(),
                 });
             }
-            Ok(jac)
+            Ok(())
         }
         JacobianSource::FiniteDifference => {
-            let n = y.len();
             let mut f0 = vec![0.0; n];
             sys.rhs(t, y, &mut f0);
             let mut yp = y.to_vec();
             let mut fp = vec![0.0; n];
-            let mut jac = DMatrix::zeros(n, n);
             for j in 0..n {
                 let delta = f64::EPSILON.sqrt() * y[j].abs().max(1.0);
                 yp[j] = y[j] + delta;
@@ -143,7 +169,7 @@ pub fn jacobian(
                 yp[j] = y[j];
             }
             stats.nfev += n as u64 + 1;
-            Ok(jac)
+            Ok(())
         }
     }
 }
@@ -157,20 +183,40 @@ pub fn dfdt(
     y: &[f64],
     stats: &mut Stats,
 ) -> Result<DVector<f64>, OdeError> {
+    let mut ft = DVector::zeros(y.len());
+    dfdt_into(sys, source, method, t, y, &mut ft, stats)?;
+    Ok(ft)
+}
+
+/// As [`dfdt`], into `ft` (made length n first if it is not).
+pub fn dfdt_into(
+    sys: &dyn System,
+    source: JacobianSource,
+    method: &str,
+    t: f64,
+    y: &[f64],
+    ft: &mut DVector<f64>,
+    stats: &mut Stats,
+) -> Result<(), OdeError> {
+    let n = y.len();
+    if ft.len() != n {
+        *ft = DVector::zeros(n);
+    }
     match source {
         JacobianSource::Analytic => {
-            let ft = sys.dfdt(t, y).ok_or_else(|| no_jacobian(method))?;
-            if ft.len() != y.len() {
+            if !sys.dfdt_into(t, y, ft) {
+                *ft = sys.dfdt(t, y).ok_or_else(|| no_jacobian(method))?;
+            }
+            if ft.len() != n {
                 return Err(OdeError::WrongLength {
                     what: "the model's ∂f/∂t".into(),
-                    expected: y.len(),
+                    expected: n,
                     got: ft.len(),
                 });
             }
-            Ok(ft)
+            Ok(())
         }
         JacobianSource::FiniteDifference => {
-            let n = y.len();
             let mut f0 = vec![0.0; n];
             let mut f1 = vec![0.0; n];
             let delta = f64::EPSILON.sqrt() * t.abs().max(1.0);
@@ -179,10 +225,10 @@ pub fn dfdt(
             sys.rhs(t1, y, &mut f1);
             stats.nfev += 2;
             let dt = t1 - t;
-            Ok(DVector::from_iterator(
-                n,
-                f0.iter().zip(&f1).map(|(a, b)| (b - a) / dt),
-            ))
+            for ((d, a), b) in ft.iter_mut().zip(&f0).zip(&f1) {
+                *d = (b - a) / dt;
+            }
+            Ok(())
         }
     }
 }
@@ -195,33 +241,42 @@ fn no_jacobian(method: &str) -> OdeError {
 }
 
 /// The Jacobian a method works with, kept between steps: reused for a retry from the
-/// same point, frozen for `update_every` steps, scaled by `scale`.
+/// same point, frozen for `update_every` steps, scaled by `scale`. Its dense matrix and
+/// ∂f/∂t are buffers every evaluation refills: a step allocates nothing here when the
+/// system fills them itself ([`System::jacobian_into`], [`System::dfdt_into`]).
 #[derive(Debug, Clone)]
 pub struct JacobianProvider {
     options: JacobianOptions,
     method: &'static str,
     /// Whether the method takes a sparse Jacobian ([`JacobianProvider::sparse`]).
     sparse: bool,
-    jac: Option<Jacobian>,
+    /// The current ∂f/∂y, meaningful once `held`.
+    jac: Jacobian,
+    held: bool,
     /// The point of the last call, so a retry from it is recognised.
     at_t: f64,
     at_y: Vec<f64>,
     /// Distinct starting points served by the current `jac`.
     uses: usize,
-    ft: Option<DVector<f64>>,
+    /// ∂f/∂t at (`at_t`, `at_y`).
+    ft: DVector<f64>,
 }
 
 impl JacobianProvider {
+    // Out of line: every stiff stepper's constructor builds one (smaller first-load
+    // wasm).
+    #[inline(never)]
     pub fn new(method: &'static str, options: JacobianOptions) -> Self {
         Self {
             options,
             method,
             sparse: false,
-            jac: None,
+            jac: Jacobian::Dense(DMatrix::zeros(0, 0)),
+            held: false,
             at_t: f64::NAN,
             at_y: Vec::new(),
             uses: 0,
-            ft: None,
+            ft: DVector::zeros(0),
         }
     }
 
@@ -232,37 +287,40 @@ impl JacobianProvider {
         self
     }
 
-    /// ∂f/∂y at (t, y), sparse when the method and the system allow it, scaled.
+    /// Evaluates ∂f/∂y at (t, y) into `jac`: sparse when the method and the system
+    /// allow it, else into the dense buffer; scaled.
     fn evaluate(
-        &self,
+        &mut self,
         sys: &dyn System,
         t: f64,
         y: &[f64],
         stats: &mut Stats,
-    ) -> Result<Jacobian, OdeError> {
+    ) -> Result<(), OdeError> {
+        self.held = false;
         let sparse = (self.sparse
             && self.options.source == JacobianSource::Analytic
             && y.len() >= SPARSE_MIN_DIM)
             .then(|| sys.jacobian_sparse(t, y))
             .flatten();
-        let mut jac = match sparse {
+        match sparse {
             Some(s) if s.n == y.len() => {
                 stats.njev += 1;
-                Jacobian::Sparse(s)
+                self.jac = Jacobian::Sparse(s);
             }
-            _ => Jacobian::Dense(jacobian(
-                sys,
-                self.options.source,
-                self.method,
-                t,
-                y,
-                stats,
-            )?),
-        };
-        if self.options.scale != 1.0 {
-            jac.scale(self.options.scale);
+            _ => {
+                if let Jacobian::Sparse(_) = self.jac {
+                    self.jac = Jacobian::Dense(DMatrix::zeros(0, 0));
+                }
+                if let Jacobian::Dense(m) = &mut self.jac {
+                    jacobian_into(sys, self.options.source, self.method, t, y, m, stats)?;
+                }
+            }
         }
-        Ok(jac)
+        if self.options.scale != 1.0 {
+            self.jac.scale(self.options.scale);
+        }
+        self.held = true;
+        Ok(())
     }
 
     /// A freshly evaluated (and scaled) ∂f/∂y at (t, y), for a Newton iteration that
@@ -275,10 +333,9 @@ impl JacobianProvider {
         y: &[f64],
         stats: &mut Stats,
     ) -> Result<Jacobian, OdeError> {
-        let jac = self.evaluate(sys, t, y, stats)?;
-        self.jac = Some(jac.clone());
+        self.evaluate(sys, t, y, stats)?;
         self.uses = 1;
-        Ok(jac)
+        Ok(self.jac.clone())
     }
 
     /// The (possibly frozen, scaled) ∂f/∂y and the ∂f/∂t for a step from (t, y).
@@ -307,22 +364,20 @@ impl JacobianProvider {
         y: &[f64],
         stats: &mut Stats,
     ) -> Result<(&Jacobian, &DVector<f64>), OdeError> {
-        let same_point = self.jac.is_some() && t == self.at_t && y == self.at_y.as_slice();
+        let same_point = self.held && t == self.at_t && y == self.at_y.as_slice();
         if !same_point {
-            let fresh = self.jac.is_none() || self.uses >= self.options.update_every;
+            let fresh = !self.held || self.uses >= self.options.update_every;
             if fresh {
-                self.jac = Some(self.evaluate(sys, t, y, stats)?);
+                self.evaluate(sys, t, y, stats)?;
                 self.uses = 0;
             }
             self.uses += 1;
-            self.ft = Some(dfdt(sys, self.options.source, self.method, t, y, stats)?);
+            let (source, method) = (self.options.source, self.method);
+            dfdt_into(sys, source, method, t, y, &mut self.ft, stats)?;
             self.at_t = t;
             self.at_y.clear();
             self.at_y.extend_from_slice(y);
         }
-        match (&self.jac, &self.ft) {
-            (Some(j), Some(ft)) => Ok((j, ft)),
-            _ => Err(no_jacobian(self.method)),
-        }
+        Ok((&self.jac, &self.ft))
     }
 }

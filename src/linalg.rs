@@ -3,6 +3,10 @@
 //! happened, never a panic: an LU factorisation with its solve, and the matrix
 //! exponential of a (Van Loan) block matrix.
 //!
+//! The LU ([`Factored`]) is nalgebra's, run in storage a stepper keeps from step to
+//! step, with a solve in nalgebra's operation order that the 2-state path of the
+//! Rosenbrock step compiles with the size a constant ([`fixed`]).
+//!
 //! ## Accuracy of nalgebra's `exp()` on Van Loan block matrices
 //!
 //! nalgebra 0.35 implements Al-Mohy and Higham's scaling-and-squaring algorithm with
@@ -26,7 +30,8 @@
 
 use crate::error::OdeError;
 use crate::stats::Stats;
-use nalgebra::{DMatrix, DVector, LU};
+use nalgebra::linalg::{gauss_step, gauss_step_swap};
+use nalgebra::{DMatrix, DVector};
 
 /// Largest 1-norm of a matrix handed to `exp()`: ~40 squarings, and anything this
 /// large overflows (or underflows to 0) anyway. Protects against a runaway squaring
@@ -59,10 +64,23 @@ pub fn expm(m: &DMatrix<f64>, t: f64, h: f64, stats: &mut Stats) -> Result<DMatr
 /// `nlu`, that knows where it was made so a failed solve can say so. It is the one seam
 /// through which the stiff methods use a linear solver: [`Factored::new`] for a matrix
 /// a method formed itself, [`Factored::shifted`] for σI − cJ (Rosenbrock's I − γhJ,
-/// radau5's (γ̂/h)I − J and ((α + iβ)/h)I − J). A sparse or banded factorisation
-/// would be another implementation of these calls.
+/// radau5's (γ̂/h)I − J and ((α + iβ)/h)I − J), and [`Factored::reshift`] to factorise
+/// the next step's σI − cJ in the same storage (no allocation per step). A sparse or
+/// banded factorisation would be another implementation of these calls.
+///
+/// The factorisation is nalgebra's partial-pivoting LU (`LU::new`, whose steps
+/// `icamax`, `gauss_step` and `gauss_step_swap` are called here in its order on storage
+/// kept between steps, since `LU::new` consumes a fresh matrix and allocates its
+/// permutation); the solve is nalgebra's `LU::solve_mut` (the row interchanges, the
+/// unit lower and the upper triangular solves) written as slice loops with its
+/// operations in its order: on a 2 × 2 system nalgebra's generic views cost several
+/// times the arithmetic. Both are bitwise nalgebra's (`tests/linalg.rs`).
 pub struct Factored<T: nalgebra::ComplexField = f64> {
-    lu: LU<T, nalgebra::Dyn, nalgebra::Dyn>,
+    /// L (unit diagonal, below it) and U (on and above it) of P·M = L·U, nalgebra's
+    /// layout.
+    lu: DMatrix<T>,
+    /// P as nalgebra's `PermutationSequence` stores it: the row interchanges in order.
+    swaps: Vec<(usize, usize)>,
     t: f64,
     h: f64,
     what: &'static str,
@@ -78,20 +96,15 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
         h: f64,
         stats: &mut Stats,
     ) -> Result<Self, OdeError> {
-        let singular = || OdeError::SingularMatrix {
+        let mut f = Self {
+            lu: m,
+            swaps: Vec::new(),
             t,
             h,
-            what: what.to_string(),
+            what,
         };
-        if !m.iter().all(|v| v.is_finite()) {
-            return Err(singular());
-        }
-        stats.nlu += 1;
-        let lu = m.lu();
-        if !lu.is_invertible() {
-            return Err(singular());
-        }
-        Ok(Self { lu, t, h, what })
+        f.factorise(stats)?;
+        Ok(f)
     }
 
     /// Factorises σI − cJ (entries σδᵢⱼ − cJᵢⱼ: the same operations as forming
@@ -106,12 +119,83 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
         h: f64,
         stats: &mut Stats,
     ) -> Result<Self, OdeError> {
+        let mut f = Self {
+            lu: DMatrix::zeros(0, 0),
+            swaps: Vec::new(),
+            t,
+            h,
+            what,
+        };
+        f.reshift(jac, shift, scale, t, h, stats)?;
+        Ok(f)
+    }
+
+    /// Factorises σI − cJ at the step (t, h) in this factorisation's storage (what
+    /// [`Factored::shifted`] does, without allocating once the size is known).
+    pub fn reshift(
+        &mut self,
+        jac: &DMatrix<f64>,
+        shift: T,
+        scale: f64,
+        t: f64,
+        h: f64,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
         let n = jac.nrows();
-        let m = DMatrix::<T>::from_fn(n, n, |i, j| {
-            let d = if i == j { shift } else { T::zero() };
-            d - T::from_real(jac[(i, j)] * scale)
-        });
-        Self::new(m, what, t, h, stats)
+        if self.lu.shape() != (n, n) {
+            self.lu = DMatrix::zeros(n, n);
+        }
+        // 0 − cJᵢⱼ everywhere, then σ − cJᵢᵢ on the diagonal: the entries (and the
+        // operations) of σδᵢⱼ − cJᵢⱼ.
+        let (m, j) = (self.lu.as_mut_slice(), jac.as_slice());
+        for (m_ij, &j_ij) in m.iter_mut().zip(j) {
+            *m_ij = T::zero() - T::from_real(j_ij * scale);
+        }
+        for k in (0..m.len().min(j.len())).step_by(n + 1) {
+            m[k] = shift - T::from_real(j[k] * scale);
+        }
+        self.relocate(t, h);
+        self.factorise(stats)
+    }
+
+    /// nalgebra's `LU::new` on `self.lu` in place: its loop (partial pivoting with its
+    /// `icamax`, `gauss_step` and `gauss_step_swap`, in its order), the row
+    /// interchanges recorded as its `PermutationSequence` would. An error for a
+    /// non-finite entry or a zero pivot (where `LU::is_invertible` would say no).
+    // Out of line: every method factorising through the seam shares one copy (a
+    // smaller first-load wasm).
+    #[inline(never)]
+    fn factorise(&mut self, stats: &mut Stats) -> Result<(), OdeError> {
+        if !self.lu.is_square() || !self.lu.as_slice().iter().all(|v| v.is_finite()) {
+            return Err(self.singular());
+        }
+        stats.nlu += 1;
+        self.swaps.clear();
+        let m = &mut self.lu;
+        for i in 0..m.nrows() {
+            let piv = m.view_range(i.., i).icamax() + i;
+            let diag = m[(piv, i)];
+            if diag == T::zero() {
+                // The column is zero from the diagonal down: U has a zero pivot.
+                return Err(self.singular());
+            }
+            if piv != i {
+                self.swaps.push((i, piv));
+                m.columns_range_mut(..i).swap_rows(i, piv);
+                gauss_step_swap(m, diag, i, piv);
+            } else {
+                gauss_step(m, diag, i);
+            }
+        }
+        Ok(())
+    }
+
+    fn singular(&self) -> OdeError {
+        OdeError::SingularMatrix {
+            t: self.t,
+            h: self.h,
+            what: self.what.to_string(),
+        }
     }
 
     /// Moves the factorisation to the step at (t, h), for the messages of later solves
@@ -124,15 +208,63 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
     /// Solves M x = b in place; a non-finite solution (a numerically singular M) is an
     /// error.
     pub fn solve_in_place(&self, b: &mut DVector<T>) -> Result<(), OdeError> {
-        let ok = self.lu.solve_mut(b);
-        if ok && b.iter().all(|v| v.is_finite()) {
+        self.solve_slice(b.as_mut_slice())
+    }
+
+    /// As [`Factored::solve_in_place`], on a slice of length n.
+    pub fn solve_slice(&self, b: &mut [T]) -> Result<(), OdeError> {
+        self.solve_n::<0>(b)
+    }
+
+    /// [`Factored::solve_slice`] for a size known at compile time ([`fixed`]).
+    /// nalgebra's `LU::solve_mut` operation for operation: its axpy is y ← a·x·1 + 1·y
+    /// (the factors 1 are exact, and free for f64, where the compiler drops them).
+    pub fn solve_n<const N: usize>(&self, b: &mut [T]) -> Result<(), OdeError> {
+        let n = fixed::<N>(self.lu.nrows());
+        let lu = &self.lu.as_slice()[..n * n];
+        let b = &mut b[..n];
+        let one = T::one();
+        for &(i, p) in &self.swaps {
+            b.swap(i, p);
+        }
+        // L y = P b, L unit lower triangular (`solve_lower_triangular_with_diag_mut`).
+        for i in 0..n.saturating_sub(1) {
+            let coeff = -(b[i] / one);
+            for (br, &l) in b[i + 1..].iter_mut().zip(&lu[i * n + i + 1..(i + 1) * n]) {
+                *br = coeff * l * one + one * *br;
+            }
+        }
+        // U x = y, backwards (`solve_upper_triangular_mut`).
+        for i in (0..n).rev() {
+            let diag = lu[i * n + i];
+            if diag == T::zero() {
+                return Err(self.singular());
+            }
+            let coeff = b[i] / diag;
+            b[i] = coeff;
+            for (br, &u) in b[..i].iter_mut().zip(&lu[i * n..i * n + i]) {
+                *br = -coeff * u * one + one * *br;
+            }
+        }
+        if b.iter().all(|v| v.is_finite()) {
             Ok(())
         } else {
-            Err(OdeError::SingularMatrix {
-                t: self.t,
-                h: self.h,
-                what: self.what.to_string(),
-            })
+            Err(self.singular())
         }
+    }
+}
+
+/// The size of a system whose size the caller may know at compile time: `N` = 0 is
+/// "any n" (returned as given), `N` > 0 promises n = N. The `_n::<N>` forms of
+/// [`Factored`], `crate::linear_solver` and the Rosenbrock step are one source for
+/// both; with a constant size every loop has a constant trip count, so a 2 × 2 system
+/// costs its arithmetic and not the loop and view overhead of a general n.
+#[inline(always)]
+pub fn fixed<const N: usize>(n: usize) -> usize {
+    if N == 0 {
+        n
+    } else {
+        debug_assert_eq!(n, N, "a fixed-size path called with another size");
+        N
     }
 }

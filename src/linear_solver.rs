@@ -8,10 +8,11 @@
 //! its step matrix is factorised by faer's sparse LU (fill-reducing column ordering,
 //! partial pivoting), so a step of the 2,000-cell heat equation costs O(N), not the
 //! O(N³) of a dense LU. Steppers see only [`Jacobian`] and [`StepMatrix`]: build
-//! I − cJ, solve, and y += αJx.
+//! I − cJ, solve, and y += αJx; [`StepMatrix::refactor`] factorises the next step's
+//! matrix in the dense storage of the last (no allocation per step).
 
 use crate::error::OdeError;
-use crate::linalg::Factored;
+use crate::linalg::{fixed, Factored};
 use crate::stats::Stats;
 #[cfg(feature = "full")]
 use faer::linalg::solvers::Solve;
@@ -69,11 +70,28 @@ impl Jacobian {
 
     /// y ← y + α J x.
     pub fn mul_add(&self, alpha: f64, x: &DVector<f64>, y: &mut DVector<f64>) {
+        self.mul_add_n::<0>(alpha, x.as_slice(), y.as_mut_slice());
+    }
+
+    /// As [`Jacobian::mul_add`], on slices of length n, a size known at compile time
+    /// when `N` > 0 (`crate::linalg::fixed`). The dense product is nalgebra's
+    /// `gemv(α, J, x, 1)` operation for operation (column by column,
+    /// yᵢ ← (α·Jᵢⱼ)·xⱼ + yᵢ) without its generic views, which cost several times the
+    /// arithmetic on a 2 × 2 matrix.
+    pub fn mul_add_n<const N: usize>(&self, alpha: f64, x: &[f64], y: &mut [f64]) {
         match self {
-            Jacobian::Dense(m) => y.gemv(alpha, m, x, 1.0),
+            Jacobian::Dense(m) => {
+                let n = fixed::<N>(y.len());
+                let (x, y) = (&x[..n], &mut y[..n]);
+                for (column, &xj) in m.as_slice()[..n * n].chunks_exact(n.max(1)).zip(x) {
+                    for (yi, &a) in y.iter_mut().zip(column) {
+                        *yi += alpha * a * xj;
+                    }
+                }
+            }
             Jacobian::Sparse(m) => {
-                for j in 0..m.n {
-                    let xj = alpha * x[j];
+                for (j, &x_j) in x[..m.n].iter().enumerate() {
+                    let xj = alpha * x_j;
                     if xj != 0.0 {
                         for k in m.col_start[j]..m.col_start[j + 1] {
                             y[m.rows[k]] += m.values[k] * xj;
@@ -165,14 +183,47 @@ impl StepMatrix {
         }
     }
 
+    /// Factorises the next step's dI − cJ: in this matrix's storage when both are
+    /// dense (no allocation), else as [`StepMatrix::new`]. `what` names the matrix
+    /// in errors, as in `new`; a stepper passes the same one every step.
+    #[allow(clippy::too_many_arguments)]
+    pub fn refactor(
+        &mut self,
+        jac: &Jacobian,
+        d: f64,
+        c: f64,
+        what: &'static str,
+        t: f64,
+        h: f64,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        match (&mut *self, jac) {
+            (StepMatrix::Dense(f), Jacobian::Dense(j)) => f.reshift(j, d, c, t, h, stats),
+            _ => {
+                *self = StepMatrix::new(jac, d, c, what, t, h, stats)?;
+                Ok(())
+            }
+        }
+    }
+
     /// Solves (dI − cJ) x = b in place; a non-finite solution is an error.
     pub fn solve_in_place(&self, b: &mut DVector<f64>) -> Result<(), OdeError> {
+        self.solve_slice(b.as_mut_slice())
+    }
+
+    /// As [`StepMatrix::solve_in_place`], on a slice of length n.
+    pub fn solve_slice(&self, b: &mut [f64]) -> Result<(), OdeError> {
+        self.solve_n::<0>(b)
+    }
+
+    /// [`StepMatrix::solve_slice`] for a size known at compile time when `N` > 0.
+    pub fn solve_n<const N: usize>(&self, b: &mut [f64]) -> Result<(), OdeError> {
         match self {
-            StepMatrix::Dense(f) => f.solve_in_place(b),
+            StepMatrix::Dense(f) => f.solve_n::<N>(b),
             #[cfg(feature = "full")]
             StepMatrix::Sparse { lu, t, h, what } => {
                 let n = b.len();
-                let col = faer::MatMut::from_column_major_slice_mut(b.as_mut_slice(), n, 1);
+                let col = faer::MatMut::from_column_major_slice_mut(b, n, 1);
                 lu.solve_in_place(col);
                 if b.iter().all(|v| v.is_finite()) {
                     Ok(())

@@ -2,6 +2,15 @@
 //!
 //! Methods see only this trait; models implement it. Dense matrices are nalgebra's
 //! `DMatrix`, row-major questions never arise at this level.
+//!
+//! The derivatives come two ways: by value ([`System::jacobian`], [`System::dfdt`]:
+//! whether the system has them at all, and what a one-off caller reads) and into the
+//! caller's buffers ([`System::jacobian_into`], [`System::dfdt_into`]: what the stiff
+//! methods call every step, through `crate::jacobian::JacobianProvider`). The `_into`
+//! forms say "not filled" by default and the caller falls back to the by-value ones,
+//! so a system that only has those keeps working; a model on a hot path overrides
+//! them to fill the buffer without allocating, and then writes its by-value forms
+//! through them (one formula).
 
 use crate::linear_solver::SparseJacobian;
 use nalgebra::{DMatrix, DVector};
@@ -23,6 +32,20 @@ pub trait System {
     /// Autonomous systems return a zero vector.
     fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
         None
+    }
+
+    /// Writes ∂f/∂y at (t, y) into `jac` (the caller's n × n buffer) and returns true,
+    /// for a system that fills buffers; the default returns false without writing,
+    /// and the caller asks [`System::jacobian`] instead.
+    fn jacobian_into(&self, _t: f64, _y: &[f64], _jac: &mut DMatrix<f64>) -> bool {
+        false
+    }
+
+    /// Writes ∂f/∂t at (t, y) into `ft` (the caller's length-n buffer) and returns
+    /// true, for a system that fills buffers; the default returns false without
+    /// writing, and the caller asks [`System::dfdt`] instead.
+    fn dfdt_into(&self, _t: f64, _y: &[f64], _ft: &mut DVector<f64>) -> bool {
+        false
     }
 
     /// The Jacobian in sparse form, if the system knows its sparsity pattern and the

@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use nalgebra::{DMatrix, DVector};
-use odelab::jacobian::{dfdt, jacobian, JacobianOptions, JacobianSource};
+use odelab::jacobian::{dfdt, jacobian, JacobianOptions, JacobianProvider, JacobianSource};
 use odelab::method::{create, create_with, MethodOptions};
 use odelab::problem::System;
 use odelab::stats::Stats;
@@ -159,4 +159,80 @@ fn issue_4_js_field_names() {
     for f in ["jacobian", "jacobianUpdate", "jacobianScale", "fast"] {
         assert!(fields.contains(&f), "{f}");
     }
+}
+
+/// y' = A y + (t, 0)ᵀ with a constant A, derivatives by value only (as a user's own
+/// system would have them before `jacobian_into` existed).
+struct ByValue;
+
+impl System for ByValue {
+    fn dim(&self) -> usize {
+        2
+    }
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        dy[0] = -3.0 * y[0] + y[1] + t;
+        dy[1] = 2.0 * y[0] - 5.0 * y[1];
+    }
+    fn jacobian(&self, _t: f64, _y: &[f64]) -> Option<DMatrix<f64>> {
+        Some(DMatrix::from_row_slice(2, 2, &[-3.0, 1.0, 2.0, -5.0]))
+    }
+    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
+        Some(DVector::from_column_slice(&[1.0, 0.0]))
+    }
+}
+
+#[test]
+fn a_system_with_by_value_derivatives_only_is_served_through_the_buffers() {
+    let mut buffer = DMatrix::zeros(2, 2);
+    let mut ft = DVector::zeros(2);
+    // The defaults say "not filled" and leave the buffers alone…
+    assert!(!ByValue.jacobian_into(0.0, &[1.0, 2.0], &mut buffer));
+    assert!(!ByValue.dfdt_into(0.0, &[1.0, 2.0], &mut ft));
+    assert_eq!(buffer, DMatrix::zeros(2, 2));
+    // …and the provider falls back to the by-value forms, every step.
+    let mut provider = JacobianProvider::new("ros4", JacobianOptions::default());
+    let mut stats = Stats::default();
+    for step in 0..3 {
+        let t = step as f64;
+        let (j, f_t) = provider.at(&ByValue, t, &[1.0, t], &mut stats).unwrap();
+        assert_eq!(*j, ByValue.jacobian(t, &[]).unwrap());
+        assert_eq!(*f_t, ByValue.dfdt(t, &[]).unwrap());
+    }
+    assert_eq!(stats.njev, 3);
+}
+
+#[test]
+fn van_der_pol_fills_its_buffers_with_its_by_value_derivatives() {
+    let (_, model) = odelab::model::build("van-der-pol", &Default::default()).unwrap();
+    let mut buffer = DMatrix::from_element(2, 2, f64::NAN);
+    let mut ft = DVector::from_element(2, f64::NAN);
+    for y in [[2.0, 0.0], [1.5, -0.3], [-1.2, 7.5e-4]] {
+        assert!(model.jacobian_into(1.0, &y, &mut buffer));
+        assert!(model.dfdt_into(1.0, &y, &mut ft));
+        assert_eq!(buffer, model.jacobian(1.0, &y).unwrap());
+        assert_eq!(ft, model.dfdt(1.0, &y).unwrap());
+    }
+}
+
+#[test]
+fn a_scaled_frozen_jacobian_is_refilled_in_place_with_the_same_values() {
+    // jacobianScale and jacobianUpdate on the kept buffer: the matrix handed out is
+    // s·J at the last evaluation point, as a freshly allocated one was.
+    let (_, model) = odelab::model::build("van-der-pol", &Default::default()).unwrap();
+    let options = JacobianOptions::from_spec(None, Some(2), Some(3.0)).unwrap();
+    let mut provider = JacobianProvider::new("w2", options);
+    let mut stats = Stats::default();
+    let points = [[2.0, 0.0], [1.9, -0.1], [1.8, -0.2], [1.7, -0.3]];
+    for (k, y) in points.iter().enumerate() {
+        let (j, _) = provider
+            .at(model.as_ref(), k as f64, y, &mut stats)
+            .unwrap();
+        let evaluated_at = &points[k - k % 2];
+        assert_eq!(
+            *j,
+            model.jacobian(0.0, evaluated_at).unwrap() * 3.0,
+            "step {k}"
+        );
+    }
+    assert_eq!(stats.njev, 2);
 }

@@ -1,9 +1,10 @@
 //! nalgebra's matrix exponential on Van Loan block matrices, against closed forms
-//! (the findings are summarised in `src/linalg.rs`), and the typed failures of the
-//! wrappers.
+//! (the findings are summarised in `src/linalg.rs`), the typed failures of the
+//! wrappers, and the allocation-free LU seam against nalgebra's own LU bit for bit.
 
-use nalgebra::DMatrix;
+use nalgebra::{Complex, DMatrix, DVector};
 use odelab::linalg::{expm, Factored};
+use odelab::linear_solver::Jacobian;
 use odelab::stats::Stats;
 use odelab::OdeError;
 
@@ -113,4 +114,145 @@ fn issue_4_singular_lu_is_a_typed_error() {
             what: "the test matrix".into()
         }
     );
+}
+
+/// A reproducible value in [−1, 1) (xorshift64), so the matrices below need no crate.
+fn noise(state: &mut u64) -> f64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    (*state >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+}
+
+/// Entries spread over several decades so partial pivoting swaps rows.
+fn scattered(n: usize, state: &mut u64) -> DMatrix<f64> {
+    DMatrix::from_fn(n, n, |i, _| {
+        noise(state) * 10f64.powi((i as i32 * 3) % 5 - 2)
+    })
+}
+
+fn bits(v: &DVector<f64>) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+#[test]
+fn factored_solves_bit_for_bit_as_nalgebras_lu() {
+    let mut state = 0x9e37_79b9_7f4a_7c15;
+    let mut stats = Stats::default();
+    for n in 1..=6 {
+        for _ in 0..25 {
+            let m = scattered(n, &mut state);
+            let b = DVector::from_fn(n, |_, _| noise(&mut state));
+            let want = m.clone().lu().solve(&b).expect("an invertible test matrix");
+            let mut got = b.clone();
+            Factored::new(m, "M", 0.0, 1.0, &mut stats)
+                .unwrap()
+                .solve_in_place(&mut got)
+                .unwrap();
+            assert_eq!(bits(&got), bits(&want), "n = {n}");
+        }
+    }
+    assert_eq!(stats.nlu, 6 * 25);
+}
+
+#[test]
+fn complex_shifted_factorisation_solves_bit_for_bit_as_nalgebras_lu() {
+    // radau5's ((α + iβ)/h) I − J.
+    let mut state = 0x2545_f491_4f6c_dd1d;
+    let mut stats = Stats::default();
+    for n in 1..=5 {
+        let j = scattered(n, &mut state);
+        let shift = Complex::new(noise(&mut state) * 40.0, noise(&mut state) * 40.0);
+        let m = DMatrix::<Complex<f64>>::from_fn(n, n, |r, c| {
+            let d = if r == c {
+                shift
+            } else {
+                Complex::new(0.0, 0.0)
+            };
+            d - Complex::new(j[(r, c)], 0.0)
+        });
+        let b = DVector::from_fn(n, |_, _| Complex::new(noise(&mut state), noise(&mut state)));
+        let want = m.lu().solve(&b).expect("an invertible test matrix");
+        let mut got = b.clone();
+        Factored::<Complex<f64>>::shifted(&j, shift, 1.0, "M", 0.0, 1.0, &mut stats)
+            .unwrap()
+            .solve_in_place(&mut got)
+            .unwrap();
+        let complex_bits = |v: &DVector<Complex<f64>>| -> Vec<(u64, u64)> {
+            v.iter().map(|z| (z.re.to_bits(), z.im.to_bits())).collect()
+        };
+        assert_eq!(complex_bits(&got), complex_bits(&want), "n = {n}");
+    }
+}
+
+#[test]
+fn refactorising_in_kept_storage_is_bitwise_a_fresh_factorisation() {
+    // What a Rosenbrock step does every step: I − γhJ for a new J and h, in the last
+    // step's storage, against a fresh Factored and nalgebra's LU of I − J·c.
+    let mut state = 0x0123_4567_89ab_cdef;
+    let mut stats = Stats::default();
+    let n = 4;
+    let mut kept = Factored::shifted(
+        &scattered(n, &mut state),
+        1.0,
+        0.3,
+        "M",
+        0.0,
+        1.0,
+        &mut stats,
+    )
+    .unwrap();
+    for step in 1..=20 {
+        let j = scattered(n, &mut state);
+        let c = 0.5 * (noise(&mut state) + 1.5);
+        let b = DVector::from_fn(n, |_, _| noise(&mut state));
+        kept.reshift(&j, 1.0, c, step as f64, c, &mut stats)
+            .unwrap();
+        let fresh = Factored::shifted(&j, 1.0, c, "M", step as f64, c, &mut stats).unwrap();
+        let mut from_kept = b.clone();
+        kept.solve_in_place(&mut from_kept).unwrap();
+        let mut from_fresh = b.clone();
+        fresh.solve_in_place(&mut from_fresh).unwrap();
+        let want = (DMatrix::identity(n, n) - &j * c).lu().solve(&b).unwrap();
+        assert_eq!(bits(&from_kept), bits(&from_fresh), "step {step}");
+        assert_eq!(bits(&from_kept), bits(&want), "step {step}");
+    }
+    assert_eq!(stats.nlu, 1 + 2 * 20);
+    // A singular refactorisation is the same typed error, at the new step.
+    let err = kept.reshift(&DMatrix::zeros(n, n), 0.0, 1.0, 7.0, 0.5, &mut stats);
+    assert_eq!(
+        err,
+        Err(OdeError::SingularMatrix {
+            t: 7.0,
+            h: 0.5,
+            what: "M".into()
+        })
+    );
+}
+
+#[test]
+fn two_state_fixed_size_paths_are_bitwise_the_general_ones() {
+    // linalg::fixed: the same loops with n a constant must give the same bits.
+    let mut state = 0xdead_beef_cafe_f00d;
+    let mut stats = Stats::default();
+    for _ in 0..50 {
+        let j = scattered(2, &mut state);
+        let f = Factored::shifted(&j, 1.0, 0.7, "M", 0.0, 1.0, &mut stats).unwrap();
+        let b = [noise(&mut state), noise(&mut state)];
+        let (mut general, mut fixed) = (b, b);
+        f.solve_n::<0>(&mut general).unwrap();
+        f.solve_n::<2>(&mut fixed).unwrap();
+        assert_eq!(general.map(f64::to_bits), fixed.map(f64::to_bits));
+        // y += αJx against nalgebra's gemv.
+        let (x, alpha) = (DVector::from_column_slice(&b), noise(&mut state));
+        let y0 = DVector::from_fn(2, |_, _| noise(&mut state));
+        let mut want = y0.clone();
+        want.gemv(alpha, &j, &x, 1.0);
+        let jac = Jacobian::Dense(j);
+        let (mut general, mut fixed) = (y0.clone(), y0.clone());
+        jac.mul_add_n::<0>(alpha, x.as_slice(), general.as_mut_slice());
+        jac.mul_add_n::<2>(alpha, x.as_slice(), fixed.as_mut_slice());
+        assert_eq!(bits(&general), bits(&want));
+        assert_eq!(bits(&fixed), bits(&want));
+    }
 }

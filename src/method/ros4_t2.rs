@@ -25,7 +25,6 @@ use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linear_solver::StepMatrix;
 use crate::problem::System;
 use crate::stats::Stats;
-use nalgebra::DVector;
 
 /// γ of Table 1 (the diagonal γ_ii).
 pub const GAMMA: f64 = 0.57281606;
@@ -91,10 +90,14 @@ pub const INFO: MethodInfo = MethodInfo {
     partitioned: false,
 };
 
-/// The Table 2 stepper.
+/// The Table 2 stepper. The stages are one flat buffer (stage i at `i * n..(i + 1) *
+/// n`) and the LU keeps its storage: a step allocates nothing.
 pub struct Ros4T2 {
     provider: JacobianProvider,
-    u: Vec<DVector<f64>>,
+    /// I/(γh) − J, refactorised in its own storage every step.
+    lu: Option<StepMatrix>,
+    /// The stages u_i, solved in place.
+    u: Vec<f64>,
     f_stage: Vec<f64>,
     y_stage: Vec<f64>,
     error: Vec<f64>,
@@ -108,7 +111,8 @@ impl Ros4T2 {
     pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
         Self {
             provider: JacobianProvider::new(INFO.id, jacobian).sparse(),
-            u: vec![DVector::zeros(dim); 4],
+            lu: None,
+            u: vec![0.0; 4 * dim],
             f_stage: vec![0.0; dim],
             y_stage: vec![0.0; dim],
             error: vec![0.0; dim],
@@ -138,17 +142,25 @@ impl Stepper for Ros4T2 {
         self.ends.start_f(sys, t, y, &mut self.f_first, stats);
         let (jac, ft) = self.provider.at_any(sys, t, y, stats)?;
         let what = "I/(γh) − J of the Table 2 Rosenbrock step";
-        let lu = StepMatrix::new(jac, 1.0 / (GAMMA * h), 1.0, what, t, h, stats)?;
-        let mut rhs = DVector::<f64>::zeros(n);
+        let d = 1.0 / (GAMMA * h);
+        let lu = match &mut self.lu {
+            Some(lu) => {
+                lu.refactor(jac, d, 1.0, what, t, h, stats)?;
+                lu
+            }
+            empty => empty.insert(StepMatrix::new(jac, d, 1.0, what, t, h, stats)?),
+        };
         for i in 0..4 {
+            let (done, rest) = self.u.split_at_mut(i * n);
+            let u_i = &mut rest[..n];
             if i == 0 {
                 self.f_stage.copy_from_slice(&self.f_first);
             } else if i != 3 {
                 // Stage 4 has stage 3's argument (a4j = a3j): f_stage is kept.
                 self.y_stage.copy_from_slice(y);
-                for (&a, uj) in A[i].iter().zip(&self.u).take(i) {
+                for (&a, u_j) in A[i].iter().zip(done.chunks_exact(n.max(1))) {
                     if a != 0.0 {
-                        for (ys, u) in self.y_stage.iter_mut().zip(uj.iter()) {
+                        for (ys, u) in self.y_stage.iter_mut().zip(u_j) {
                             *ys += a * u;
                         }
                     }
@@ -156,20 +168,23 @@ impl Stepper for Ros4T2 {
                 sys.rhs(t + ALPHA_I[i] * h, &self.y_stage, &mut self.f_stage);
                 stats.nfev += 1;
             }
-            for r in 0..n {
-                rhs[r] = self.f_stage[r] + GAMMA_I[i] * h * ft[r];
+            for ((r, f), ftr) in u_i.iter_mut().zip(&self.f_stage).zip(ft.iter()) {
+                *r = f + GAMMA_I[i] * h * ftr;
             }
-            for (&c, uj) in C[i].iter().zip(&self.u).take(i) {
-                rhs.axpy(c / h, uj, 1.0);
+            // nalgebra's axpy(c/h, u_j, 1) of the earlier DVector form, in its order.
+            for (&c, u_j) in C[i].iter().zip(done.chunks_exact(n.max(1))) {
+                let c_h = c / h;
+                for (r, u) in u_i.iter_mut().zip(u_j) {
+                    *r += c_h * u;
+                }
             }
-            lu.solve_in_place(&mut rhs)?;
-            self.u[i].copy_from(&rhs);
+            lu.solve_slice(u_i)?;
         }
         y_out.copy_from_slice(y);
         self.error.fill(0.0);
-        for i in 0..4 {
-            let (mi, ei) = (M[i], M[i] - M_HAT[i]);
-            for ((yo, err), u) in y_out.iter_mut().zip(&mut self.error).zip(self.u[i].iter()) {
+        for ((&mi, &mi_hat), u_i) in M.iter().zip(&M_HAT).zip(self.u.chunks_exact(n.max(1))) {
+            let ei = mi - mi_hat;
+            for ((yo, err), u) in y_out.iter_mut().zip(&mut self.error).zip(u_i) {
                 *yo += mi * u;
                 *err += ei * u;
             }

@@ -14,7 +14,12 @@
 //! by `crate::control` (001 eqs. 4–7). The same loop is a W-method when J is inexact.
 //!
 //! The Jacobian comes from a [`JacobianProvider`]: a retried step (after a rejection)
-//! reuses it, so a rejection costs f evaluations and one LU but no Jacobian.
+//! reuses it, so a rejection costs f evaluations and one LU but no Jacobian. A step
+//! allocates nothing: the provider refills its matrix, the LU refactorises in its own
+//! storage, the stages live in flat buffers. The stage loop is one source compiled
+//! twice, for any n and for n = 2 with the size a constant (`crate::linalg::fixed`:
+//! Van der Pol's step costs its arithmetic, not loop overhead), both in the operation
+//! order of the nalgebra calls it replaced, so both give the same bits.
 //! Dense output: the cubic Hermite interpolant on f(t_n, y_n) (the first stage) and
 //! f(t_{n+1}, y_{n+1}) (evaluated once when asked, then reused as the next first stage).
 
@@ -22,10 +27,11 @@ use super::hermite::StepEnds;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
-use crate::linear_solver::StepMatrix;
+use crate::linalg::fixed;
+use crate::linear_solver::{Jacobian, StepMatrix};
 use crate::problem::System;
 use crate::stats::Stats;
-use nalgebra::{Complex, DVector};
+use nalgebra::Complex;
 
 /// Coefficients of a Rosenbrock method in the form of seed 001 eq. (2b). Row `i` of
 /// `alpha` and `gamma` holds the `i` entries left of the diagonal (row 0 is empty).
@@ -101,24 +107,32 @@ impl RosenbrockTableau {
 }
 
 /// A Rosenbrock stepper with its work vectors and the last step kept for the error
-/// estimate and dense output.
+/// estimate and dense output. The LU keeps its storage: a step allocates nothing.
 pub struct Rosenbrock {
     info: &'static MethodInfo,
     tableau: &'static RosenbrockTableau,
     provider: JacobianProvider,
-    k: Vec<DVector<f64>>,
-    /// f of each stage (kept so a stage with the same argument reuses it).
-    f_stage: Vec<Vec<f64>>,
-    y_stage: Vec<f64>,
-    /// Work vectors of the stage solves, kept so a step allocates no vectors.
-    rhs: DVector<f64>,
-    coupling: DVector<f64>,
-    error: Vec<f64>,
+    /// I − γhJ, refactorised in its own storage every step.
+    lu: Option<StepMatrix>,
+    work: Stages,
     /// The last step's ends and slopes (dense output, reuse of f).
     ends: StepEnds,
-    /// Per stage, what the tableau implies and the step loop would otherwise recompute
-    /// every stage of every step: (reuses the previous stage's f, α_i, γ_i).
-    stage_nodes: Vec<(bool, f64, f64)>,
+}
+
+/// The stage loop's vectors, one flat buffer each (stage i at `i * n..(i + 1) * n`),
+/// and what the tableau implies per stage.
+struct Stages {
+    /// The stages k_i, solved in place.
+    k: Vec<f64>,
+    /// f of each stage (kept so a stage with the same argument reuses it).
+    f: Vec<f64>,
+    y: Vec<f64>,
+    /// Σ_{j<i} γ_ij k_j of the stage being solved.
+    coupling: Vec<f64>,
+    error: Vec<f64>,
+    /// Per stage, what the step loop would otherwise recompute every stage of every
+    /// step: (reuses the previous stage's f, α_i, γ_i).
+    nodes: Vec<(bool, f64, f64)>,
 }
 
 impl Rosenbrock {
@@ -133,20 +147,107 @@ impl Rosenbrock {
             info,
             tableau,
             provider: JacobianProvider::new(info.id, jacobian).sparse(),
-            k: vec![DVector::zeros(dim); s],
-            f_stage: vec![vec![0.0; dim]; s],
-            y_stage: vec![0.0; dim],
-            rhs: DVector::zeros(dim),
-            coupling: DVector::zeros(dim),
-            error: vec![0.0; dim],
+            lu: None,
+            work: Stages {
+                k: vec![0.0; s * dim],
+                f: vec![0.0; s * dim],
+                y: vec![0.0; dim],
+                coupling: vec![0.0; dim],
+                error: vec![0.0; dim],
+                nodes: (0..s)
+                    .map(|i| {
+                        let reuses = i > 0 && tableau.same_argument(i, i - 1);
+                        (reuses, tableau.alpha_sum(i), tableau.gamma_sum(i))
+                    })
+                    .collect(),
+            },
             ends: StepEnds::new(dim),
-            stage_nodes: (0..s)
-                .map(|i| {
-                    let reuses = i > 0 && tableau.same_argument(i, i - 1);
-                    (reuses, tableau.alpha_sum(i), tableau.gamma_sum(i))
-                })
-                .collect(),
         }
+    }
+}
+
+/// What one step's stages read: the tableau, J and f_t at the step's start, and the
+/// factorised I − γhJ.
+struct StepData<'a> {
+    tab: &'static RosenbrockTableau,
+    jac: &'a Jacobian,
+    ft: &'a [f64],
+    lu: &'a StepMatrix,
+}
+
+impl Stages {
+    /// The stages and the combinations y_{n+1}, y_{n+1} − ŷ_{n+1} for n = `N` states
+    /// (`N` = 0: any n; see [`crate::linalg::fixed`]), f(t, y) already in stage 0.
+    /// The loops are nalgebra's axpy/gemv of the earlier DVector form in their order
+    /// (x += a·y is x ← a·y + x; IEEE addition commutes): the same bits.
+    #[allow(clippy::too_many_arguments)]
+    fn run<const N: usize>(
+        &mut self,
+        data: &StepData,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        y_out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let StepData { tab, jac, ft, lu } = *data;
+        let n = fixed::<N>(y.len());
+        // Every vector cut to n, so that a constant n reaches every loop.
+        let (y, y_out, ft) = (&y[..n], &mut y_out[..n], &ft[..n]);
+        let (y_stage, coupling) = (&mut self.y[..n], &mut self.coupling[..n]);
+        let error = &mut self.error[..n];
+        for (i, &(reuses_f, alpha_i, gamma_i)) in self.nodes.iter().enumerate() {
+            let (done, rest) = self.k.split_at_mut(i * n);
+            let k_i = &mut rest[..n];
+            let (f_done, f_rest) = self.f.split_at_mut(i * n);
+            let f_i = &mut f_rest[..n];
+            if i > 0 {
+                if reuses_f {
+                    // Same argument as the previous stage (001 eq. 11): reuse its f.
+                    f_i.copy_from_slice(&f_done[(i - 1) * n..]);
+                } else {
+                    y_stage.copy_from_slice(y);
+                    for (&a, k_j) in tab.alpha[i].iter().zip(done.chunks_exact(n.max(1))) {
+                        if a != 0.0 {
+                            for (ys, kj) in y_stage.iter_mut().zip(k_j) {
+                                *ys += a * kj;
+                            }
+                        }
+                    }
+                    sys.rhs(t + alpha_i * h, y_stage, f_i);
+                    stats.nfev += 1;
+                }
+            }
+            // k_i = h f_i + γ_i h² f_t + hJ Σ_{j<i} γ_ij k_j, then solved in place.
+            let gi = gamma_i * h * h;
+            for ((kr, fr), ftr) in k_i.iter_mut().zip(f_i.iter()).zip(ft) {
+                *kr = h * fr + gi * ftr;
+            }
+            if i > 0 {
+                coupling.fill(0.0);
+                for (&g, k_j) in tab.gamma[i].iter().zip(done.chunks_exact(n.max(1))) {
+                    if g != 0.0 {
+                        for (cr, kj) in coupling.iter_mut().zip(k_j) {
+                            *cr += g * kj;
+                        }
+                    }
+                }
+                jac.mul_add_n::<N>(h, coupling, k_i);
+            }
+            lu.solve_n::<N>(k_i)?;
+        }
+        y_out.copy_from_slice(y);
+        error.fill(0.0);
+        let stages = self.k.chunks_exact(n.max(1));
+        for ((&b, &b_hat), k_i) in tab.b.iter().zip(tab.b_hat).zip(stages) {
+            let e = b - b_hat;
+            for ((yo, err), k) in y_out.iter_mut().zip(error.iter_mut()).zip(k_i) {
+                *yo += b * k;
+                *err += e * k;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -166,66 +267,40 @@ impl Stepper for Rosenbrock {
     ) -> Result<(), OdeError> {
         let tab = self.tableau;
         let n = y.len();
+        let f_start = &mut self.work.f[..n];
         // f(t, y) for the first stage: known from the last step's start (a retry) or
         // end (the dense output evaluated it), else evaluated.
-        self.ends.start_f(sys, t, y, &mut self.f_stage[0], stats);
+        self.ends.start_f(sys, t, y, f_start, stats);
         let (jac, ft) = self.provider.at_any(sys, t, y, stats)?;
         // I − γhJ through the solver seam (src/linear_solver.rs: dense or sparse LU;
-        // the dense entries are δᵢⱼ − Jᵢⱼ·γh as before).
+        // the dense entries are δᵢⱼ − Jᵢⱼ·γh as before), in the last step's storage.
         let what = "I − γhJ of the Rosenbrock step";
-        let lu = StepMatrix::new(jac, 1.0, tab.gamma_diag * h, what, t, h, stats)?;
-        let (rhs, coupling) = (&mut self.rhs, &mut self.coupling);
-        for (i, &(reuses_f, alpha_i, gamma_i)) in self.stage_nodes.iter().enumerate() {
-            if i > 0 {
-                if reuses_f {
-                    // Same argument as the previous stage (001 eq. 11): reuse its f.
-                    let (done, rest) = self.f_stage.split_at_mut(i);
-                    rest[0].copy_from_slice(&done[i - 1]);
-                } else {
-                    self.y_stage.copy_from_slice(y);
-                    for (j, &a) in tab.alpha[i].iter().enumerate() {
-                        if a != 0.0 {
-                            for (ys, kj) in self.y_stage.iter_mut().zip(self.k[j].iter()) {
-                                *ys += a * kj;
-                            }
-                        }
-                    }
-                    sys.rhs(t + alpha_i * h, &self.y_stage, &mut self.f_stage[i]);
-                    stats.nfev += 1;
-                }
+        let c = tab.gamma_diag * h;
+        let lu = match &mut self.lu {
+            Some(lu) => {
+                lu.refactor(jac, 1.0, c, what, t, h, stats)?;
+                lu
             }
-            // rhs = h f_i + γ_i h² f_t + hJ Σ_{j<i} γ_ij k_j
-            coupling.fill(0.0);
-            for (j, &g) in tab.gamma[i].iter().enumerate() {
-                if g != 0.0 {
-                    coupling.axpy(g, &self.k[j], 1.0);
-                }
-            }
-            let gi = gamma_i * h * h;
-            for r in 0..n {
-                rhs[r] = h * self.f_stage[i][r] + gi * ft[r];
-            }
-            if i > 0 {
-                jac.mul_add(h, coupling, rhs);
-            }
-            lu.solve_in_place(rhs)?;
-            self.k[i].copy_from(rhs);
+            empty => empty.insert(StepMatrix::new(jac, 1.0, c, what, t, h, stats)?),
+        };
+        let data = StepData {
+            tab,
+            jac,
+            ft: ft.as_slice(),
+            lu,
+        };
+        // Two states (Van der Pol, the pendulum, the oscillators): the same stages with
+        // the size a constant, their loops unrolled (crate::linalg::fixed).
+        match n {
+            2 => self.work.run::<2>(&data, sys, t, y, h, y_out, stats)?,
+            _ => self.work.run::<0>(&data, sys, t, y, h, y_out, stats)?,
         }
-        y_out.copy_from_slice(y);
-        self.error.fill(0.0);
-        for i in 0..tab.stages() {
-            let (b, e) = (tab.b[i], tab.b[i] - tab.b_hat[i]);
-            for ((yo, err), k) in y_out.iter_mut().zip(&mut self.error).zip(self.k[i].iter()) {
-                *yo += b * k;
-                *err += e * k;
-            }
-        }
-        self.ends.record(t, h, y, y_out, Some(&self.f_stage[0]));
+        self.ends.record(t, h, y, y_out, Some(&self.work.f[..n]));
         Ok(())
     }
 
     fn error_estimate(&self) -> Option<&[f64]> {
-        Some(&self.error)
+        Some(&self.work.error)
     }
 
     fn dense_output(

@@ -61,22 +61,29 @@ impl System for VanDerPol {
         dy[1] = self.mu * (1.0 - y[0] * y[0]) * y[1] - y[0];
     }
 
-    fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
-        let mu = self.mu;
-        Some(DMatrix::from_row_slice(
-            2,
-            2,
-            &[
-                0.0,
-                1.0,
-                -2.0 * mu * y[0] * y[1] - 1.0,
-                mu * (1.0 - y[0] * y[0]),
-            ],
-        ))
+    fn jacobian(&self, t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
+        let mut jac = DMatrix::zeros(2, 2);
+        self.jacobian_into(t, y, &mut jac).then_some(jac)
     }
 
-    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
-        Some(DVector::zeros(2))
+    fn dfdt(&self, t: f64, y: &[f64]) -> Option<DVector<f64>> {
+        let mut ft = DVector::zeros(2);
+        self.dfdt_into(t, y, &mut ft).then_some(ft)
+    }
+
+    // The stiff methods' per-step calls: fill the caller's buffers, no allocation.
+    fn jacobian_into(&self, _t: f64, y: &[f64], jac: &mut DMatrix<f64>) -> bool {
+        let mu = self.mu;
+        jac[(0, 0)] = 0.0;
+        jac[(0, 1)] = 1.0;
+        jac[(1, 0)] = -2.0 * mu * y[0] * y[1] - 1.0;
+        jac[(1, 1)] = mu * (1.0 - y[0] * y[0]);
+        true
+    }
+
+    fn dfdt_into(&self, _t: f64, _y: &[f64], ft: &mut DVector<f64>) -> bool {
+        ft.as_mut_slice().fill(0.0);
+        true
     }
 }
 

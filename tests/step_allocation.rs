@@ -1,0 +1,65 @@
+//! The stiff steppers' steps allocate nothing once their buffers exist (the LU keeps
+//! its storage, the Jacobian provider its matrix and ∂f/∂t, Van der Pol fills them):
+//! counted with a global allocator that tallies this thread's allocations.
+
+use odelab::method::create;
+use odelab::stats::Stats;
+use std::alloc::{GlobalAlloc, Layout, System as SystemAlloc};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        unsafe { SystemAlloc.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { SystemAlloc.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        unsafe { SystemAlloc.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(|a| a.get())
+}
+
+#[test]
+fn rosenbrock_steps_on_van_der_pol_allocate_nothing_after_the_first() {
+    let (_, model) = odelab::model::build("van-der-pol", &Default::default()).unwrap();
+    for id in ["ros4", "w2", "ros4-t2"] {
+        let mut stepper = create(id, 2).unwrap();
+        let mut stats = Stats::default();
+        let (mut t, h) = (0.0, 1e-3);
+        let mut y = [2.0, 0.0];
+        let mut y_out = [0.0; 2];
+        stepper
+            .step(model.as_ref(), t, &y, h, &mut y_out, &mut stats)
+            .unwrap();
+        let before = allocations();
+        for _ in 0..50 {
+            // A retried step from the same point (a rejection), then the step taken.
+            stepper
+                .step(model.as_ref(), t, &y, h / 2.0, &mut y_out, &mut stats)
+                .unwrap();
+            stepper
+                .step(model.as_ref(), t, &y, h, &mut y_out, &mut stats)
+                .unwrap();
+            assert!(stepper.error_estimate().is_some());
+            t += h;
+            y = y_out;
+        }
+        assert_eq!(allocations() - before, 0, "{id} allocated while stepping");
+        assert_eq!(stats.nlu, 101, "{id}");
+    }
+}
