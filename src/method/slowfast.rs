@@ -33,7 +33,7 @@ use super::hermite::StepEnds;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
-use crate::linalg::Factored;
+use crate::linalg::{fixed, Factored};
 use crate::phi::PhiFunctions;
 use crate::problem::System;
 use crate::stats::Stats;
@@ -184,15 +184,14 @@ impl SlowFast {
     /// The slow part of f(t, (x, H(x))) into `fs`, with x = `x_stage` (or `x_new` when
     /// `at_new`), H(x) = z_n − σ − K (x − x_n) into `z` (003 eq. 45, corrected).
     #[inline(always)]
-    fn slow_rhs<S: Sizes>(
+    fn slow_rhs<const NS: usize, const NF: usize>(
         &mut self,
-        size: S,
         sys: &dyn System,
         t: f64,
         at_new: bool,
         stats: &mut Stats,
     ) {
-        let (ns, nf) = (size.ns(), size.nf());
+        let (ns, nf) = (fixed::<NS>(self.slow.len()), fixed::<NF>(self.fast.len()));
         let w = &mut self.work;
         let x = if at_new { &w.x_new } else { &w.x_stage };
         let (x, x_n, dx) = (
@@ -228,13 +227,12 @@ impl SlowFast {
         }
     }
 
-    /// One step (eqs. 43–47) for partition sizes `size`: the same arithmetic for every
-    /// size; with sizes known at compile time ([`Fixed`]) the small loops unroll.
+    /// One step (eqs. 43–47) with NS slow and NF fast states (0: sizes known at run
+    /// time, `linalg::fixed`): the same arithmetic for every size; with sizes known at
+    /// compile time the small loops, and the LU solves, unroll.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn advance<S: Sizes>(
+    fn advance<const NS: usize, const NF: usize>(
         &mut self,
-        size: S,
         sys: &dyn System,
         t: f64,
         y: &[f64],
@@ -242,7 +240,7 @@ impl SlowFast {
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let (ns, nf) = (size.ns(), size.nf());
+        let (ns, nf) = (fixed::<NS>(self.slow.len()), fixed::<NF>(self.fast.len()));
         self.ends.start_f(sys, t, y, &mut self.f_first, stats);
         let (jac, _) = self.provider.at(sys, t, y, stats)?;
         let w = &mut self.work;
@@ -273,11 +271,10 @@ impl SlowFast {
         };
         // σ = g_z⁻¹ g_n, K = g_z⁻¹ g_x column by column, γ = K f_x.
         w.sigma.copy_from(&w.g_n);
-        lu.solve_in_place(&mut w.sigma)?;
-        for j in 0..ns {
-            w.col.as_mut_slice()[..nf].copy_from_slice(&w.g_x.as_slice()[j * nf..(j + 1) * nf]);
-            lu.solve_in_place(&mut w.col)?;
-            w.k.as_mut_slice()[j * nf..(j + 1) * nf].copy_from_slice(&w.col.as_slice()[..nf]);
+        lu.solve_n::<NF>(w.sigma.as_mut_slice())?;
+        w.k.copy_from(&w.g_x);
+        for k_col in w.k.as_mut_slice().chunks_exact_mut(nf.max(1)) {
+            lu.solve_n::<NF>(k_col)?;
         }
         mat_vec(&w.k, nf, ns, w.f_x.as_slice(), w.gamma.as_mut_slice());
 
@@ -294,7 +291,7 @@ impl SlowFast {
         w.x_hat.copy_from(&w.x_n);
         w.x_stage.copy_from(&w.x_n);
         for s in 0..4 {
-            self.slow_rhs(size, sys, t + RK4_C[s] * h, false, stats);
+            self.slow_rhs::<NS, NF>(sys, t + RK4_C[s] * h, false, stats);
             let w = &mut self.work;
             if s == 0 {
                 w.f0.copy_from(&w.fs);
@@ -325,7 +322,7 @@ impl SlowFast {
         for i in 0..ns {
             x_new[i] += x_hat[i];
         }
-        self.slow_rhs(size, sys, t + h, true, stats);
+        self.slow_rhs::<NS, NF>(sys, t + h, true, stats);
         let w = &mut self.work;
         w.f1.copy_from(&w.fs);
 
@@ -381,43 +378,6 @@ impl SlowFast {
         }
         self.ends.record(t, h, y, y_out, Some(&self.f_first));
         Ok(())
-    }
-}
-
-/// The sizes of the partition (ns slow, nf fast states).
-trait Sizes: Copy {
-    fn ns(self) -> usize;
-    fn nf(self) -> usize;
-}
-
-/// Sizes known at compile time: the step's loops unroll (the models' partitions).
-#[derive(Clone, Copy)]
-struct Fixed<const NS: usize, const NF: usize>;
-
-impl<const NS: usize, const NF: usize> Sizes for Fixed<NS, NF> {
-    #[inline(always)]
-    fn ns(self) -> usize {
-        NS
-    }
-    #[inline(always)]
-    fn nf(self) -> usize {
-        NF
-    }
-}
-
-/// Sizes known at run time: any partition a spec's `fast` names.
-#[derive(Clone, Copy)]
-struct Dynamic {
-    ns: usize,
-    nf: usize,
-}
-
-impl Sizes for Dynamic {
-    fn ns(self) -> usize {
-        self.ns
-    }
-    fn nf(self) -> usize {
-        self.nf
     }
 }
 
@@ -513,9 +473,9 @@ impl Stepper for SlowFast {
         // The catalogue's partitions (pendulum-particle 2 + 4, slowfast-linear 2 + 2)
         // get unrolled loops; any other partition runs the same code with run-time sizes.
         match (self.slow.len(), self.fast.len()) {
-            (2, 4) => self.advance(Fixed::<2, 4>, sys, t, y, h, y_out, stats),
-            (2, 2) => self.advance(Fixed::<2, 2>, sys, t, y, h, y_out, stats),
-            (ns, nf) => self.advance(Dynamic { ns, nf }, sys, t, y, h, y_out, stats),
+            (2, 4) => self.advance::<2, 4>(sys, t, y, h, y_out, stats),
+            (2, 2) => self.advance::<2, 2>(sys, t, y, h, y_out, stats),
+            _ => self.advance::<0, 0>(sys, t, y, h, y_out, stats),
         }
     }
 

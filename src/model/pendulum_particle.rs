@@ -116,13 +116,24 @@ impl System for PendulumParticle {
         dy[5] = -w * (y[3] - py) - self.g;
     }
 
-    fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
+    fn jacobian(&self, t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
+        let mut jac = DMatrix::zeros(6, 6);
+        self.jacobian_into(t, y, &mut jac).then_some(jac)
+    }
+
+    fn dfdt(&self, t: f64, y: &[f64]) -> Option<DVector<f64>> {
+        let mut ft = DVector::zeros(6);
+        self.dfdt_into(t, y, &mut ft).then_some(ft)
+    }
+
+    // What `slowfast` calls every step: fill the caller's buffers, no allocation.
+    fn jacobian_into(&self, _t: f64, y: &[f64], j: &mut DMatrix<f64>) -> bool {
         let (sn, cs) = math::sin_cos(y[0]);
         let (px, py) = (self.l * sn, -self.l * cs);
         let (dpx, dpy) = (self.l * cs, self.l * sn); // ∂(2s)/∂θ
         let i = self.inertia();
         let w = self.k / self.m2;
-        let mut j = DMatrix::zeros(6, 6);
+        j.fill(0.0);
         j[(0, 1)] = 1.0;
         j[(1, 0)] =
             (-self.m1 * self.g * 0.5 * self.l * cs + self.k * (dpx * y[3] - dpy * y[2])) / i;
@@ -134,11 +145,12 @@ impl System for PendulumParticle {
         j[(4, 2)] = -w;
         j[(5, 0)] = w * dpy;
         j[(5, 3)] = -w;
-        Some(j)
+        true
     }
 
-    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
-        Some(DVector::zeros(6))
+    fn dfdt_into(&self, _t: f64, _y: &[f64], ft: &mut DVector<f64>) -> bool {
+        ft.fill(0.0);
+        true
     }
 }
 
