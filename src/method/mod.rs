@@ -113,6 +113,22 @@ pub trait Stepper {
         stats: &mut Stats,
     ) -> Result<(), OdeError>;
 
+    /// [`Stepper::step`], then the normalised error of the step by `measure` (`None`
+    /// for a method without an error estimate). A method may override it to measure
+    /// its estimate while it forms y_out (the explicit pairs do); the value must be
+    /// what [`crate::control::ErrorMeasure::of`] gives afterwards, bit for bit.
+    fn step_measured(
+        &mut self,
+        sys: &dyn System,
+        (t, y, h): (f64, &[f64], f64),
+        y_out: &mut [f64],
+        stats: &mut Stats,
+        measure: crate::control::ErrorMeasure,
+    ) -> Result<Option<f64>, OdeError> {
+        self.step(sys, t, y, h, y_out, stats)?;
+        Ok(self.error_estimate().map(|est| measure.of(est, y, y_out)))
+    }
+
     /// The tolerance an adaptive run measures this method's error estimate against
     /// ([`Stepper::error_tolerance`] of the run's), for a method whose inner iteration
     /// should stop relative to it (radau5's Newton iteration). Called by the driver
