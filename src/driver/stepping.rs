@@ -37,7 +37,16 @@ fn method_step(
     stats: &mut Stats,
     measure: ErrorMeasure,
 ) -> Result<Option<f64>, OdeError> {
-    let result = stepper.step_measured(model, (t, y, h), y_new, stats, measure);
+    let result = match stepper.measured() {
+        Some(measured) => measured
+            .step_measured(model, (t, y, h), y_new, stats, measure)
+            .map(Some),
+        None => stepper.step(model, t, y, h, y_new, stats).map(|()| {
+            stepper
+                .error_estimate()
+                .map(|est| measure.of(est, y, y_new))
+        }),
+    };
     match model.take_failure() {
         Some(f) => Err(f.at(t, h)),
         None => result,

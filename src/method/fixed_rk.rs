@@ -13,8 +13,8 @@
 //! loop (`&[&[f64]]` rows, bounds checks, per-step copies of the stage caches), which was
 //! half of a dp45 solve (BENCHMARKS.md profile).
 
-use super::{MethodInfo, Stepper, Tableau};
-use crate::control::{ErrorMeasure, NormAccumulator};
+use super::{MeasuredStep, MethodInfo, Stepper, Tableau};
+use crate::control::{larger, ErrorMeasure, NormAccumulator};
 use crate::error::OdeError;
 use crate::problem::System;
 use crate::stats::Stats;
@@ -75,7 +75,7 @@ impl<const S: usize, const D: usize> FixedTableau<S, D> {
 /// ode45's "purify h"), as `explicit_rk.rs`'s stage cache compares.
 #[inline]
 fn same_time(t: f64, s: f64) -> bool {
-    (t - s).abs() <= 8.0 * f64::EPSILON * t.abs().max(s.abs())
+    (t - s).abs() <= 8.0 * f64::EPSILON * larger(t.abs(), s.abs())
 }
 
 /// A method's fixed tableau as an associated `const`, so that in the monomorphised step
@@ -131,7 +131,7 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
     /// k_1 = f(t, y): the last step's FSAL stage (the step was accepted and this one
     /// starts at its end), the last step's first stage (it is retried), or evaluated.
     fn first_stage(&mut self, sys: &dyn System, t: f64, y: &[f64], stats: &mut Stats) {
-        let n = self.n;
+        let n = self.last_y.len();
         if self.have_end
             && same_time(t, self.last_t + self.last_h)
             && same_bits(y, &self.last_y_new)
@@ -149,6 +149,26 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
         self.have_start = true;
         self.have_end = false;
         self.last_t = t;
+    }
+
+    /// The last step's continuous extension at θ.
+    fn dense(&self, theta: f64, out: &mut [f64]) {
+        let h = self.last_h;
+        // Horner in θ for Σ_d dense[i][d] θ^(d+1), per stage.
+        let mut w = [0.0; S];
+        for (wi, row) in w.iter_mut().zip(&P::TABLEAU.dense) {
+            *wi = row.iter().rev().fold(0.0, |acc, d| (acc + d) * theta);
+        }
+        let n = self.last_y.len();
+        for (c, (o, &yc)) in out.iter_mut().zip(&self.last_y).enumerate() {
+            let mut acc = yc;
+            for (j, &wj) in w.iter().enumerate() {
+                if wj != 0.0 {
+                    acc += h * wj * self.k[j * n + c];
+                }
+            }
+            *o = acc;
+        }
     }
 
     /// Stage I: y + h Σ_{j<I} a[I][j] k_j, then k_I = f(t + c_I h, that point), written
@@ -179,8 +199,9 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
     /// component by component as y_out is (the bits of `ErrorMeasure::of`).
     // Indexing by the stage number is the point: with S and the tableau constant, a[i][j]
     // and b[j] are compile-time constants.
+    // One copy for `step` and `step_measured` (not inlined into both: .wasm size).
     #[allow(clippy::needless_range_loop)]
-    #[inline(always)]
+    #[inline(never)]
     fn advance(
         &mut self,
         sys: &dyn System,
@@ -242,6 +263,21 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
     }
 }
 
+impl<P: FixedPair<S, D>, const S: usize, const D: usize> MeasuredStep for FixedRk<P, S, D> {
+    fn step_measured(
+        &mut self,
+        sys: &dyn System,
+        step: (f64, &[f64], f64),
+        y_out: &mut [f64],
+        stats: &mut Stats,
+        measure: ErrorMeasure,
+    ) -> Result<f64, OdeError> {
+        Ok(self
+            .advance(sys, step, y_out, stats, Some(measure))
+            .unwrap_or(0.0))
+    }
+}
+
 impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, S, D> {
     fn info(&self) -> &MethodInfo {
         self.info
@@ -260,15 +296,8 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, 
         Ok(())
     }
 
-    fn step_measured(
-        &mut self,
-        sys: &dyn System,
-        step: (f64, &[f64], f64),
-        y_out: &mut [f64],
-        stats: &mut Stats,
-        measure: ErrorMeasure,
-    ) -> Result<Option<f64>, OdeError> {
-        Ok(self.advance(sys, step, y_out, stats, Some(measure)))
+    fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {
+        Some(self)
     }
 
     fn error_estimate(&self) -> Option<&[f64]> {
@@ -282,22 +311,7 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, 
         out: &mut [f64],
         _stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let h = self.last_h;
-        // Horner in θ for Σ_d dense[i][d] θ^(d+1), per stage.
-        let mut w = [0.0; S];
-        for (wi, row) in w.iter_mut().zip(&P::TABLEAU.dense) {
-            *wi = row.iter().rev().fold(0.0, |acc, d| (acc + d) * theta);
-        }
-        let n = self.n;
-        for (c, (o, &yc)) in out.iter_mut().zip(&self.last_y).enumerate() {
-            let mut acc = yc;
-            for (j, &wj) in w.iter().enumerate() {
-                if wj != 0.0 {
-                    acc += h * wj * self.k[j * n + c];
-                }
-            }
-            *o = acc;
-        }
+        self.dense(theta, out);
         Ok(())
     }
 }

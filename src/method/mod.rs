@@ -113,20 +113,12 @@ pub trait Stepper {
         stats: &mut Stats,
     ) -> Result<(), OdeError>;
 
-    /// [`Stepper::step`], then the normalised error of the step by `measure` (`None`
-    /// for a method without an error estimate). A method may override it to measure
-    /// its estimate while it forms y_out (the explicit pairs do); the value must be
-    /// what [`crate::control::ErrorMeasure::of`] gives afterwards, bit for bit.
-    fn step_measured(
-        &mut self,
-        sys: &dyn System,
-        (t, y, h): (f64, &[f64], f64),
-        y_out: &mut [f64],
-        stats: &mut Stats,
-        measure: crate::control::ErrorMeasure,
-    ) -> Result<Option<f64>, OdeError> {
-        self.step(sys, t, y, h, y_out, stats)?;
-        Ok(self.error_estimate().map(|est| measure.of(est, y, y_out)))
+    /// The method's step that measures its own error estimate while it forms y_out
+    /// ([`MeasuredStep`]), if it has one (the explicit pairs): the driver then calls it
+    /// in place of [`Stepper::step`] and [`Stepper::error_estimate`]. A hook rather
+    /// than a defaulted step method, so that the other methods carry no copy of it.
+    fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {
+        None
     }
 
     /// The tolerance an adaptive run measures this method's error estimate against
@@ -163,6 +155,20 @@ pub trait Stepper {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError>;
+}
+
+/// A step that measures its error estimate as it goes ([`Stepper::measured`]).
+pub trait MeasuredStep {
+    /// [`Stepper::step`], returning the normalised error of its estimate by `measure`:
+    /// bit for bit what [`crate::control::ErrorMeasure::of`] gives afterwards.
+    fn step_measured(
+        &mut self,
+        sys: &dyn System,
+        step: (f64, &[f64], f64),
+        y_out: &mut [f64],
+        stats: &mut Stats,
+        measure: crate::control::ErrorMeasure,
+    ) -> Result<f64, OdeError>;
 }
 
 /// All methods, in the order the page lists them.
