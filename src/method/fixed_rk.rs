@@ -159,15 +159,15 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
         for (wi, row) in w.iter_mut().zip(&P::TABLEAU.dense) {
             *wi = row.iter().rev().fold(0.0, |acc, d| (acc + d) * theta);
         }
-        let n = self.last_y.len();
-        for (c, (o, &yc)) in out.iter_mut().zip(&self.last_y).enumerate() {
-            let mut acc = yc;
-            for (j, &wj) in w.iter().enumerate() {
-                if wj != 0.0 {
-                    acc += h * wj * self.k[j * n + c];
+        // Stage by stage over the components: each component still sums its terms in
+        // stage order (the same bits), and the rows need no index arithmetic.
+        out.copy_from_slice(&self.last_y);
+        for (row, &wj) in self.k.chunks_exact(self.n.max(1)).zip(&w) {
+            if wj != 0.0 {
+                for (o, &kv) in out.iter_mut().zip(row) {
+                    *o += h * wj * kv;
                 }
             }
-            *o = acc;
         }
     }
 
