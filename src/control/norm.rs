@@ -3,7 +3,7 @@
 //!
 //! [`ErrorMeasure`] is what the driver hands a method with its step (the norm and the
 //! tolerance), so that a method can measure its estimate while it forms y_{n+1}
-//! (`Stepper::step_measured`); [`ErrorMeasure::of`] is that measurement done afterwards,
+//! (`Stepper::measured`); [`ErrorMeasure::of`] is that measurement done afterwards,
 //! the same operations in the same order.
 
 use super::Tolerance;

@@ -5,7 +5,7 @@
 //! analysis), the stages live in one flat buffer f writes into, and the FSAL stage and
 //! the retry after a rejection reuse f without copying the state caches
 //! `explicit_rk.rs` keeps. The step measures its error estimate while it forms y_{n+1}
-//! (`Stepper::step_measured`), so the driver does not read the estimate back.
+//! (`Stepper::measured`, `MeasuredStep`), so the driver does not read the estimate back.
 //!
 //! Every floating-point operation is the one [`super::ExplicitRk`] performs, in the same
 //! order and with the same zero coefficients skipped, so both give the same bits (and
