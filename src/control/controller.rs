@@ -164,7 +164,7 @@ impl Controller {
     /// rejection in the same step (`after_reject`), the step may not grow (Hairer's rule,
     /// also SciPy's), which avoids an immediate second rejection.
     pub fn after_accept(&mut self, h: f64, r: f64, after_reject: bool) -> f64 {
-        let r_now = r.max(R_FLOOR);
+        let r_now = super::larger(r, R_FLOOR);
         let mut fac = self.safety * step_factor_power(r_now, -self.k_i);
         if self.kind == ControllerKind::Pi {
             if let Some(r_prev) = self.previous {

@@ -43,9 +43,11 @@ pub struct Recorder {
     /// The step that reached each kept point after the first, and its error estimate.
     pub h: Vec<f64>,
     pub err_est: Vec<f64>,
-    /// The step number of each kept point and whether it must stay (start, events).
+    /// The step number of each kept point, from the first thinning on (until then
+    /// every point is kept and point i is step i, so nothing is stored per point).
     step: Vec<u64>,
-    pinned: Vec<bool>,
+    /// The step numbers of the points that must stay (the start, events), ascending.
+    pinned: Vec<u64>,
     /// Steps taken (the number of the last point offered).
     steps: u64,
     /// Whether the last point offered was kept.
@@ -94,8 +96,8 @@ impl Recorder {
             exact: Vec::with_capacity(if has_exact { reserve * dim } else { 0 }),
             h: Vec::with_capacity(reserve),
             err_est: Vec::new(),
-            step: Vec::with_capacity(reserve),
-            pinned: Vec::with_capacity(reserve),
+            step: Vec::new(),
+            pinned: Vec::new(),
             steps: 0,
             last_kept: false,
         })
@@ -129,8 +131,12 @@ impl Recorder {
                 self.err_est.push(e);
             }
         }
-        self.step.push(self.steps);
-        self.pinned.push(p.pinned);
+        if p.pinned {
+            self.pinned.push(self.steps);
+        }
+        if self.stride > 1 {
+            self.step.push(self.steps);
+        }
     }
 
     /// Whether the last point offered was kept.
@@ -152,12 +158,20 @@ impl Recorder {
     /// Doubles the stride and drops the kept points off it (pinned ones stay). If
     /// pinned points alone fill the budget, it grows instead of thinning forever.
     fn thin(&mut self) {
+        if self.stride == 1 {
+            self.step = (0..self.t.len() as u64).collect();
+        }
         self.stride *= 2;
         let dim = self.dim;
         let with_err_est = !self.err_est.is_empty();
         let mut kept = 0;
+        // Both ascending: walk the pinned step numbers alongside the kept points.
+        let mut pinned = self.pinned.iter().copied().peekable();
         for i in 0..self.t.len() {
-            if !(self.pinned[i] || self.step[i].is_multiple_of(self.stride)) {
+            let step = self.step[i];
+            while pinned.next_if(|&p| p < step).is_some() {}
+            let is_pinned = pinned.peek() == Some(&step);
+            if !(is_pinned || step.is_multiple_of(self.stride)) {
                 continue;
             }
             self.t[kept] = self.t[i];
@@ -175,8 +189,7 @@ impl Recorder {
                     self.err_est[kept - 1] = self.err_est[i - 1];
                 }
             }
-            self.step[kept] = self.step[i];
-            self.pinned[kept] = self.pinned[i];
+            self.step[kept] = step;
             kept += 1;
         }
         self.t.truncate(kept);
@@ -192,7 +205,6 @@ impl Recorder {
             self.err_est.truncate(kept.saturating_sub(1));
         }
         self.step.truncate(kept);
-        self.pinned.truncate(kept);
         if kept * 4 > self.capacity * 3 {
             self.capacity = kept * 2;
         }

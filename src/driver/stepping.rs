@@ -4,7 +4,7 @@
 
 use super::outcome::{Disposition, StepOutcome};
 use super::BLOW_UP;
-use crate::control::{error_norm, Controller, ErrorNorm, StepControl, Tolerance};
+use crate::control::{Controller, ErrorMeasure, ErrorNorm, StepControl, Tolerance};
 use crate::error::OdeError;
 use crate::event::detector::{StepView, EVENT_RTOL};
 use crate::event::{Detector, EventRecord};
@@ -25,16 +25,28 @@ fn blew_up(y: &[f64]) -> bool {
     !y.iter().all(|v| v.abs() <= BLOW_UP)
 }
 
-/// The method's step from (t, y) by h into `y_new`. A constraint solve that failed
-/// inside f (issue 8) is the precise reason of a failure, so it comes first.
+/// The method's step from (t, y) by h into `y_new`, and its normalised error if the
+/// method estimates one (infinite if the step left the floating-point range). A
+/// constraint solve that failed inside f (issue 8) is the precise reason of a failure,
+/// so it comes first.
 fn method_step(
     stepper: &mut dyn Stepper,
     model: &dyn Model,
     (t, y, h): (f64, &[f64], f64),
     y_new: &mut [f64],
     stats: &mut Stats,
-) -> Result<(), OdeError> {
-    let result = stepper.step(model, t, y, h, y_new, stats);
+    measure: ErrorMeasure,
+) -> Result<Option<f64>, OdeError> {
+    let result = match stepper.measured() {
+        Some(measured) => measured
+            .step_measured(model, (t, y, h), y_new, stats, measure)
+            .map(Some),
+        None => stepper.step(model, t, y, h, y_new, stats).map(|()| {
+            stepper
+                .error_estimate()
+                .map(|est| measure.of(est, y, y_new))
+        }),
+    };
     match model.take_failure() {
         Some(f) => Err(f.at(t, h)),
         None => result,
@@ -131,23 +143,6 @@ pub struct StepInfo {
     pub new_events: usize,
 }
 
-/// The normalised error of the step just computed into `y_new`, if the method
-/// estimates one; infinite if the step left the floating-point range.
-fn step_error(
-    stepper: &dyn Stepper,
-    norm: ErrorNorm,
-    y: &[f64],
-    y_new: &[f64],
-    tolerance: &Tolerance,
-) -> Option<f64> {
-    let est = stepper.error_estimate()?;
-    if y_new.iter().any(|v| !v.is_finite()) {
-        return Some(f64::INFINITY);
-    }
-    let err = error_norm(norm, est, y, y_new, tolerance);
-    Some(if err.is_nan() { f64::INFINITY } else { err })
-}
-
 impl Integrator {
     /// One step on the fixed grid: (t_new, method h, error estimate).
     fn fixed_step(&mut self) -> Result<(f64, f64, Option<f64>), OdeError> {
@@ -172,24 +167,21 @@ impl Integrator {
         } else {
             t_next - self.t
         };
-        method_step(
+        let err = method_step(
             self.stepper.as_mut(),
             self.model.as_ref(),
             (self.t, &self.y, h),
             &mut self.y_next,
             &mut self.stats,
+            ErrorMeasure {
+                norm: self.norm,
+                tolerance: &self.tolerance,
+            },
         )?;
         self.stats.nsteps += 1;
         if blew_up(&self.y_next) {
             return Err(OdeError::BlewUp { t: t_next, h });
         }
-        let err = step_error(
-            self.stepper.as_ref(),
-            self.norm,
-            &self.y,
-            &self.y_next,
-            &self.tolerance,
-        );
         Ok((t_next, h, err))
     }
 
@@ -227,42 +219,42 @@ impl Integrator {
         if h.is_nan() || h <= h_min {
             return Err(OdeError::StepSizeUnderflow { t: self.t, h });
         }
+        let measure = ErrorMeasure {
+            norm: self.norm,
+            tolerance: &self.tolerance,
+        };
         let result = method_step(
             self.stepper.as_mut(),
             self.model.as_ref(),
             (self.t, &self.y, h),
             &mut self.y_next,
             &mut self.stats,
+            measure,
         );
-        if let Err(e) = result {
-            // A step too large for its linear algebra is retried smaller, like a
-            // rejected step; after MAX_STEP_FAILURES cuts in a row the failure is the
-            // answer, with the t and h where it happened.
-            if Disposition::of(&e) != Disposition::RetrySmaller {
-                return Err(e);
+        let err = match result {
+            Ok(err) => err.unwrap_or(0.0),
+            Err(e) => {
+                // A step too large for its linear algebra is retried smaller, like a
+                // rejected step; after MAX_STEP_FAILURES cuts in a row the failure is
+                // the answer, with the t and h where it happened.
+                if Disposition::of(&e) != Disposition::RetrySmaller {
+                    return Err(e);
+                }
+                self.stats.nsteps += 1;
+                self.stats.nreject += 1;
+                *failures += 1;
+                if *failures >= MAX_STEP_FAILURES {
+                    return Err(e);
+                }
+                *rejected = true;
+                *h_proposed = match own_control(self.stepper.as_mut(), *method_control) {
+                    Some(own) => own.after_failure(h),
+                    None => controller.after_reject(h, f64::INFINITY),
+                };
+                return Ok(Err((h, *h_proposed)));
             }
-            self.stats.nsteps += 1;
-            self.stats.nreject += 1;
-            *failures += 1;
-            if *failures >= MAX_STEP_FAILURES {
-                return Err(e);
-            }
-            *rejected = true;
-            *h_proposed = match own_control(self.stepper.as_mut(), *method_control) {
-                Some(own) => own.after_failure(h),
-                None => controller.after_reject(h, f64::INFINITY),
-            };
-            return Ok(Err((h, *h_proposed)));
-        }
+        };
         self.stats.nsteps += 1;
-        let err = step_error(
-            self.stepper.as_ref(),
-            self.norm,
-            &self.y,
-            &self.y_next,
-            &self.tolerance,
-        )
-        .unwrap_or(0.0);
         let r = controller.measure(err, h);
         let own = own_control(self.stepper.as_mut(), *method_control);
         if controller.accepts(r) {
@@ -322,24 +314,22 @@ impl Integrator {
         let mut err_est = err_est;
         for pass in 1..=MAX_PASSES {
             let h = t_cut - self.t;
-            method_step(
+            let err = method_step(
                 self.stepper.as_mut(),
                 self.model.as_ref(),
                 (self.t, &self.y, h),
                 &mut self.y_next,
                 &mut self.stats,
+                ErrorMeasure {
+                    norm: self.norm,
+                    tolerance: &self.tolerance,
+                },
             )?;
             if blew_up(&self.y_next) {
                 return Err(OdeError::BlewUp { t: t_cut, h });
             }
             if err_est.is_some() {
-                err_est = step_error(
-                    self.stepper.as_ref(),
-                    self.norm,
-                    &self.y,
-                    &self.y_next,
-                    &self.tolerance,
-                );
+                err_est = err;
             }
             if pass == MAX_PASSES {
                 break;

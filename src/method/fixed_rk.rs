@@ -2,8 +2,10 @@
 //! `bs23`) stepped with the stage count S and the dense-output degree D known at compile
 //! time: the coefficients are `[[f64; S]; S]` arrays made from the method's `const`
 //! [`Tableau`] by a `const fn` (one source of truth, still read by the stability
-//! analysis), the stages live in one flat buffer, and the FSAL stage and the retry
-//! after a rejection reuse f without copying the state caches `explicit_rk.rs` keeps.
+//! analysis), the stages live in one flat buffer f writes into, and the FSAL stage and
+//! the retry after a rejection reuse f without copying the state caches
+//! `explicit_rk.rs` keeps. The step measures its error estimate while it forms y_{n+1}
+//! (`Stepper::measured`, `MeasuredStep`), so the driver does not read the estimate back.
 //!
 //! Every floating-point operation is the one [`super::ExplicitRk`] performs, in the same
 //! order and with the same zero coefficients skipped, so both give the same bits (and
@@ -11,7 +13,8 @@
 //! loop (`&[&[f64]]` rows, bounds checks, per-step copies of the stage caches), which was
 //! half of a dp45 solve (BENCHMARKS.md profile).
 
-use super::{MethodInfo, Stepper, Tableau};
+use super::{MeasuredStep, MethodInfo, Stepper, Tableau};
+use crate::control::{larger, ErrorMeasure, NormAccumulator};
 use crate::error::OdeError;
 use crate::problem::System;
 use crate::stats::Stats;
@@ -72,7 +75,7 @@ impl<const S: usize, const D: usize> FixedTableau<S, D> {
 /// ode45's "purify h"), as `explicit_rk.rs`'s stage cache compares.
 #[inline]
 fn same_time(t: f64, s: f64) -> bool {
-    (t - s).abs() <= 8.0 * f64::EPSILON * t.abs().max(s.abs())
+    (t - s).abs() <= 8.0 * f64::EPSILON * larger(t.abs(), s.abs())
 }
 
 /// A method's fixed tableau as an associated `const`, so that in the monomorphised step
@@ -81,14 +84,13 @@ pub trait FixedPair<const S: usize, const D: usize> {
     const TABLEAU: FixedTableau<S, D>;
 }
 
-/// The stepper. Stages are stored component-major, `k[c][i]` = component c of k_i, so
-/// the sums over stages index fixed-size arrays by constants; f writes into `f_out`,
-/// which is then spread into column i.
+/// The stepper. Stage i lives in `k[i n .. (i + 1) n]` (n the dimension), so f writes
+/// each stage in place and the FSAL stage is one copy of n values.
 pub struct FixedRk<P: FixedPair<S, D>, const S: usize, const D: usize> {
     info: &'static MethodInfo,
     pair: std::marker::PhantomData<P>,
-    k: Vec<[f64; S]>,
-    f_out: Vec<f64>,
+    n: usize,
+    k: Vec<f64>,
     y_stage: Vec<f64>,
     error: Vec<f64>,
     /// The last step (t, h, y, y_new); stage 0 holds f(last_t, last_y) when
@@ -101,13 +103,20 @@ pub struct FixedRk<P: FixedPair<S, D>, const S: usize, const D: usize> {
     have_end: bool,
 }
 
+/// Bit-for-bit equality: a step that starts where the last one ended starts from its
+/// very bits (a state the model rewrote in between, even ±0, is evaluated afresh).
+#[inline]
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
 impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
     pub fn new(info: &'static MethodInfo, dim: usize) -> Self {
         Self {
             info,
             pair: std::marker::PhantomData,
-            k: vec![[0.0; S]; dim],
-            f_out: vec![0.0; dim],
+            n: dim,
+            k: vec![0.0; S * dim],
             y_stage: vec![0.0; dim],
             error: vec![0.0; dim],
             last_t: f64::NAN,
@@ -119,73 +128,88 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
         }
     }
 
-    /// k_1 = f(t, y): the last step's FSAL stage (the step was accepted), the last
-    /// step's first stage (it is retried), or evaluated.
+    /// k_1 = f(t, y): the last step's FSAL stage (the step was accepted and this one
+    /// starts at its end), the last step's first stage (it is retried), or evaluated.
     fn first_stage(&mut self, sys: &dyn System, t: f64, y: &[f64], stats: &mut Stats) {
+        let n = self.last_y.len();
         if self.have_end
             && same_time(t, self.last_t + self.last_h)
-            && y == self.last_y_new.as_slice()
+            && same_bits(y, &self.last_y_new)
         {
-            for kc in &mut self.k {
-                kc[0] = kc[S - 1];
+            self.k.copy_within((S - 1) * n..S * n, 0);
+            // y is the last step's end, bit for bit: it becomes this step's start.
+            std::mem::swap(&mut self.last_y, &mut self.last_y_new);
+        } else {
+            if !(self.have_start && same_time(t, self.last_t) && y == self.last_y.as_slice()) {
+                sys.rhs(t, y, &mut self.k[..n]);
+                stats.nfev += 1;
             }
-        } else if !(self.have_start && same_time(t, self.last_t) && y == self.last_y.as_slice()) {
-            self.evaluate(sys, t, y, 0);
-            stats.nfev += 1;
+            self.last_y.copy_from_slice(y);
         }
         self.have_start = true;
         self.have_end = false;
         self.last_t = t;
-        self.last_y.copy_from_slice(y);
     }
 
-    /// Stage I: y + h Σ_{j<I} a[I][j] k_j, then k_I = f(t + c_I h, that point). Same
-    /// operations in the same order as `explicit_rk.rs` (stage by stage, zero
-    /// coefficients skipped), so the same roundings.
-    #[inline(always)]
-    fn stage<const I: usize>(&mut self, sys: &dyn System, t: f64, y: &[f64], h: f64) {
-        let a = &P::TABLEAU.a[I];
-        for ((ys, &yc), kc) in self.y_stage.iter_mut().zip(y).zip(&self.k) {
-            let mut acc = yc;
-            for j in 0..I {
-                if a[j] != 0.0 {
-                    acc += h * a[j] * kc[j];
+    /// The last step's continuous extension at θ.
+    fn dense(&self, theta: f64, out: &mut [f64]) {
+        let h = self.last_h;
+        // Horner in θ for Σ_d dense[i][d] θ^(d+1), per stage.
+        let mut w = [0.0; S];
+        for (wi, row) in w.iter_mut().zip(&P::TABLEAU.dense) {
+            *wi = row.iter().rev().fold(0.0, |acc, d| (acc + d) * theta);
+        }
+        // Stage by stage over the components: each component still sums its terms in
+        // stage order (the same bits), and the rows need no index arithmetic.
+        out.copy_from_slice(&self.last_y);
+        for (row, &wj) in self.k.chunks_exact(self.n.max(1)).zip(&w) {
+            if wj != 0.0 {
+                for (o, &kv) in out.iter_mut().zip(row) {
+                    *o += h * wj * kv;
                 }
             }
-            *ys = acc;
-        }
-        let y_stage = std::mem::take(&mut self.y_stage);
-        self.evaluate(sys, t + P::TABLEAU.c[I] * h, &y_stage, I);
-        self.y_stage = y_stage;
-    }
-
-    /// Stage i = f(t, y).
-    #[inline]
-    fn evaluate(&mut self, sys: &dyn System, t: f64, y: &[f64], i: usize) {
-        sys.rhs(t, y, &mut self.f_out);
-        for (kc, &f) in self.k.iter_mut().zip(&self.f_out) {
-            kc[i] = f;
         }
     }
-}
 
-impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, S, D> {
-    fn info(&self) -> &MethodInfo {
-        self.info
+    /// Stage I: y + h Σ_{j<I} a[I][j] k_j, then k_I = f(t + c_I h, that point), written
+    /// in place. Same operations in the same order as `explicit_rk.rs` (stage by stage,
+    /// zero coefficients skipped), so the same roundings.
+    #[inline(always)]
+    fn stage<const I: usize>(&mut self, sys: &dyn System, t: f64, y: &[f64], h: f64) {
+        let n = self.n;
+        let a = &P::TABLEAU.a[I];
+        let (done, rest) = self.k.split_at_mut(I * n);
+        // The earlier stages as slices of length n, so the loop below has no bounds
+        // checks.
+        let k: [&[f64]; I] = std::array::from_fn(|j| &done[j * n..][..n]);
+        let (ys, y) = (&mut self.y_stage[..n], &y[..n]);
+        for c in 0..n {
+            let mut acc = y[c];
+            for j in 0..I {
+                if a[j] != 0.0 {
+                    acc += h * a[j] * k[j][c];
+                }
+            }
+            ys[c] = acc;
+        }
+        sys.rhs(t + P::TABLEAU.c[I] * h, ys, &mut rest[..n]);
     }
 
+    /// The whole step; with a `measure`, the normalised error of its estimate, formed
+    /// component by component as y_out is (the bits of `ErrorMeasure::of`).
     // Indexing by the stage number is the point: with S and the tableau constant, a[i][j]
     // and b[j] are compile-time constants.
+    // One copy for `step` and `step_measured` (not inlined into both: .wasm size).
     #[allow(clippy::needless_range_loop)]
-    fn step(
+    #[inline(never)]
+    fn advance(
         &mut self,
         sys: &dyn System,
-        t: f64,
-        y: &[f64],
-        h: f64,
+        (t, y, h): (f64, &[f64], f64),
         y_out: &mut [f64],
         stats: &mut Stats,
-    ) -> Result<(), OdeError> {
+        measure: Option<ErrorMeasure>,
+    ) -> Option<f64> {
         self.first_stage(sys, t, y, stats);
         let tab = &P::TABLEAU;
         // Stage i as its own monomorphised call (`stage::<i>`), so that the sum over
@@ -202,26 +226,78 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, 
         stages!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
         const { assert!(S <= 16, "stages! above covers S ≤ 16") };
         stats.nfev += (S - 1) as u64;
+        let n = self.n;
+        let k: [&[f64]; S] = std::array::from_fn(|j| &self.k[j * n..][..n]);
+        let (y, y_out) = (&y[..n], &mut y_out[..n]);
+        let (error, y_end) = (&mut self.error[..n], &mut self.last_y_new[..n]);
         // Same operations in the same order as the FSAL stage row: y_out is bit for bit
         // the point the last stage was evaluated at.
-        for (((yo, err), &yc), kc) in y_out.iter_mut().zip(&mut self.error).zip(y).zip(&self.k) {
-            let mut acc = yc;
+        for c in 0..n {
+            let mut acc = y[c];
             let mut e = 0.0;
             for j in 0..S {
                 if tab.b[j] != 0.0 {
-                    acc += h * tab.b[j] * kc[j];
+                    acc += h * tab.b[j] * k[j][c];
                 }
                 if tab.e[j] != 0.0 {
-                    e += h * tab.e[j] * kc[j];
+                    e += h * tab.e[j] * k[j][c];
                 }
             }
-            *yo = acc;
-            *err = e;
+            y_out[c] = acc;
+            y_end[c] = acc;
+            error[c] = e;
         }
         self.last_h = h;
-        self.last_y_new.copy_from_slice(y_out);
         self.have_end = true;
+        // The estimate measured here, without the driver reading it back through the
+        // trait (a loop of its own: folded into the one above, the norm's registers
+        // spilled the coefficients').
+        let m = measure?;
+        let mut norm = NormAccumulator::new(m.norm);
+        let mut finite = true;
+        for c in 0..n {
+            norm.add(m.scaled(c, error[c], y[c], y_out[c]));
+            finite &= y_out[c].is_finite();
+        }
+        Some(m.finish(norm, n, finite))
+    }
+}
+
+impl<P: FixedPair<S, D>, const S: usize, const D: usize> MeasuredStep for FixedRk<P, S, D> {
+    fn step_measured(
+        &mut self,
+        sys: &dyn System,
+        step: (f64, &[f64], f64),
+        y_out: &mut [f64],
+        stats: &mut Stats,
+        measure: ErrorMeasure,
+    ) -> Result<f64, OdeError> {
+        Ok(self
+            .advance(sys, step, y_out, stats, Some(measure))
+            .unwrap_or(0.0))
+    }
+}
+
+impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, S, D> {
+    fn info(&self) -> &MethodInfo {
+        self.info
+    }
+
+    fn step(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        y_out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        self.advance(sys, (t, y, h), y_out, stats, None);
         Ok(())
+    }
+
+    fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {
+        Some(self)
     }
 
     fn error_estimate(&self) -> Option<&[f64]> {
@@ -235,21 +311,7 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, 
         out: &mut [f64],
         _stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let h = self.last_h;
-        // Horner in θ for Σ_d dense[i][d] θ^(d+1), per stage.
-        let mut w = [0.0; S];
-        for (wi, row) in w.iter_mut().zip(&P::TABLEAU.dense) {
-            *wi = row.iter().rev().fold(0.0, |acc, d| (acc + d) * theta);
-        }
-        for ((o, &yc), kc) in out.iter_mut().zip(&self.last_y).zip(&self.k) {
-            let mut acc = yc;
-            for (&wj, &kv) in w.iter().zip(kc) {
-                if wj != 0.0 {
-                    acc += h * wj * kv;
-                }
-            }
-            *o = acc;
-        }
+        self.dense(theta, out);
         Ok(())
     }
 }

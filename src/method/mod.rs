@@ -113,6 +113,14 @@ pub trait Stepper {
         stats: &mut Stats,
     ) -> Result<(), OdeError>;
 
+    /// The method's step that measures its own error estimate while it forms y_out
+    /// ([`MeasuredStep`]), if it has one (the explicit pairs): the driver then calls it
+    /// in place of [`Stepper::step`] and [`Stepper::error_estimate`]. A hook rather
+    /// than a defaulted step method, so that the other methods carry no copy of it.
+    fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {
+        None
+    }
+
     /// The tolerance an adaptive run measures this method's error estimate against
     /// ([`Stepper::error_tolerance`] of the run's), for a method whose inner iteration
     /// should stop relative to it (radau5's Newton iteration). Called by the driver
@@ -147,6 +155,20 @@ pub trait Stepper {
         out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError>;
+}
+
+/// A step that measures its error estimate as it goes ([`Stepper::measured`]).
+pub trait MeasuredStep {
+    /// [`Stepper::step`], returning the normalised error of its estimate by `measure`:
+    /// bit for bit what [`crate::control::ErrorMeasure::of`] gives afterwards.
+    fn step_measured(
+        &mut self,
+        sys: &dyn System,
+        step: (f64, &[f64], f64),
+        y_out: &mut [f64],
+        stats: &mut Stats,
+        measure: crate::control::ErrorMeasure,
+    ) -> Result<f64, OdeError>;
 }
 
 /// All methods, in the order the page lists them.

@@ -32,3 +32,31 @@ fn zero_error_on_zero_scale_counts_as_zero() {
     let e = error_norm(ErrorNorm::Rms, &[0.0, 1e-4], &y, &y, &tol);
     assert!(e.is_finite() && e > 0.0);
 }
+
+/// `larger` is `f64::max` bit for bit (a comparison instead of wasm's `fmax` call): a
+/// NaN loses to a number, equal values and signed zeros keep max's answer.
+#[test]
+fn larger_is_f64_max_bit_for_bit() {
+    use odelab::control::larger;
+    let values = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        1e-300,
+        f64::MIN_POSITIVE,
+        2.5,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ];
+    for &a in &values {
+        for &b in &values {
+            let (got, want) = (larger(a, b), a.max(b));
+            let same = got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
+            // max(±0, ∓0) may return either zero; the norms only compare |values|.
+            let zeros = a == 0.0 && b == 0.0 && got == 0.0;
+            assert!(same || zeros, "larger({a}, {b}) = {got}, max = {want}");
+        }
+    }
+}

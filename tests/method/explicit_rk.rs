@@ -236,3 +236,45 @@ fn fixed_rk_steps_are_bitwise_the_generic_tableau_loop() {
         assert_eq!(sg, sf, "{id}: work counts");
     }
 }
+
+/// dp45 and bs23 measure their error estimate while they step (`Stepper::measured`);
+/// the driver relies on it being the norm `ErrorMeasure::of` computes afterwards from
+/// the estimate, bit for bit: both norms, per-component tolerances, accepted and
+/// retried steps, and a step that leaves the floating-point range (infinite).
+#[test]
+fn measured_steps_give_the_norm_of_their_estimate_bit_for_bit() {
+    use odelab::control::{ErrorMeasure, ErrorNorm, Tolerance};
+    let (_, model) = odelab::model::build("pendulum", &Default::default()).unwrap();
+    let sys = model.as_ref();
+    let tolerance = Tolerance::new(vec![1e-6, 1e-3], vec![1e-9, 0.0]).unwrap();
+    for id in ["dp45", "bs23"] {
+        for norm in [ErrorNorm::Rms, ErrorNorm::Max] {
+            let measure = ErrorMeasure {
+                norm,
+                tolerance: &tolerance,
+            };
+            let mut fused = method::create(id, 2).unwrap();
+            let mut plain = method::create(id, 2).unwrap();
+            let mut stats = odelab::stats::Stats::default();
+            let (mut t, mut y) = (0.0, vec![1.0, 0.0]);
+            for (k, &h) in [0.1, 0.4, 0.05, 2.0, 0.2, f64::MAX].iter().enumerate() {
+                let (mut yf, mut yp) = ([0.0; 2], [0.0; 2]);
+                let got = fused
+                    .measured()
+                    .expect("an explicit pair measures as it steps")
+                    .step_measured(sys, (t, &y, h), &mut yf, &mut stats, measure)
+                    .unwrap();
+                plain.step(sys, t, &y, h, &mut yp, &mut stats).unwrap();
+                let want = measure.of(plain.error_estimate().unwrap(), &y, &yp);
+                assert_eq!(yf.map(f64::to_bits), yp.map(f64::to_bits), "{id} step {k}");
+                assert_eq!(got.to_bits(), want.to_bits(), "{id} {norm:?} step {k}");
+                if h == f64::MAX {
+                    assert_eq!(got, f64::INFINITY, "{id}: a step out of range");
+                } else if got <= 1.0 {
+                    t += h;
+                    y = yf.to_vec();
+                }
+            }
+        }
+    }
+}
