@@ -9,7 +9,9 @@
 //! diag(γ̂, [[α, −β], [β, α]]) (one real eigenvalue and a complex pair) and W = (T⁻¹ ⊗ I)Z,
 //! each iteration solves one real n×n system with (γ̂/h)I − J and one complex n×n system
 //! with ((α + iβ)/h)I − J instead of a real 3n×3n one (II eqs. 8.15–8.16): two LUs per
-//! Jacobian or step-size change, [`Factored::shifted`] being the solver seam.
+//! Jacobian or step-size change, made and solved in storage kept by the stepper
+//! (`radau5/lu.rs`: nalgebra's LU in place, bitwise that of `linalg::Factored`), so a
+//! step allocates nothing.
 //!
 //! **Newton control** (II §IV.8, "stopping criterion"): the contractivity
 //! Θₖ = ‖ΔWₖ‖/‖ΔWₖ₋₁‖ gives the predicted iteration error Θ/(1 − Θ)‖ΔW‖, stopped below
@@ -57,10 +59,12 @@ use super::{MethodInfo, Stepper};
 use crate::control::{Predictive, StepControl, Tolerance};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
-use crate::linalg::Factored;
 use crate::problem::System;
 use crate::stats::Stats;
-use nalgebra::{Complex, DMatrix, DVector};
+use nalgebra::{Complex, DMatrix};
+
+mod lu;
+use lu::StageLu;
 
 /// Nodes c = ((4 − √6)/10, (4 + √6)/10, 1), Hairer–Wanner II Table IV.5.6.
 pub const C: [f64; 3] = [
@@ -186,30 +190,28 @@ enum Start {
 /// u(t₁ + sh) = y₁ + s(d₁ + (s − c₂ + 1)(d₂ + (s − c₁ + 1)d₃)), s ∈ [−1, 0].
 #[derive(Debug, Clone)]
 struct Collocation {
-    d: [Vec<f64>; 3],
+    /// (d₁, d₂, d₃) per component.
+    d: Vec<[f64; 3]>,
     h: f64,
 }
 
 impl Collocation {
     fn new(n: usize) -> Self {
         Self {
-            d: [vec![0.0; n], vec![0.0; n], vec![0.0; n]],
+            d: vec![[0.0; 3]; n],
             h: f64::NAN,
         }
     }
 
     /// The divided differences of (0, z₁, z₂, z₃) at (−1, c₁ − 1, c₂ − 1, 0) in s.
-    fn fit(&mut self, z: &[Vec<f64>; 3], h: f64) {
+    fn fit(&mut self, z: &[[f64; 3]], h: f64) {
         let (c1m1, c2m1, c1mc2) = (C[0] - 1.0, C[1] - 1.0, C[0] - C[1]);
-        let [z1s, z2s, z3s] = z;
-        for (i, ((&z1, &z2), &z3)) in z1s.iter().zip(z2s).zip(z3s).enumerate() {
+        for (d, &[z1, z2, z3]) in self.d.iter_mut().zip(z) {
             let d1 = (z2 - z3) / c2m1;
             let ak = (z1 - z2) / c1mc2;
             let acont3 = (ak - z1 / C[0]) / C[1];
             let d2 = (ak - d1) / c1m1;
-            self.d[0][i] = d1;
-            self.d[1][i] = d2;
-            self.d[2][i] = d2 - acont3;
+            *d = [d1, d2, d2 - acont3];
         }
         self.h = h;
     }
@@ -217,9 +219,15 @@ impl Collocation {
     /// u(t₁ + sh) − y₁ for component i.
     #[inline]
     fn offset(&self, i: usize, s: f64) -> f64 {
-        let (c1m1, c2m1) = (C[0] - 1.0, C[1] - 1.0);
-        s * (self.d[0][i] + (s - c2m1) * (self.d[1][i] + (s - c1m1) * self.d[2][i]))
+        offset(&self.d[i], s)
     }
+}
+
+/// u(t₁ + sh) − y₁ for one component with divided differences `d`.
+#[inline]
+fn offset(d: &[f64; 3], s: f64) -> f64 {
+    let (c1m1, c2m1) = (C[0] - 1.0, C[1] - 1.0);
+    s * (d[0] + (s - c2m1) * (d[1] + (s - c1m1) * d[2]))
 }
 
 /// The Radau IIA stepper: stage vectors, factorisations and the last steps' polynomials.
@@ -232,16 +240,19 @@ pub struct Radau5 {
     /// Steps served by the current J (for `jacobianUpdate`).
     jac_uses: usize,
     /// The real and complex factorisations and the h they were made for.
-    lu: Option<(Factored<f64>, Factored<Complex<f64>>, f64)>,
-    /// Stage increments Zᵢ = Yᵢ − yₙ and their transforms W = T⁻¹Z.
-    z: [Vec<f64>; 3],
-    w: [Vec<f64>; 3],
+    lu: StageLu,
+    /// Stage increments Zᵢ = Yᵢ − yₙ and their transforms W = T⁻¹Z, the three stages
+    /// of each component together.
+    z: Vec<[f64; 3]>,
+    w: Vec<[f64; 3]>,
     /// f at the stages (then overwritten by the transformed right-hand sides).
     fz: [Vec<f64>; 3],
     y_stage: Vec<f64>,
     f0: Vec<f64>,
-    rhs_real: DVector<f64>,
-    rhs_complex: DVector<Complex<f64>>,
+    /// The right-hand sides of the real and the complex system, solved in place.
+    rhs_real: Vec<f64>,
+    rhs_re: Vec<f64>,
+    rhs_im: Vec<f64>,
     error: Vec<f64>,
     scale: Vec<f64>,
     tolerance: Option<Tolerance>,
@@ -273,14 +284,15 @@ impl Radau5 {
             jac: None,
             jac_fresh: false,
             jac_uses: 0,
-            lu: None,
-            z: [v(), v(), v()],
-            w: [v(), v(), v()],
+            lu: StageLu::new(dim),
+            z: vec![[0.0; 3]; dim],
+            w: vec![[0.0; 3]; dim],
             fz: [v(), v(), v()],
             y_stage: v(),
             f0: v(),
-            rhs_real: DVector::zeros(dim),
-            rhs_complex: DVector::zeros(dim),
+            rhs_real: v(),
+            rhs_re: v(),
+            rhs_im: v(),
             error: v(),
             scale: v(),
             tolerance: None,
@@ -365,7 +377,7 @@ impl Radau5 {
         };
         self.jac_fresh = true;
         self.jac_uses = 1;
-        self.lu = None;
+        self.lu.invalidate();
         Ok(())
     }
 
@@ -374,56 +386,28 @@ impl Radau5 {
     /// (t + h) − t, so a step size the controller kept arrives rounded).
     fn factor(&mut self, t: f64, h: f64, stats: &mut Stats) -> Result<(), OdeError> {
         let rounding = 4.0 * f64::EPSILON * (t.abs() + h.abs());
-        if matches!(&self.lu, Some((_, _, lu_h)) if (*lu_h - h).abs() <= rounding) {
+        if matches!(self.lu.factored_for(), Some(lu_h) if (lu_h - h).abs() <= rounding) {
             return Ok(());
         }
-        self.lu = None;
-        let jac = self.jac.as_ref().ok_or(OdeError::NoJacobian {
-            method: INFO.id.into(),
-            model: "this system".into(),
-        })?;
-        let real = Factored::shifted(
-            jac,
-            GAMMA / h,
-            1.0,
-            "(γ̂/h)I − J of the Radau IIA step",
-            t,
-            h,
-            stats,
-        )?;
-        let complex = Factored::shifted(
-            jac,
-            Complex::new(ALPHA / h, BETA / h),
-            1.0,
-            "((α + iβ)/h)I − J of the Radau IIA step",
-            t,
-            h,
-            stats,
-        )?;
-        self.lu = Some((real, complex, h));
-        Ok(())
+        let jac = self.jac.as_ref().ok_or_else(no_jacobian)?;
+        let complex_shift = Complex::new(ALPHA / h, BETA / h);
+        self.lu.factor(jac, GAMMA / h, complex_shift, t, h, stats)
     }
 
     /// Starting values: the accepted step's polynomial extrapolated to the new stages
     /// (II eq. 8.20), or zero.
     fn predict(&mut self, h: f64, use_polynomial: bool) {
         if !use_polynomial {
-            for k in 0..3 {
-                self.z[k].fill(0.0);
-                self.w[k].fill(0.0);
-            }
+            self.z.fill([0.0; 3]);
+            self.w.fill([0.0; 3]);
             return;
         }
         let ratio = h / self.accepted.h;
-        for i in 0..self.f0.len() {
-            let mut zi = [0.0; 3];
-            for (k, z) in zi.iter_mut().enumerate() {
-                *z = self.accepted.offset(i, C[k] * ratio);
-            }
-            for k in 0..3 {
-                self.z[k][i] = zi[k];
-                self.w[k][i] = TI[k][0] * zi[0] + TI[k][1] * zi[1] + TI[k][2] * zi[2];
-            }
+        let s = C.map(|c| c * ratio);
+        for ((z, w), d) in self.z.iter_mut().zip(&mut self.w).zip(&self.accepted.d) {
+            let zi = s.map(|s| offset(d, s));
+            *z = zi;
+            *w = TI.map(|ti| ti[0] * zi[0] + ti[1] * zi[1] + ti[2] * zi[2]);
         }
     }
 
@@ -445,37 +429,42 @@ impl Radau5 {
         let mut dynold = 0.0;
         let mut thqold = 0.0;
         for newt in 1..=MAX_NEWTON {
-            for ((zk, fk), ck) in self.z.iter().zip(&mut self.fz).zip(C) {
-                for ((ys, yv), zv) in self.y_stage.iter_mut().zip(y).zip(zk) {
-                    *ys = yv + zv;
+            for (k, (fk, ck)) in self.fz.iter_mut().zip(C).enumerate() {
+                for ((ys, yv), z) in self.y_stage.iter_mut().zip(y).zip(&self.z) {
+                    *ys = yv + z[k];
                 }
                 sys.rhs(t + ck * h, &self.y_stage, fk);
             }
             stats.nfev += 3;
             stats.nnewton += 1;
-            let Some((real, complex, _)) = &self.lu else {
-                return Err(OdeError::NoJacobian {
-                    method: INFO.id.into(),
-                    model: "this system".into(),
-                });
-            };
-            for i in 0..n {
-                let (a1, a2, a3) = (self.fz[0][i], self.fz[1][i], self.fz[2][i]);
-                let r1 = TI[0][0] * a1 + TI[0][1] * a2 + TI[0][2] * a3;
-                let r2 = TI[1][0] * a1 + TI[1][1] * a2 + TI[1][2] * a3;
-                let r3 = TI[2][0] * a1 + TI[2][1] * a2 + TI[2][2] * a3;
-                let (w1, w2, w3) = (self.w[0][i], self.w[1][i], self.w[2][i]);
-                self.rhs_real[i] = r1 - w1 * fac1;
-                self.rhs_complex[i] =
-                    Complex::new(r2 - w2 * alphn + w3 * betan, r3 - w3 * alphn - w2 * betan);
+            {
+                // Slices of length n, so the loop indexes them without bounds checks.
+                let [fz1, fz2, fz3] = &self.fz;
+                let (fz1, fz2, fz3, w) = (&fz1[..n], &fz2[..n], &fz3[..n], &self.w[..n]);
+                let real = &mut self.rhs_real[..n];
+                let (re, im) = (&mut self.rhs_re[..n], &mut self.rhs_im[..n]);
+                for i in 0..n {
+                    let (a1, a2, a3) = (fz1[i], fz2[i], fz3[i]);
+                    let r1 = TI[0][0] * a1 + TI[0][1] * a2 + TI[0][2] * a3;
+                    let r2 = TI[1][0] * a1 + TI[1][1] * a2 + TI[1][2] * a3;
+                    let r3 = TI[2][0] * a1 + TI[2][1] * a2 + TI[2][2] * a3;
+                    let [w1, w2, w3] = w[i];
+                    real[i] = r1 - w1 * fac1;
+                    re[i] = r2 - w2 * alphn + w3 * betan;
+                    im[i] = r3 - w3 * alphn - w2 * betan;
+                }
             }
-            real.solve_in_place(&mut self.rhs_real)?;
-            complex.solve_in_place(&mut self.rhs_complex)?;
+            self.lu.solve_real(&mut self.rhs_real)?;
+            self.lu.solve_complex(&mut self.rhs_re, &mut self.rhs_im)?;
             let mut dyno = 0.0;
-            for i in 0..n {
-                let s = self.scale[i];
-                let c = self.rhs_complex[i];
-                let (a, b, d) = (self.rhs_real[i] / s, c.re / s, c.im / s);
+            for (((&s, &a), &b), &d) in self
+                .scale
+                .iter()
+                .zip(&self.rhs_real)
+                .zip(&self.rhs_re)
+                .zip(&self.rhs_im)
+            {
+                let (a, b, d) = (a / s, b / s, d / s);
                 dyno += a * a + b * b + d * d;
             }
             let dyno = (dyno / (3 * n) as f64).sqrt();
@@ -509,17 +498,19 @@ impl Radau5 {
                 }
             }
             dynold = dyno.max(f64::EPSILON);
-            for i in 0..n {
-                let c = self.rhs_complex[i];
-                let f1 = self.w[0][i] + self.rhs_real[i];
-                let f2 = self.w[1][i] + c.re;
-                let f3 = self.w[2][i] + c.im;
-                self.w[0][i] = f1;
-                self.w[1][i] = f2;
-                self.w[2][i] = f3;
-                self.z[0][i] = T[0][0] * f1 + T[0][1] * f2 + T[0][2] * f3;
-                self.z[1][i] = T[1][0] * f1 + T[1][1] * f2 + T[1][2] * f3;
-                self.z[2][i] = T[2][0] * f1 + f2;
+            {
+                let (w, z) = (&mut self.w[..n], &mut self.z[..n]);
+                let (real, re, im) = (&self.rhs_real[..n], &self.rhs_re[..n], &self.rhs_im[..n]);
+                for i in 0..n {
+                    let [w1, w2, w3] = w[i];
+                    let (f1, f2, f3) = (w1 + real[i], w2 + re[i], w3 + im[i]);
+                    w[i] = [f1, f2, f3];
+                    z[i] = [
+                        T[0][0] * f1 + T[0][1] * f2 + T[0][2] * f3,
+                        T[1][0] * f1 + T[1][1] * f2 + T[1][2] * f3,
+                        T[2][0] * f1 + f2,
+                    ];
+                }
             }
             if self.faccon * dyno <= fnewt {
                 self.newton_iterations = newt;
@@ -538,23 +529,16 @@ impl Radau5 {
     /// (`refined` false) or f(tₙ, yₙ + err) (in `fz[0]`, `refined` true); Σ eᵢzᵢ/h is
     /// kept in `fz[1]` between the two.
     fn estimate(&mut self, h: f64, refined: bool) -> Result<(), OdeError> {
-        let Some((real, _, _)) = &self.lu else {
-            return Err(OdeError::NoJacobian {
-                method: INFO.id.into(),
-                model: "this system".into(),
-            });
-        };
         let (e1, e2, e3) = (DD[0] / h, DD[1] / h, DD[2] / h);
-        for i in 0..self.f0.len() {
+        let [refined_f, sum, _] = &mut self.fz;
+        let f = if refined { &*refined_f } else { &self.f0 };
+        for (((e, s), f), z) in self.error.iter_mut().zip(sum).zip(f).zip(&self.z) {
             if !refined {
-                self.fz[1][i] = e1 * self.z[0][i] + e2 * self.z[1][i] + e3 * self.z[2][i];
+                *s = e1 * z[0] + e2 * z[1] + e3 * z[2];
             }
-            let f = if refined { self.fz[0][i] } else { self.f0[i] };
-            self.rhs_real[i] = self.fz[1][i] + f;
+            *e = *s + f;
         }
-        real.solve_in_place(&mut self.rhs_real)?;
-        self.error.copy_from_slice(self.rhs_real.as_slice());
-        Ok(())
+        self.lu.solve_real(&mut self.error)
     }
 
     /// Whether the estimate is already within tolerance (the driver's RMS norm); `None`
@@ -633,8 +617,8 @@ impl Stepper for Radau5 {
         self.factor(t, h, stats)?;
         self.predict(h, self.have_accepted);
         self.newton(sys, t, y, h, stats)?;
-        for ((yo, yv), z3) in y_out.iter_mut().zip(y).zip(&self.z[2]) {
-            *yo = yv + z3;
+        for ((yo, yv), z) in y_out.iter_mut().zip(y).zip(&self.z) {
+            *yo = yv + z[2];
         }
         self.estimate(h, false)?;
         // First step or a retry whose estimate fails (always, without a tolerance):
@@ -668,6 +652,13 @@ impl Stepper for Radau5 {
             *o = self.last_y_new[i] + self.last.offset(i, s);
         }
         Ok(())
+    }
+}
+
+fn no_jacobian() -> OdeError {
+    OdeError::NoJacobian {
+        method: INFO.id.into(),
+        model: "this system".into(),
     }
 }
 

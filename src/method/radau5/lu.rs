@@ -1,0 +1,225 @@
+//! The two LU factorisations of a `radau5` step, (γ̂/h)I − J (real) and
+//! ((α + iβ)/h)I − J (complex), in storage that lives as long as the stepper: a
+//! factorisation overwrites the matrices of the last one, so a step allocates nothing.
+//!
+//! The factorisation is nalgebra's partial-pivoting LU (`LU::new`), run here on the
+//! kept matrices through the same column steps it uses (`icamax` for the pivot,
+//! `gauss_step` / `gauss_step_swap` for the elimination) with the row interchanges
+//! written into a kept pivot list: `LU::new` itself takes its matrix by value and
+//! allocates its permutation, which for the 2 × 2 Van der Pol system cost more than the
+//! elimination. The factors are bitwise those of `LU::new`.
+//!
+//! The solves, one real and one complex per Newton iteration and one real per error
+//! estimate, are plain loops over the factors in the operation order of nalgebra's
+//! `LU::solve_mut` (row interchanges, unit lower triangle by columns, upper triangle by
+//! columns from the last), the complex one on separate real and imaginary parts with
+//! num-complex's product and quotient written out: the same numbers, up to the sign of
+//! an exact zero, without the generic matrix views that dominate a 2 × 2 solve.
+//!
+//! Refusals are those of [`crate::linalg::Factored`]: a non-finite entry or an exactly
+//! zero pivot, and a non-finite solution, are [`OdeError::SingularMatrix`] at the (t, h)
+//! of the factorisation; each factorisation made is counted in `nlu`.
+
+use crate::error::OdeError;
+use crate::stats::Stats;
+use nalgebra::linalg::{gauss_step, gauss_step_swap};
+use nalgebra::{Complex, ComplexField, DMatrix};
+
+const WHAT_REAL: &str = "(γ̂/h)I − J of the Radau IIA step";
+const WHAT_COMPLEX: &str = "((α + iβ)/h)I − J of the Radau IIA step";
+
+/// The factors of both stage matrices and the step size they were made for.
+pub(super) struct StageLu {
+    /// L (unit diagonal, not stored) and U of (γ̂/h)I − J, column-major as nalgebra's.
+    real: DMatrix<f64>,
+    real_pivots: Vec<usize>,
+    /// L and U of ((α + iβ)/h)I − J.
+    complex: DMatrix<Complex<f64>>,
+    complex_pivots: Vec<usize>,
+    /// The h of the factors, `None` when there are none (no J yet, J changed, or the
+    /// last factorisation failed).
+    h: Option<f64>,
+    /// Where the factors were made, for the message of a failed solve.
+    t_made: f64,
+    h_made: f64,
+}
+
+impl StageLu {
+    pub(super) fn new(n: usize) -> Self {
+        Self {
+            real: DMatrix::zeros(n, n),
+            real_pivots: vec![0; n],
+            complex: DMatrix::from_element(n, n, Complex::new(0.0, 0.0)),
+            complex_pivots: vec![0; n],
+            h: None,
+            t_made: f64::NAN,
+            h_made: f64::NAN,
+        }
+    }
+
+    /// The step size the current factors were made for.
+    pub(super) fn factored_for(&self) -> Option<f64> {
+        self.h
+    }
+
+    /// Forgets the factors (J changed).
+    pub(super) fn invalidate(&mut self) {
+        self.h = None;
+    }
+
+    /// Factorises (γ̂/h)I − J and ((α + iβ)/h)I − J with γ̂/h = `real_shift` and
+    /// (α + iβ)/h = `complex_shift`, entries formed as `Factored::shifted` forms them.
+    pub(super) fn factor(
+        &mut self,
+        jac: &DMatrix<f64>,
+        real_shift: f64,
+        complex_shift: Complex<f64>,
+        t: f64,
+        h: f64,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        self.h = None;
+        self.t_made = t;
+        self.h_made = h;
+        let singular = |what: &str| OdeError::SingularMatrix {
+            t,
+            h,
+            what: what.to_string(),
+        };
+        let n = jac.nrows();
+        let entries = jac.as_slice();
+        // Column-major: the diagonal entries are every (n + 1)-th. Off the diagonal
+        // 0 − Jᵢⱼ (not −Jᵢⱼ: a zero entry gives +0, as σδᵢⱼ − Jᵢⱼ does).
+        let real = self.real.as_mut_slice();
+        for (m, &j) in real.iter_mut().zip(entries) {
+            *m = 0.0 - j;
+        }
+        for k in (0..n * n).step_by(n + 1) {
+            real[k] = real_shift - entries[k];
+        }
+        if !real.iter().all(|v| v.is_finite()) {
+            return Err(singular(WHAT_REAL));
+        }
+        stats.nlu += 1;
+        if !factor_in_place(&mut self.real, &mut self.real_pivots) {
+            return Err(singular(WHAT_REAL));
+        }
+        let complex = self.complex.as_mut_slice();
+        for (m, &j) in complex.iter_mut().zip(entries) {
+            *m = Complex::new(0.0 - j, 0.0);
+        }
+        for k in (0..n * n).step_by(n + 1) {
+            complex[k] = complex_shift - Complex::new(entries[k], 0.0);
+        }
+        if !complex.iter().all(|v| v.is_finite()) {
+            return Err(singular(WHAT_COMPLEX));
+        }
+        stats.nlu += 1;
+        if !factor_in_place(&mut self.complex, &mut self.complex_pivots) {
+            return Err(singular(WHAT_COMPLEX));
+        }
+        self.h = Some(h);
+        Ok(())
+    }
+
+    fn failed_solve(&self, what: &str) -> OdeError {
+        OdeError::SingularMatrix {
+            t: self.t_made,
+            h: self.h_made,
+            what: what.to_string(),
+        }
+    }
+
+    /// Solves ((γ̂/h)I − J) x = b in place.
+    pub(super) fn solve_real(&self, b: &mut [f64]) -> Result<(), OdeError> {
+        let n = b.len();
+        let lu = self.real.as_slice();
+        assert_eq!(lu.len(), n * n, "radau5: the system's size changed");
+        for (i, &p) in self.real_pivots.iter().enumerate() {
+            b.swap(i, p);
+        }
+        for i in 0..n {
+            let coeff = b[i];
+            let column = &lu[i * n..(i + 1) * n];
+            for (bv, &l) in b[i + 1..].iter_mut().zip(&column[i + 1..]) {
+                *bv -= coeff * l;
+            }
+        }
+        for i in (0..n).rev() {
+            let column = &lu[i * n..(i + 1) * n];
+            let coeff = b[i] / column[i];
+            b[i] = coeff;
+            for (bv, &u) in b[..i].iter_mut().zip(&column[..i]) {
+                *bv -= coeff * u;
+            }
+        }
+        if b.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(self.failed_solve(WHAT_REAL))
+        }
+    }
+
+    /// Solves (((α + iβ)/h)I − J) x = b in place, b = `re` + i·`im`.
+    pub(super) fn solve_complex(&self, re: &mut [f64], im: &mut [f64]) -> Result<(), OdeError> {
+        let n = re.len();
+        let lu = self.complex.as_slice();
+        assert!(
+            im.len() == n && lu.len() == n * n,
+            "radau5: the system's size changed"
+        );
+        for (i, &p) in self.complex_pivots.iter().enumerate() {
+            re.swap(i, p);
+            im.swap(i, p);
+        }
+        for i in 0..n {
+            let (cr, ci) = (re[i], im[i]);
+            let column = &lu[i * n + i + 1..(i + 1) * n];
+            for ((r, m), l) in re[i + 1..].iter_mut().zip(&mut im[i + 1..]).zip(column) {
+                // b −= coeff·l, num-complex's product.
+                *r -= cr * l.re - ci * l.im;
+                *m -= cr * l.im + ci * l.re;
+            }
+        }
+        for i in (0..n).rev() {
+            let column = &lu[i * n..(i + 1) * n];
+            let d = column[i];
+            // coeff = b / d, num-complex's quotient.
+            let norm_sqr = d.re * d.re + d.im * d.im;
+            let cr = (re[i] * d.re + im[i] * d.im) / norm_sqr;
+            let ci = (im[i] * d.re - re[i] * d.im) / norm_sqr;
+            re[i] = cr;
+            im[i] = ci;
+            for ((r, m), u) in re[..i].iter_mut().zip(&mut im[..i]).zip(&column[..i]) {
+                *r -= cr * u.re - ci * u.im;
+                *m -= cr * u.im + ci * u.re;
+            }
+        }
+        if re.iter().all(|v| v.is_finite()) && im.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(self.failed_solve(WHAT_COMPLEX))
+        }
+    }
+}
+
+/// nalgebra's `LU::new` on `m` in place, the interchange of step i recorded as
+/// `pivots[i]` (i itself when none); false at an exactly zero pivot column (where
+/// `LU::new` would leave a factorisation that is not invertible).
+fn factor_in_place<T: ComplexField>(m: &mut DMatrix<T>, pivots: &mut [usize]) -> bool {
+    for (i, pivot) in pivots.iter_mut().enumerate() {
+        let piv = m.view_range(i.., i).icamax() + i;
+        let diag = m[(piv, i)].clone();
+        if diag.is_zero() {
+            return false;
+        }
+        *pivot = piv;
+        if piv != i {
+            m.columns_range_mut(..i).swap_rows(i, piv);
+            gauss_step_swap(m, diag, i, piv);
+        } else {
+            gauss_step(m, diag, i);
+        }
+    }
+    true
+}
