@@ -247,7 +247,8 @@ pub struct Radau5 {
     w: Vec<[f64; 3]>,
     /// f at the stages (then overwritten by the transformed right-hand sides).
     fz: [Vec<f64>; 3],
-    y_stage: Vec<f64>,
+    /// The stage values Yᵢ = yₙ + Zᵢ, kept with Z through the iteration.
+    stages: [Vec<f64>; 3],
     f0: Vec<f64>,
     /// The right-hand sides of the real and the complex system, solved in place.
     rhs_real: Vec<f64>,
@@ -256,6 +257,9 @@ pub struct Radau5 {
     error: Vec<f64>,
     scale: Vec<f64>,
     tolerance: Option<Tolerance>,
+    /// RADAU5's FNEWT for `tolerance`: the Newton iteration stops when its predicted
+    /// error is below FNEWT in the scaled norm.
+    fnewt: f64,
     /// The last computed step (dense output) and the last accepted one (predictor).
     last: Collocation,
     accepted: Collocation,
@@ -288,7 +292,7 @@ impl Radau5 {
             z: vec![[0.0; 3]; dim],
             w: vec![[0.0; 3]; dim],
             fz: [v(), v(), v()],
-            y_stage: v(),
+            stages: [v(), v(), v()],
             f0: v(),
             rhs_real: v(),
             rhs_re: v(),
@@ -296,6 +300,7 @@ impl Radau5 {
             error: v(),
             scale: v(),
             tolerance: None,
+            fnewt: 1.0,
             last: Collocation::new(dim),
             accepted: Collocation::new(dim),
             have_accepted: false,
@@ -328,11 +333,11 @@ impl Radau5 {
     fn newton_scale(&mut self, y: &[f64]) -> f64 {
         match &self.tolerance {
             Some(tol) => {
-                for (i, s) in self.scale.iter_mut().enumerate() {
-                    *s = tol.atol[i] + tol.rtol[i] * y[i].abs();
+                let per_component = tol.atol.iter().zip(&tol.rtol);
+                for ((s, (&atol, &rtol)), v) in self.scale.iter_mut().zip(per_component).zip(y) {
+                    *s = atol + rtol * v.abs();
                 }
-                let rtol = tol.rtol.iter().copied().fold(f64::INFINITY, f64::min);
-                (10.0 * f64::EPSILON / rtol).max(0.03f64.min(rtol.sqrt()))
+                self.fnewt
             }
             None => {
                 for (s, v) in self.scale.iter_mut().zip(y) {
@@ -395,19 +400,22 @@ impl Radau5 {
     }
 
     /// Starting values: the accepted step's polynomial extrapolated to the new stages
-    /// (II eq. 8.20), or zero.
-    fn predict(&mut self, h: f64, use_polynomial: bool) {
-        if !use_polynomial {
-            self.z.fill([0.0; 3]);
-            self.w.fill([0.0; 3]);
-            return;
-        }
-        let ratio = h / self.accepted.h;
-        let s = C.map(|c| c * ratio);
-        for ((z, w), d) in self.z.iter_mut().zip(&mut self.w).zip(&self.accepted.d) {
-            let zi = s.map(|s| offset(d, s));
-            *z = zi;
-            *w = TI.map(|ti| ti[0] * zi[0] + ti[1] * zi[1] + ti[2] * zi[2]);
+    /// (II eq. 8.20), or zero; and the stage values yₙ + Zᵢ the iteration starts from.
+    fn predict(&mut self, y: &[f64], h: f64, use_polynomial: bool) {
+        let n = y.len();
+        let (z, w, d) = (&mut self.z[..n], &mut self.w[..n], &self.accepted.d[..n]);
+        let [y1, y2, y3] = &mut self.stages;
+        let (y1, y2, y3) = (&mut y1[..n], &mut y2[..n], &mut y3[..n]);
+        let s = C.map(|c| c * (h / self.accepted.h));
+        for i in 0..n {
+            let zi = if use_polynomial {
+                s.map(|s| offset(&d[i], s))
+            } else {
+                [0.0; 3]
+            };
+            z[i] = zi;
+            w[i] = TI.map(|ti| ti[0] * zi[0] + ti[1] * zi[1] + ti[2] * zi[2]);
+            (y1[i], y2[i], y3[i]) = (y[i] + zi[0], y[i] + zi[1], y[i] + zi[2]);
         }
     }
 
@@ -429,11 +437,8 @@ impl Radau5 {
         let mut dynold = 0.0;
         let mut thqold = 0.0;
         for newt in 1..=MAX_NEWTON {
-            for (k, (fk, ck)) in self.fz.iter_mut().zip(C).enumerate() {
-                for ((ys, yv), z) in self.y_stage.iter_mut().zip(y).zip(&self.z) {
-                    *ys = yv + z[k];
-                }
-                sys.rhs(t + ck * h, &self.y_stage, fk);
+            for ((stage, fk), ck) in self.stages.iter().zip(&mut self.fz).zip(C) {
+                sys.rhs(t + ck * h, stage, fk);
             }
             stats.nfev += 3;
             stats.nnewton += 1;
@@ -454,22 +459,45 @@ impl Radau5 {
                     im[i] = r3 - w3 * alphn - w2 * betan;
                 }
             }
-            self.lu.solve_real(&mut self.rhs_real)?;
-            self.lu.solve_complex(&mut self.rhs_re, &mut self.rhs_im)?;
+            self.lu.solve_real(&mut self.rhs_real);
+            self.lu.solve_complex(&mut self.rhs_re, &mut self.rhs_im);
+            // The increment's norm, and the increment applied: W += ΔW, Z = TW and the
+            // stage values yₙ + Z. An iteration that stops below leaves the step, whose
+            // retry starts again from `predict`, so applying it first is harmless.
             let mut dyno = 0.0;
-            for (((&s, &a), &b), &d) in self
-                .scale
-                .iter()
-                .zip(&self.rhs_real)
-                .zip(&self.rhs_re)
-                .zip(&self.rhs_im)
             {
-                let (a, b, d) = (a / s, b / s, d / s);
-                dyno += a * a + b * b + d * d;
+                let (w, z, y) = (&mut self.w[..n], &mut self.z[..n], &y[..n]);
+                let (real, re, im) = (&self.rhs_real[..n], &self.rhs_re[..n], &self.rhs_im[..n]);
+                let scale = &self.scale[..n];
+                let [y1, y2, y3] = &mut self.stages;
+                let (y1, y2, y3) = (&mut y1[..n], &mut y2[..n], &mut y3[..n]);
+                for i in 0..n {
+                    let s = scale[i];
+                    let (a, b, d) = (real[i] / s, re[i] / s, im[i] / s);
+                    dyno += a * a + b * b + d * d;
+                    let [w1, w2, w3] = w[i];
+                    let (f1, f2, f3) = (w1 + real[i], w2 + re[i], w3 + im[i]);
+                    w[i] = [f1, f2, f3];
+                    let zi = [
+                        T[0][0] * f1 + T[0][1] * f2 + T[0][2] * f3,
+                        T[1][0] * f1 + T[1][1] * f2 + T[1][2] * f3,
+                        T[2][0] * f1 + f2,
+                    ];
+                    z[i] = zi;
+                    (y1[i], y2[i], y3[i]) = (y[i] + zi[0], y[i] + zi[1], y[i] + zi[2]);
+                }
             }
             let dyno = (dyno / (3 * n) as f64).sqrt();
             if !dyno.is_finite() {
-                return Err(self.failed(t, h, newt));
+                // A non-finite solution is a (numerically) singular matrix, as a
+                // checked solve would say; a finite one too large to square diverged.
+                return Err(if !all_finite(&self.rhs_real) {
+                    self.lu.refused_real()
+                } else if !all_finite(&self.rhs_re) || !all_finite(&self.rhs_im) {
+                    self.lu.refused_complex()
+                } else {
+                    self.failed(t, h, newt)
+                });
             }
             if newt > 1 && newt < MAX_NEWTON {
                 let thq = dyno / dynold;
@@ -498,20 +526,6 @@ impl Radau5 {
                 }
             }
             dynold = dyno.max(f64::EPSILON);
-            {
-                let (w, z) = (&mut self.w[..n], &mut self.z[..n]);
-                let (real, re, im) = (&self.rhs_real[..n], &self.rhs_re[..n], &self.rhs_im[..n]);
-                for i in 0..n {
-                    let [w1, w2, w3] = w[i];
-                    let (f1, f2, f3) = (w1 + real[i], w2 + re[i], w3 + im[i]);
-                    w[i] = [f1, f2, f3];
-                    z[i] = [
-                        T[0][0] * f1 + T[0][1] * f2 + T[0][2] * f3,
-                        T[1][0] * f1 + T[1][1] * f2 + T[1][2] * f3,
-                        T[2][0] * f1 + f2,
-                    ];
-                }
-            }
             if self.faccon * dyno <= fnewt {
                 self.newton_iterations = newt;
                 return Ok(());
@@ -538,7 +552,12 @@ impl Radau5 {
             }
             *e = *s + f;
         }
-        self.lu.solve_real(&mut self.error)
+        self.lu.solve_real(&mut self.error);
+        if all_finite(&self.error) {
+            Ok(())
+        } else {
+            Err(self.lu.refused_real())
+        }
     }
 
     /// Whether the estimate is already within tolerance (the driver's RMS norm); `None`
@@ -559,6 +578,8 @@ impl Stepper for Radau5 {
 
     fn set_tolerance(&mut self, tolerance: &Tolerance) {
         self.tolerance = Some(tolerance.clone());
+        let rtol = tolerance.rtol.iter().copied().fold(f64::INFINITY, f64::min);
+        self.fnewt = (10.0 * f64::EPSILON / rtol).max(0.03f64.min(rtol.sqrt()));
     }
 
     /// RADAU5's calibration ("check and change the tolerances" of `radau5.f`): the
@@ -615,19 +636,18 @@ impl Stepper for Radau5 {
         self.last_failed = false;
         self.failure_factor = FAILURE_FACTOR;
         self.factor(t, h, stats)?;
-        self.predict(h, self.have_accepted);
+        self.predict(y, h, self.have_accepted);
         self.newton(sys, t, y, h, stats)?;
-        for ((yo, yv), z) in y_out.iter_mut().zip(y).zip(&self.z) {
-            *yo = yv + z[2];
-        }
+        // y + Z₃, the last stage value.
+        y_out.copy_from_slice(&self.stages[2]);
         self.estimate(h, false)?;
         // First step or a retry whose estimate fails (always, without a tolerance):
         // refine with f(tₙ, yₙ + err) (II eq. 8.21).
         if start != Start::AfterAccepted && self.estimate_accepted(y, y_out) != Some(true) {
-            for ((ys, yv), e) in self.y_stage.iter_mut().zip(y).zip(&self.error) {
+            for ((ys, yv), e) in self.stages[0].iter_mut().zip(y).zip(&self.error) {
                 *ys = yv + e;
             }
-            sys.rhs(t, &self.y_stage, &mut self.fz[0]);
+            sys.rhs(t, &self.stages[0], &mut self.fz[0]);
             stats.nfev += 1;
             self.estimate(h, true)?;
         }
@@ -653,6 +673,10 @@ impl Stepper for Radau5 {
         }
         Ok(())
     }
+}
+
+fn all_finite(values: &[f64]) -> bool {
+    values.iter().all(|v| v.is_finite())
 }
 
 fn no_jacobian() -> OdeError {

@@ -122,7 +122,7 @@ impl StageLu {
         Ok(())
     }
 
-    fn failed_solve(&self, what: &str) -> OdeError {
+    fn refused(&self, what: &str) -> OdeError {
         OdeError::SingularMatrix {
             t: self.t_made,
             h: self.h_made,
@@ -130,75 +130,86 @@ impl StageLu {
         }
     }
 
-    /// Solves ((γ̂/h)I − J) x = b in place.
-    pub(super) fn solve_real(&self, b: &mut [f64]) -> Result<(), OdeError> {
+    /// The error for a non-finite solution of the real system (a numerically singular
+    /// matrix).
+    pub(super) fn refused_real(&self) -> OdeError {
+        self.refused(WHAT_REAL)
+    }
+
+    /// The error for a non-finite solution of the complex system.
+    pub(super) fn refused_complex(&self) -> OdeError {
+        self.refused(WHAT_COMPLEX)
+    }
+
+    /// Solves ((γ̂/h)I − J) x = b in place. The caller checks x for non-finite entries
+    /// ([`StageLu::refused_real`]), where it checks its own results anyway.
+    pub(super) fn solve_real(&self, b: &mut [f64]) {
         let n = b.len();
         let lu = self.real.as_slice();
         assert_eq!(lu.len(), n * n, "radau5: the system's size changed");
+        if n == 0 {
+            return;
+        }
         for (i, &p) in self.real_pivots.iter().enumerate() {
             b.swap(i, p);
         }
-        for i in 0..n {
-            let coeff = b[i];
-            let column = &lu[i * n..(i + 1) * n];
-            for (bv, &l) in b[i + 1..].iter_mut().zip(&column[i + 1..]) {
+        for (i, column) in lu.chunks_exact(n).enumerate() {
+            let (head, below) = b.split_at_mut(i + 1);
+            let coeff = head[i];
+            for (bv, &l) in below.iter_mut().zip(&column[i + 1..]) {
                 *bv -= coeff * l;
             }
         }
-        for i in (0..n).rev() {
-            let column = &lu[i * n..(i + 1) * n];
-            let coeff = b[i] / column[i];
-            b[i] = coeff;
-            for (bv, &u) in b[..i].iter_mut().zip(&column[..i]) {
+        for (i, column) in lu.chunks_exact(n).enumerate().rev() {
+            let (above, rest) = b.split_at_mut(i);
+            let coeff = rest[0] / column[i];
+            rest[0] = coeff;
+            for (bv, &u) in above.iter_mut().zip(column) {
                 *bv -= coeff * u;
             }
         }
-        if b.iter().all(|v| v.is_finite()) {
-            Ok(())
-        } else {
-            Err(self.failed_solve(WHAT_REAL))
-        }
     }
 
-    /// Solves (((α + iβ)/h)I − J) x = b in place, b = `re` + i·`im`.
-    pub(super) fn solve_complex(&self, re: &mut [f64], im: &mut [f64]) -> Result<(), OdeError> {
+    /// Solves (((α + iβ)/h)I − J) x = b in place, b = `re` + i·`im`; the caller checks x
+    /// ([`StageLu::refused_complex`]).
+    pub(super) fn solve_complex(&self, re: &mut [f64], im: &mut [f64]) {
         let n = re.len();
         let lu = self.complex.as_slice();
         assert!(
             im.len() == n && lu.len() == n * n,
             "radau5: the system's size changed"
         );
+        if n == 0 {
+            return;
+        }
         for (i, &p) in self.complex_pivots.iter().enumerate() {
             re.swap(i, p);
             im.swap(i, p);
         }
-        for i in 0..n {
-            let (cr, ci) = (re[i], im[i]);
-            let column = &lu[i * n + i + 1..(i + 1) * n];
-            for ((r, m), l) in re[i + 1..].iter_mut().zip(&mut im[i + 1..]).zip(column) {
+        for (i, column) in lu.chunks_exact(n).enumerate() {
+            let (re_head, re_below) = re.split_at_mut(i + 1);
+            let (im_head, im_below) = im.split_at_mut(i + 1);
+            let (cr, ci) = (re_head[i], im_head[i]);
+            for ((r, m), l) in re_below.iter_mut().zip(im_below).zip(&column[i + 1..]) {
                 // b −= coeff·l, num-complex's product.
                 *r -= cr * l.re - ci * l.im;
                 *m -= cr * l.im + ci * l.re;
             }
         }
-        for i in (0..n).rev() {
-            let column = &lu[i * n..(i + 1) * n];
+        for (i, column) in lu.chunks_exact(n).enumerate().rev() {
+            let (re_above, re_rest) = re.split_at_mut(i);
+            let (im_above, im_rest) = im.split_at_mut(i);
             let d = column[i];
             // coeff = b / d, num-complex's quotient.
             let norm_sqr = d.re * d.re + d.im * d.im;
-            let cr = (re[i] * d.re + im[i] * d.im) / norm_sqr;
-            let ci = (im[i] * d.re - re[i] * d.im) / norm_sqr;
-            re[i] = cr;
-            im[i] = ci;
-            for ((r, m), u) in re[..i].iter_mut().zip(&mut im[..i]).zip(&column[..i]) {
+            let cr = (re_rest[0] * d.re + im_rest[0] * d.im) / norm_sqr;
+            let ci = (im_rest[0] * d.re - re_rest[0] * d.im) / norm_sqr;
+            re_rest[0] = cr;
+            im_rest[0] = ci;
+            for ((r, m), u) in re_above.iter_mut().zip(im_above).zip(column) {
                 *r -= cr * u.re - ci * u.im;
                 *m -= cr * u.im + ci * u.re;
             }
-        }
-        if re.iter().all(|v| v.is_finite()) && im.iter().all(|v| v.is_finite()) {
-            Ok(())
-        } else {
-            Err(self.failed_solve(WHAT_COMPLEX))
         }
     }
 }
