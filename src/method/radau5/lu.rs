@@ -147,20 +147,19 @@ impl StageLu {
         let n = b.len();
         let lu = self.real.as_slice();
         assert_eq!(lu.len(), n * n, "radau5: the system's size changed");
-        if n == 0 {
-            return;
-        }
         for (i, &p) in self.real_pivots.iter().enumerate() {
             b.swap(i, p);
         }
-        for (i, column) in lu.chunks_exact(n).enumerate() {
+        for i in 0..n {
+            let column = &lu[i * n..][..n];
             let (head, below) = b.split_at_mut(i + 1);
             let coeff = head[i];
             for (bv, &l) in below.iter_mut().zip(&column[i + 1..]) {
                 *bv -= coeff * l;
             }
         }
-        for (i, column) in lu.chunks_exact(n).enumerate().rev() {
+        for i in (0..n).rev() {
+            let column = &lu[i * n..][..n];
             let (above, rest) = b.split_at_mut(i);
             let coeff = rest[0] / column[i];
             rest[0] = coeff;
@@ -179,14 +178,12 @@ impl StageLu {
             im.len() == n && lu.len() == n * n,
             "radau5: the system's size changed"
         );
-        if n == 0 {
-            return;
-        }
         for (i, &p) in self.complex_pivots.iter().enumerate() {
             re.swap(i, p);
             im.swap(i, p);
         }
-        for (i, column) in lu.chunks_exact(n).enumerate() {
+        for i in 0..n {
+            let column = &lu[i * n..][..n];
             let (re_head, re_below) = re.split_at_mut(i + 1);
             let (im_head, im_below) = im.split_at_mut(i + 1);
             let (cr, ci) = (re_head[i], im_head[i]);
@@ -196,7 +193,8 @@ impl StageLu {
                 *m -= cr * l.im + ci * l.re;
             }
         }
-        for (i, column) in lu.chunks_exact(n).enumerate().rev() {
+        for i in (0..n).rev() {
+            let column = &lu[i * n..][..n];
             let (re_above, re_rest) = re.split_at_mut(i);
             let (im_above, im_rest) = im.split_at_mut(i);
             let d = column[i];
