@@ -232,3 +232,109 @@ fn factor_in_place<T: ComplexField>(m: &mut DMatrix<T>, pivots: &mut [usize]) ->
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linalg::Factored;
+    use nalgebra::DVector;
+
+    /// Deterministic entries in [−1, 1) (a linear congruential generator).
+    fn entries(seed: u64, count: usize) -> Vec<f64> {
+        let mut state = seed.wrapping_mul(6_364_136_223_846_793_005) ^ 0x9e37_79b9_7f4a_7c15;
+        (0..count)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (state >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn stage_lu_solves_as_nalgebras_lu_of_the_shifted_matrices() {
+        // Small shifts against entries of size ~3: the diagonal does not dominate, so
+        // the factorisations interchange rows.
+        let (real_shift, complex_shift) = (0.4, Complex::new(0.3, 0.5));
+        let (t, h) = (1.0, 0.1);
+        let mut interchanges = 0;
+        for n in 1..=6 {
+            for seed in 0..16 {
+                let jac = DMatrix::from_vec(n, n, entries(seed, n * n)) * 3.0;
+                let mut stats = Stats::default();
+                let mut lu = StageLu::new(n);
+                lu.factor(&jac, real_shift, complex_shift, t, h, &mut stats)
+                    .expect("a regular matrix");
+                assert_eq!(stats.nlu, 2);
+                interchanges += lu
+                    .real_pivots
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, p)| i != *p)
+                    .count();
+                let real = Factored::shifted(&jac, real_shift, 1.0, "", t, h, &mut stats).unwrap();
+                let complex =
+                    Factored::shifted(&jac, complex_shift, 1.0, "", t, h, &mut stats).unwrap();
+
+                let b = entries(seed + 100, n);
+                let mut got = b.clone();
+                lu.solve_real(&mut got);
+                let mut want = DVector::from_vec(b);
+                real.solve_in_place(&mut want).unwrap();
+                // `==` on f64: the same numbers (the sign of an exact zero aside).
+                assert_eq!(got, want.as_slice(), "real, n = {n}, seed {seed}");
+
+                let (re, im) = (entries(seed + 200, n), entries(seed + 300, n));
+                let (mut got_re, mut got_im) = (re.clone(), im.clone());
+                lu.solve_complex(&mut got_re, &mut got_im);
+                let mut want = DVector::from_fn(n, |i, _| Complex::new(re[i], im[i]));
+                complex.solve_in_place(&mut want).unwrap();
+                assert_eq!(
+                    got_re,
+                    want.map(|c| c.re).as_slice(),
+                    "re, n = {n}, seed {seed}"
+                );
+                assert_eq!(
+                    got_im,
+                    want.map(|c| c.im).as_slice(),
+                    "im, n = {n}, seed {seed}"
+                );
+            }
+        }
+        assert!(interchanges > 50, "only {interchanges} row interchanges");
+    }
+
+    #[test]
+    fn stage_lu_refuses_a_singular_or_non_finite_matrix_with_the_step_it_was_made_for() {
+        let mut stats = Stats::default();
+        let mut lu = StageLu::new(2);
+        // (γ̂/h)I − J = 0 when J = (γ̂/h)I.
+        let jac = DMatrix::identity(2, 2) * 2.0;
+        let err = lu
+            .factor(&jac, 2.0, Complex::new(1.0, 1.0), 3.0, 0.5, &mut stats)
+            .unwrap_err();
+        assert_eq!(
+            err,
+            OdeError::SingularMatrix {
+                t: 3.0,
+                h: 0.5,
+                what: WHAT_REAL.into()
+            }
+        );
+        assert_eq!((stats.nlu, lu.factored_for()), (1, None));
+        let jac = DMatrix::from_row_slice(2, 2, &[0.0, f64::NAN, 0.0, 0.0]);
+        let err = lu
+            .factor(&jac, 2.0, Complex::new(1.0, 1.0), 3.0, 0.5, &mut stats)
+            .unwrap_err();
+        assert!(matches!(err, OdeError::SingularMatrix { .. }));
+        assert_eq!((stats.nlu, lu.factored_for()), (1, None));
+        // A regular pair is kept for its h, and invalidated when J changes.
+        let jac = DMatrix::zeros(2, 2);
+        lu.factor(&jac, 2.0, Complex::new(1.0, 1.0), 3.0, 0.5, &mut stats)
+            .expect("2I and (1 + i)I are regular");
+        assert_eq!((stats.nlu, lu.factored_for()), (3, Some(0.5)));
+        lu.invalidate();
+        assert_eq!(lu.factored_for(), None);
+    }
+}
