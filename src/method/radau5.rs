@@ -10,7 +10,7 @@
 //! each iteration solves one real n×n system with (γ̂/h)I − J and one complex n×n system
 //! with ((α + iβ)/h)I − J instead of a real 3n×3n one (II eqs. 8.15–8.16): two LUs per
 //! Jacobian or step-size change, made and solved in storage kept by the stepper
-//! (`radau5/lu.rs`: nalgebra's LU in place, bitwise that of `linalg::Factored`), so a
+//! (`radau5/lu.rs`: nalgebra's LU in place, the numbers of `linalg::Factored`), so a
 //! step allocates nothing.
 //!
 //! **Newton control** (II §IV.8, "stopping criterion"): the contractivity
