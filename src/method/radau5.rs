@@ -270,6 +270,8 @@ pub struct Radau5 {
     last_y_new: Vec<f64>,
     /// RADAU5's FACCON and THETA, carried from step to step.
     faccon: f64,
+    /// Some(x) while FACCON is x^0.8 not yet computed ([`Radau5::faccon`]).
+    faccon_pending: Option<f64>,
     theta: f64,
     last_failed: bool,
     /// Newton iterations of the last step, and the factor on h a failed one proposes.
@@ -309,6 +311,7 @@ impl Radau5 {
             last_y: v(),
             last_y_new: v(),
             faccon: 1.0,
+            faccon_pending: None,
             theta: 1.0,
             last_failed: false,
             newton_iterations: 0,
@@ -431,7 +434,9 @@ impl Radau5 {
         let n = y.len();
         let fnewt = self.newton_scale(y);
         let (fac1, alphn, betan) = (GAMMA / h, ALPHA / h, BETA / h);
-        self.faccon = crate::math::powf(self.faccon.max(f64::EPSILON), 0.8);
+        // RADAU5's FACCON = max(FACCON, u)^0.8, computed only when read (it is
+        // overwritten from the second iteration on).
+        self.faccon_pending = Some(self.faccon().max(f64::EPSILON));
         // An iteration that converges at once counts as contracting fast (RADAU5).
         self.theta = THETA_KEEP_JACOBIAN;
         let mut dynold = 0.0;
@@ -509,6 +514,7 @@ impl Radau5 {
                 thqold = thq;
                 if self.theta < 0.99 {
                     self.faccon = self.theta / (1.0 - self.theta);
+                    self.faccon_pending = None;
                     let remaining = (MAX_NEWTON - 1 - newt) as i32;
                     let dyth =
                         self.faccon * dyno * crate::math::powi(self.theta, remaining) / fnewt;
@@ -526,12 +532,26 @@ impl Radau5 {
                 }
             }
             dynold = dyno.max(f64::EPSILON);
-            if self.faccon * dyno <= fnewt {
+            let converged = match self.faccon_pending {
+                // The first iteration, far from converged even with FACCON's lower
+                // bound: the same decision without the power (fl(ab) is monotone in a).
+                Some(base) if pow_08_lower_bound(base) * dyno > fnewt => false,
+                _ => self.faccon() * dyno <= fnewt,
+            };
+            if converged {
                 self.newton_iterations = newt;
                 return Ok(());
             }
         }
         Err(self.failed(t, h, MAX_NEWTON))
+    }
+
+    /// RADAU5's FACCON, the power left pending by [`Radau5::newton`] computed now.
+    fn faccon(&mut self) -> f64 {
+        if let Some(base) = self.faccon_pending.take() {
+            self.faccon = crate::math::powf(base, 0.8);
+        }
+        self.faccon
     }
 
     fn failed(&mut self, t: f64, h: f64, iterations: u32) -> OdeError {
@@ -675,6 +695,18 @@ impl Stepper for Radau5 {
     }
 }
 
+/// A power of two at most `powf(x, 0.8)`, 0 outside [2⁻¹⁰⁰⁰, 2¹⁰⁰⁰]: x ∈ [2ᵉ, 2ᵉ⁺¹)
+/// gives x^0.8 ≥ 2^(0.8e) ≥ 2^⌊4e/5⌋, halved once more so that pow's rounding (below
+/// half an ulp) cannot fall under it where x^0.8 is itself a power of two.
+fn pow_08_lower_bound(x: f64) -> f64 {
+    if !(x >= 2f64.powi(-1000) && x <= 2f64.powi(1000)) {
+        return 0.0;
+    }
+    let e = ((x.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+    let k = (4 * e).div_euclid(5) - 1;
+    f64::from_bits(((k + 1023) as u64) << 52)
+}
+
 fn all_finite(values: &[f64]) -> bool {
     values.iter().all(|v| v.is_finite())
 }
@@ -702,5 +734,33 @@ impl StepControl for Radau5 {
 
     fn after_failure(&mut self, h: f64) -> f64 {
         h * self.failure_factor
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pow_08_lower_bound;
+
+    #[test]
+    fn pow_08_lower_bound_stays_below_the_power_and_within_a_factor_eight() {
+        // FACCON's range (u … 99) and beyond, every power of two in it (where x^0.8
+        // can be a power of two itself) and the numbers around them.
+        let mut xs = vec![f64::EPSILON, 1.0, 99.0, 1e-300, 1e300];
+        for k in -60..=20 {
+            let p = 2f64.powi(k);
+            xs.extend([p, p * (1.0 - f64::EPSILON), p * (1.0 + 2.0 * f64::EPSILON)]);
+            xs.extend((1..10).map(|j| p * (1.0 + j as f64 / 10.0)));
+        }
+        for x in xs {
+            let (bound, power) = (pow_08_lower_bound(x), crate::math::powf(x, 0.8));
+            assert!(bound <= power, "x = {x:e}: {bound:e} > {power:e}");
+            assert!(
+                bound * 8.0 > power,
+                "x = {x:e}: {bound:e} is loose for {power:e}"
+            );
+        }
+        for x in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-310] {
+            assert_eq!(pow_08_lower_bound(x), 0.0);
+        }
     }
 }
