@@ -695,14 +695,15 @@ impl Stepper for Radau5 {
     }
 }
 
-/// A power of two at most `powf(x, 0.8)`, 0 outside [2⁻¹⁰⁰⁰, 2¹⁰⁰⁰]: x ∈ [2ᵉ, 2ᵉ⁺¹)
+/// A power of two at most `powf(x, 0.8)` (0 unless x > 0 with binary exponent
+/// e ∈ [−1000, 1000]): x ∈ [2ᵉ, 2ᵉ⁺¹)
 /// gives x^0.8 ≥ 2^(0.8e) ≥ 2^⌊4e/5⌋, halved once more so that pow's rounding (below
 /// half an ulp) cannot fall under it where x^0.8 is itself a power of two.
 fn pow_08_lower_bound(x: f64) -> f64 {
-    if !(x >= 2f64.powi(-1000) && x <= 2f64.powi(1000)) {
+    let e = ((x.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+    if !(x > 0.0 && (-1000..=1000).contains(&e)) {
         return 0.0;
     }
-    let e = ((x.to_bits() >> 52) & 0x7ff) as i64 - 1023;
     let k = (4 * e).div_euclid(5) - 1;
     f64::from_bits(((k + 1023) as u64) << 52)
 }
@@ -747,7 +748,7 @@ mod tests {
         // can be a power of two itself) and the numbers around them.
         let mut xs = vec![f64::EPSILON, 1.0, 99.0, 1e-300, 1e300];
         for k in -60..=20 {
-            let p = 2f64.powi(k);
+            let p = crate::math::powi(2.0, k);
             xs.extend([p, p * (1.0 - f64::EPSILON), p * (1.0 + 2.0 * f64::EPSILON)]);
             xs.extend((1..10).map(|j| p * (1.0 + j as f64 / 10.0)));
         }
