@@ -697,8 +697,8 @@ impl Stepper for Radau5 {
 
 /// A power of two at most `powf(x, 0.8)` (0 unless x > 0 with binary exponent
 /// e ∈ [−1000, 1000]): x ∈ [2ᵉ, 2ᵉ⁺¹)
-/// gives x^0.8 ≥ 2^(0.8e) ≥ 2^⌊4e/5⌋, halved once more so that pow's rounding (below
-/// half an ulp) cannot fall under it where x^0.8 is itself a power of two.
+/// gives x^0.8 ≥ 2^(0.8e) ≥ 2^⌊4e/5⌋, halved once more so that pow's error (under an
+/// ulp) cannot take it below the bound where x^0.8 is itself a power of two.
 fn pow_08_lower_bound(x: f64) -> f64 {
     let e = ((x.to_bits() >> 52) & 0x7ff) as i64 - 1023;
     if !(x > 0.0 && (-1000..=1000).contains(&e)) {
