@@ -9,7 +9,9 @@
 //! diag(γ̂, [[α, −β], [β, α]]) (one real eigenvalue and a complex pair) and W = (T⁻¹ ⊗ I)Z,
 //! each iteration solves one real n×n system with (γ̂/h)I − J and one complex n×n system
 //! with ((α + iβ)/h)I − J instead of a real 3n×3n one (II eqs. 8.15–8.16): two LUs per
-//! Jacobian or step-size change, [`Factored::shifted`] being the solver seam.
+//! Jacobian or step-size change, made and solved in storage kept by the stepper
+//! (`radau5/lu.rs`: nalgebra's LU in place, the numbers of `linalg::Factored`), so a
+//! step allocates nothing.
 //!
 //! **Newton control** (II §IV.8, "stopping criterion"): the contractivity
 //! Θₖ = ‖ΔWₖ‖/‖ΔWₖ₋₁‖ gives the predicted iteration error Θ/(1 − Θ)‖ΔW‖, stopped below
@@ -57,10 +59,12 @@ use super::{MethodInfo, Stepper};
 use crate::control::{Predictive, StepControl, Tolerance};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
-use crate::linalg::Factored;
 use crate::problem::System;
 use crate::stats::Stats;
-use nalgebra::{Complex, DMatrix, DVector};
+use nalgebra::{Complex, DMatrix};
+
+mod lu;
+use lu::StageLu;
 
 /// Nodes c = ((4 − √6)/10, (4 + √6)/10, 1), Hairer–Wanner II Table IV.5.6.
 pub const C: [f64; 3] = [
@@ -186,30 +190,28 @@ enum Start {
 /// u(t₁ + sh) = y₁ + s(d₁ + (s − c₂ + 1)(d₂ + (s − c₁ + 1)d₃)), s ∈ [−1, 0].
 #[derive(Debug, Clone)]
 struct Collocation {
-    d: [Vec<f64>; 3],
+    /// (d₁, d₂, d₃) per component.
+    d: Vec<[f64; 3]>,
     h: f64,
 }
 
 impl Collocation {
     fn new(n: usize) -> Self {
         Self {
-            d: [vec![0.0; n], vec![0.0; n], vec![0.0; n]],
+            d: vec![[0.0; 3]; n],
             h: f64::NAN,
         }
     }
 
     /// The divided differences of (0, z₁, z₂, z₃) at (−1, c₁ − 1, c₂ − 1, 0) in s.
-    fn fit(&mut self, z: &[Vec<f64>; 3], h: f64) {
+    fn fit(&mut self, z: &[[f64; 3]], h: f64) {
         let (c1m1, c2m1, c1mc2) = (C[0] - 1.0, C[1] - 1.0, C[0] - C[1]);
-        let [z1s, z2s, z3s] = z;
-        for (i, ((&z1, &z2), &z3)) in z1s.iter().zip(z2s).zip(z3s).enumerate() {
+        for (d, &[z1, z2, z3]) in self.d.iter_mut().zip(z) {
             let d1 = (z2 - z3) / c2m1;
             let ak = (z1 - z2) / c1mc2;
             let acont3 = (ak - z1 / C[0]) / C[1];
             let d2 = (ak - d1) / c1m1;
-            self.d[0][i] = d1;
-            self.d[1][i] = d2;
-            self.d[2][i] = d2 - acont3;
+            *d = [d1, d2, d2 - acont3];
         }
         self.h = h;
     }
@@ -217,9 +219,15 @@ impl Collocation {
     /// u(t₁ + sh) − y₁ for component i.
     #[inline]
     fn offset(&self, i: usize, s: f64) -> f64 {
-        let (c1m1, c2m1) = (C[0] - 1.0, C[1] - 1.0);
-        s * (self.d[0][i] + (s - c2m1) * (self.d[1][i] + (s - c1m1) * self.d[2][i]))
+        offset(&self.d[i], s)
     }
+}
+
+/// u(t₁ + sh) − y₁ for one component with divided differences `d`.
+#[inline]
+fn offset(d: &[f64; 3], s: f64) -> f64 {
+    let (c1m1, c2m1) = (C[0] - 1.0, C[1] - 1.0);
+    s * (d[0] + (s - c2m1) * (d[1] + (s - c1m1) * d[2]))
 }
 
 /// The Radau IIA stepper: stage vectors, factorisations and the last steps' polynomials.
@@ -232,19 +240,26 @@ pub struct Radau5 {
     /// Steps served by the current J (for `jacobianUpdate`).
     jac_uses: usize,
     /// The real and complex factorisations and the h they were made for.
-    lu: Option<(Factored<f64>, Factored<Complex<f64>>, f64)>,
-    /// Stage increments Zᵢ = Yᵢ − yₙ and their transforms W = T⁻¹Z.
-    z: [Vec<f64>; 3],
-    w: [Vec<f64>; 3],
+    lu: StageLu,
+    /// Stage increments Zᵢ = Yᵢ − yₙ and their transforms W = T⁻¹Z, the three stages
+    /// of each component together.
+    z: Vec<[f64; 3]>,
+    w: Vec<[f64; 3]>,
     /// f at the stages (then overwritten by the transformed right-hand sides).
     fz: [Vec<f64>; 3],
-    y_stage: Vec<f64>,
+    /// The stage values Yᵢ = yₙ + Zᵢ, kept with Z through the iteration.
+    stages: [Vec<f64>; 3],
     f0: Vec<f64>,
-    rhs_real: DVector<f64>,
-    rhs_complex: DVector<Complex<f64>>,
+    /// The right-hand sides of the real and the complex system, solved in place.
+    rhs_real: Vec<f64>,
+    rhs_re: Vec<f64>,
+    rhs_im: Vec<f64>,
     error: Vec<f64>,
     scale: Vec<f64>,
     tolerance: Option<Tolerance>,
+    /// RADAU5's FNEWT for `tolerance`: the Newton iteration stops when its predicted
+    /// error is below FNEWT in the scaled norm.
+    fnewt: f64,
     /// The last computed step (dense output) and the last accepted one (predictor).
     last: Collocation,
     accepted: Collocation,
@@ -255,6 +270,8 @@ pub struct Radau5 {
     last_y_new: Vec<f64>,
     /// RADAU5's FACCON and THETA, carried from step to step.
     faccon: f64,
+    /// Some(x) while FACCON is x^0.8 not yet computed ([`Radau5::faccon`]).
+    faccon_pending: Option<f64>,
     theta: f64,
     last_failed: bool,
     /// Newton iterations of the last step, and the factor on h a failed one proposes.
@@ -273,17 +290,19 @@ impl Radau5 {
             jac: None,
             jac_fresh: false,
             jac_uses: 0,
-            lu: None,
-            z: [v(), v(), v()],
-            w: [v(), v(), v()],
+            lu: StageLu::new(dim),
+            z: vec![[0.0; 3]; dim],
+            w: vec![[0.0; 3]; dim],
             fz: [v(), v(), v()],
-            y_stage: v(),
+            stages: [v(), v(), v()],
             f0: v(),
-            rhs_real: DVector::zeros(dim),
-            rhs_complex: DVector::zeros(dim),
+            rhs_real: v(),
+            rhs_re: v(),
+            rhs_im: v(),
             error: v(),
             scale: v(),
             tolerance: None,
+            fnewt: 1.0,
             last: Collocation::new(dim),
             accepted: Collocation::new(dim),
             have_accepted: false,
@@ -292,6 +311,7 @@ impl Radau5 {
             last_y: v(),
             last_y_new: v(),
             faccon: 1.0,
+            faccon_pending: None,
             theta: 1.0,
             last_failed: false,
             newton_iterations: 0,
@@ -316,11 +336,11 @@ impl Radau5 {
     fn newton_scale(&mut self, y: &[f64]) -> f64 {
         match &self.tolerance {
             Some(tol) => {
-                for (i, s) in self.scale.iter_mut().enumerate() {
-                    *s = tol.atol[i] + tol.rtol[i] * y[i].abs();
+                let per_component = tol.atol.iter().zip(&tol.rtol);
+                for ((s, (&atol, &rtol)), v) in self.scale.iter_mut().zip(per_component).zip(y) {
+                    *s = atol + rtol * v.abs();
                 }
-                let rtol = tol.rtol.iter().copied().fold(f64::INFINITY, f64::min);
-                (10.0 * f64::EPSILON / rtol).max(0.03f64.min(rtol.sqrt()))
+                self.fnewt
             }
             None => {
                 for (s, v) in self.scale.iter_mut().zip(y) {
@@ -365,7 +385,7 @@ impl Radau5 {
         };
         self.jac_fresh = true;
         self.jac_uses = 1;
-        self.lu = None;
+        self.lu.invalidate();
         Ok(())
     }
 
@@ -374,56 +394,31 @@ impl Radau5 {
     /// (t + h) − t, so a step size the controller kept arrives rounded).
     fn factor(&mut self, t: f64, h: f64, stats: &mut Stats) -> Result<(), OdeError> {
         let rounding = 4.0 * f64::EPSILON * (t.abs() + h.abs());
-        if matches!(&self.lu, Some((_, _, lu_h)) if (*lu_h - h).abs() <= rounding) {
+        if matches!(self.lu.factored_for(), Some(lu_h) if (lu_h - h).abs() <= rounding) {
             return Ok(());
         }
-        self.lu = None;
-        let jac = self.jac.as_ref().ok_or(OdeError::NoJacobian {
-            method: INFO.id.into(),
-            model: "this system".into(),
-        })?;
-        let real = Factored::shifted(
-            jac,
-            GAMMA / h,
-            1.0,
-            "(γ̂/h)I − J of the Radau IIA step",
-            t,
-            h,
-            stats,
-        )?;
-        let complex = Factored::shifted(
-            jac,
-            Complex::new(ALPHA / h, BETA / h),
-            1.0,
-            "((α + iβ)/h)I − J of the Radau IIA step",
-            t,
-            h,
-            stats,
-        )?;
-        self.lu = Some((real, complex, h));
-        Ok(())
+        let jac = self.jac.as_ref().ok_or_else(no_jacobian)?;
+        let complex_shift = Complex::new(ALPHA / h, BETA / h);
+        self.lu.factor(jac, GAMMA / h, complex_shift, t, h, stats)
     }
 
     /// Starting values: the accepted step's polynomial extrapolated to the new stages
-    /// (II eq. 8.20), or zero.
-    fn predict(&mut self, h: f64, use_polynomial: bool) {
-        if !use_polynomial {
-            for k in 0..3 {
-                self.z[k].fill(0.0);
-                self.w[k].fill(0.0);
-            }
-            return;
-        }
-        let ratio = h / self.accepted.h;
-        for i in 0..self.f0.len() {
-            let mut zi = [0.0; 3];
-            for (k, z) in zi.iter_mut().enumerate() {
-                *z = self.accepted.offset(i, C[k] * ratio);
-            }
-            for k in 0..3 {
-                self.z[k][i] = zi[k];
-                self.w[k][i] = TI[k][0] * zi[0] + TI[k][1] * zi[1] + TI[k][2] * zi[2];
-            }
+    /// (II eq. 8.20), or zero; and the stage values yₙ + Zᵢ the iteration starts from.
+    fn predict(&mut self, y: &[f64], h: f64, use_polynomial: bool) {
+        let n = y.len();
+        let (z, w, d) = (&mut self.z[..n], &mut self.w[..n], &self.accepted.d[..n]);
+        let [y1, y2, y3] = &mut self.stages;
+        let (y1, y2, y3) = (&mut y1[..n], &mut y2[..n], &mut y3[..n]);
+        let s = C.map(|c| c * (h / self.accepted.h));
+        for i in 0..n {
+            let zi = if use_polynomial {
+                s.map(|s| offset(&d[i], s))
+            } else {
+                [0.0; 3]
+            };
+            z[i] = zi;
+            w[i] = TI.map(|ti| ti[0] * zi[0] + ti[1] * zi[1] + ti[2] * zi[2]);
+            (y1[i], y2[i], y3[i]) = (y[i] + zi[0], y[i] + zi[1], y[i] + zi[2]);
         }
     }
 
@@ -439,48 +434,75 @@ impl Radau5 {
         let n = y.len();
         let fnewt = self.newton_scale(y);
         let (fac1, alphn, betan) = (GAMMA / h, ALPHA / h, BETA / h);
-        self.faccon = crate::math::powf(self.faccon.max(f64::EPSILON), 0.8);
+        // RADAU5's FACCON = max(FACCON, u)^0.8, computed only when read (it is
+        // overwritten from the second iteration on).
+        self.faccon_pending = Some(self.faccon().max(f64::EPSILON));
         // An iteration that converges at once counts as contracting fast (RADAU5).
         self.theta = THETA_KEEP_JACOBIAN;
         let mut dynold = 0.0;
         let mut thqold = 0.0;
         for newt in 1..=MAX_NEWTON {
-            for ((zk, fk), ck) in self.z.iter().zip(&mut self.fz).zip(C) {
-                for ((ys, yv), zv) in self.y_stage.iter_mut().zip(y).zip(zk) {
-                    *ys = yv + zv;
-                }
-                sys.rhs(t + ck * h, &self.y_stage, fk);
+            for ((stage, fk), ck) in self.stages.iter().zip(&mut self.fz).zip(C) {
+                sys.rhs(t + ck * h, stage, fk);
             }
             stats.nfev += 3;
             stats.nnewton += 1;
-            let Some((real, complex, _)) = &self.lu else {
-                return Err(OdeError::NoJacobian {
-                    method: INFO.id.into(),
-                    model: "this system".into(),
-                });
-            };
-            for i in 0..n {
-                let (a1, a2, a3) = (self.fz[0][i], self.fz[1][i], self.fz[2][i]);
-                let r1 = TI[0][0] * a1 + TI[0][1] * a2 + TI[0][2] * a3;
-                let r2 = TI[1][0] * a1 + TI[1][1] * a2 + TI[1][2] * a3;
-                let r3 = TI[2][0] * a1 + TI[2][1] * a2 + TI[2][2] * a3;
-                let (w1, w2, w3) = (self.w[0][i], self.w[1][i], self.w[2][i]);
-                self.rhs_real[i] = r1 - w1 * fac1;
-                self.rhs_complex[i] =
-                    Complex::new(r2 - w2 * alphn + w3 * betan, r3 - w3 * alphn - w2 * betan);
+            {
+                // Slices of length n, so the loop indexes them without bounds checks.
+                let [fz1, fz2, fz3] = &self.fz;
+                let (fz1, fz2, fz3, w) = (&fz1[..n], &fz2[..n], &fz3[..n], &self.w[..n]);
+                let real = &mut self.rhs_real[..n];
+                let (re, im) = (&mut self.rhs_re[..n], &mut self.rhs_im[..n]);
+                for i in 0..n {
+                    let (a1, a2, a3) = (fz1[i], fz2[i], fz3[i]);
+                    let r1 = TI[0][0] * a1 + TI[0][1] * a2 + TI[0][2] * a3;
+                    let r2 = TI[1][0] * a1 + TI[1][1] * a2 + TI[1][2] * a3;
+                    let r3 = TI[2][0] * a1 + TI[2][1] * a2 + TI[2][2] * a3;
+                    let [w1, w2, w3] = w[i];
+                    real[i] = r1 - w1 * fac1;
+                    re[i] = r2 - w2 * alphn + w3 * betan;
+                    im[i] = r3 - w3 * alphn - w2 * betan;
+                }
             }
-            real.solve_in_place(&mut self.rhs_real)?;
-            complex.solve_in_place(&mut self.rhs_complex)?;
+            self.lu.solve_real(&mut self.rhs_real);
+            self.lu.solve_complex(&mut self.rhs_re, &mut self.rhs_im);
+            // The increment's norm, and the increment applied: W += ΔW, Z = TW and the
+            // stage values yₙ + Z. An iteration that stops below leaves the step, whose
+            // retry starts again from `predict`, so applying it first is harmless.
             let mut dyno = 0.0;
-            for i in 0..n {
-                let s = self.scale[i];
-                let c = self.rhs_complex[i];
-                let (a, b, d) = (self.rhs_real[i] / s, c.re / s, c.im / s);
-                dyno += a * a + b * b + d * d;
+            {
+                let (w, z, y) = (&mut self.w[..n], &mut self.z[..n], &y[..n]);
+                let (real, re, im) = (&self.rhs_real[..n], &self.rhs_re[..n], &self.rhs_im[..n]);
+                let scale = &self.scale[..n];
+                let [y1, y2, y3] = &mut self.stages;
+                let (y1, y2, y3) = (&mut y1[..n], &mut y2[..n], &mut y3[..n]);
+                for i in 0..n {
+                    let s = scale[i];
+                    let (a, b, d) = (real[i] / s, re[i] / s, im[i] / s);
+                    dyno += a * a + b * b + d * d;
+                    let [w1, w2, w3] = w[i];
+                    let (f1, f2, f3) = (w1 + real[i], w2 + re[i], w3 + im[i]);
+                    w[i] = [f1, f2, f3];
+                    let zi = [
+                        T[0][0] * f1 + T[0][1] * f2 + T[0][2] * f3,
+                        T[1][0] * f1 + T[1][1] * f2 + T[1][2] * f3,
+                        T[2][0] * f1 + f2,
+                    ];
+                    z[i] = zi;
+                    (y1[i], y2[i], y3[i]) = (y[i] + zi[0], y[i] + zi[1], y[i] + zi[2]);
+                }
             }
             let dyno = (dyno / (3 * n) as f64).sqrt();
             if !dyno.is_finite() {
-                return Err(self.failed(t, h, newt));
+                // A non-finite solution is a (numerically) singular matrix, as a
+                // checked solve would say; a finite one too large to square diverged.
+                return Err(if !all_finite(&self.rhs_real) {
+                    self.lu.refused_real()
+                } else if !all_finite(&self.rhs_re) || !all_finite(&self.rhs_im) {
+                    self.lu.refused_complex()
+                } else {
+                    self.failed(t, h, newt)
+                });
             }
             if newt > 1 && newt < MAX_NEWTON {
                 let thq = dyno / dynold;
@@ -492,6 +514,7 @@ impl Radau5 {
                 thqold = thq;
                 if self.theta < 0.99 {
                     self.faccon = self.theta / (1.0 - self.theta);
+                    self.faccon_pending = None;
                     let remaining = (MAX_NEWTON - 1 - newt) as i32;
                     let dyth =
                         self.faccon * dyno * crate::math::powi(self.theta, remaining) / fnewt;
@@ -509,24 +532,26 @@ impl Radau5 {
                 }
             }
             dynold = dyno.max(f64::EPSILON);
-            for i in 0..n {
-                let c = self.rhs_complex[i];
-                let f1 = self.w[0][i] + self.rhs_real[i];
-                let f2 = self.w[1][i] + c.re;
-                let f3 = self.w[2][i] + c.im;
-                self.w[0][i] = f1;
-                self.w[1][i] = f2;
-                self.w[2][i] = f3;
-                self.z[0][i] = T[0][0] * f1 + T[0][1] * f2 + T[0][2] * f3;
-                self.z[1][i] = T[1][0] * f1 + T[1][1] * f2 + T[1][2] * f3;
-                self.z[2][i] = T[2][0] * f1 + f2;
-            }
-            if self.faccon * dyno <= fnewt {
+            let converged = match self.faccon_pending {
+                // The first iteration, far from converged even with FACCON's lower
+                // bound: the same decision without the power (fl(ab) is monotone in a).
+                Some(base) if pow_08_lower_bound(base) * dyno > fnewt => false,
+                _ => self.faccon() * dyno <= fnewt,
+            };
+            if converged {
                 self.newton_iterations = newt;
                 return Ok(());
             }
         }
         Err(self.failed(t, h, MAX_NEWTON))
+    }
+
+    /// RADAU5's FACCON, the power left pending by [`Radau5::newton`] computed now.
+    fn faccon(&mut self) -> f64 {
+        if let Some(base) = self.faccon_pending.take() {
+            self.faccon = crate::math::powf(base, 0.8);
+        }
+        self.faccon
     }
 
     fn failed(&mut self, t: f64, h: f64, iterations: u32) -> OdeError {
@@ -538,23 +563,21 @@ impl Radau5 {
     /// (`refined` false) or f(tₙ, yₙ + err) (in `fz[0]`, `refined` true); Σ eᵢzᵢ/h is
     /// kept in `fz[1]` between the two.
     fn estimate(&mut self, h: f64, refined: bool) -> Result<(), OdeError> {
-        let Some((real, _, _)) = &self.lu else {
-            return Err(OdeError::NoJacobian {
-                method: INFO.id.into(),
-                model: "this system".into(),
-            });
-        };
         let (e1, e2, e3) = (DD[0] / h, DD[1] / h, DD[2] / h);
-        for i in 0..self.f0.len() {
+        let [refined_f, sum, _] = &mut self.fz;
+        let f = if refined { &*refined_f } else { &self.f0 };
+        for (((e, s), f), z) in self.error.iter_mut().zip(sum).zip(f).zip(&self.z) {
             if !refined {
-                self.fz[1][i] = e1 * self.z[0][i] + e2 * self.z[1][i] + e3 * self.z[2][i];
+                *s = e1 * z[0] + e2 * z[1] + e3 * z[2];
             }
-            let f = if refined { self.fz[0][i] } else { self.f0[i] };
-            self.rhs_real[i] = self.fz[1][i] + f;
+            *e = *s + f;
         }
-        real.solve_in_place(&mut self.rhs_real)?;
-        self.error.copy_from_slice(self.rhs_real.as_slice());
-        Ok(())
+        self.lu.solve_real(&mut self.error);
+        if all_finite(&self.error) {
+            Ok(())
+        } else {
+            Err(self.lu.refused_real())
+        }
     }
 
     /// Whether the estimate is already within tolerance (the driver's RMS norm); `None`
@@ -575,6 +598,8 @@ impl Stepper for Radau5 {
 
     fn set_tolerance(&mut self, tolerance: &Tolerance) {
         self.tolerance = Some(tolerance.clone());
+        let rtol = tolerance.rtol.iter().copied().fold(f64::INFINITY, f64::min);
+        self.fnewt = (10.0 * f64::EPSILON / rtol).max(0.03f64.min(rtol.sqrt()));
     }
 
     /// RADAU5's calibration ("check and change the tolerances" of `radau5.f`): the
@@ -631,19 +656,18 @@ impl Stepper for Radau5 {
         self.last_failed = false;
         self.failure_factor = FAILURE_FACTOR;
         self.factor(t, h, stats)?;
-        self.predict(h, self.have_accepted);
+        self.predict(y, h, self.have_accepted);
         self.newton(sys, t, y, h, stats)?;
-        for ((yo, yv), z3) in y_out.iter_mut().zip(y).zip(&self.z[2]) {
-            *yo = yv + z3;
-        }
+        // y + Z₃, the last stage value.
+        y_out.copy_from_slice(&self.stages[2]);
         self.estimate(h, false)?;
         // First step or a retry whose estimate fails (always, without a tolerance):
         // refine with f(tₙ, yₙ + err) (II eq. 8.21).
         if start != Start::AfterAccepted && self.estimate_accepted(y, y_out) != Some(true) {
-            for ((ys, yv), e) in self.y_stage.iter_mut().zip(y).zip(&self.error) {
+            for ((ys, yv), e) in self.stages[0].iter_mut().zip(y).zip(&self.error) {
                 *ys = yv + e;
             }
-            sys.rhs(t, &self.y_stage, &mut self.fz[0]);
+            sys.rhs(t, &self.stages[0], &mut self.fz[0]);
             stats.nfev += 1;
             self.estimate(h, true)?;
         }
@@ -671,6 +695,30 @@ impl Stepper for Radau5 {
     }
 }
 
+/// A power of two at most `powf(x, 0.8)` (0 unless x > 0 with binary exponent
+/// e ∈ [−1000, 1000]): x ∈ [2ᵉ, 2ᵉ⁺¹)
+/// gives x^0.8 ≥ 2^(0.8e) ≥ 2^⌊4e/5⌋, halved once more so that pow's error (under an
+/// ulp) cannot take it below the bound where x^0.8 is itself a power of two.
+fn pow_08_lower_bound(x: f64) -> f64 {
+    let e = ((x.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+    if !(x > 0.0 && (-1000..=1000).contains(&e)) {
+        return 0.0;
+    }
+    let k = (4 * e).div_euclid(5) - 1;
+    f64::from_bits(((k + 1023) as u64) << 52)
+}
+
+fn all_finite(values: &[f64]) -> bool {
+    values.iter().all(|v| v.is_finite())
+}
+
+fn no_jacobian() -> OdeError {
+    OdeError::NoJacobian {
+        method: INFO.id.into(),
+        model: "this system".into(),
+    }
+}
+
 /// RADAU5's step-size policy: the [`Predictive`] controller fed with the step's Newton
 /// iterations (h kept in its band only while J is kept), and a failed step retried
 /// with the factor its Newton iteration computed.
@@ -687,5 +735,33 @@ impl StepControl for Radau5 {
 
     fn after_failure(&mut self, h: f64) -> f64 {
         h * self.failure_factor
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pow_08_lower_bound;
+
+    #[test]
+    fn pow_08_lower_bound_stays_below_the_power_and_within_a_factor_eight() {
+        // FACCON's range (u … 99) and beyond, every power of two in it (where x^0.8
+        // can be a power of two itself) and the numbers around them.
+        let mut xs = vec![f64::EPSILON, 1.0, 99.0, 1e-300, 1e300];
+        for k in -60..=20 {
+            let p = crate::math::powi(2.0, k);
+            xs.extend([p, p * (1.0 - f64::EPSILON), p * (1.0 + 2.0 * f64::EPSILON)]);
+            xs.extend((1..10).map(|j| p * (1.0 + j as f64 / 10.0)));
+        }
+        for x in xs {
+            let (bound, power) = (pow_08_lower_bound(x), crate::math::powf(x, 0.8));
+            assert!(bound <= power, "x = {x:e}: {bound:e} > {power:e}");
+            assert!(
+                bound * 8.0 > power,
+                "x = {x:e}: {bound:e} is loose for {power:e}"
+            );
+        }
+        for x in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e-310] {
+            assert_eq!(pow_08_lower_bound(x), 0.0);
+        }
     }
 }
