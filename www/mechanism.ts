@@ -67,15 +67,18 @@ export class MechanismView {
     new ResizeObserver(() => {
       // Measured here, where layout is already done: drawing a run (or an animation
       // frame) then reads no layout, so it never forces the page to lay out again
-      // after the other views changed it.
-      this.size = { width: this.canvas.clientWidth, height: this.canvas.clientHeight };
+      // after the other views changed it. Only a new size redraws.
+      const [width, height] = [this.canvas.clientWidth, this.canvas.clientHeight];
+      if (width === this.size?.width && height === this.size.height) return;
+      this.size = { width, height };
       this.draw();
     }).observe(this.canvas);
   }
 
-  /** The canvas's CSS size: observed, or measured now before the first observation. */
+  /** The canvas's CSS size: observed, or measured now (and kept) before the first observation. */
   private cssSize(): { width: number; height: number } {
-    return this.size ?? { width: this.canvas.clientWidth, height: this.canvas.clientHeight };
+    this.size ??= { width: this.canvas.clientWidth, height: this.canvas.clientHeight };
+    return this.size;
   }
 
   /** Chooses the world window that holds the whole live run (and its exact solution). */

@@ -51,6 +51,11 @@ export class PhaseView {
   private readonly canvas = document.createElement('canvas');
   /** The curves without the cursor dots, and how they were mapped to pixels. */
   private readonly cache = document.createElement('canvas');
+  /** Whether `cache` holds the current picture without dots. */
+  private cached = false;
+  /** The time cursor and the mode the dots on the canvas are drawn for. */
+  private dotsAt = NaN;
+  private dotsInStepMode = false;
   /** Mark the live run's stored steps up to the cursor (step-by-step mode). */
   stepMode = false;
   private drawn: { curves: Curve[]; px: (x: number) => number; py: (y: number) => number; clip: [number, number, number, number] } | undefined;
@@ -67,7 +72,11 @@ export class PhaseView {
     for (const select of [this.xSelect, this.ySelect]) select.addEventListener('change', () => this.draw());
     new ResizeObserver(() => {
       // Measured here, where layout is already done; draw() then needs no layout read.
-      this.width = this.target.clientWidth;
+      // Only a new width redraws: the first observation after the first run's drawing
+      // would otherwise draw the same picture again.
+      const width = this.target.clientWidth;
+      if (width === this.width) return;
+      this.width = width;
       this.draw();
     }).observe(this.target);
   }
@@ -87,17 +96,32 @@ export class PhaseView {
     this.draw();
   }
 
+  /** Draws the run: axes and curves, then the dots at the time cursor. */
   draw(): void {
+    if (!this.paint()) return;
+    // The picture without dots is taken when the cursor first moves (`drawCursor`):
+    // copying a canvas makes the browser rasterise it there and then, work the first
+    // plot does not need.
+    this.cached = false;
+    this.drawDots();
+    this.target.dataset.curves = String(this.drawn?.curves.length ?? 0);
+  }
+
+  /** Axes and curves, without the dots; false when there is nothing to draw. */
+  private paint(): boolean {
     const run = this.store.run;
     const [xName, yName] = [this.xSelect.value, this.ySelect.value];
     this.drawn = undefined;
-    if (!run || !xName || !yName) return;
-    const cssWidth = Math.max(this.width ?? this.target.clientWidth, 300);
+    if (!run || !xName || !yName) return false;
+    // Before the first resize observation, measured now (and kept, so that observation
+    // sees no change).
+    this.width ??= this.target.clientWidth;
+    const cssWidth = Math.max(this.width, 300);
     const cssHeight = 300;
     this.canvas.style.width = `${cssWidth}px`;
     this.canvas.style.height = `${cssHeight}px`;
     const ctx = sizeCanvas(this.canvas, cssWidth, cssHeight);
-    if (!ctx) return;
+    if (!ctx) return false;
 
     const curves: Curve[] = [];
     const add = (r: Run, color: string, exact = false): void => {
@@ -133,7 +157,7 @@ export class PhaseView {
     for (const b of curves.filter((c) => !own(c)).map(box)) {
       if (b[1] - b[0] <= PIN_REACH * w0 && b[3] - b[2] <= PIN_REACH * h0) [x0, x1, y0, y1] = join([x0, x1, y0, y1], b);
     }
-    if (!(x0 <= x1 && y0 <= y1)) return;
+    if (!(x0 <= x1 && y0 <= y1)) return false;
     const padX = (x1 - x0 || Math.abs(x0) || 1) * 0.05;
     const padY = (y1 - y0 || Math.abs(y0) || 1) * 0.05;
     [x0, x1, y0, y1] = [x0 - padX, x1 + padX, y0 - padY, y1 + padY];
@@ -194,31 +218,47 @@ export class PhaseView {
       ctx.stroke();
     }
     ctx.restore();
-    // Kept as a picture: moving the time cursor only redraws the dots over it.
-    this.cache.width = this.canvas.width;
-    this.cache.height = this.canvas.height;
-    this.cache.getContext('2d')?.drawImage(this.canvas, 0, 0);
     this.drawn = { curves, px, py, clip: [MARGIN.left, MARGIN.top, w, h] };
-    this.drawCursor();
-    this.target.dataset.curves = String(curves.length);
+    return true;
   }
 
-  /** The cached curves with a dot on each at the time cursor (and the steps in step mode). */
+  /**
+   * Moves the dots to the store's time: the curves come from the picture kept without
+   * dots (taken on the first move after a draw, by painting them once more).
+   */
   drawCursor(): void {
+    const ctx = this.canvas.getContext('2d');
+    if (!ctx || !this.drawn) return;
+    // Just drawn with its dots at this time (a new run also moves the cursor).
+    if (!this.cached && this.dotsAt === this.store.time && this.dotsInStepMode === this.stepMode) return;
+    if (!this.cached) {
+      if (!this.paint()) return;
+      this.cache.width = this.canvas.width;
+      this.cache.height = this.canvas.height;
+      this.cache.getContext('2d')?.drawImage(this.canvas, 0, 0);
+      this.cached = true;
+    } else {
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+      ctx.drawImage(this.cache, 0, 0);
+    }
+    this.drawDots();
+  }
+
+  /** A dot on each curve at the time cursor (and the live run's steps in step mode). */
+  private drawDots(): void {
     const ctx = this.canvas.getContext('2d');
     const run = this.store.run;
     if (!ctx || !this.drawn || !run) return;
     const { curves, px, py, clip } = this.drawn;
     const ratio = window.devicePixelRatio || 1;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    ctx.drawImage(this.cache, 0, 0);
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.save();
     ctx.beginPath();
     ctx.rect(...clip);
     ctx.clip();
     const time = this.store.time;
+    [this.dotsAt, this.dotsInStepMode] = [time, this.stepMode];
     if (this.stepMode && curves.length > 0) {
       // The live run's stored steps up to the cursor (the latest few hundred).
       const live = curves.find((c) => c.color === LIVE_COLOR) ?? curves[0];
