@@ -332,10 +332,10 @@ impl JacobianProvider {
         t: f64,
         y: &[f64],
         stats: &mut Stats,
-    ) -> Result<Jacobian, OdeError> {
+    ) -> Result<&Jacobian, OdeError> {
         self.evaluate(sys, t, y, stats)?;
         self.uses = 1;
-        Ok(self.jac.clone())
+        Ok(&self.jac)
     }
 
     /// The (possibly frozen, scaled) ∂f/∂y and the ∂f/∂t for a step from (t, y).

@@ -1,6 +1,7 @@
-//! The stiff steppers' steps allocate nothing once their buffers exist (the LU keeps
-//! its storage, the Jacobian provider its matrix and ∂f/∂t, Van der Pol fills them):
-//! counted with a global allocator that tallies this thread's allocations.
+//! The steppers' steps allocate nothing once their buffers exist (the LU keeps its
+//! storage, the Jacobian provider its matrix and ∂f/∂t, Van der Pol fills them, radau5
+//! copies a fresh J into the matrix it keeps): counted with a global allocator that
+//! tallies this thread's allocations.
 
 use odelab::method::create;
 use odelab::stats::Stats;
@@ -61,5 +62,32 @@ fn rosenbrock_steps_on_van_der_pol_allocate_nothing_after_the_first() {
         }
         assert_eq!(allocations() - before, 0, "{id} allocated while stepping");
         assert_eq!(stats.nlu, 101, "{id}");
+    }
+}
+
+#[test]
+fn radau5_llm_and_explicit_steps_on_van_der_pol_allocate_nothing_after_the_first() {
+    let (_, model) = odelab::model::build("van-der-pol", &Default::default()).unwrap();
+    for id in ["radau5", "llm", "dp45", "bs23", "rk4"] {
+        let mut stepper = create(id, 2).unwrap();
+        let mut stats = Stats::default();
+        let (mut t, h) = (0.0, 1e-4);
+        let mut y = [2.0, 0.0];
+        let mut y_out = [0.0; 2];
+        stepper
+            .step(model.as_ref(), t, &y, h, &mut y_out, &mut stats)
+            .unwrap();
+        let before = allocations();
+        for _ in 0..50 {
+            stepper
+                .step(model.as_ref(), t, &y, h / 2.0, &mut y_out, &mut stats)
+                .unwrap();
+            stepper
+                .step(model.as_ref(), t, &y, h, &mut y_out, &mut stats)
+                .unwrap();
+            t += h;
+            y = y_out;
+        }
+        assert_eq!(allocations() - before, 0, "{id} allocated while stepping");
     }
 }

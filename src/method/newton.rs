@@ -62,7 +62,7 @@ pub fn solve(
     for attempt in 0..2 {
         if attempt == 1 {
             // Refresh J at the latest iterate and start again from the predictor.
-            jac = provider.fresh(sys, eq.t_new, y, stats)?;
+            jac = provider.fresh(sys, eq.t_new, y, stats)?.clone();
             y.copy_from_slice(&predictor);
         }
         let lu = StepMatrix::new(&jac, 1.0, eq.h * eq.beta, eq.what, eq.t, eq.h, stats)?;

@@ -379,10 +379,14 @@ impl Radau5 {
             return Ok(());
         }
         // A provider not made `sparse()` hands dense Jacobians only.
-        self.jac = match self.provider.fresh(sys, t, y, stats)? {
-            crate::linear_solver::Jacobian::Dense(j) => Some(j),
-            crate::linear_solver::Jacobian::Sparse(s) => Some(s.to_dense()),
-        };
+        // Copied into the matrix kept from the last evaluation: no allocation per J.
+        match (self.provider.fresh(sys, t, y, stats)?, &mut self.jac) {
+            (crate::linear_solver::Jacobian::Dense(j), Some(kept)) if kept.shape() == j.shape() => {
+                kept.copy_from(j)
+            }
+            (crate::linear_solver::Jacobian::Dense(j), kept) => *kept = Some(j.clone()),
+            (crate::linear_solver::Jacobian::Sparse(s), kept) => *kept = Some(s.to_dense()),
+        }
         self.jac_fresh = true;
         self.jac_uses = 1;
         self.lu.invalidate();
