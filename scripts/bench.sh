@@ -3,13 +3,13 @@
 # runs the same problems in WASM (Node), natively, in SciPy and in headless Chromium,
 # and writes the ratios measured in this run to BENCHMARKS.md and README.md. Not run by
 # CI. Knobs: BENCH_RUNS (median of N, default 21), BENCH_SCIPY_RUNS (default 7),
-# BENCH_PAGE_RUNS (default 7).
+# BENCH_PAGE_RUNS (default 11, after 2 warm-up loads).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
 RUNS="${BENCH_RUNS:-21}"
 SCIPY_RUNS="${BENCH_SCIPY_RUNS:-7}"
-PAGE_RUNS="${BENCH_PAGE_RUNS:-7}"
+PAGE_RUNS="${BENCH_PAGE_RUNS:-11}"
 # Pinned so numbers stay comparable between runs.
 NUMPY_VERSION=2.1.3
 SCIPY_VERSION=1.14.1
