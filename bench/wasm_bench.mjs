@@ -21,7 +21,7 @@ function solve(spec) {
 const [casesPath = 'bench/cases.json', runsArg = '21'] = process.argv.slice(2);
 const RUNS = Number(runsArg);
 const WARMUP = 5;
-const STIFF_WARMUP = 12;
+const STIFF_WARMUP = 20;
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
 await init({ module_or_path: readFileSync(new URL('../pkg/odelab_bg.wasm', import.meta.url)) });
 await initLabs({ module_or_path: readFileSync(new URL('../pkg-labs/odelab_labs_bg.wasm', import.meta.url)) });
@@ -69,8 +69,9 @@ const result = { runs: RUNS, node: process.version };
     const spec = { ...cases.stiff.spec, method: id };
     try {
       // V8 compiles a hot wasm function with its optimising tier in the background and
-      // swaps it in later: ros4 takes ~9 solves to settle (2.0 ms → 1.2 ms), so these
-      // runs get the longer warm-up (the median of 2 warm-ups and 7 runs mixed tiers).
+      // swaps it in later: ros4 takes ~9 solves to settle (2.0 ms → 1.2 ms), slowfast in
+      // the labs package ~17 (6.4 ms → 1.55 ms), so these runs get the longer warm-up
+      // (the median of 2 warm-ups and 7 runs mixed tiers).
       const { ms, runs, out } = timed(RUNS, () => solve(spec), STIFF_WARMUP);
       const y = last(out);
       const err = Math.max(...y.map((v, i) => Math.abs(v - reference[i])));
