@@ -119,20 +119,49 @@ fn sized(n: usize) -> usize {
     }
 }
 
-/// c = a b for column-major n × n matrices. Sizes up to 8 go through a copy of the
-/// loop with n known at compile time for the [`SIZED`] sizes.
-fn matmul(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
-    match sized(n) {
-        1 => matmul_fixed::<1>(a, b, c),
-        2 => matmul_fixed::<2>(a, b, c),
-        3 => matmul_fixed::<3>(a, b, c),
-        4 => matmul_fixed::<4>(a, b, c),
-        5 => matmul_fixed::<5>(a, b, c),
-        6 => matmul_fixed::<6>(a, b, c),
-        7 => matmul_fixed::<7>(a, b, c),
-        8 => matmul_fixed::<8>(a, b, c),
-        _ => matmul_any(n, a, b, c),
-    }
+/// Evaluates `$call` with `$N` a compile-time constant: `n` if it has a size-specialised
+/// copy ([`sized`]), else 0 (the copy for any n). The one list of the sizes 1 to 8.
+macro_rules! with_size {
+    ($n:expr, $N:ident => $call:expr) => {
+        match sized($n) {
+            1 => {
+                const $N: usize = 1;
+                $call
+            }
+            2 => {
+                const $N: usize = 2;
+                $call
+            }
+            3 => {
+                const $N: usize = 3;
+                $call
+            }
+            4 => {
+                const $N: usize = 4;
+                $call
+            }
+            5 => {
+                const $N: usize = 5;
+                $call
+            }
+            6 => {
+                const $N: usize = 6;
+                $call
+            }
+            7 => {
+                const $N: usize = 7;
+                $call
+            }
+            8 => {
+                const $N: usize = 8;
+                $call
+            }
+            _ => {
+                const $N: usize = 0;
+                $call
+            }
+        }
+    };
 }
 
 fn matmul_fixed<const N: usize>(a: &[f64], b: &[f64], c: &mut [f64]) {
@@ -161,11 +190,13 @@ fn matmul_any(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     }
 }
 
-/// [`matmul`] for size `N` known at compile time (0: `n` at run time).
+/// c = a b for column-major n × n matrices, size `N` known at compile time (0: `n` at
+/// run time; [`PhiFunctions::compute`] takes the size-specialised copies through
+/// [`with_size`] before it gets here).
 #[inline(always)]
 fn matmul_dim<const N: usize>(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     if N == 0 {
-        matmul(n, a, b, c);
+        matmul_any(n, a, b, c);
     } else {
         matmul_fixed::<N>(a, b, c);
     }
@@ -241,17 +272,7 @@ impl PhiFunctions {
             }
             self.held_k = None;
         }
-        match sized(self.n) {
-            1 => self.compute_dim::<1>(jac, h, k, t, step_h, stats),
-            2 => self.compute_dim::<2>(jac, h, k, t, step_h, stats),
-            3 => self.compute_dim::<3>(jac, h, k, t, step_h, stats),
-            4 => self.compute_dim::<4>(jac, h, k, t, step_h, stats),
-            5 => self.compute_dim::<5>(jac, h, k, t, step_h, stats),
-            6 => self.compute_dim::<6>(jac, h, k, t, step_h, stats),
-            7 => self.compute_dim::<7>(jac, h, k, t, step_h, stats),
-            8 => self.compute_dim::<8>(jac, h, k, t, step_h, stats),
-            _ => self.compute_dim::<0>(jac, h, k, t, step_h, stats),
-        }?;
+        with_size!(self.n, N => self.compute_dim::<N>(jac, h, k, t, step_h, stats))?;
         if self.reuse {
             for (a, &j) in self.held.iter_mut().zip(jac.as_slice()) {
                 *a = h * j;
@@ -474,17 +495,7 @@ impl PhiFunctions {
 
     /// out += w φ_k v (v and out of length n), the [`SIZED`] sizes unrolled.
     pub fn apply_add(&self, k: usize, w: f64, v: &[f64], out: &mut [f64]) {
-        match sized(self.n) {
-            1 => self.apply_add_dim::<1>(k, w, v, out),
-            2 => self.apply_add_dim::<2>(k, w, v, out),
-            3 => self.apply_add_dim::<3>(k, w, v, out),
-            4 => self.apply_add_dim::<4>(k, w, v, out),
-            5 => self.apply_add_dim::<5>(k, w, v, out),
-            6 => self.apply_add_dim::<6>(k, w, v, out),
-            7 => self.apply_add_dim::<7>(k, w, v, out),
-            8 => self.apply_add_dim::<8>(k, w, v, out),
-            _ => self.apply_add_dim::<0>(k, w, v, out),
-        }
+        with_size!(self.n, N => self.apply_add_dim::<N>(k, w, v, out))
     }
 
     /// [`apply_add`](Self::apply_add) for size `N` (0: any size), column by column: out
