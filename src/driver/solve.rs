@@ -83,7 +83,7 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
             t_eval_wanted.len() * dim,
         ));
     }
-    let n = run.grid().map_or(64, |g| g.steps + 1);
+    let n = run.grid().map(|g| g.steps + 1);
     let n_out = run.info.outputs.len();
     let has_exact = run.info.exact;
     let mut record = Recorder::new(dim, n_out, has_exact, n)?;
