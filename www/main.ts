@@ -53,6 +53,13 @@ function showCaption(scenario: Scenario | undefined): void {
 }
 
 async function main(): Promise<void> {
+  const query = new URLSearchParams(location.search);
+  const link = decodeSettings(location.hash);
+  const scenario = scenarios.find((s) => s.id === query.get('scenario'));
+  // Read while the worker is still starting: a page's first localStorage access opens
+  // the storage (~9 ms in a fresh Chromium profile), which after the catalogue would
+  // delay the first solve by as much.
+  const saved = query.has('model') || scenario || link.settings ? undefined : restore();
   let catalog: Catalog;
   try {
     catalog = await catalogRequest;
@@ -77,9 +84,6 @@ async function main(): Promise<void> {
   const scenarioSelect = byId<HTMLSelectElement>('scenario');
   for (const s of scenarios) scenarioSelect.add(new Option(`${s.title} (${s.source})`, s.id));
 
-  const query = new URLSearchParams(location.search);
-  const link = decodeSettings(location.hash);
-  const scenario = scenarios.find((s) => s.id === query.get('scenario'));
   // Inside <ode-playground> (www/embed.ts): no header; read-only shows the caption, the
   // plots and the controls the scenario asks for.
   applyEmbedMode(embedMode(query, scenario?.controls));
@@ -89,7 +93,6 @@ async function main(): Promise<void> {
     model: query.get('model') ?? 'pendulum',
     method: query.get('method') ?? 'euler',
   };
-  const saved = query.has('model') || scenario || link.settings ? undefined : restore();
   if (link.settings) initial = link.settings;
   else if (scenario) initial = scenario.settings;
   else if (saved) initial = saved;
@@ -128,7 +131,7 @@ async function main(): Promise<void> {
     (catalog.methods.find((m) => m.id === settings.method)?.adaptive ?? false) && !settings.fixedStep;
   view.onRun = (settings) => {
     history.replaceState(null, '', `${location.pathname}${location.search}${encodeSettings(settings)}`);
-    autosave(settings);
+    autosaveSoon(settings);
     describe();
     // What was run, for the printed page (the controls are not printed).
     const method = catalog.methods.find((m) => m.id === settings.method)?.name ?? settings.method;
@@ -231,6 +234,31 @@ function autosave(settings: RunSettings): void {
     // Storage can be full or forbidden (private mode, sandboxed iframe): not worth an error.
   }
 }
+
+let pendingSave: RunSettings | undefined;
+
+/** Writes the settings [`autosaveSoon`] is holding, if any. */
+function flushAutosave(): void {
+  if (pendingSave) autosave(pendingSave);
+  pendingSave = undefined;
+}
+
+/**
+ * [`autosave`] after the next frame is painted: a page's first localStorage write takes
+ * ~9 ms in a fresh Chromium profile, which would hold back the frame that shows the run.
+ * Runs in quick succession (a slider drag) write once, the latest. A hidden page paints
+ * no frames, so it writes at once, and a page being left writes what it holds.
+ */
+function autosaveSoon(settings: RunSettings): void {
+  const scheduled = pendingSave !== undefined;
+  pendingSave = settings;
+  if (document.hidden) flushAutosave();
+  else if (!scheduled) requestAnimationFrame(() => setTimeout(flushAutosave, 0));
+}
+addEventListener('pagehide', flushAutosave);
+addEventListener('visibilitychange', () => {
+  if (document.hidden) flushAutosave();
+});
 
 function restore(): RunSettings | undefined {
   try {
