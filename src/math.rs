@@ -89,6 +89,13 @@ pub fn powf(x: f64, y: f64) -> f64 {
     libm::pow(x, y)
 }
 
+/// x^(1/4) as √√x: two correctly rounded square roots (the same bits everywhere), at a
+/// tenth of `pow`'s cost; within an ulp of x^0.25.
+#[inline]
+pub fn fourth_root(x: f64) -> f64 {
+    x.sqrt().sqrt()
+}
+
 /// atan2(y, x), the angle of the point (x, y).
 #[inline]
 pub fn atan2(y: f64, x: f64) -> f64 {

@@ -18,6 +18,10 @@
 //! [`KEEP_BAND`]·h of the old one is not taken when the method keeps its Jacobian (the
 //! step, and so the factorisations, stay as they were). A rejected first step is
 //! retried at h/10.
+//!
+//! The fourth roots are √√x rather than RADAU5's `ERR**0.25D0` (a `pow`): two per
+//! accepted step were 9 % of a radau5 solve natively and more in WebAssembly, and the
+//! two differ by at most an ulp, far below anything a step size decision rests on.
 
 use crate::math;
 
@@ -64,7 +68,7 @@ impl Predictive {
     fn quot(&self, err: f64, newton: u32) -> f64 {
         let nit2 = 2.0 * self.max_newton as f64;
         let fac = SAFE.min(SAFE * (1.0 + nit2) / (newton as f64 + nit2));
-        (math::powf(err, 0.25) / fac).clamp(QUOT_MIN, QUOT_MAX)
+        (math::fourth_root(err) / fac).clamp(QUOT_MIN, QUOT_MAX)
     }
 
     /// The step after an accepted step of size h. `may_keep`: the method keeps its
@@ -80,7 +84,7 @@ impl Predictive {
         let err = floored(err);
         let mut quot = self.quot(err, newton);
         if let Some((h_acc, err_acc)) = self.accepted {
-            let gustafsson = (h_acc / h) * math::powf(err * err / err_acc, 0.25) / SAFE;
+            let gustafsson = (h_acc / h) * math::fourth_root(err * err / err_acc) / SAFE;
             quot = quot.max(gustafsson.clamp(QUOT_MIN, QUOT_MAX));
         }
         self.accepted = Some((h, err.max(ERR_ACC_FLOOR)));
