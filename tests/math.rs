@@ -82,3 +82,26 @@ fn issue_9_math_matches_the_platform_closely() {
         nalgebra::Complex::new(0.0, 2.0)
     );
 }
+
+/// Ulps between two finite positive doubles.
+fn ulps(a: f64, b: f64) -> u64 {
+    a.to_bits().abs_diff(b.to_bits())
+}
+
+#[test]
+fn fourth_root_is_within_an_ulp_of_pow() {
+    // radau5's controller takes err^(1/4) as √√err; err runs from its floor 1e-10 up,
+    // and err²/err_acc further (err_acc ≥ 0.01).
+    let mut x = 1e-22;
+    let mut worst = 0;
+    while x < 1e22 {
+        for y in [x, x * (1.0 + f64::EPSILON), x * 1.7, x * 3.3] {
+            worst = worst.max(ulps(math::fourth_root(y), math::powf(y, 0.25)));
+        }
+        x *= 1.37;
+    }
+    assert!(worst <= 1, "√√x is {worst} ulps from x^0.25");
+    assert_eq!(math::fourth_root(16.0), 2.0);
+    assert_eq!(math::fourth_root(f64::INFINITY), f64::INFINITY);
+    assert_eq!(math::fourth_root(0.0), 0.0);
+}
