@@ -204,7 +204,7 @@ impl Prepared {
     /// square roots and a division). In one loop the ~200 instructions of a pair of
     /// points filled the processor's out-of-order window while the pair waited on its
     /// chain of square roots; split, the square roots of consecutive pairs overlap
-    /// (native 1024² map −23 %, WASM −10 %). The row's last n mod [`LANES`] points go
+    /// (the 1024² map −24 % natively, −15 to −20 % in WASM). The row's last n mod [`LANES`] points go
     /// through the same code with one lane, so a point's bits do not depend on where the
     /// row splits (add, sub, mul, div and sqrt are correctly rounded lane by lane).
     #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
