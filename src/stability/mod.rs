@@ -14,6 +14,7 @@
 pub mod amplification;
 pub mod contour;
 pub mod facts;
+mod lanes;
 pub mod map;
 pub mod midpoint2;
 pub mod multistep;

@@ -21,6 +21,7 @@
 //! polynomial, 003 eq. (49). `tests/stability/slowfast.rs` checks M against one
 //! numerical step of eqs. (43)–(47) on eq. (50).
 
+use super::lanes::Lanes;
 use super::rational::shifted;
 use crate::phi::INV_FACT;
 use nalgebra::Complex;
@@ -188,8 +189,8 @@ impl Prepared {
     /// column factors `e_alpha[i]` = e^{α xs[i]} and `e_kappa[i]` = e^{κ xs[i]}.
     ///
     /// The same tr/det form as [`Prepared::spectral_radius_with`], arranged so that a point
-    /// does real arithmetic only, without branches (the compiler vectorises the loop):
-    /// with A₁ = (e^{αξ} − 1)/α = ξφ₁(αξ), A₂ = (A₁ − ξ)/α = ξ²φ₂(αξ) and K₁, K₂ the same
+    /// does real arithmetic only, without branches, [`LANES`] points at a time (f64x2 in
+    /// wasm, SSE2 natively; [`Lanes`]): with A₁ = (e^{αξ} − 1)/α = ξφ₁(αξ), A₂ = (A₁ − ξ)/α = ξ²φ₂(αξ) and K₁, K₂ the same
     /// for κ, u = R((1 − β²)ξ) + β²(1 − β²)A₂, w = cβ(A₁ + β²A₂) (= c·M12),
     /// G = w K₂/ξ: tr M = u + E + G and det M = E u + G − w K₁ (the module doc's rows).
     /// R((1 − β²)(x + iy)) is a polynomial in x with complex coefficients fixed per row
@@ -197,6 +198,15 @@ impl Prepared {
     /// the quotients would cancel, are then redone by the series of
     /// [`Prepared::spectral_radius_with`] (a few points near ξ = 0, or every point if
     /// α or κ is 0).
+    ///
+    /// The row goes in blocks: h = tr M/2 and d = h² − det M of every point of a block
+    /// first ([`FastRow::eigen_parts`], ~90 multiplies and adds), then ρ ([`rho`]: three
+    /// square roots and a division). In one loop the ~200 instructions of a pair of
+    /// points filled the processor's out-of-order window while the pair waited on its
+    /// chain of square roots; split, the square roots of consecutive pairs overlap
+    /// (the 1024² map −24 % natively, −15 to −20 % in WASM). The row's last n mod [`LANES`] points go
+    /// through the same code with one lane, so a point's bits do not depend on where the
+    /// row splits (add, sub, mul, div and sqrt are correctly rounded lane by lane).
     #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
     pub fn row(&self, y: f64, xs: &[f64], e_alpha: &[f64], e_kappa: &[f64], out: &mut [f64]) {
         let cis = |w: f64| {
@@ -208,46 +218,44 @@ impl Prepared {
         if fast {
             let mut q = [C::new(0.0, 0.0); 5];
             shifted(&RK4_COEF, self.one_minus_b2, y, &mut q);
-            let (ia, ik) = (self.inv_alpha, self.inv_kappa);
-            let (u_coef, b2, cb) = (self.u_coef, self.b2, self.c * self.b);
-            let points = xs.iter().zip(e_alpha).zip(e_kappa).zip(out.iter_mut());
-            for (((&x, &ea), &ek), v) in points {
-                let (ea_re, ea_im) = (ea * ra.re, ea * ra.im);
-                let (ek_re, ek_im) = (ek * rk.re, ek * rk.im);
-                let (a1_re, a1_im) = ((ea_re - 1.0) * ia, ea_im * ia);
-                let (a2_re, a2_im) = ((a1_re - x) * ia, (a1_im - y) * ia);
-                let (k1_re, k1_im) = ((ek_re - 1.0) * ik, ek_im * ik);
-                let (k2_re, k2_im) = ((k1_re - x) * ik, (k1_im - y) * ik);
-                // R((1 − β²)ξ) by Horner in real x.
-                let (mut r_re, mut r_im) = (q[4].re, q[4].im);
-                for c in q[..4].iter().rev() {
-                    r_re = r_re * x + c.re;
-                    r_im = r_im * x + c.im;
+            let k = FastRow {
+                y,
+                ra,
+                rk,
+                q,
+                ia: self.inv_alpha,
+                ik: self.inv_kappa,
+                u_coef: self.u_coef,
+                b2: self.b2,
+                cb: self.c * self.b,
+            };
+            // Whole groups of LANES points, then the row's last n % LANES points alone.
+            let n = xs
+                .len()
+                .min(e_alpha.len())
+                .min(e_kappa.len())
+                .min(out.len());
+            let (xg, x_tail) = xs[..n].as_chunks::<LANES>();
+            let (eag, ea_tail) = e_alpha[..n].as_chunks::<LANES>();
+            let (ekg, ek_tail) = e_kappa[..n].as_chunks::<LANES>();
+            let (outg, out_tail) = out[..n].as_chunks_mut::<LANES>();
+            // Per block, h and d of every point first, then ρ (see the doc above).
+            let mut parts = [[Lanes::splat(0.0); 4]; BLOCK_GROUPS];
+            let blocks = xg.chunks(BLOCK_GROUPS).zip(eag.chunks(BLOCK_GROUPS));
+            let blocks = blocks
+                .zip(ekg.chunks(BLOCK_GROUPS))
+                .zip(outg.chunks_mut(BLOCK_GROUPS));
+            for (((xb, eab), ekb), outb) in blocks {
+                for (p, ((x, ea), ek)) in parts.iter_mut().zip(xb.iter().zip(eab).zip(ekb)) {
+                    *p = k.eigen_parts(Lanes(*x), Lanes(*ea), Lanes(*ek));
                 }
-                let (u_re, u_im) = (r_re + u_coef * a2_re, r_im + u_coef * a2_im);
-                let (w_re, w_im) = (cb * (a1_re + b2 * a2_re), cb * (a1_im + b2 * a2_im));
-                // K₂/ξ = K₂ ξ̄/|ξ|².
-                let inv_n = 1.0 / (x * x + y * y);
-                let (kq_re, kq_im) = (
-                    (k2_re * x + k2_im * y) * inv_n,
-                    (k2_im * x - k2_re * y) * inv_n,
-                );
-                let (g_re, g_im) = (w_re * kq_re - w_im * kq_im, w_re * kq_im + w_im * kq_re);
-                let det_re = (ek_re * u_re - ek_im * u_im) + g_re - (w_re * k1_re - w_im * k1_im);
-                let det_im = (ek_re * u_im + ek_im * u_re) + g_im - (w_re * k1_im + w_im * k1_re);
-                let h_re = 0.5 * (u_re + ek_re + g_re);
-                let h_im = 0.5 * (u_im + ek_im + g_im);
-                // Eigenvalues h ± √d, d = h² − det; ρ² = |h|² + |d| + 2|Re(h √d̄)|.
-                let d_re = (h_re * h_re - h_im * h_im) - det_re;
-                let d_im = 2.0 * h_re * h_im - det_im;
-                let r = (d_re * d_re + d_im * d_im).sqrt();
-                // √d = (t, d_im/2t) for d_re ≥ 0, else ±(d_im/2t, t) ([`csqrt`]).
-                let t = (0.5 * (r + d_re.abs())).sqrt();
-                let other = if r == 0.0 { 0.0 } else { 0.5 * d_im / t };
-                let (s_re, s_im) = if d_re >= 0.0 { (t, other) } else { (other, t) };
-                let cross = (h_re * s_re + h_im * s_im).abs();
-                let rho = (h_re * h_re + h_im * h_im + r + 2.0 * cross).sqrt();
-                *v = if rho.is_nan() { f64::INFINITY } else { rho };
+                for (o, p) in outb.iter_mut().zip(&parts) {
+                    *o = rho(*p).0;
+                }
+            }
+            let tail = x_tail.iter().zip(ea_tail).zip(ek_tail).zip(out_tail);
+            for (((&x, &ea), &ek), o) in tail {
+                *o = rho(k.eigen_parts(Lanes([x]), Lanes([ea]), Lanes([ek]))).0[0];
             }
         }
         // |wξ|² ≥ (w Im ξ)² also in floating point (adding a square cannot round below
@@ -266,6 +274,91 @@ impl Prepared {
             }
         }
     }
+}
+
+/// Points of one map row computed side by side in [`Prepared::row`] (one f64x2).
+const LANES: usize = 2;
+
+/// Groups of [`LANES`] points per block of [`Prepared::row`] (h and d of a block first,
+/// then its ρ; 4 KB of h and d).
+const BLOCK_GROUPS: usize = 64;
+
+/// What [`Prepared::row`]'s fast path needs per row: Im ξ = y, e^{iαy}, e^{iκy}, the
+/// coefficients of R((1 − β²)(x + iy)) in x, 1/α, 1/κ, β²(1 − β²), β² and cβ.
+struct FastRow {
+    y: f64,
+    ra: C,
+    rk: C,
+    q: [C; 5],
+    ia: f64,
+    ik: f64,
+    u_coef: f64,
+    b2: f64,
+    cb: f64,
+}
+
+impl FastRow {
+    /// h = tr M/2 and d = h² − det M (real and imaginary parts) at N points given their
+    /// column factors e^{αx}, e^{κx}: the formulas of [`Prepared::row`] in real
+    /// arithmetic, lane by lane.
+    #[inline(always)]
+    fn eigen_parts<const N: usize>(
+        &self,
+        x: Lanes<N>,
+        ea: Lanes<N>,
+        ek: Lanes<N>,
+    ) -> [Lanes<N>; 4] {
+        let (y, ia, ik) = (self.y, self.ia, self.ik);
+        let (ea_re, ea_im) = (ea * self.ra.re, ea * self.ra.im);
+        let (ek_re, ek_im) = (ek * self.rk.re, ek * self.rk.im);
+        let (a1_re, a1_im) = ((ea_re - 1.0) * ia, ea_im * ia);
+        let (a2_re, a2_im) = ((a1_re - x) * ia, (a1_im - y) * ia);
+        let (k1_re, k1_im) = ((ek_re - 1.0) * ik, ek_im * ik);
+        let (k2_re, k2_im) = ((k1_re - x) * ik, (k1_im - y) * ik);
+        // R((1 − β²)ξ) by Horner in real x.
+        let q = &self.q;
+        let (mut r_re, mut r_im) = (Lanes::splat(q[4].re), Lanes::splat(q[4].im));
+        for c in q[..4].iter().rev() {
+            r_re = r_re * x + c.re;
+            r_im = r_im * x + c.im;
+        }
+        let (u_coef, b2, cb) = (self.u_coef, self.b2, self.cb);
+        let (u_re, u_im) = (r_re + u_coef * a2_re, r_im + u_coef * a2_im);
+        let (w_re, w_im) = (cb * (a1_re + b2 * a2_re), cb * (a1_im + b2 * a2_im));
+        // K₂/ξ = K₂ ξ̄/|ξ|².
+        let inv_n = 1.0 / (x * x + y * y);
+        let (kq_re, kq_im) = (
+            (k2_re * x + k2_im * y) * inv_n,
+            (k2_im * x - k2_re * y) * inv_n,
+        );
+        let (g_re, g_im) = (w_re * kq_re - w_im * kq_im, w_re * kq_im + w_im * kq_re);
+        let det_re = (ek_re * u_re - ek_im * u_im) + g_re - (w_re * k1_re - w_im * k1_im);
+        let det_im = (ek_re * u_im + ek_im * u_re) + g_im - (w_re * k1_im + w_im * k1_re);
+        let h_re = 0.5 * (u_re + ek_re + g_re);
+        let h_im = 0.5 * (u_im + ek_im + g_im);
+        let d_re = (h_re * h_re - h_im * h_im) - det_re;
+        let d_im = 2.0 * h_re * h_im - det_im;
+        [h_re, h_im, d_re, d_im]
+    }
+}
+
+/// ρ = max |h ± √d| at N points, lane by lane, ∞ where it is NaN: the eigenvalues of M
+/// are h ± √d, and ρ² = |h|² + |d| + 2|Re(h √d̄)|.
+#[inline(always)]
+fn rho<const N: usize>([h_re, h_im, d_re, d_im]: [Lanes<N>; 4]) -> Lanes<N> {
+    let r = (d_re * d_re + d_im * d_im).sqrt();
+    // √d = (t, d_im/2t) for d_re ≥ 0, else ±(d_im/2t, t) ([`csqrt`]).
+    let t = (0.5 * (r + d_re.abs())).sqrt();
+    let zero = Lanes::splat(0.0);
+    let other = Lanes::select(r.equal(zero), zero, 0.5 * d_im / t);
+    let right = d_re.at_least(zero);
+    let (s_re, s_im) = (
+        Lanes::select(right, t, other),
+        Lanes::select(right, other, t),
+    );
+    let cross = (h_re * s_re + h_im * s_im).abs();
+    let rho = (h_re * h_re + h_im * h_im + r + 2.0 * cross).sqrt();
+    Lanes::select(rho.is_nan(), Lanes::splat(f64::INFINITY), rho)
 }
 
 /// Spectral radius of a complex 2 × 2 matrix: eigenvalues m ± s, m = tr/2,

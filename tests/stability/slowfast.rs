@@ -252,3 +252,86 @@ fn issue_5_trace_determinant_form_equals_the_matrix_spectral_radius() {
         }
     }
 }
+
+/// `Prepared::row` computes two points per f64x2 in blocks, and the row's odd point
+/// alone; each point must get the bits it gets in a row of its own (the one-lane path),
+/// whatever its place in the row: IEEE add, sub, mul, div and sqrt are correctly rounded
+/// lane by lane. The rows are 131 points (65 pairs crossing a 64-pair block, and one
+/// left over) and carry the special cases: an infinite or NaN column factor (ρ = ∞), a
+/// point with d = h² − det M = 0 exactly (√d from the r = 0 branch), and points with
+/// Re d of both signs (the two branches of √d).
+#[test]
+fn row_in_lanes_gives_each_point_the_bits_of_a_row_of_its_own() {
+    const N: usize = 131;
+    let xs: Vec<f64> = (0..N)
+        .map(|i| -4.0 + 5.5 * i as f64 / (N - 1) as f64)
+        .collect();
+    for (alpha, beta, ys) in [
+        (100.0, 0.5, [0.5, 3.0, 7.5]),
+        (30.0, 0.3, [-1.1, 0.013, 2.9]),
+        (-4.0, 1.5, [-1.0, 0.25, 0.5]),
+        (2.0, 0.0, [0.0, 0.7, 2.0]),
+    ] {
+        let sf = SlowFast { alpha, beta };
+        let p = sf.prepared();
+        let mut e_alpha: Vec<f64> = xs.iter().map(|&x| odelab::math::exp(alpha * x)).collect();
+        let mut e_kappa: Vec<f64> = xs
+            .iter()
+            .map(|&x| odelab::math::exp(sf.kappa() * x))
+            .collect();
+        // Overflowed and NaN factors: in a pair, in a pair's other lane, in the odd point.
+        e_alpha[10] = f64::INFINITY;
+        e_kappa[21] = f64::NAN;
+        e_alpha[N - 1] = f64::INFINITY;
+        // β = 0 and y = 0: M = diag(R(ξ), E), so E = R(x) (Horner as in the row) is a
+        // double eigenvalue, d = 0 exactly, and ρ = |R(x)|.
+        let at = 40;
+        let (mut re_d_negative, mut re_d_positive) = (0, 0);
+        for &y in &ys {
+            let double_root = beta == 0.0 && y == 0.0;
+            let mut ek = e_kappa.clone();
+            if double_root {
+                let x = xs[at];
+                ek[at] = (((1.0 / 24.0 * x + 1.0 / 6.0) * x + 0.5) * x + 1.0) * x + 1.0;
+            }
+            let mut row = vec![0.0; N];
+            p.row(y, &xs, &e_alpha, &ek, &mut row);
+            for i in 0..N {
+                let mut one = [0.0];
+                let r = i..i + 1;
+                p.row(y, &xs[r.clone()], &e_alpha[r.clone()], &ek[r], &mut one);
+                assert_eq!(
+                    row[i].to_bits(),
+                    one[0].to_bits(),
+                    "α {alpha} β {beta} y {y} x {}: {} in the row, {} alone",
+                    xs[i],
+                    row[i],
+                    one[0]
+                );
+                let m = sf.matrix(C::new(xs[i], y));
+                let h = (m[0][0] + m[1][1]) * 0.5;
+                let d = h * h - (m[0][0] * m[1][1] - m[0][1] * m[1][0]);
+                if d.re < 0.0 {
+                    re_d_negative += 1;
+                } else {
+                    re_d_positive += 1;
+                }
+            }
+            for i in [10, 21, N - 1] {
+                assert_eq!(
+                    row[i],
+                    f64::INFINITY,
+                    "α {alpha} β {beta} y {y} x {}",
+                    xs[i]
+                );
+            }
+            if double_root {
+                assert_eq!(row[at], ek[at].abs(), "the double eigenvalue E = R(x)");
+            }
+        }
+        assert!(
+            re_d_negative > 0 && re_d_positive > 0,
+            "α {alpha} β {beta}: Re d < 0 at {re_d_negative}, ≥ 0 at {re_d_positive} points"
+        );
+    }
+}
