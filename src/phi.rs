@@ -41,6 +41,8 @@ use crate::linalg::MAX_EXPM_NORM;
 use crate::stats::Stats;
 use nalgebra::DMatrix;
 
+mod stack;
+
 /// The highest φ index evaluated.
 pub const MAX_K: usize = 3;
 
@@ -164,20 +166,6 @@ macro_rules! with_size {
     };
 }
 
-fn matmul_fixed<const N: usize>(a: &[f64], b: &[f64], c: &mut [f64]) {
-    let (a, b, c) = (&a[..N * N], &b[..N * N], &mut c[..N * N]);
-    for j in 0..N {
-        let mut col = [0.0; N];
-        for k in 0..N {
-            let bkj = b[j * N + k];
-            for i in 0..N {
-                col[i] += a[k * N + i] * bkj;
-            }
-        }
-        c[j * N..(j + 1) * N].copy_from_slice(&col);
-    }
-}
-
 fn matmul_any(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     c.fill(0.0);
     for j in 0..n {
@@ -190,21 +178,8 @@ fn matmul_any(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     }
 }
 
-/// c = a b for column-major n × n matrices, size `N` known at compile time (0: `n` at
-/// run time; [`PhiFunctions::compute`] takes the size-specialised copies through
-/// [`with_size`] before it gets here).
-#[inline(always)]
-fn matmul_dim<const N: usize>(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
-    if N == 0 {
-        matmul_any(n, a, b, c);
-    } else {
-        matmul_fixed::<N>(a, b, c);
-    }
-}
-
 /// One Paterson–Stockmeyer chunk, out = c₀I + c₁X + c₂X² + c₃X³ with c = `coef[..4]`.
-#[inline(always)]
-fn chunk<const N: usize>(n: usize, coef: &[f64], [x1, x2, x3]: [&[f64]; 3], out: &mut [f64]) {
+fn chunk(n: usize, coef: &[f64], [x1, x2, x3]: [&[f64]; 3], out: &mut [f64]) {
     let nn = n * n;
     let (x1, x2, x3, out) = (&x1[..nn], &x2[..nn], &x3[..nn], &mut out[..nn]);
     let (c0, c1, c2, c3) = (coef[0], coef[1], coef[2], coef[3]);
@@ -292,9 +267,9 @@ impl PhiFunctions {
         }
     }
 
-    /// [`compute`](Self::compute) for size `N` (0: any size). The same source for every
-    /// size, so the same operations in the same order: a size known at compile time
-    /// only lets the compiler unroll the loops and drop the index arithmetic.
+    /// [`compute`](Self::compute) for size `N`: on stack arrays (`stack.rs`) for a
+    /// size-specialised N, the loops over the held buffers for 0 (any size).
+    #[inline(always)]
     fn compute_dim<const N: usize>(
         &mut self,
         jac: &DMatrix<f64>,
@@ -304,7 +279,24 @@ impl PhiFunctions {
         step_h: f64,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let n = self.dim::<N>();
+        if N == 0 {
+            self.compute_any(jac, h, k, t, step_h, stats)
+        } else {
+            self.compute_stack::<N>(jac, h, k, t, step_h, stats)
+        }
+    }
+
+    /// [`compute`](Self::compute) for any size, in the held buffers.
+    fn compute_any(
+        &mut self,
+        jac: &DMatrix<f64>,
+        h: f64,
+        k: usize,
+        t: f64,
+        step_h: f64,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let n = self.n;
         debug_assert!(k <= MAX_K && jac.nrows() == n && jac.ncols() == n);
         let k = k.min(MAX_K);
         self.k = k;
@@ -315,7 +307,7 @@ impl PhiFunctions {
         for (x, &j) in self.pow[0].iter_mut().zip(jac.as_slice()) {
             *x = h * j;
         }
-        self.balance::<N>();
+        self.balance();
         let mut norm: f64 = 0.0;
         for col in self.pow[0].chunks_exact(n.max(1)) {
             norm = norm.max(col.iter().map(|v| v.abs()).sum());
@@ -337,9 +329,9 @@ impl PhiFunctions {
                 *x *= factor;
             }
         }
-        self.taylor::<N>();
+        self.taylor();
         for _ in 0..squarings {
-            self.double::<N>();
+            self.double();
         }
         // Undo the balancing: φ_k(Z)_ij = φ_k(Z')_ij d_i / d_j (exact).
         if self.scale.iter().any(|&d| d != 1.0) {
@@ -365,9 +357,8 @@ impl PhiFunctions {
     /// Balances `pow[0]` in place, D in `scale`: Parlett–Reinsch with radix 2, the
     /// off-diagonal row and column sums of each index brought within a factor of 2,
     /// until a sweep changes no sum by more than 5 % (as LAPACK's `dgebal`).
-    #[inline(always)]
-    fn balance<const N: usize>(&mut self) {
-        let n = self.dim::<N>();
+    fn balance(&mut self) {
+        let n = self.n;
         let z = &mut self.pow[0];
         self.scale.fill(1.0);
         // A bounded number of sweeps (each factor is a power of two, so this converges
@@ -417,25 +408,24 @@ impl PhiFunctions {
     }
 
     /// φ_K(X) … φ₀(X) for ‖X‖₁ ≤ 1, X in `pow[0]`.
-    #[inline(always)]
-    fn taylor<const N: usize>(&mut self) {
-        let n = self.dim::<N>();
+    fn taylor(&mut self) {
+        let n = self.n;
         let nn = n * n;
         let k = self.k;
         let [x1, x2, x3, x4] = &mut self.pow;
         let (x1, x2, x3, x4) = (&mut x1[..nn], &mut x2[..nn], &mut x3[..nn], &mut x4[..nn]);
-        matmul_dim::<N>(n, x1, x1, x2);
-        matmul_dim::<N>(n, x2, x1, x3);
-        matmul_dim::<N>(n, x2, x2, x4);
+        matmul_any(n, x1, x1, x2);
+        matmul_any(n, x2, x1, x3);
+        matmul_any(n, x2, x2, x4);
         // Paterson–Stockmeyer: φ_K(X) = Σ_i B_i (X⁴)^i, B_i = Σ_r c_{4i+r} X^r,
         // c_j = 1/(j+K)!, Horner in X⁴ from the top chunk down.
         let powers = [&*x1, &*x2, &*x3];
         let chunks = (DEGREE + 1) / 4;
         let (acc, tmp) = (&mut self.tmp[..nn], &mut self.tmp2[..nn]);
-        chunk::<N>(n, &INV_FACT[4 * (chunks - 1) + k..], powers, acc);
+        chunk(n, &INV_FACT[4 * (chunks - 1) + k..], powers, acc);
         for i in (0..chunks - 1).rev() {
-            matmul_dim::<N>(n, acc, x4, tmp);
-            chunk::<N>(n, &INV_FACT[4 * i + k..], powers, acc);
+            matmul_any(n, acc, x4, tmp);
+            chunk(n, &INV_FACT[4 * i + k..], powers, acc);
             for (a, t) in acc.iter_mut().zip(tmp.iter()) {
                 *a += t;
             }
@@ -444,7 +434,7 @@ impl PhiFunctions {
         for j in (0..k).rev() {
             let (lo, hi) = self.phi.split_at_mut(j + 1);
             let out = &mut lo[j][..nn];
-            matmul_dim::<N>(n, x1, &hi[0][..nn], out);
+            matmul_any(n, x1, &hi[0][..nn], out);
             for d in 0..n {
                 out[d * (n + 1)] += INV_FACT[j];
             }
@@ -452,12 +442,11 @@ impl PhiFunctions {
     }
 
     /// φ_k(X) → φ_k(2X), k = K … 0 (Skaflestad–Wright eq. 2.5).
-    #[inline(always)]
-    fn double<const N: usize>(&mut self) {
-        let n = self.dim::<N>();
+    fn double(&mut self) {
+        let n = self.n;
         let nn = n * n;
         for k in (1..=self.k).rev() {
-            matmul_dim::<N>(
+            matmul_any(
                 n,
                 &self.phi[0][..nn],
                 &self.phi[k][..nn],
@@ -479,7 +468,7 @@ impl PhiFunctions {
             }
             std::mem::swap(&mut self.phi[k], &mut self.tmp2);
         }
-        matmul_dim::<N>(
+        matmul_any(
             n,
             &self.phi[0][..nn],
             &self.phi[0][..nn],
@@ -512,5 +501,74 @@ impl PhiFunctions {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// φ₀ … φ_k of h·J by the any-size loops and by the stack arrays of size `N`:
+    /// (result, nexpm, the bits of every φ_j, j ≤ k) of each.
+    fn both<const N: usize>(jac: &DMatrix<f64>, h: f64, k: usize) -> [(bool, u64, Vec<u64>); 2] {
+        let run = |stack: bool| {
+            let mut phi = PhiFunctions::new(N);
+            let mut stats = Stats::default();
+            let ok = if stack {
+                phi.compute_stack::<N>(jac, h, k, 0.0, h, &mut stats)
+            } else {
+                phi.compute_any(jac, h, k, 0.0, h, &mut stats)
+            }
+            .is_ok();
+            let bits = (0..=k)
+                .flat_map(|j| phi.phi(j).iter().map(|v| v.to_bits()).collect::<Vec<_>>())
+                .collect();
+            (ok, stats.nexpm, bits)
+        };
+        [run(false), run(true)]
+    }
+
+    /// Matrices of size `N` from a fixed pseudo-random sequence: entries of mixed sign
+    /// over many decades (so that balancing moves them), some exact zeros, a stiff
+    /// diagonal, and steps h from 1e-4 to 1e3 (0 to ~25 squarings), for every k.
+    fn check<const N: usize>() {
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15 ^ N as u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..40 {
+            let jac = DMatrix::from_fn(N, N, |r, c| {
+                let u = next();
+                if u < 0.15 {
+                    0.0
+                } else {
+                    let decade = (next() * 8.0).floor() as i32 - 3;
+                    let sign = if next() < 0.5 { -1.0 } else { 1.0 };
+                    let stiff = if r == c && case % 3 == 0 { -1e3 } else { 0.0 };
+                    sign * u * f64::powi(10.0, decade) + stiff
+                }
+            });
+            for h in [1e-4, 3e-3, 0.07, 1.0, 40.0, 1e3] {
+                for k in 0..=MAX_K {
+                    let [any, stack] = both::<N>(&jac, h, k);
+                    assert_eq!(any, stack, "n = {N}, case {case}, h = {h}, k = {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stack_arrays_give_the_bits_of_the_any_size_loops() {
+        check::<1>();
+        check::<2>();
+        check::<3>();
+        check::<4>();
+        check::<5>();
+        check::<6>();
+        check::<7>();
+        check::<8>();
     }
 }

@@ -1,0 +1,222 @@
+//! [`PhiFunctions::compute`](super::PhiFunctions::compute) for a size N known at compile
+//! time (the `with_size!` sizes), on stack arrays `[[f64; N]; N]`, column-major
+//! (`m[j][i]` is row i of column j): every trip count and index is a constant, so a
+//! 2 × 2 evaluation costs its arithmetic, not the bounds checks, buffer swaps and copies
+//! of the any-size loops on the heap buffers (which were 60 % of llm's time on Van der
+//! Pol). Only the result, φ₀ … φ_k, is written to the held buffers.
+//!
+//! **The same bits as the any-size loops of `super`:** each function here performs the
+//! same floating-point operations in the same order as its counterpart there (named
+//! beside it); only loops that touch each entry once are fused. The unit test
+//! `stack_arrays_give_the_bits_of_the_any_size_loops` in `super` compares the two
+//! entry by entry for n = 1 … 8.
+
+use super::{PhiFunctions, DEGREE, INV_FACT, MAX_K};
+use crate::error::OdeError;
+use crate::linalg::MAX_EXPM_NORM;
+use crate::stats::Stats;
+use nalgebra::DMatrix;
+
+/// An N × N matrix, column-major: `m[j]` is column j.
+type Mat<const N: usize> = [[f64; N]; N];
+
+/// a b (`matmul_any`: each column summed over k in order, from 0.0).
+#[inline(always)]
+fn mul<const N: usize>(a: &Mat<N>, b: &Mat<N>) -> Mat<N> {
+    let mut c = [[0.0; N]; N];
+    for (cj, bj) in c.iter_mut().zip(b) {
+        for (ak, &bkj) in a.iter().zip(bj) {
+            for (ci, &aik) in cj.iter_mut().zip(ak) {
+                *ci += aik * bkj;
+            }
+        }
+    }
+    c
+}
+
+/// The Paterson–Stockmeyer chunk c₀I + c₁X + c₂X² + c₃X³ (`chunk`), plus `tail` when
+/// given (the Horner step's `acc += tmp`, fused).
+#[inline(always)]
+fn chunk<const N: usize>(
+    coef: &[f64],
+    [x1, x2, x3]: [&Mat<N>; 3],
+    tail: Option<&Mat<N>>,
+) -> Mat<N> {
+    let (c0, c1, c2, c3) = (coef[0], coef[1], coef[2], coef[3]);
+    let mut out = [[0.0; N]; N];
+    for j in 0..N {
+        for i in 0..N {
+            let diag = if i == j { c0 } else { 0.0 };
+            let v = diag + c1 * x1[j][i] + c2 * x2[j][i] + c3 * x3[j][i];
+            out[j][i] = match tail {
+                Some(t) => v + t[j][i],
+                None => v,
+            };
+        }
+    }
+    out
+}
+
+/// Parlett–Reinsch balancing of `z` in place, returning D (`balance`).
+#[inline(always)]
+fn balance<const N: usize>(z: &mut Mat<N>) -> [f64; N] {
+    let mut scale = [1.0; N];
+    for _ in 0..32 {
+        let mut changed = false;
+        for i in 0..N {
+            let (mut c, mut r) = (0.0, 0.0);
+            for j in 0..N {
+                if j != i {
+                    c += z[i][j].abs();
+                    r += z[j][i].abs();
+                }
+            }
+            if c == 0.0 || r == 0.0 {
+                continue;
+            }
+            let s = c + r;
+            let mut f = 1.0;
+            let (mut cc, mut rr) = (c, r);
+            while cc < rr * 0.5 {
+                f *= 2.0;
+                cc *= 2.0;
+                rr *= 0.5;
+            }
+            while cc >= rr * 2.0 {
+                f *= 0.5;
+                cc *= 0.5;
+                rr *= 2.0;
+            }
+            if cc + rr < 0.95 * s {
+                changed = true;
+                scale[i] *= f;
+                for v in &mut z[i] {
+                    *v *= f;
+                }
+                for zj in z.iter_mut() {
+                    zj[i] /= f;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    scale
+}
+
+/// φ_k(X) … φ₀(X) for ‖X‖₁ ≤ 1 (`taylor`).
+#[inline(always)]
+fn taylor<const N: usize>(x1: &Mat<N>, k: usize) -> [Mat<N>; MAX_K + 1] {
+    let x2 = mul(x1, x1);
+    let x3 = mul(&x2, x1);
+    let x4 = mul(&x2, &x2);
+    let powers = [x1, &x2, &x3];
+    let chunks = (DEGREE + 1) / 4;
+    let mut acc = chunk(&INV_FACT[4 * (chunks - 1) + k..], powers, None);
+    for i in (0..chunks - 1).rev() {
+        let tmp = mul(&acc, &x4);
+        acc = chunk(&INV_FACT[4 * i + k..], powers, Some(&tmp));
+    }
+    let mut phi = [[[0.0; N]; N]; MAX_K + 1];
+    phi[k] = acc;
+    for j in (0..k).rev() {
+        phi[j] = mul(x1, &phi[j + 1]);
+        for d in 0..N {
+            phi[j][d][d] += INV_FACT[j];
+        }
+    }
+    phi
+}
+
+/// φ_j(X) → φ_j(2X), j = k … 0 (`double`).
+#[inline(always)]
+fn double<const N: usize>(phi: &mut [Mat<N>; MAX_K + 1], k: usize) {
+    for m in (1..=k).rev() {
+        let mut s = mul(&phi[0], &phi[m]);
+        let w = INV_FACT[0] / f64::from(1u32 << m);
+        for j in 1..=m {
+            let c = INV_FACT[m - j];
+            for (s, &p) in s.as_flattened_mut().iter_mut().zip(phi[j].as_flattened()) {
+                *s += p * c;
+            }
+        }
+        for s in s.as_flattened_mut() {
+            *s *= w;
+        }
+        phi[m] = s;
+    }
+    phi[0] = mul(&phi[0], &phi[0]);
+}
+
+impl PhiFunctions {
+    /// [`compute`](Self::compute) for n = N ≥ 1 on stack arrays (`compute_any`).
+    pub(super) fn compute_stack<const N: usize>(
+        &mut self,
+        jac: &DMatrix<f64>,
+        h: f64,
+        k: usize,
+        t: f64,
+        step_h: f64,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let k = k.min(MAX_K);
+        self.k = k;
+        let err = || OdeError::ExpmNotFinite { t, h: step_h };
+        let Some(jac) = jac.as_slice().get(..N * N) else {
+            return Err(err());
+        };
+        if !h.is_finite() || !jac.iter().all(|v| v.is_finite()) {
+            return Err(err());
+        }
+        let mut x: Mat<N> = [[0.0; N]; N];
+        for (x, &j) in x.as_flattened_mut().iter_mut().zip(jac) {
+            *x = h * j;
+        }
+        let scale = balance(&mut x);
+        let mut norm: f64 = 0.0;
+        for col in &x {
+            norm = norm.max(col.iter().map(|v| v.abs()).sum());
+        }
+        if !norm.is_finite() || norm > MAX_EXPM_NORM {
+            return Err(err());
+        }
+        stats.nexpm += 1;
+        let mut factor = 1.0;
+        let mut squarings = 0;
+        while norm > 1.0 {
+            norm *= 0.5;
+            factor *= 0.5;
+            squarings += 1;
+        }
+        if factor != 1.0 {
+            for x in x.as_flattened_mut() {
+                *x *= factor;
+            }
+        }
+        let mut phi = taylor(&x, k);
+        for _ in 0..squarings {
+            double(&mut phi, k);
+        }
+        if scale.iter().any(|&d| d != 1.0) {
+            for p in &mut phi[..=k] {
+                for (col, &dj) in p.iter_mut().zip(&scale) {
+                    for (v, di) in col.iter_mut().zip(&scale) {
+                        *v = *v * di / dj;
+                    }
+                }
+            }
+        }
+        for (held, p) in self.phi.iter_mut().zip(&phi[..=k]) {
+            held[..N * N].copy_from_slice(p.as_flattened());
+        }
+        if phi[..=k]
+            .iter()
+            .all(|p| p.as_flattened().iter().all(|v| v.is_finite()))
+        {
+            Ok(())
+        } else {
+            Err(err())
+        }
+    }
+}
