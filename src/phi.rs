@@ -50,6 +50,9 @@ pub const MAX_K: usize = 3;
 /// the Paterson–Stockmeyer chunks of four).
 const DEGREE: usize = 19;
 
+/// 2^{−k}, the doubling's factor (exact).
+const HALF_POW: [f64; MAX_K + 1] = [1.0, 0.5, 0.25, 0.125];
+
 /// 1/n! for n = 0 … 22 (n! is exact in f64 up to 22!, as its odd part is < 2⁵³, so
 /// each entry is the correctly rounded reciprocal).
 pub const INV_FACT: [f64; 23] = [
@@ -452,7 +455,7 @@ impl PhiFunctions {
                 &self.phi[k][..nn],
                 &mut self.tmp[..nn],
             );
-            let w = INV_FACT[0] / f64::from(1u32 << k);
+            let w = HALF_POW[k];
             // tmp2 = (tmp + Σ_{j=1..k} φ_j/(k−j)!)·w, the sum in the order of j, a whole
             // matrix per term (the same operations per entry, in vectorisable loops).
             let tmp2 = &mut self.tmp2[..nn];

@@ -11,7 +11,7 @@
 //! `stack_arrays_give_the_bits_of_the_any_size_loops` in `super` compares the two
 //! entry by entry for n = 1 … 8.
 
-use super::{PhiFunctions, DEGREE, INV_FACT, MAX_K};
+use super::{PhiFunctions, DEGREE, HALF_POW, INV_FACT, MAX_K};
 use crate::error::OdeError;
 use crate::linalg::MAX_EXPM_NORM;
 use crate::stats::Stats;
@@ -129,22 +129,33 @@ fn taylor<const N: usize>(x1: &Mat<N>, k: usize) -> [Mat<N>; MAX_K + 1] {
     phi
 }
 
+/// φ_m(X) → φ_m(2X) from φ₀(X) … φ_m(X) (one term of `double`, m a constant).
+#[inline(always)]
+fn double_one<const N: usize, const M: usize>(phi: &mut [Mat<N>; MAX_K + 1]) {
+    let mut s = mul(&phi[0], &phi[M]);
+    for j in 1..=M {
+        let c = INV_FACT[M - j];
+        for (s, &p) in s.as_flattened_mut().iter_mut().zip(phi[j].as_flattened()) {
+            *s += p * c;
+        }
+    }
+    for s in s.as_flattened_mut() {
+        *s *= HALF_POW[M];
+    }
+    phi[M] = s;
+}
+
 /// φ_j(X) → φ_j(2X), j = k … 0 (`double`).
 #[inline(always)]
 fn double<const N: usize>(phi: &mut [Mat<N>; MAX_K + 1], k: usize) {
-    for m in (1..=k).rev() {
-        let mut s = mul(&phi[0], &phi[m]);
-        let w = INV_FACT[0] / f64::from(1u32 << m);
-        for j in 1..=m {
-            let c = INV_FACT[m - j];
-            for (s, &p) in s.as_flattened_mut().iter_mut().zip(phi[j].as_flattened()) {
-                *s += p * c;
-            }
-        }
-        for s in s.as_flattened_mut() {
-            *s *= w;
-        }
-        phi[m] = s;
+    if k >= 3 {
+        double_one::<N, 3>(phi);
+    }
+    if k >= 2 {
+        double_one::<N, 2>(phi);
+    }
+    if k >= 1 {
+        double_one::<N, 1>(phi);
     }
     phi[0] = mul(&phi[0], &phi[0]);
 }
