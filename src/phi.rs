@@ -310,6 +310,10 @@ impl PhiFunctions {
         for (x, &j) in self.pow[0].iter_mut().zip(jac.as_slice()) {
             *x = h * j;
         }
+        // h·J can overflow where h and J do not; balancing an infinite entry never ends.
+        if !self.pow[0].iter().all(|v| v.is_finite()) {
+            return Err(err());
+        }
         self.balance();
         let mut norm: f64 = 0.0;
         for col in self.pow[0].chunks_exact(n.max(1)) {
@@ -533,7 +537,8 @@ mod tests {
 
     /// Matrices of size `N` from a fixed pseudo-random sequence: entries of mixed sign
     /// over many decades (so that balancing moves them), some exact zeros, a stiff
-    /// diagonal, and steps h from 1e-4 to 1e3 (0 to ~25 squarings), for every k.
+    /// diagonal, and steps h from 1e-4 to 1e3 (0 to ~25 squarings, results that overflow)
+    /// and 1e10 (norms above `MAX_EXPM_NORM`, refused), for every k.
     fn check<const N: usize>() {
         let mut state: u64 = 0x9e37_79b9_7f4a_7c15 ^ N as u64;
         let mut next = move || {
@@ -554,7 +559,7 @@ mod tests {
                     sign * u * f64::powi(10.0, decade) + stiff
                 }
             });
-            for h in [1e-4, 3e-3, 0.07, 1.0, 40.0, 1e3] {
+            for h in [1e-4, 3e-3, 0.07, 1.0, 40.0, 1e3, 1e10] {
                 for k in 0..=MAX_K {
                     let [any, stack] = both::<N>(&jac, h, k);
                     assert_eq!(any, stack, "n = {N}, case {case}, h = {h}, k = {k}");

@@ -184,6 +184,9 @@ impl PhiFunctions {
         for (x, &j) in x.as_flattened_mut().iter_mut().zip(jac) {
             *x = h * j;
         }
+        if !x.as_flattened().iter().all(|v| v.is_finite()) {
+            return Err(err());
+        }
         let scale = balance(&mut x);
         let mut norm: f64 = 0.0;
         for col in &x {
