@@ -65,10 +65,11 @@ fn balance<const N: usize>(z: &mut Mat<N>) -> [f64; N] {
         let mut changed = false;
         for i in 0..N {
             let (mut c, mut r) = (0.0, 0.0);
-            for j in 0..N {
+            // Column i (z[i][j]) and row i (z[j][i]) without the diagonal.
+            for (j, (zij, zj)) in z[i].iter().zip(z.iter()).enumerate() {
                 if j != i {
-                    c += z[i][j].abs();
-                    r += z[j][i].abs();
+                    c += zij.abs();
+                    r += zj[i].abs();
                 }
             }
             if c == 0.0 || r == 0.0 {
@@ -122,8 +123,8 @@ fn taylor<const N: usize>(x1: &Mat<N>, k: usize) -> [Mat<N>; MAX_K + 1] {
     phi[k] = acc;
     for j in (0..k).rev() {
         phi[j] = mul(x1, &phi[j + 1]);
-        for d in 0..N {
-            phi[j][d][d] += INV_FACT[j];
+        for (d, col) in phi[j].iter_mut().enumerate() {
+            col[d] += INV_FACT[j];
         }
     }
     phi
@@ -177,13 +178,14 @@ impl PhiFunctions {
         let Some(jac) = jac.as_slice().get(..N * N) else {
             return Err(err());
         };
-        if !h.is_finite() || !jac.iter().all(|v| v.is_finite()) {
+        if !h.is_finite() {
             return Err(err());
         }
         let mut x: Mat<N> = [[0.0; N]; N];
         for (x, &j) in x.as_flattened_mut().iter_mut().zip(jac) {
             *x = h * j;
         }
+        // Finite h·J: J finite, and no product overflowed (`compute_any`).
         if !x.as_flattened().iter().all(|v| v.is_finite()) {
             return Err(err());
         }
