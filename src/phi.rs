@@ -182,6 +182,40 @@ fn matmul_any(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     }
 }
 
+/// The balancing factor of one index (a power of two) from the off-diagonal sums c of
+/// its column and r of its row, both nonzero: the one that brings them within a factor
+/// of 2, if that shrinks c + r by more than 5 % (else None).
+#[inline(always)]
+fn balance_factor(c: f64, r: f64) -> Option<f64> {
+    let s = c + r;
+    let mut f = 1.0;
+    let (mut cc, mut rr) = (c, r);
+    while cc < rr * 0.5 {
+        f *= 2.0;
+        cc *= 2.0;
+        rr *= 0.5;
+    }
+    while cc >= rr * 2.0 {
+        f *= 0.5;
+        cc *= 0.5;
+        rr *= 2.0;
+    }
+    (cc + rr < 0.95 * s).then_some(f)
+}
+
+/// X = Z'/2^s with ‖X‖₁ ≤ 1 from ‖Z'‖₁ = `norm`: (2^{−s}, s), by halving (exact).
+#[inline(always)]
+fn scaling(mut norm: f64) -> (f64, usize) {
+    let mut squarings = 0;
+    let mut factor = 1.0;
+    while norm > 1.0 {
+        norm *= 0.5;
+        factor *= 0.5;
+        squarings += 1;
+    }
+    (factor, squarings)
+}
+
 /// One Paterson–Stockmeyer chunk, out = c₀I + c₁X + c₂X² + c₃X³ with c = `coef[..4]`.
 fn chunk(n: usize, coef: &[f64], [x1, x2, x3]: [&[f64]; 3], out: &mut [f64]) {
     let nn = n * n;
@@ -251,7 +285,13 @@ impl PhiFunctions {
             }
             self.held_k = None;
         }
-        with_size!(self.n, N => self.compute_dim::<N>(jac, h, k, t, step_h, stats))?;
+        // On stack arrays (`stack.rs`) for a size-specialised N, in the held buffers for
+        // any other size.
+        with_size!(self.n, N => if N == 0 {
+            self.compute_any(jac, h, k, t, step_h, stats)
+        } else {
+            self.compute_stack::<N>(jac, h, k, t, step_h, stats)
+        })?;
         if self.reuse {
             for (a, &j) in self.held.iter_mut().zip(jac.as_slice()) {
                 *a = h * j;
@@ -268,25 +308,6 @@ impl PhiFunctions {
             self.n
         } else {
             N
-        }
-    }
-
-    /// [`compute`](Self::compute) for size `N`: on stack arrays (`stack.rs`) for a
-    /// size-specialised N, the loops over the held buffers for 0 (any size).
-    #[inline(always)]
-    fn compute_dim<const N: usize>(
-        &mut self,
-        jac: &DMatrix<f64>,
-        h: f64,
-        k: usize,
-        t: f64,
-        step_h: f64,
-        stats: &mut Stats,
-    ) -> Result<(), OdeError> {
-        if N == 0 {
-            self.compute_any(jac, h, k, t, step_h, stats)
-        } else {
-            self.compute_stack::<N>(jac, h, k, t, step_h, stats)
         }
     }
 
@@ -325,14 +346,7 @@ impl PhiFunctions {
             return Err(err());
         }
         stats.nexpm += 1;
-        // X = Z'/2^s with ‖X‖₁ ≤ 1; halving is exact.
-        let mut squarings = 0;
-        let mut factor = 1.0;
-        while norm > 1.0 {
-            norm *= 0.5;
-            factor *= 0.5;
-            squarings += 1;
-        }
+        let (factor, squarings) = scaling(norm);
         if factor != 1.0 {
             for x in self.pow[0].iter_mut() {
                 *x *= factor;
@@ -385,20 +399,7 @@ impl PhiFunctions {
                 if c == 0.0 || r == 0.0 {
                     continue;
                 }
-                let s = c + r;
-                let mut f = 1.0;
-                let (mut cc, mut rr) = (c, r);
-                while cc < rr * 0.5 {
-                    f *= 2.0;
-                    cc *= 2.0;
-                    rr *= 0.5;
-                }
-                while cc >= rr * 2.0 {
-                    f *= 0.5;
-                    cc *= 0.5;
-                    rr *= 2.0;
-                }
-                if cc + rr < 0.95 * s {
+                if let Some(f) = balance_factor(c, r) {
                     changed = true;
                     self.scale[i] *= f;
                     // Column i times f, row i over f.

@@ -11,7 +11,7 @@
 //! `stack_arrays_give_the_bits_of_the_any_size_loops` in `super` compares the two
 //! entry by entry for n = 1 … 8.
 
-use super::{PhiFunctions, DEGREE, HALF_POW, INV_FACT, MAX_K};
+use super::{balance_factor, scaling, PhiFunctions, DEGREE, HALF_POW, INV_FACT, MAX_K};
 use crate::error::OdeError;
 use crate::linalg::MAX_EXPM_NORM;
 use crate::stats::Stats;
@@ -75,20 +75,7 @@ fn balance<const N: usize>(z: &mut Mat<N>) -> [f64; N] {
             if c == 0.0 || r == 0.0 {
                 continue;
             }
-            let s = c + r;
-            let mut f = 1.0;
-            let (mut cc, mut rr) = (c, r);
-            while cc < rr * 0.5 {
-                f *= 2.0;
-                cc *= 2.0;
-                rr *= 0.5;
-            }
-            while cc >= rr * 2.0 {
-                f *= 0.5;
-                cc *= 0.5;
-                rr *= 2.0;
-            }
-            if cc + rr < 0.95 * s {
+            if let Some(f) = balance_factor(c, r) {
                 changed = true;
                 scale[i] *= f;
                 for v in &mut z[i] {
@@ -198,13 +185,7 @@ impl PhiFunctions {
             return Err(err());
         }
         stats.nexpm += 1;
-        let mut factor = 1.0;
-        let mut squarings = 0;
-        while norm > 1.0 {
-            norm *= 0.5;
-            factor *= 0.5;
-            squarings += 1;
-        }
+        let (factor, squarings) = scaling(norm);
         if factor != 1.0 {
             for x in x.as_flattened_mut() {
                 *x *= factor;
