@@ -20,9 +20,25 @@ use nalgebra::DMatrix;
 /// An N × N matrix, column-major: `m[j]` is column j.
 type Mat<const N: usize> = [[f64; N]; N];
 
-/// a b (`matmul_any`: each column summed over k in order, from 0.0).
+/// a b (`matmul_any`: each column summed over k in order, from 0.0). Inlined up to
+/// 4 × 4, where the call would cost as much as the product; a call above (which keeps
+/// the sizes up to 8 from growing the labs package by ~13 KB).
 #[inline(always)]
 fn mul<const N: usize>(a: &Mat<N>, b: &Mat<N>) -> Mat<N> {
+    if N <= 4 {
+        mul_inline(a, b)
+    } else {
+        mul_call(a, b)
+    }
+}
+
+#[inline(never)]
+fn mul_call<const N: usize>(a: &Mat<N>, b: &Mat<N>) -> Mat<N> {
+    mul_inline(a, b)
+}
+
+#[inline(always)]
+fn mul_inline<const N: usize>(a: &Mat<N>, b: &Mat<N>) -> Mat<N> {
     let mut c = [[0.0; N]; N];
     for (cj, bj) in c.iter_mut().zip(b) {
         for (ak, &bkj) in a.iter().zip(bj) {
