@@ -29,7 +29,7 @@
 //! (K + 1 products each). The scaling count comes from halving the norm, never from a
 //! logarithm, and the arithmetic is + − × ÷ only, so the result is the same bits natively
 //! and in WebAssembly. Storage is column-major (nalgebra's) in buffers allocated once per
-//! size (the sizes of [`SIZED`] work on stack arrays, `stack.rs`, and only write the
+//! size (the sizes of `SIZED` work on stack arrays, `stack.rs`, and only write the
 //! result there): a step allocates nothing.
 //!
 //! Cost: (6 + K) + s(K + 1) products of m × m matrices. For the m ≤ ~50 of the models
