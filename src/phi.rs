@@ -29,7 +29,8 @@
 //! (K + 1 products each). The scaling count comes from halving the norm, never from a
 //! logarithm, and the arithmetic is + − × ÷ only, so the result is the same bits natively
 //! and in WebAssembly. Storage is column-major (nalgebra's) in buffers allocated once per
-//! size: a step allocates nothing.
+//! size (the sizes of `SIZED` work on stack arrays, `stack.rs`, and only write the
+//! result there): a step allocates nothing.
 //!
 //! Cost: (6 + K) + s(K + 1) products of m × m matrices. For the m ≤ ~50 of the models
 //! and typed systems this is far cheaper than nalgebra's `exp()` of the bordered
@@ -41,12 +42,17 @@ use crate::linalg::MAX_EXPM_NORM;
 use crate::stats::Stats;
 use nalgebra::DMatrix;
 
+mod stack;
+
 /// The highest φ index evaluated.
 pub const MAX_K: usize = 3;
 
 /// Degree of the Taylor polynomial of φ_K on ‖X‖₁ ≤ 1 (a multiple of 4, minus 1, for
 /// the Paterson–Stockmeyer chunks of four).
 const DEGREE: usize = 19;
+
+/// 2^{−k}, the doubling's factor (exact).
+const HALF_POW: [f64; MAX_K + 1] = [1.0, 0.5, 0.25, 0.125];
 
 /// 1/n! for n = 0 … 22 (n! is exact in f64 up to 22!, as its odd part is < 2⁵³, so
 /// each entry is the correctly rounded reciprocal).
@@ -97,12 +103,12 @@ pub struct PhiFunctions {
     held_k: Option<usize>,
 }
 
-/// The sizes that get their own copy of the loops with n known at compile time
-/// (unrolled, the same operations in the same order, so the same bits): 1 to 8 in the
+/// The sizes that get their own copy with n known at compile time (on stack arrays,
+/// `stack.rs`; the same operations in the same order, so the same bits): 1 to 8 in the
 /// whole engine (feature `full`); in the first-load package (pkg/, ≤ 150 KB gzip, where
-/// each size costs ~8 KB raw, ~3 KB gzip) only 2, the textbook size llm runs there
-/// (Van der Pol, the pendulum): llm / ros4 on Van der Pol is 2.5× in WASM with it, 4.4×
-/// without.
+/// a size costs ~5 KB raw, ~1.8 KB gzip) only 2, the textbook size llm runs there
+/// (Van der Pol, the pendulum): llm / ros4 on Van der Pol μ = 1000 is 2.4–2.8× in WASM
+/// with it, 6.8× without.
 const SIZED: (usize, usize) = if cfg!(feature = "full") {
     (1, 8)
 } else {
@@ -164,20 +170,6 @@ macro_rules! with_size {
     };
 }
 
-fn matmul_fixed<const N: usize>(a: &[f64], b: &[f64], c: &mut [f64]) {
-    let (a, b, c) = (&a[..N * N], &b[..N * N], &mut c[..N * N]);
-    for j in 0..N {
-        let mut col = [0.0; N];
-        for k in 0..N {
-            let bkj = b[j * N + k];
-            for i in 0..N {
-                col[i] += a[k * N + i] * bkj;
-            }
-        }
-        c[j * N..(j + 1) * N].copy_from_slice(&col);
-    }
-}
-
 fn matmul_any(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     c.fill(0.0);
     for j in 0..n {
@@ -190,21 +182,42 @@ fn matmul_any(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
     }
 }
 
-/// c = a b for column-major n × n matrices, size `N` known at compile time (0: `n` at
-/// run time; [`PhiFunctions::compute`] takes the size-specialised copies through
-/// [`with_size`] before it gets here).
+/// The balancing factor of one index (a power of two) from the off-diagonal sums c of
+/// its column and r of its row, both nonzero: the one that brings them within a factor
+/// of 2, if that shrinks c + r by more than 5 % (else None).
 #[inline(always)]
-fn matmul_dim<const N: usize>(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
-    if N == 0 {
-        matmul_any(n, a, b, c);
-    } else {
-        matmul_fixed::<N>(a, b, c);
+fn balance_factor(c: f64, r: f64) -> Option<f64> {
+    let s = c + r;
+    let mut f = 1.0;
+    let (mut cc, mut rr) = (c, r);
+    while cc < rr * 0.5 {
+        f *= 2.0;
+        cc *= 2.0;
+        rr *= 0.5;
     }
+    while cc >= rr * 2.0 {
+        f *= 0.5;
+        cc *= 0.5;
+        rr *= 2.0;
+    }
+    (cc + rr < 0.95 * s).then_some(f)
+}
+
+/// X = Z'/2^s with ‖X‖₁ ≤ 1 from ‖Z'‖₁ = `norm`: (2^{−s}, s), by halving (exact).
+#[inline(always)]
+fn scaling(mut norm: f64) -> (f64, usize) {
+    let mut squarings = 0;
+    let mut factor = 1.0;
+    while norm > 1.0 {
+        norm *= 0.5;
+        factor *= 0.5;
+        squarings += 1;
+    }
+    (factor, squarings)
 }
 
 /// One Paterson–Stockmeyer chunk, out = c₀I + c₁X + c₂X² + c₃X³ with c = `coef[..4]`.
-#[inline(always)]
-fn chunk<const N: usize>(n: usize, coef: &[f64], [x1, x2, x3]: [&[f64]; 3], out: &mut [f64]) {
+fn chunk(n: usize, coef: &[f64], [x1, x2, x3]: [&[f64]; 3], out: &mut [f64]) {
     let nn = n * n;
     let (x1, x2, x3, out) = (&x1[..nn], &x2[..nn], &x3[..nn], &mut out[..nn]);
     let (c0, c1, c2, c3) = (coef[0], coef[1], coef[2], coef[3]);
@@ -272,7 +285,13 @@ impl PhiFunctions {
             }
             self.held_k = None;
         }
-        with_size!(self.n, N => self.compute_dim::<N>(jac, h, k, t, step_h, stats))?;
+        // On stack arrays (`stack.rs`) for a size-specialised N, in the held buffers for
+        // any other size.
+        with_size!(self.n, N => if N == 0 {
+            self.compute_any(jac, h, k, t, step_h, stats)
+        } else {
+            self.compute_stack::<N>(jac, h, k, t, step_h, stats)
+        })?;
         if self.reuse {
             for (a, &j) in self.held.iter_mut().zip(jac.as_slice()) {
                 *a = h * j;
@@ -292,10 +311,8 @@ impl PhiFunctions {
         }
     }
 
-    /// [`compute`](Self::compute) for size `N` (0: any size). The same source for every
-    /// size, so the same operations in the same order: a size known at compile time
-    /// only lets the compiler unroll the loops and drop the index arithmetic.
-    fn compute_dim<const N: usize>(
+    /// [`compute`](Self::compute) for any size, in the held buffers.
+    fn compute_any(
         &mut self,
         jac: &DMatrix<f64>,
         h: f64,
@@ -304,18 +321,23 @@ impl PhiFunctions {
         step_h: f64,
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        let n = self.dim::<N>();
+        let n = self.n;
         debug_assert!(k <= MAX_K && jac.nrows() == n && jac.ncols() == n);
         let k = k.min(MAX_K);
         self.k = k;
         let err = || OdeError::ExpmNotFinite { t, h: step_h };
-        if !h.is_finite() || !jac.iter().all(|v| v.is_finite()) {
+        if !h.is_finite() {
             return Err(err());
         }
         for (x, &j) in self.pow[0].iter_mut().zip(jac.as_slice()) {
             *x = h * j;
         }
-        self.balance::<N>();
+        // Finite h·J: J finite (h·NaN, h·∞ and 0·∞ are not), and no product overflowed
+        // (h·J can where h and J do not, and balancing an infinite entry never ends).
+        if !self.pow[0].iter().all(|v| v.is_finite()) {
+            return Err(err());
+        }
+        self.balance();
         let mut norm: f64 = 0.0;
         for col in self.pow[0].chunks_exact(n.max(1)) {
             norm = norm.max(col.iter().map(|v| v.abs()).sum());
@@ -324,22 +346,15 @@ impl PhiFunctions {
             return Err(err());
         }
         stats.nexpm += 1;
-        // X = Z'/2^s with ‖X‖₁ ≤ 1; halving is exact.
-        let mut squarings = 0;
-        let mut factor = 1.0;
-        while norm > 1.0 {
-            norm *= 0.5;
-            factor *= 0.5;
-            squarings += 1;
-        }
+        let (factor, squarings) = scaling(norm);
         if factor != 1.0 {
             for x in self.pow[0].iter_mut() {
                 *x *= factor;
             }
         }
-        self.taylor::<N>();
+        self.taylor();
         for _ in 0..squarings {
-            self.double::<N>();
+            self.double();
         }
         // Undo the balancing: φ_k(Z)_ij = φ_k(Z')_ij d_i / d_j (exact).
         if self.scale.iter().any(|&d| d != 1.0) {
@@ -365,9 +380,8 @@ impl PhiFunctions {
     /// Balances `pow[0]` in place, D in `scale`: Parlett–Reinsch with radix 2, the
     /// off-diagonal row and column sums of each index brought within a factor of 2,
     /// until a sweep changes no sum by more than 5 % (as LAPACK's `dgebal`).
-    #[inline(always)]
-    fn balance<const N: usize>(&mut self) {
-        let n = self.dim::<N>();
+    fn balance(&mut self) {
+        let n = self.n;
         let z = &mut self.pow[0];
         self.scale.fill(1.0);
         // A bounded number of sweeps (each factor is a power of two, so this converges
@@ -385,20 +399,7 @@ impl PhiFunctions {
                 if c == 0.0 || r == 0.0 {
                     continue;
                 }
-                let s = c + r;
-                let mut f = 1.0;
-                let (mut cc, mut rr) = (c, r);
-                while cc < rr * 0.5 {
-                    f *= 2.0;
-                    cc *= 2.0;
-                    rr *= 0.5;
-                }
-                while cc >= rr * 2.0 {
-                    f *= 0.5;
-                    cc *= 0.5;
-                    rr *= 2.0;
-                }
-                if cc + rr < 0.95 * s {
+                if let Some(f) = balance_factor(c, r) {
                     changed = true;
                     self.scale[i] *= f;
                     // Column i times f, row i over f.
@@ -417,25 +418,24 @@ impl PhiFunctions {
     }
 
     /// φ_K(X) … φ₀(X) for ‖X‖₁ ≤ 1, X in `pow[0]`.
-    #[inline(always)]
-    fn taylor<const N: usize>(&mut self) {
-        let n = self.dim::<N>();
+    fn taylor(&mut self) {
+        let n = self.n;
         let nn = n * n;
         let k = self.k;
         let [x1, x2, x3, x4] = &mut self.pow;
         let (x1, x2, x3, x4) = (&mut x1[..nn], &mut x2[..nn], &mut x3[..nn], &mut x4[..nn]);
-        matmul_dim::<N>(n, x1, x1, x2);
-        matmul_dim::<N>(n, x2, x1, x3);
-        matmul_dim::<N>(n, x2, x2, x4);
+        matmul_any(n, x1, x1, x2);
+        matmul_any(n, x2, x1, x3);
+        matmul_any(n, x2, x2, x4);
         // Paterson–Stockmeyer: φ_K(X) = Σ_i B_i (X⁴)^i, B_i = Σ_r c_{4i+r} X^r,
         // c_j = 1/(j+K)!, Horner in X⁴ from the top chunk down.
         let powers = [&*x1, &*x2, &*x3];
         let chunks = (DEGREE + 1) / 4;
         let (acc, tmp) = (&mut self.tmp[..nn], &mut self.tmp2[..nn]);
-        chunk::<N>(n, &INV_FACT[4 * (chunks - 1) + k..], powers, acc);
+        chunk(n, &INV_FACT[4 * (chunks - 1) + k..], powers, acc);
         for i in (0..chunks - 1).rev() {
-            matmul_dim::<N>(n, acc, x4, tmp);
-            chunk::<N>(n, &INV_FACT[4 * i + k..], powers, acc);
+            matmul_any(n, acc, x4, tmp);
+            chunk(n, &INV_FACT[4 * i + k..], powers, acc);
             for (a, t) in acc.iter_mut().zip(tmp.iter()) {
                 *a += t;
             }
@@ -444,7 +444,7 @@ impl PhiFunctions {
         for j in (0..k).rev() {
             let (lo, hi) = self.phi.split_at_mut(j + 1);
             let out = &mut lo[j][..nn];
-            matmul_dim::<N>(n, x1, &hi[0][..nn], out);
+            matmul_any(n, x1, &hi[0][..nn], out);
             for d in 0..n {
                 out[d * (n + 1)] += INV_FACT[j];
             }
@@ -452,18 +452,17 @@ impl PhiFunctions {
     }
 
     /// φ_k(X) → φ_k(2X), k = K … 0 (Skaflestad–Wright eq. 2.5).
-    #[inline(always)]
-    fn double<const N: usize>(&mut self) {
-        let n = self.dim::<N>();
+    fn double(&mut self) {
+        let n = self.n;
         let nn = n * n;
         for k in (1..=self.k).rev() {
-            matmul_dim::<N>(
+            matmul_any(
                 n,
                 &self.phi[0][..nn],
                 &self.phi[k][..nn],
                 &mut self.tmp[..nn],
             );
-            let w = INV_FACT[0] / f64::from(1u32 << k);
+            let w = HALF_POW[k];
             // tmp2 = (tmp + Σ_{j=1..k} φ_j/(k−j)!)·w, the sum in the order of j, a whole
             // matrix per term (the same operations per entry, in vectorisable loops).
             let tmp2 = &mut self.tmp2[..nn];
@@ -479,7 +478,7 @@ impl PhiFunctions {
             }
             std::mem::swap(&mut self.phi[k], &mut self.tmp2);
         }
-        matmul_dim::<N>(
+        matmul_any(
             n,
             &self.phi[0][..nn],
             &self.phi[0][..nn],
@@ -512,5 +511,75 @@ impl PhiFunctions {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// φ₀ … φ_k of h·J by the any-size loops and by the stack arrays of size `N`:
+    /// (result, nexpm, the bits of every φ_j, j ≤ k) of each.
+    fn both<const N: usize>(jac: &DMatrix<f64>, h: f64, k: usize) -> [(bool, u64, Vec<u64>); 2] {
+        let run = |stack: bool| {
+            let mut phi = PhiFunctions::new(N);
+            let mut stats = Stats::default();
+            let ok = if stack {
+                phi.compute_stack::<N>(jac, h, k, 0.0, h, &mut stats)
+            } else {
+                phi.compute_any(jac, h, k, 0.0, h, &mut stats)
+            }
+            .is_ok();
+            let bits = (0..=k)
+                .flat_map(|j| phi.phi(j).iter().map(|v| v.to_bits()).collect::<Vec<_>>())
+                .collect();
+            (ok, stats.nexpm, bits)
+        };
+        [run(false), run(true)]
+    }
+
+    /// Matrices of size `N` from a fixed pseudo-random sequence: entries of mixed sign
+    /// over many decades (so that balancing moves them), some exact zeros, a stiff
+    /// diagonal, and steps h from 1e-4 to 1e3 (0 to ~25 squarings, results that overflow)
+    /// and 1e10 (norms above `MAX_EXPM_NORM`, refused), for every k.
+    fn check<const N: usize>() {
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15 ^ N as u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..40 {
+            let jac = DMatrix::from_fn(N, N, |r, c| {
+                let u = next();
+                if u < 0.15 {
+                    0.0
+                } else {
+                    let decade = (next() * 8.0).floor() as i32 - 3;
+                    let sign = if next() < 0.5 { -1.0 } else { 1.0 };
+                    let stiff = if r == c && case % 3 == 0 { -1e3 } else { 0.0 };
+                    sign * u * f64::powi(10.0, decade) + stiff
+                }
+            });
+            for h in [1e-4, 3e-3, 0.07, 1.0, 40.0, 1e3, 1e10] {
+                for k in 0..=MAX_K {
+                    let [any, stack] = both::<N>(&jac, h, k);
+                    assert_eq!(any, stack, "n = {N}, case {case}, h = {h}, k = {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stack_arrays_give_the_bits_of_the_any_size_loops() {
+        check::<1>();
+        check::<2>();
+        check::<3>();
+        check::<4>();
+        check::<5>();
+        check::<6>();
+        check::<7>();
+        check::<8>();
     }
 }

@@ -141,6 +141,26 @@ fn phi_refuses_non_finite_and_huge_arguments_with_a_typed_error() {
     assert_eq!(stats.nexpm, 1, "only the overflowing one was evaluated");
 }
 
+/// h·J can overflow although h and J are finite; such an argument is refused like a
+/// non-finite one (balancing it never ended: the page froze), at a compile-time size
+/// (2) and at any size (10).
+#[test]
+fn phi_refuses_an_argument_whose_product_with_h_overflows() {
+    for n in [2, 10] {
+        let mut j = DMatrix::from_diagonal_element(n, n, -1.0);
+        j[(0, 1)] = 1e300;
+        j[(1, 0)] = -1e300;
+        let mut stats = Stats::default();
+        let mut phi = PhiFunctions::new(n);
+        assert_eq!(
+            phi.compute(&j, 1e10, 3, 4.0, 1e10, &mut stats),
+            Err(OdeError::ExpmNotFinite { t: 4.0, h: 1e10 }),
+            "n = {n}"
+        );
+        assert_eq!(stats.nexpm, 0, "n = {n}: nothing was evaluated");
+    }
+}
+
 /// `PhiFunctions::reusing`: a repeated argument (h·J the same bits) is answered from the
 /// held evaluation without counting one, with the bits a fresh evaluation gives; a
 /// change of h or of one entry in its last bit, or a higher k, evaluates again. Sizes 3

@@ -161,8 +161,8 @@ impl Stepper for Llm {
             stats.nfev += 1;
         }
         let (jac, ft) = self.provider.at(sys, t, y, stats)?;
-        self.jac.copy_from(jac);
-        self.ft.copy_from(ft);
+        self.jac.as_mut_slice().copy_from_slice(jac.as_slice());
+        self.ft.as_mut_slice().copy_from_slice(ft.as_slice());
         self.last_t = t;
         self.last_h = h;
         self.last_y.copy_from_slice(y);
@@ -180,16 +180,11 @@ impl Stepper for Llm {
         // l = 2h φ₃(hJ) r.
         sys.rhs(t + h, y_out, &mut self.f_end);
         stats.nfev += 1;
-        for (i, ri) in self.resid.iter_mut().enumerate() {
-            let lin = self.f_start[i]
-                + self
-                    .work
-                    .iter()
-                    .enumerate()
-                    .map(|(j, dj)| self.jac[(i, j)] * dj)
-                    .sum::<f64>()
-                + self.ft[i] * h;
-            *ri = self.f_end[i] - lin;
+        let (n, jac) = (y.len(), self.jac.as_slice());
+        for i in 0..n {
+            let jw = (0..n).map(|j| jac[j * n + i] * self.work[j]).sum::<f64>();
+            let lin = self.f_start[i] + jw + self.ft[i] * h;
+            self.resid[i] = self.f_end[i] - lin;
         }
         self.error.fill(0.0);
         self.phi.apply_add(3, 2.0 * h, &self.resid, &mut self.error);
