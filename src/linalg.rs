@@ -171,6 +171,9 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
         }
         stats.nlu += 1;
         self.swaps.clear();
+        if self.lu.nrows() == 2 {
+            return self.eliminate_n::<2>();
+        }
         let m = &mut self.lu;
         for i in 0..m.nrows() {
             let piv = m.view_range(i.., i).icamax() + i;
@@ -185,6 +188,53 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
                 gauss_step_swap(m, diag, i, piv);
             } else {
                 gauss_step(m, diag, i);
+            }
+        }
+        Ok(())
+    }
+
+    /// The elimination of [`Factored::factorise`] for a size known at compile time
+    /// (`fixed::<N>`), as loops over the column-major slice with nalgebra's operations
+    /// in its order: `icamax`'s first largest |·|₁, the row interchange of the columns
+    /// already eliminated and of the pivot column, `coeffs *= 1/diag`, then per later
+    /// column its interchange and axpy's y ← a·x·1 + 1·y. With the trip counts constant
+    /// a 2 × 2 LU is its arithmetic; nalgebra's views cost several times that (a third
+    /// of a ros4 step on Van der Pol). Written for any `N` but called for 2 only: each
+    /// size is code in the first-load package. Bitwise nalgebra's (`tests/linalg.rs`).
+    fn eliminate_n<const N: usize>(&mut self) -> Result<(), OdeError> {
+        let n = fixed::<N>(self.lu.nrows());
+        let one = T::one();
+        for i in 0..n {
+            let m = &mut self.lu.as_mut_slice()[..n * n];
+            let mut the_max = m[i * n + i].norm1();
+            let mut piv = i;
+            for r in i + 1..n {
+                let val = m[i * n + r].norm1();
+                if val > the_max {
+                    the_max = val;
+                    piv = r;
+                }
+            }
+            let diag = m[i * n + piv];
+            if diag == T::zero() {
+                return Err(self.singular());
+            }
+            if piv != i {
+                self.swaps.push((i, piv));
+                for c in 0..=i {
+                    m.swap(c * n + i, c * n + piv);
+                }
+            }
+            let inv_diag = one / diag;
+            for r in i + 1..n {
+                m[i * n + r] *= inv_diag;
+            }
+            for k in i + 1..n {
+                m.swap(k * n + i, k * n + piv);
+                let a = -m[k * n + i];
+                for r in i + 1..n {
+                    m[k * n + r] = a * m[i * n + r] * one + one * m[k * n + r];
+                }
             }
         }
         Ok(())

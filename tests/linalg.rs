@@ -256,3 +256,33 @@ fn two_state_fixed_size_paths_are_bitwise_the_general_ones() {
         assert_eq!(bits(&fixed), bits(&want));
     }
 }
+
+#[test]
+fn two_by_two_factorisation_pivots_and_refuses_as_nalgebras_lu() {
+    // The 2 × 2 elimination runs with the size a constant (Factored::eliminate_n): with
+    // and without the row interchange, ties of |·| (nalgebra keeps the first), and a
+    // zero pivot column.
+    let mut stats = Stats::default();
+    let cases: [[f64; 4]; 5] = [
+        [4.0, 1.0, 2.0, 3.0],       // no interchange
+        [1.0, 4.0, 2.0, 3.0],       // interchange
+        [-3.0, 3.0, 1.0, 2.0],      // |·| tie: the first row stays
+        [1e-300, 1.0, 1.0, 1e-300], // interchange, tiny pivot
+        [0.0, 0.0, 1.0, 2.0],       // zero first column: singular
+    ];
+    for rows in cases {
+        // from_column_slice: the first two entries are column 0.
+        let m = DMatrix::from_column_slice(2, 2, &rows);
+        let b = DVector::from_vec(vec![0.5, -1.25]);
+        let want = m.clone().lu().solve(&b);
+        let got = Factored::new(m, "M", 0.0, 1.0, &mut stats).and_then(|f| {
+            let mut x = b.clone();
+            f.solve_in_place(&mut x).map(|()| x)
+        });
+        match (want, got) {
+            (Some(want), Ok(got)) => assert_eq!(bits(&got), bits(&want), "{rows:?}"),
+            (None, Err(OdeError::SingularMatrix { .. })) => {}
+            (want, got) => panic!("{rows:?}: nalgebra {want:?}, Factored {got:?}"),
+        }
+    }
+}
