@@ -21,6 +21,7 @@
 //! of the factorisation; each factorisation made is counted in `nlu`.
 
 use crate::error::OdeError;
+use crate::linalg::fixed;
 use crate::stats::Stats;
 use nalgebra::linalg::{gauss_step, gauss_step_swap};
 use nalgebra::{Complex, ComplexField, DMatrix};
@@ -144,7 +145,18 @@ impl StageLu {
     /// Solves ((γ̂/h)I − J) x = b in place. The caller checks x for non-finite entries
     /// ([`StageLu::refused_real`]), where it checks its own results anyway.
     pub(super) fn solve_real(&self, b: &mut [f64]) {
-        let n = b.len();
+        // Two states (Van der Pol, the pendulum): the same loops with the size a
+        // constant, unrolled (the runtime-n loops cost ~250 instructions a solve there).
+        match b.len() {
+            2 => self.solve_real_n::<2>(b),
+            _ => self.solve_real_n::<0>(b),
+        }
+    }
+
+    /// [`StageLu::solve_real`] with the size `N` known at compile time (0: any n).
+    fn solve_real_n<const N: usize>(&self, b: &mut [f64]) {
+        let n = fixed::<N>(b.len());
+        let b = &mut b[..n];
         let lu = self.real.as_slice();
         assert_eq!(lu.len(), n * n, "radau5: the system's size changed");
         for (i, &p) in self.real_pivots.iter().enumerate() {
@@ -172,7 +184,16 @@ impl StageLu {
     /// Solves (((α + iβ)/h)I − J) x = b in place, b = `re` + i·`im`; the caller checks x
     /// ([`StageLu::refused_complex`]).
     pub(super) fn solve_complex(&self, re: &mut [f64], im: &mut [f64]) {
-        let n = re.len();
+        match re.len() {
+            2 => self.solve_complex_n::<2>(re, im),
+            _ => self.solve_complex_n::<0>(re, im),
+        }
+    }
+
+    /// [`StageLu::solve_complex`] with the size `N` known at compile time (0: any n).
+    fn solve_complex_n<const N: usize>(&self, re: &mut [f64], im: &mut [f64]) {
+        let n = fixed::<N>(re.len());
+        let re = &mut re[..n];
         let lu = self.complex.as_slice();
         assert!(
             im.len() == n && lu.len() == n * n,
