@@ -31,6 +31,7 @@ pub struct Dirk {
     psi: Vec<f64>,
     stage: Vec<f64>,
     error: Vec<f64>,
+    newton: newton::Workspace,
     /// The last step's ends and slopes (dense output).
     ends: StepEnds,
 }
@@ -52,6 +53,7 @@ impl Dirk {
             psi: vec![0.0; dim],
             stage: vec![0.0; dim],
             error: vec![0.0; dim],
+            newton: newton::Workspace::default(),
             ends: StepEnds::new(dim),
         }
     }
@@ -104,7 +106,15 @@ impl Stepper for Dirk {
                 beta: aii,
                 what: NEWTON_MATRIX,
             };
-            newton::solve(sys, &mut self.provider, &eq, y, &mut self.stage, stats)?;
+            newton::solve(
+                sys,
+                &mut self.provider,
+                &eq,
+                y,
+                &mut self.stage,
+                &mut self.newton,
+                stats,
+            )?;
             for ((kv, s), p) in self.k[i].iter_mut().zip(&self.stage).zip(&self.psi) {
                 *kv = (s - p) / (h * aii);
             }

@@ -37,6 +37,9 @@ pub struct History {
     points: VecDeque<Point>,
     pending: Option<Point>,
     capacity: usize,
+    /// State buffers of points that left the history, reused for the next ones (a step
+    /// allocates nothing once the history is full).
+    spare: Vec<Vec<f64>>,
 }
 
 /// Relative tolerance on the spacing of history points.
@@ -48,7 +51,22 @@ impl History {
             points: VecDeque::with_capacity(capacity + 1),
             pending: None,
             capacity,
+            // At most every point and the pending one are spare at once.
+            spare: Vec::with_capacity(capacity + 2),
         }
+    }
+
+    /// A copy of `y` in a spare buffer (a new one only while the history fills).
+    fn copy_of(&mut self, y: &[f64]) -> Vec<f64> {
+        let mut v = self.spare.pop().unwrap_or_default();
+        v.clear();
+        v.extend_from_slice(y);
+        v
+    }
+
+    /// Keeps a point's state buffer for reuse.
+    fn recycle(&mut self, p: Point) {
+        self.spare.push(p.y);
     }
 
     /// Starts a step from (t, y) of size h: settles the pending point and returns how
@@ -57,6 +75,8 @@ impl History {
         if let Some(p) = self.pending.take() {
             if same_time(p.t, t) && p.y == y {
                 self.points.push_back(p);
+            } else {
+                self.recycle(p);
             }
         }
         let continues = self
@@ -64,15 +84,16 @@ impl History {
             .back()
             .is_some_and(|p| same_time(p.t, t) && p.y.as_slice() == y);
         if !continues {
-            self.points.clear();
-            self.points.push_back(Point {
-                t,
-                y: y.to_vec(),
-                f: None,
-            });
+            while let Some(p) = self.points.pop_front() {
+                self.recycle(p);
+            }
+            let y = self.copy_of(y);
+            self.points.push_back(Point { t, y, f: None });
         }
         while self.points.len() > self.capacity {
-            self.points.pop_front();
+            if let Some(p) = self.points.pop_front() {
+                self.recycle(p);
+            }
         }
         let n = self.points.len();
         let mut usable = 1;
@@ -86,7 +107,9 @@ impl History {
         }
         // Points older than a break in the spacing can never be used again.
         while self.points.len() > usable {
-            self.points.pop_front();
+            if let Some(p) = self.points.pop_front() {
+                self.recycle(p);
+            }
         }
         usable
     }
@@ -104,11 +127,11 @@ impl History {
 
     /// Records the result of the step just taken (accepted or not is known next time).
     pub fn propose(&mut self, t: f64, y: &[f64], f: Option<Vec<f64>>) {
-        self.pending = Some(Point {
-            t,
-            y: y.to_vec(),
-            f,
-        });
+        if let Some(p) = self.pending.take() {
+            self.recycle(p);
+        }
+        let y = self.copy_of(y);
+        self.pending = Some(Point { t, y, f });
     }
 
     /// The pending result, to store f there (the dense output evaluates it).

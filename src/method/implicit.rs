@@ -25,6 +25,7 @@ pub struct ImplicitStepper {
     provider: JacobianProvider,
     history: History,
     psi: Vec<f64>,
+    newton: newton::Workspace,
     /// The last step's ends and slopes (dense output).
     ends: StepEnds,
 }
@@ -42,6 +43,7 @@ impl ImplicitStepper {
             provider: JacobianProvider::new(info.id, jacobian).sparse(),
             history: History::new(2),
             psi: vec![0.0; dim],
+            newton: newton::Workspace::default(),
             ends: StepEnds::new(dim),
         }
     }
@@ -87,7 +89,15 @@ impl Stepper for ImplicitStepper {
             beta,
             what,
         };
-        newton::solve(sys, &mut self.provider, &eq, y, y_out, stats)?;
+        newton::solve(
+            sys,
+            &mut self.provider,
+            &eq,
+            y,
+            y_out,
+            &mut self.newton,
+            stats,
+        )?;
         self.history.propose(t + h, y_out, None);
         self.ends.record_carried(t, h, y, y_out, f_start);
         Ok(())

@@ -7,7 +7,8 @@
 //! (backward Euler: ψ = y_n, β = 1, seed 002 §7.7; BDF2: ψ = (4y_n − y_{n−1})/3,
 //! β = 2/3, 002 §7.8 corrected per `../shared/METHODS.md`). Simplified Newton: J is
 //! taken at the start of the step and I − hβJ factorised once (dense or sparse LU,
-//! `crate::linear_solver`). The
+//! `crate::linear_solver`), refactorised in the storage a [`Workspace`] keeps with the
+//! other buffers, so a step allocates nothing. The
 //! iteration stops when the scaled correction max_i |Δ_i|/(ATOL + RTOL |y_i|) ≤ 1;
 //! if it has not after [`MAX_ITERATIONS`], or the corrections stop shrinking (a
 //! diverging or stalled iteration is abandoned early), J is
@@ -18,7 +19,7 @@
 
 use crate::error::OdeError;
 use crate::jacobian::JacobianProvider;
-use crate::linear_solver::StepMatrix;
+use crate::linear_solver::{Jacobian, StepMatrix};
 use crate::problem::System;
 use crate::stats::Stats;
 use nalgebra::DVector;
@@ -42,6 +43,34 @@ pub struct Implicit<'a> {
     pub what: &'static str,
 }
 
+/// The buffers [`solve`] keeps between steps (the predictor, f, the Newton right-hand
+/// side and the LU of I − hβJ, refactorised in its own storage): a step allocates
+/// nothing once they exist.
+#[derive(Default)]
+pub struct Workspace {
+    predictor: Vec<f64>,
+    f: Vec<f64>,
+    rhs: DVector<f64>,
+    lu: Option<StepMatrix>,
+}
+
+/// I − hβJ for J, factorised in the kept LU's storage (a new LU the first time).
+fn factorise<'a>(
+    lu: &'a mut Option<StepMatrix>,
+    jac: &Jacobian,
+    eq: &Implicit,
+    stats: &mut Stats,
+) -> Result<&'a StepMatrix, OdeError> {
+    let c = eq.h * eq.beta;
+    Ok(match lu {
+        Some(lu) => {
+            lu.refactor(jac, 1.0, c, eq.what, eq.t, eq.h, stats)?;
+            lu
+        }
+        empty => empty.insert(StepMatrix::new(jac, 1.0, c, eq.what, eq.t, eq.h, stats)?),
+    })
+}
+
 /// Solves the implicit equation from the predictor `y` (overwritten with the solution);
 /// J comes from `provider` at (t, y_start).
 pub fn solve(
@@ -50,32 +79,44 @@ pub fn solve(
     eq: &Implicit,
     y_start: &[f64],
     y: &mut [f64],
+    work: &mut Workspace,
     stats: &mut Stats,
 ) -> Result<(), OdeError> {
     let n = y.len();
-    let predictor = y.to_vec();
-    let (jac, _) = provider.at_any(sys, eq.t, y_start, stats)?;
-    let mut jac = jac.clone();
-    let mut f = vec![0.0; n];
-    let mut rhs = DVector::<f64>::zeros(n);
+    let Workspace {
+        predictor,
+        f,
+        rhs,
+        lu: kept,
+    } = work;
+    if f.len() != n {
+        *predictor = vec![0.0; n];
+        *f = vec![0.0; n];
+        *rhs = DVector::zeros(n);
+    }
+    predictor.copy_from_slice(y);
     let mut iterations = 0;
     for attempt in 0..2 {
-        if attempt == 1 {
+        let lu = if attempt == 0 {
+            let (jac, _) = provider.at_any(sys, eq.t, y_start, stats)?;
+            factorise(kept, jac, eq, stats)?
+        } else {
             // Refresh J at the latest iterate and start again from the predictor.
-            jac = provider.fresh(sys, eq.t_new, y, stats)?.clone();
-            y.copy_from_slice(&predictor);
-        }
-        let lu = StepMatrix::new(&jac, 1.0, eq.h * eq.beta, eq.what, eq.t, eq.h, stats)?;
+            let jac = provider.fresh(sys, eq.t_new, y, stats)?;
+            let lu = factorise(kept, jac, eq, stats)?;
+            y.copy_from_slice(predictor);
+            lu
+        };
         let mut previous = f64::INFINITY;
         for _ in 0..MAX_ITERATIONS {
-            sys.rhs(eq.t_new, y, &mut f);
+            sys.rhs(eq.t_new, y, f);
             stats.nfev += 1;
             stats.nnewton += 1;
             iterations += 1;
             for i in 0..n {
                 rhs[i] = -(y[i] - eq.psi[i] - eq.h * eq.beta * f[i]);
             }
-            lu.solve_in_place(&mut rhs)?;
+            lu.solve_in_place(rhs)?;
             let mut size: f64 = 0.0;
             for i in 0..n {
                 y[i] += rhs[i];
