@@ -75,8 +75,6 @@ const result = { runs: RUNS, node: process.version };
     }
     const spec = { ...cases.stiff.spec, method: id };
     try {
-      // The longer warm-up (SETTLE_WARMUP): the median of 2 warm-ups and 7 runs mixed
-      // tiers.
       const { ms, runs, out } = timed(RUNS, () => solve(spec), SETTLE_WARMUP);
       const y = last(out);
       const err = Math.max(...y.map((v, i) => Math.abs(v - reference[i])));

@@ -183,6 +183,29 @@ impl StepMatrix {
         }
     }
 
+    /// The step's dI − cJ factorised in the matrix a stepper keeps across steps:
+    /// refactorised in its storage ([`StepMatrix::refactor`]) once there is one, made
+    /// ([`StepMatrix::new`]) the first time.
+    #[allow(clippy::too_many_arguments)]
+    pub fn in_kept<'a>(
+        kept: &'a mut Option<StepMatrix>,
+        jac: &Jacobian,
+        d: f64,
+        c: f64,
+        what: &'static str,
+        t: f64,
+        h: f64,
+        stats: &mut Stats,
+    ) -> Result<&'a StepMatrix, OdeError> {
+        Ok(match kept {
+            Some(lu) => {
+                lu.refactor(jac, d, c, what, t, h, stats)?;
+                lu
+            }
+            empty => empty.insert(StepMatrix::new(jac, d, c, what, t, h, stats)?),
+        })
+    }
+
     /// Factorises the next step's dI − cJ: in this matrix's storage when both are
     /// dense (no allocation), else as [`StepMatrix::new`]. `what` names the matrix
     /// in errors, as in `new`; a stepper passes the same one every step.

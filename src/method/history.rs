@@ -69,6 +69,15 @@ impl History {
         self.spare.push(p.y);
     }
 
+    /// Drops the oldest points until at most `len` remain, keeping their buffers.
+    fn keep_newest(&mut self, len: usize) {
+        while self.points.len() > len {
+            if let Some(p) = self.points.pop_front() {
+                self.recycle(p);
+            }
+        }
+    }
+
     /// Starts a step from (t, y) of size h: settles the pending point and returns how
     /// many newest points (the current one included) are equally spaced by h.
     pub fn begin(&mut self, t: f64, y: &[f64], h: f64) -> usize {
@@ -84,17 +93,11 @@ impl History {
             .back()
             .is_some_and(|p| same_time(p.t, t) && p.y.as_slice() == y);
         if !continues {
-            while let Some(p) = self.points.pop_front() {
-                self.recycle(p);
-            }
+            self.keep_newest(0);
             let y = self.copy_of(y);
             self.points.push_back(Point { t, y, f: None });
         }
-        while self.points.len() > self.capacity {
-            if let Some(p) = self.points.pop_front() {
-                self.recycle(p);
-            }
-        }
+        self.keep_newest(self.capacity);
         let n = self.points.len();
         let mut usable = 1;
         while usable < n {
@@ -106,11 +109,7 @@ impl History {
             usable += 1;
         }
         // Points older than a break in the spacing can never be used again.
-        while self.points.len() > usable {
-            if let Some(p) = self.points.pop_front() {
-                self.recycle(p);
-            }
-        }
+        self.keep_newest(usable);
         usable
     }
 

@@ -54,21 +54,15 @@ pub struct Workspace {
     lu: Option<StepMatrix>,
 }
 
-/// I − hβJ for J, factorised in the kept LU's storage (a new LU the first time).
+/// I − hβJ for J, in the LU the workspace keeps.
 fn factorise<'a>(
-    lu: &'a mut Option<StepMatrix>,
+    kept: &'a mut Option<StepMatrix>,
     jac: &Jacobian,
     eq: &Implicit,
     stats: &mut Stats,
 ) -> Result<&'a StepMatrix, OdeError> {
     let c = eq.h * eq.beta;
-    Ok(match lu {
-        Some(lu) => {
-            lu.refactor(jac, 1.0, c, eq.what, eq.t, eq.h, stats)?;
-            lu
-        }
-        empty => empty.insert(StepMatrix::new(jac, 1.0, c, eq.what, eq.t, eq.h, stats)?),
-    })
+    StepMatrix::in_kept(kept, jac, 1.0, c, eq.what, eq.t, eq.h, stats)
 }
 
 /// Solves the implicit equation from the predictor `y` (overwritten with the solution);

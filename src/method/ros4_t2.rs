@@ -143,13 +143,7 @@ impl Stepper for Ros4T2 {
         let (jac, ft) = self.provider.at_any(sys, t, y, stats)?;
         let what = "I/(γh) − J of the Table 2 Rosenbrock step";
         let d = 1.0 / (GAMMA * h);
-        let lu = match &mut self.lu {
-            Some(lu) => {
-                lu.refactor(jac, d, 1.0, what, t, h, stats)?;
-                lu
-            }
-            empty => empty.insert(StepMatrix::new(jac, d, 1.0, what, t, h, stats)?),
-        };
+        let lu = StepMatrix::in_kept(&mut self.lu, jac, d, 1.0, what, t, h, stats)?;
         for i in 0..4 {
             let (done, rest) = self.u.split_at_mut(i * n);
             let u_i = &mut rest[..n];

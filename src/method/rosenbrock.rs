@@ -276,13 +276,7 @@ impl Stepper for Rosenbrock {
         // the dense entries are δᵢⱼ − Jᵢⱼ·γh as before), in the last step's storage.
         let what = "I − γhJ of the Rosenbrock step";
         let c = tab.gamma_diag * h;
-        let lu = match &mut self.lu {
-            Some(lu) => {
-                lu.refactor(jac, 1.0, c, what, t, h, stats)?;
-                lu
-            }
-            empty => empty.insert(StepMatrix::new(jac, 1.0, c, what, t, h, stats)?),
-        };
+        let lu = StepMatrix::in_kept(&mut self.lu, jac, 1.0, c, what, t, h, stats)?;
         let data = StepData {
             tab,
             jac,
