@@ -137,27 +137,57 @@ fn list(known: &[String]) -> String {
 }
 
 /// A number as a person would write it: up to 7 significant digits, no float noise
-/// (212.20000000000002 prints as 212.2).
+/// (212.20000000000002 prints as 212.2), in exponent form outside 1e-4 ≤ |x| < 1e7.
+/// The digits are an integer's: Rust's fixed-precision float formatting (`{:.6e}`)
+/// would bring ~9 KB of .wasm into the run package for error messages alone.
 pub(crate) fn num(x: f64) -> String {
     if x == 0.0 || !x.is_finite() {
         return format!("{x}");
     }
-    let magnitude = math::log10(x.abs()).floor();
-    if (-4.0..7.0).contains(&magnitude) {
-        let decimals = (6.0 - magnitude).max(0.0) as usize;
-        let s = format!("{x:.decimals$}");
-        let s = if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
+    let (digits, exponent) = seven_digits(x.abs());
+    let sign = if x < 0.0 { "-" } else { "" };
+    let text = if (-4..7).contains(&exponent) {
+        // digits · 10^(exponent − 6) with the point placed among zeros as needed.
+        let point = exponent + 1;
+        let padded = if point <= 0 {
+            format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
         } else {
-            s
+            let (whole, fraction) = digits.split_at(point as usize);
+            format!("{whole}.{fraction}")
         };
-        s
+        padded
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
     } else {
-        let s = format!("{x:.6e}");
-        let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-        let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
-        format!("{mantissa}e{exp}")
+        let (first, rest) = digits.split_at(1);
+        let rest = rest.trim_end_matches('0');
+        let point = if rest.is_empty() { "" } else { "." };
+        format!("{first}{point}{rest}e{exponent}")
+    };
+    format!("{sign}{text}")
+}
+
+/// x > 0 (finite) as seven decimal digits d₀…d₆ and the exponent e of d₀, so that x
+/// ≈ d₀.d₁…d₆ · 10^e, the last digit rounded half away from zero.
+fn seven_digits(x: f64) -> (String, i32) {
+    let mut exponent = math::log10(x).floor() as i32;
+    let scaled = |e: i32| {
+        // 10^(6 − e) in two factors, so that neither overflows for subnormal x.
+        let k = 6 - e;
+        (x * math::powi(10.0, k / 2) * math::powi(10.0, k - k / 2)).round()
+    };
+    let mut d = scaled(exponent);
+    // log10 may land a hair off at powers of ten, and rounding may carry to 10^7.
+    if d < 1e6 {
+        exponent -= 1;
+        d = scaled(exponent);
     }
+    if d >= 1e7 {
+        exponent += 1;
+        d = scaled(exponent);
+    }
+    ((d as u64).to_string(), exponent)
 }
 
 impl fmt::Display for OdeError {
@@ -211,8 +241,9 @@ impl fmt::Display for OdeError {
             }
             OdeError::StepBudget { needed, max_steps } => write!(
                 f,
-                "this run needs about {needed:.0} steps, more than the budget of {max_steps}; \
-                 take a larger h, a shorter interval, or raise maxSteps"
+                "this run needs about {} steps, more than the budget of {max_steps}; \
+                 take a larger h, a shorter interval, or raise maxSteps",
+                num(needed.round())
             ),
             OdeError::BlewUp { t, h } => write!(
                 f,
@@ -395,5 +426,59 @@ mod tests {
         assert_eq!(num(0.0), "0");
         assert_eq!(num(f64::NAN), "NaN");
         assert_eq!(num(100.0), "100");
+        assert_eq!(num(1234567.4), "1234567");
+        assert_eq!(num(0.00012345678), "0.0001234568");
+        assert_eq!(num(-2.5e-5), "-2.5e-5");
+        assert_eq!(num(f64::MAX), "1.797693e308");
+        assert_eq!(num(5e-324), "4.940656e-324");
+        assert_eq!(num(1000.0), "1000");
+        assert_eq!(num(1e-4), "0.0001");
+        assert_eq!(num(1e7), "1e7");
+    }
+
+    /// The rule `num` replaced, in Rust's exactly rounded fixed-precision formatting
+    /// (7 significant digits, trailing zeros trimmed).
+    fn by_exact_formatting(x: f64) -> String {
+        let magnitude = crate::math::log10(x.abs()).floor();
+        if (-4.0..7.0).contains(&magnitude) {
+            let decimals = (6.0 - magnitude).max(0.0) as usize;
+            let s = format!("{x:.decimals$}");
+            if s.contains('.') {
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
+            } else {
+                s
+            }
+        } else {
+            let s = format!("{x:.6e}");
+            let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+            let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+            format!("{mantissa}e{exp}")
+        }
+    }
+
+    #[test]
+    fn seven_digits_agree_with_exactly_rounded_formatting_across_the_range() {
+        // A deterministic spread of magnitudes 1e-300 … 1e300 and mantissas.
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let mantissa = 1.0 + (next() >> 11) as f64 / (1u64 << 53) as f64 * 9.0;
+            let exponent = (next() % 601) as i32 - 300;
+            let x = mantissa * crate::math::powi(10.0, exponent);
+            let x = if next() % 2 == 0 { x } else { -x };
+            assert_eq!(num(x), by_exact_formatting(x), "x = {x:e}");
+        }
+        // Short decimals, as people type them (h = 0.01, t1 = 2.5, 1e-8).
+        for digits in 1..=999 {
+            for exponent in -12..12 {
+                let x = digits as f64 * crate::math::powi(10.0, exponent);
+                assert_eq!(num(x), by_exact_formatting(x), "x = {x:e}");
+            }
+        }
     }
 }
