@@ -31,7 +31,9 @@ test('issue 7: "Use this method" runs the tableau, maps its region and survives 
   await page.waitForFunction(() => document.querySelector('#tableau-status')?.dataset.order === '3');
   await page.click('#tableau-use');
   await page.waitForFunction(() => document.querySelector('#method')?.value === 'custom' && document.body.dataset.status === 'ok');
-  assert.equal(await page.isVisible('#view-trajectory'), true);
+  // The view switches once the custom method's run is shown (useTableau(...).then(showView)),
+  // which can be a task after the status turns ok: wait for it rather than race it.
+  await page.waitForSelector('#view-trajectory', { state: 'visible' });
   assert.match(await page.textContent('#method option[value="custom"]'), /order 3/);
   // Its stability region: Kutta 3 has R = 1 + z + z²/2 + z³/6, real intercept −2.5127…
   await page.click('#tabs [data-view="stability"]');
