@@ -75,6 +75,7 @@ pub struct Dp45;
 
 impl FixedPair<7, 4> for Dp45 {
     const TABLEAU: FixedTableau<7, 4> = FixedTableau::from_tableau(&TABLEAU);
+    const TWO_STATES: bool = true;
 }
 
 pub const INFO: MethodInfo = MethodInfo {

@@ -11,11 +11,14 @@
 //! order and with the same zero coefficients skipped, so both give the same bits (and
 //! the same pinned statistics); what goes is the interpretation overhead of the generic
 //! loop (`&[&[f64]]` rows, bounds checks, per-step copies of the stage caches), which was
-//! half of a dp45 solve (BENCHMARKS.md profile).
+//! half of a dp45 solve (BENCHMARKS.md profile). A pair that sets
+//! [`FixedPair::TWO_STATES`] (dp45) also has its adaptive step compiled with the size 2
+//! a constant (`crate::linalg::fixed`), for the pendulum and the oscillators.
 
 use super::{MeasuredStep, MethodInfo, Stepper, Tableau};
 use crate::control::{larger, ErrorMeasure, NormAccumulator};
 use crate::error::OdeError;
+use crate::linalg::fixed;
 use crate::problem::System;
 use crate::stats::Stats;
 
@@ -82,6 +85,12 @@ fn same_time(t: f64, s: f64) -> bool {
 /// every coefficient is a compile-time constant (a zero one costs nothing).
 pub trait FixedPair<const S: usize, const D: usize> {
     const TABLEAU: FixedTableau<S, D>;
+    /// Whether the adaptive step has a second copy for two states with the size a
+    /// constant (`crate::linalg::fixed`), its component loops unrolled: the same
+    /// operations, so the same bits. dp45 on the pendulum: 7.63 M → 6.61 M instructions
+    /// per solve natively, ~4 % less time in WASM, for ~0.9 KB gzip of the run package;
+    /// bs23 does without it (first-load budget).
+    const TWO_STATES: bool = false;
 }
 
 /// The stepper. Stage i lives in `k[i n .. (i + 1) n]` (n the dimension), so f writes
@@ -175,8 +184,14 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
     /// in place. Same operations in the same order as `explicit_rk.rs` (stage by stage,
     /// zero coefficients skipped), so the same roundings.
     #[inline(always)]
-    fn stage<const I: usize>(&mut self, sys: &dyn System, t: f64, y: &[f64], h: f64) {
-        let n = self.n;
+    fn stage<const I: usize, const N: usize>(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+    ) {
+        let n = fixed::<N>(self.n);
         let a = &P::TABLEAU.a[I];
         let (done, rest) = self.k.split_at_mut(I * n);
         // The earlier stages as slices of length n, so the loop below has no bounds
@@ -202,7 +217,7 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
     // One copy for `step` and `step_measured` (not inlined into both: .wasm size).
     #[allow(clippy::needless_range_loop)]
     #[inline(never)]
-    fn advance(
+    fn advance<const N: usize>(
         &mut self,
         sys: &dyn System,
         (t, y, h): (f64, &[f64], f64),
@@ -219,14 +234,14 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
         macro_rules! stages {
             ($($i:literal)*) => {
                 $(if $i < S {
-                    self.stage::<$i>(sys, t, y, h);
+                    self.stage::<$i, N>(sys, t, y, h);
                 })*
             };
         }
         stages!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
         const { assert!(S <= 16, "stages! above covers S ≤ 16") };
         stats.nfev += (S - 1) as u64;
-        let n = self.n;
+        let n = fixed::<N>(self.n);
         let k: [&[f64]; S] = std::array::from_fn(|j| &self.k[j * n..][..n]);
         let (y, y_out) = (&y[..n], &mut y_out[..n]);
         let (error, y_end) = (&mut self.error[..n], &mut self.last_y_new[..n]);
@@ -272,9 +287,13 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> MeasuredStep for FixedR
         stats: &mut Stats,
         measure: ErrorMeasure,
     ) -> Result<f64, OdeError> {
-        Ok(self
-            .advance(sys, step, y_out, stats, Some(measure))
-            .unwrap_or(0.0))
+        let measure = Some(measure);
+        let r = if P::TWO_STATES && self.n == 2 {
+            self.advance::<2>(sys, step, y_out, stats, measure)
+        } else {
+            self.advance::<0>(sys, step, y_out, stats, measure)
+        };
+        Ok(r.unwrap_or(0.0))
     }
 }
 
@@ -292,7 +311,7 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, 
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
-        self.advance(sys, (t, y, h), y_out, stats, None);
+        self.advance::<0>(sys, (t, y, h), y_out, stats, None);
         Ok(())
     }
 

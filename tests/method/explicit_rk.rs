@@ -268,6 +268,19 @@ fn measured_steps_give_the_norm_of_their_estimate_bit_for_bit() {
                 let want = measure.of(plain.error_estimate().unwrap(), &y, &yp);
                 assert_eq!(yf.map(f64::to_bits), yp.map(f64::to_bits), "{id} step {k}");
                 assert_eq!(got.to_bits(), want.to_bits(), "{id} {norm:?} step {k}");
+                // dp45's measured step on two states is a copy with the size a constant
+                // (FixedPair::TWO_STATES): the estimate and the dense output it leaves are
+                // the plain step's too.
+                let bits = |e: &[f64]| e.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+                assert_eq!(
+                    bits(fused.error_estimate().unwrap()),
+                    bits(plain.error_estimate().unwrap()),
+                    "{id} estimate {k}"
+                );
+                let (mut df, mut dp) = ([0.0; 2], [0.0; 2]);
+                fused.dense_output(sys, 0.4, &mut df, &mut stats).unwrap();
+                plain.dense_output(sys, 0.4, &mut dp, &mut stats).unwrap();
+                assert_eq!(df.map(f64::to_bits), dp.map(f64::to_bits), "{id} dense {k}");
                 if h == f64::MAX {
                     assert_eq!(got, f64::INFINITY, "{id}: a step out of range");
                 } else if got <= 1.0 {
