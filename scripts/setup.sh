@@ -92,9 +92,9 @@ if ! wasm-pack --version 2>/dev/null | grep -q " $WASM_PACK_VERSION\$"; then
 fi
 
 # --- 3. Chromium for browser tests -------------------------------------------------
-# (No wasm-opt: Debian 12's binaryen 108 breaks wasm-bindgen's externref table — the
-# module fails at init even after `wasm-opt -O0` — and wasm-bindgen already drops the
-# name section, which was most of what wasm-opt saved; see scripts/build-wasm.sh.)
+# (No Debian binaryen: its 108 breaks wasm-bindgen's externref table — the module fails
+# at init even after `wasm-opt -O0`. The run package's wasm-opt is npm's binaryen 132,
+# installed with the npm packages below; see scripts/build-wasm.sh.)
 if [ "${ODELAB_SKIP_BROWSER:-0}" != 1 ]; then
   apt_install chromium
 fi
