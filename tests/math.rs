@@ -105,3 +105,42 @@ fn fourth_root_is_within_an_ulp_of_pow() {
     assert_eq!(math::fourth_root(f64::INFINITY), f64::INFINITY);
     assert_eq!(math::fourth_root(0.0), 0.0);
 }
+
+#[test]
+fn inverse_fifth_root_is_within_two_ulps_over_the_normal_range() {
+    // dp45's controller takes err^(−1/5): err from its floor 1e-10 up (accepted steps)
+    // and without bound (rejected ones), so the whole normal range. The double 0.2 is
+    // 1/5 + ε with ε = 1.1102230246251565e-17, so pow(x, −0.2) is x^(−1/5) · x^(−ε), off
+    // by ε|ln x| (up to ~70 ulps near the ends of the range); the reference undoes it.
+    const EPS_OF_ONE_FIFTH: f64 = 1.1102230246251565e-17;
+    let exact = |x: f64| math::powf(x, -0.2) * (1.0 + EPS_OF_ONE_FIFTH * math::ln(x));
+    let mut x = f64::MIN_POSITIVE;
+    let mut worst = 0;
+    while x < f64::MAX / 4.0 {
+        for y in [x, x * (1.0 + f64::EPSILON), x * 1.3, x * 1.9, x * 3.1] {
+            worst = worst.max(ulps(math::inverse_fifth_root(y), exact(y)));
+        }
+        x *= 2.7;
+    }
+    assert!(worst <= 2, "x^(−1/5) is {worst} ulps from x^(−1/5)");
+    // Exact fifth powers of two, and what a step-size rule meets at the edges.
+    for (x, root) in [
+        (32.0, 0.5),
+        (1.0, 1.0),
+        (2f64.powi(-50), 1024.0),
+        (1e-10, 100.0),
+    ] {
+        let off = ulps(math::inverse_fifth_root(x), root);
+        assert!(off <= 1, "{x:e}^(−1/5) is {off} ulps from {root}");
+    }
+    assert_eq!(math::inverse_fifth_root(f64::INFINITY), 0.0);
+    assert_eq!(math::inverse_fifth_root(0.0), f64::INFINITY);
+    assert!(math::inverse_fifth_root(f64::NAN).is_nan());
+    // (2.2250738585072014e-308)^(−1/5) = 3.39258793843465751482905…e61 (to 50 digits).
+    assert_eq!(
+        math::inverse_fifth_root(f64::MIN_POSITIVE),
+        3.3925879384346575e61
+    );
+    let tiny = math::inverse_fifth_root(1e-310);
+    assert!((tiny / math::powf(1e-310, -0.2) - 1.0).abs() < 1e-13);
+}
