@@ -144,3 +144,18 @@ fn inverse_fifth_root_is_within_two_ulps_over_the_normal_range() {
     let tiny = math::inverse_fifth_root(1e-310);
     assert!((tiny / math::powf(1e-310, -0.2) - 1.0).abs() < 1e-13);
 }
+
+#[test]
+fn inverse_fourth_root_is_within_two_ulps_of_pow() {
+    // ros4's controller takes err^(−1/4) as 1/√√err (control::controller::inverse_root);
+    // 0.25 is exact in binary, so pow(x, −0.25) is the reference.
+    let mut x = 1e-300;
+    let mut worst = 0;
+    while x < 1e300 {
+        for y in [x, x * (1.0 + f64::EPSILON), x * 1.3, x * 1.9, x * 3.1] {
+            worst = worst.max(ulps(1.0 / math::fourth_root(y), math::powf(y, -0.25)));
+        }
+        x *= 2.7;
+    }
+    assert!(worst <= 2, "1/√√x is {worst} ulps from x^(−1/4)");
+}
