@@ -307,10 +307,18 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
     /// [`Factored::solve_slice`] for a size known at compile time ([`fixed`]).
     /// nalgebra's `LU::solve_mut` operation for operation: its axpy is y ← a·x·1 + 1·y
     /// (the factors 1 are exact, and free for f64, where the compiler drops them).
+    #[inline(always)]
     pub fn solve_n<const N: usize>(&self, b: &mut [T]) -> Result<(), OdeError> {
         if N == 2 {
-            return self.solve_2(b);
+            self.solve_2(b)
+        } else {
+            self.solve_loops::<N>(b)
         }
+    }
+
+    /// [`Factored::solve_n`] as loops (any n, or `N` > 2), out of line.
+    #[inline(never)]
+    fn solve_loops<const N: usize>(&self, b: &mut [T]) -> Result<(), OdeError> {
         let n = fixed::<N>(self.lu.nrows());
         let lu = &self.lu.as_slice()[..n * n];
         let b = &mut b[..n];

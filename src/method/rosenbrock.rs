@@ -24,7 +24,8 @@
 //! f(t_{n+1}, y_{n+1}) (evaluated once when asked, then reused as the next first stage).
 
 use super::hermite::StepEnds;
-use super::{MethodInfo, Stepper};
+use super::{MeasuredStep, MethodInfo, Stepper};
+use crate::control::ErrorMeasure;
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::fixed;
@@ -251,20 +252,17 @@ impl Stages {
     }
 }
 
-impl Stepper for Rosenbrock {
-    fn info(&self) -> &MethodInfo {
-        self.info
-    }
-
-    fn step(
+impl Rosenbrock {
+    /// The step from (t, y) by h; with a `measure`, the normalised error of its
+    /// estimate ([`ErrorMeasure::of`], as the driver would measure it afterwards).
+    fn step_measuring(
         &mut self,
         sys: &dyn System,
-        t: f64,
-        y: &[f64],
-        h: f64,
+        (t, y, h): (f64, &[f64], f64),
         y_out: &mut [f64],
         stats: &mut Stats,
-    ) -> Result<(), OdeError> {
+        measure: Option<ErrorMeasure>,
+    ) -> Result<f64, OdeError> {
         let tab = self.tableau;
         let n = y.len();
         let f_start = &mut self.work.f[..n];
@@ -290,7 +288,43 @@ impl Stepper for Rosenbrock {
             _ => self.work.run::<0>(&data, sys, t, y, h, y_out, stats)?,
         }
         self.ends.record(t, h, y, y_out, Some(&self.work.f[..n]));
-        Ok(())
+        Ok(measure.map_or(0.0, |m| m.of(&self.work.error, y, y_out)))
+    }
+}
+
+impl MeasuredStep for Rosenbrock {
+    fn step_measured(
+        &mut self,
+        sys: &dyn System,
+        step: (f64, &[f64], f64),
+        y_out: &mut [f64],
+        stats: &mut Stats,
+        measure: ErrorMeasure,
+    ) -> Result<f64, OdeError> {
+        self.step_measuring(sys, step, y_out, stats, Some(measure))
+    }
+}
+
+impl Stepper for Rosenbrock {
+    fn info(&self) -> &MethodInfo {
+        self.info
+    }
+
+    fn step(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        y_out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        self.step_measuring(sys, (t, y, h), y_out, stats, None)
+            .map(|_| ())
+    }
+
+    fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {
+        Some(self)
     }
 
     fn error_estimate(&self) -> Option<&[f64]> {
