@@ -11,7 +11,9 @@
 //! I − γhJ per step. A stage whose argument row α_i· equals the previous stage's (001
 //! eq. 11: α4j = α3j) reuses that f evaluation: the four-stage ros4 costs three.
 //! The error estimate is y_{n+1} − ŷ_{n+1} = Σ (b_i − b̂_i) k_i (001 eq. 3), controlled
-//! by `crate::control` (001 eqs. 4–7). The same loop is a W-method when J is inexact.
+//! by `crate::control` (001 eqs. 4–7); the step measures it itself (`MeasuredStep`,
+//! the driver's `ErrorMeasure::of` operation for operation, with the size a constant on
+//! the n = 2 path). The same loop is a W-method when J is inexact.
 //!
 //! The Jacobian comes from a [`JacobianProvider`]: a retried step (after a rejection)
 //! reuses it, so a rejection costs f evaluations and one LU but no Jacobian. A step
@@ -25,7 +27,7 @@
 
 use super::hermite::StepEnds;
 use super::{MeasuredStep, MethodInfo, Stepper};
-use crate::control::ErrorMeasure;
+use crate::control::{ErrorMeasure, NormAccumulator};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::fixed;
@@ -178,7 +180,8 @@ struct StepData<'a> {
 
 impl Stages {
     /// The stages and the combinations y_{n+1}, y_{n+1} − ŷ_{n+1} for n = `N` states
-    /// (`N` = 0: any n; see [`crate::linalg::fixed`]), f(t, y) already in stage 0.
+    /// (`N` = 0: any n; see [`crate::linalg::fixed`]), f(t, y) already in stage 0;
+    /// with a `measure`, the normalised error of the estimate ([`ErrorMeasure::of`]).
     /// The loops are nalgebra's axpy/gemv of the earlier DVector form in their order
     /// (x += a·y is x ← a·y + x; IEEE addition commutes): the same bits.
     #[allow(clippy::too_many_arguments)]
@@ -191,7 +194,8 @@ impl Stages {
         h: f64,
         y_out: &mut [f64],
         stats: &mut Stats,
-    ) -> Result<(), OdeError> {
+        measure: Option<ErrorMeasure>,
+    ) -> Result<f64, OdeError> {
         let StepData { tab, jac, ft, lu } = *data;
         let n = fixed::<N>(y.len());
         // Every vector cut to n, so that a constant n reaches every loop.
@@ -248,7 +252,21 @@ impl Stages {
                 *err += e * k;
             }
         }
-        Ok(())
+        Ok(match measure {
+            None => 0.0,
+            Some(m) if N == 0 => m.of(error, y, y_out),
+            // ErrorMeasure::of operation for operation, with n a constant.
+            Some(m) => {
+                let finite = y_out.iter().all(|v| v.is_finite());
+                let mut acc = NormAccumulator::new(m.norm);
+                if finite {
+                    for i in 0..n {
+                        acc.add(m.scaled(i, error[i], y[i], y_out[i]));
+                    }
+                }
+                m.finish(acc, n, finite)
+            }
+        })
     }
 }
 
@@ -283,12 +301,16 @@ impl Rosenbrock {
         };
         // Two states (Van der Pol, the pendulum, the oscillators): the same stages with
         // the size a constant, their loops unrolled (crate::linalg::fixed).
-        match n {
-            2 => self.work.run::<2>(&data, sys, t, y, h, y_out, stats)?,
-            _ => self.work.run::<0>(&data, sys, t, y, h, y_out, stats)?,
-        }
+        let err = match n {
+            2 => self
+                .work
+                .run::<2>(&data, sys, t, y, h, y_out, stats, measure)?,
+            _ => self
+                .work
+                .run::<0>(&data, sys, t, y, h, y_out, stats, measure)?,
+        };
         self.ends.record(t, h, y, y_out, Some(&self.work.f[..n]));
-        Ok(measure.map_or(0.0, |m| m.of(&self.work.error, y, y_out)))
+        Ok(err)
     }
 }
 
