@@ -377,7 +377,7 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
         let coeff = b[1] / lu[3];
         b[1] = coeff;
         b[0] = -coeff * lu[2] * one + one * b[0];
-        b[0] = b[0] / lu[0];
+        b[0] /= lu[0];
         if b[0].is_finite() && b[1].is_finite() {
             Ok(())
         } else {

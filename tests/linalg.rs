@@ -308,8 +308,9 @@ fn two_by_two_step_matrix_and_solve_are_nalgebras_bits() {
         let want = m.lu().solve(&b);
         let factored = match kept.as_mut() {
             Some(f) => f.reshift(&jac, 1.0, c, 0.0, 1.0, &mut stats),
-            None => Factored::shifted(&jac, 1.0, c, "M", 0.0, 1.0, &mut stats)
-                .map(|f| drop(kept.insert(f))),
+            None => Factored::shifted(&jac, 1.0, c, "M", 0.0, 1.0, &mut stats).map(|f| {
+                kept = Some(f);
+            }),
         };
         let got = factored.and_then(|()| {
             let mut x = b.clone();
