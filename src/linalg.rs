@@ -239,6 +239,7 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
     /// a 2 × 2 LU is its arithmetic; nalgebra's views cost several times that (a third
     /// of a ros4 step on Van der Pol). Written for any `N` but called for 2 only: each
     /// size is code in the first-load package. Bitwise nalgebra's (`tests/linalg.rs`).
+    #[inline(always)]
     fn eliminate_n<const N: usize>(&mut self) -> Result<(), OdeError> {
         let n = fixed::<N>(self.lu.nrows());
         let one = T::one();
