@@ -297,23 +297,25 @@ impl JacobianProvider {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         self.held = false;
-        let sparse = (self.sparse
+        // Asked for only when it may be used (no empty Option of a sparse matrix to
+        // build and drop on every dense evaluation).
+        let sparse = if self.sparse
             && self.options.source == JacobianSource::Analytic
-            && y.len() >= SPARSE_MIN_DIM)
-            .then(|| sys.jacobian_sparse(t, y))
-            .flatten();
-        match sparse {
-            Some(s) if s.n == y.len() => {
-                stats.njev += 1;
-                self.jac = Jacobian::Sparse(s);
+            && y.len() >= SPARSE_MIN_DIM
+        {
+            sys.jacobian_sparse(t, y).filter(|s| s.n == y.len())
+        } else {
+            None
+        };
+        if let Some(s) = sparse {
+            stats.njev += 1;
+            self.jac = Jacobian::Sparse(s);
+        } else {
+            if let Jacobian::Sparse(_) = self.jac {
+                self.jac = Jacobian::Dense(DMatrix::zeros(0, 0));
             }
-            _ => {
-                if let Jacobian::Sparse(_) = self.jac {
-                    self.jac = Jacobian::Dense(DMatrix::zeros(0, 0));
-                }
-                if let Jacobian::Dense(m) = &mut self.jac {
-                    jacobian_into(sys, self.options.source, self.method, t, y, m, stats)?;
-                }
+            if let Jacobian::Dense(m) = &mut self.jac {
+                jacobian_into(sys, self.options.source, self.method, t, y, m, stats)?;
             }
         }
         if self.options.scale != 1.0 {

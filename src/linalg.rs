@@ -145,6 +145,9 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
         if self.lu.shape() != (n, n) {
             self.lu = DMatrix::zeros(n, n);
         }
+        if jac.shape() == (2, 2) {
+            return self.reshift_2(jac, shift, scale, t, h, stats);
+        }
         // 0 − cJᵢⱼ everywhere, then σ − cJᵢᵢ on the diagonal: the entries (and the
         // operations) of σδᵢⱼ − cJᵢⱼ.
         let (m, j) = (self.lu.as_mut_slice(), jac.as_slice());
@@ -156,6 +159,41 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
         }
         self.relocate(t, h);
         self.factorise(stats)
+    }
+
+    /// [`Factored::reshift`] of a 2 × 2 J: the same entries and checks as the loops
+    /// and [`Factored::factorise`], written out (a Rosenbrock step on Van der Pol
+    /// factorises once per step; the loops, their `step_by` and the call cost it about
+    /// three times the arithmetic).
+    fn reshift_2(
+        &mut self,
+        jac: &DMatrix<f64>,
+        shift: T,
+        scale: f64,
+        t: f64,
+        h: f64,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        self.relocate(t, h);
+        let finite = match (
+            self.lu.as_mut_slice().first_chunk_mut::<4>(),
+            jac.as_slice().first_chunk::<4>(),
+        ) {
+            (Some(m), Some(j)) => {
+                m[0] = shift - T::from_real(j[0] * scale);
+                m[1] = T::zero() - T::from_real(j[1] * scale);
+                m[2] = T::zero() - T::from_real(j[2] * scale);
+                m[3] = shift - T::from_real(j[3] * scale);
+                m.iter().all(|v| v.is_finite())
+            }
+            _ => false,
+        };
+        if !finite {
+            return Err(self.singular());
+        }
+        stats.nlu += 1;
+        self.swaps.clear();
+        self.eliminate_n::<2>()
     }
 
     /// nalgebra's `LU::new` on `self.lu` in place: its loop (partial pivoting with its
@@ -201,6 +239,7 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
     /// a 2 × 2 LU is its arithmetic; nalgebra's views cost several times that (a third
     /// of a ros4 step on Van der Pol). Written for any `N` but called for 2 only: each
     /// size is code in the first-load package. Bitwise nalgebra's (`tests/linalg.rs`).
+    #[inline(always)]
     fn eliminate_n<const N: usize>(&mut self) -> Result<(), OdeError> {
         let n = fixed::<N>(self.lu.nrows());
         let one = T::one();
@@ -269,7 +308,18 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
     /// [`Factored::solve_slice`] for a size known at compile time ([`fixed`]).
     /// nalgebra's `LU::solve_mut` operation for operation: its axpy is y ← a·x·1 + 1·y
     /// (the factors 1 are exact, and free for f64, where the compiler drops them).
+    #[inline(always)]
     pub fn solve_n<const N: usize>(&self, b: &mut [T]) -> Result<(), OdeError> {
+        if N == 2 {
+            self.solve_2(b)
+        } else {
+            self.solve_loops::<N>(b)
+        }
+    }
+
+    /// [`Factored::solve_n`] as loops (any n, or `N` > 2), out of line.
+    #[inline(never)]
+    fn solve_loops<const N: usize>(&self, b: &mut [T]) -> Result<(), OdeError> {
         let n = fixed::<N>(self.lu.nrows());
         let lu = &self.lu.as_slice()[..n * n];
         let b = &mut b[..n];
@@ -297,6 +347,39 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
             }
         }
         if b.iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(self.singular())
+        }
+    }
+
+    /// [`Factored::solve_n`] for n = 2, its loops written out, inlined into the caller
+    /// (four solves per ros4 step on Van der Pol). The 2 × 2 elimination interchanges
+    /// rows 0 and 1 or nothing, so P is one flag.
+    #[inline(always)]
+    fn solve_2(&self, b: &mut [T]) -> Result<(), OdeError> {
+        let (Some(lu), Some(b)) = (
+            self.lu.as_slice().first_chunk::<4>(),
+            b.first_chunk_mut::<2>(),
+        ) else {
+            return Err(self.singular());
+        };
+        let one = T::one();
+        if !self.swaps.is_empty() {
+            b.swap(0, 1);
+        }
+        // L y = P b.
+        let coeff = -(b[0] / one);
+        b[1] = coeff * lu[1] * one + one * b[1];
+        // U x = y, backwards.
+        if lu[3] == T::zero() || lu[0] == T::zero() {
+            return Err(self.singular());
+        }
+        let coeff = b[1] / lu[3];
+        b[1] = coeff;
+        b[0] = -coeff * lu[2] * one + one * b[0];
+        b[0] /= lu[0];
+        if b[0].is_finite() && b[1].is_finite() {
             Ok(())
         } else {
             Err(self.singular())

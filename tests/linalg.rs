@@ -286,3 +286,41 @@ fn two_by_two_factorisation_pivots_and_refuses_as_nalgebras_lu() {
         }
     }
 }
+
+#[test]
+fn two_by_two_step_matrix_and_solve_are_nalgebras_bits() {
+    // The written-out 2 × 2 paths (Factored::reshift of a 2 × 2 J, solve_n::<2>) against
+    // nalgebra's LU of I − cJ formed as `I − J·c`, refactorised in one storage.
+    let mut stats = Stats::default();
+    let cases: [[f64; 4]; 5] = [
+        [0.0, -2001.0, 1.0, -0.5],  // Van der Pol-like: interchange
+        [-3.0, 0.25, 1.0, -7.0],    // no interchange
+        [1.0, 1.0, 1.0, 1.0],       // |·| tie
+        [0.5, -0.0, 0.0, 2.0],      // signed zeros
+        [1.0 / 0.3, 0.0, 0.0, 0.0], // I − cJ singular at c = 0.3
+    ];
+    let c = 0.3;
+    let mut kept: Option<Factored> = None;
+    for cols in cases {
+        let jac = DMatrix::from_column_slice(2, 2, &cols);
+        let b = DVector::from_vec(vec![0.5, -1.25]);
+        let m = DMatrix::<f64>::identity(2, 2) - &jac * c;
+        let want = m.lu().solve(&b);
+        let factored = match kept.as_mut() {
+            Some(f) => f.reshift(&jac, 1.0, c, 0.0, 1.0, &mut stats),
+            None => Factored::shifted(&jac, 1.0, c, "M", 0.0, 1.0, &mut stats).map(|f| {
+                kept = Some(f);
+            }),
+        };
+        let got = factored.and_then(|()| {
+            let mut x = b.clone();
+            let f = kept.as_ref().expect("factorised");
+            f.solve_n::<2>(x.as_mut_slice()).map(|()| x)
+        });
+        match (want, got) {
+            (Some(want), Ok(got)) => assert_eq!(bits(&got), bits(&want), "{cols:?}"),
+            (None, Err(OdeError::SingularMatrix { .. })) => {}
+            (want, got) => panic!("{cols:?}: nalgebra {want:?}, Factored {got:?}"),
+        }
+    }
+}

@@ -11,7 +11,9 @@
 //! I − γhJ per step. A stage whose argument row α_i· equals the previous stage's (001
 //! eq. 11: α4j = α3j) reuses that f evaluation: the four-stage ros4 costs three.
 //! The error estimate is y_{n+1} − ŷ_{n+1} = Σ (b_i − b̂_i) k_i (001 eq. 3), controlled
-//! by `crate::control` (001 eqs. 4–7). The same loop is a W-method when J is inexact.
+//! by `crate::control` (001 eqs. 4–7); the step measures it itself (`MeasuredStep`,
+//! the driver's `ErrorMeasure::of` operation for operation, with the size a constant on
+//! the n = 2 path). The same loop is a W-method when J is inexact.
 //!
 //! The Jacobian comes from a [`JacobianProvider`]: a retried step (after a rejection)
 //! reuses it, so a rejection costs f evaluations and one LU but no Jacobian. A step
@@ -24,7 +26,8 @@
 //! f(t_{n+1}, y_{n+1}) (evaluated once when asked, then reused as the next first stage).
 
 use super::hermite::StepEnds;
-use super::{MethodInfo, Stepper};
+use super::{MeasuredStep, MethodInfo, Stepper};
+use crate::control::{ErrorMeasure, NormAccumulator};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::fixed;
@@ -177,7 +180,8 @@ struct StepData<'a> {
 
 impl Stages {
     /// The stages and the combinations y_{n+1}, y_{n+1} − ŷ_{n+1} for n = `N` states
-    /// (`N` = 0: any n; see [`crate::linalg::fixed`]), f(t, y) already in stage 0.
+    /// (`N` = 0: any n; see [`crate::linalg::fixed`]), f(t, y) already in stage 0;
+    /// with a `measure`, the normalised error of the estimate ([`ErrorMeasure::of`]).
     /// The loops are nalgebra's axpy/gemv of the earlier DVector form in their order
     /// (x += a·y is x ← a·y + x; IEEE addition commutes): the same bits.
     #[allow(clippy::too_many_arguments)]
@@ -190,7 +194,8 @@ impl Stages {
         h: f64,
         y_out: &mut [f64],
         stats: &mut Stats,
-    ) -> Result<(), OdeError> {
+        measure: Option<ErrorMeasure>,
+    ) -> Result<f64, OdeError> {
         let StepData { tab, jac, ft, lu } = *data;
         let n = fixed::<N>(y.len());
         // Every vector cut to n, so that a constant n reaches every loop.
@@ -247,24 +252,35 @@ impl Stages {
                 *err += e * k;
             }
         }
-        Ok(())
+        Ok(match measure {
+            None => 0.0,
+            Some(m) if N == 0 => m.of(error, y, y_out),
+            // ErrorMeasure::of operation for operation, with n a constant.
+            Some(m) => {
+                let finite = y_out.iter().all(|v| v.is_finite());
+                let mut acc = NormAccumulator::new(m.norm);
+                if finite {
+                    for i in 0..n {
+                        acc.add(m.scaled(i, error[i], y[i], y_out[i]));
+                    }
+                }
+                m.finish(acc, n, finite)
+            }
+        })
     }
 }
 
-impl Stepper for Rosenbrock {
-    fn info(&self) -> &MethodInfo {
-        self.info
-    }
-
-    fn step(
+impl Rosenbrock {
+    /// The step from (t, y) by h; with a `measure`, the normalised error of its
+    /// estimate ([`ErrorMeasure::of`], as the driver would measure it afterwards).
+    fn step_measuring(
         &mut self,
         sys: &dyn System,
-        t: f64,
-        y: &[f64],
-        h: f64,
+        (t, y, h): (f64, &[f64], f64),
         y_out: &mut [f64],
         stats: &mut Stats,
-    ) -> Result<(), OdeError> {
+        measure: Option<ErrorMeasure>,
+    ) -> Result<f64, OdeError> {
         let tab = self.tableau;
         let n = y.len();
         let f_start = &mut self.work.f[..n];
@@ -285,12 +301,52 @@ impl Stepper for Rosenbrock {
         };
         // Two states (Van der Pol, the pendulum, the oscillators): the same stages with
         // the size a constant, their loops unrolled (crate::linalg::fixed).
-        match n {
-            2 => self.work.run::<2>(&data, sys, t, y, h, y_out, stats)?,
-            _ => self.work.run::<0>(&data, sys, t, y, h, y_out, stats)?,
-        }
+        let err = match n {
+            2 => self
+                .work
+                .run::<2>(&data, sys, t, y, h, y_out, stats, measure)?,
+            _ => self
+                .work
+                .run::<0>(&data, sys, t, y, h, y_out, stats, measure)?,
+        };
         self.ends.record(t, h, y, y_out, Some(&self.work.f[..n]));
-        Ok(())
+        Ok(err)
+    }
+}
+
+impl MeasuredStep for Rosenbrock {
+    fn step_measured(
+        &mut self,
+        sys: &dyn System,
+        step: (f64, &[f64], f64),
+        y_out: &mut [f64],
+        stats: &mut Stats,
+        measure: ErrorMeasure,
+    ) -> Result<f64, OdeError> {
+        self.step_measuring(sys, step, y_out, stats, Some(measure))
+    }
+}
+
+impl Stepper for Rosenbrock {
+    fn info(&self) -> &MethodInfo {
+        self.info
+    }
+
+    fn step(
+        &mut self,
+        sys: &dyn System,
+        t: f64,
+        y: &[f64],
+        h: f64,
+        y_out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        self.step_measuring(sys, (t, y, h), y_out, stats, None)
+            .map(|_| ())
+    }
+
+    fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {
+        Some(self)
     }
 
     fn error_estimate(&self) -> Option<&[f64]> {

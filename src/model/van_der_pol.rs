@@ -74,11 +74,17 @@ impl System for VanDerPol {
     // The stiff methods' per-step calls: fill the caller's buffers, no allocation.
     fn jacobian_into(&self, _t: f64, y: &[f64], jac: &mut DMatrix<f64>) -> bool {
         let mu = self.mu;
-        jac[(0, 0)] = 0.0;
-        jac[(0, 1)] = 1.0;
-        jac[(1, 0)] = -2.0 * mu * y[0] * y[1] - 1.0;
-        jac[(1, 1)] = mu * (1.0 - y[0] * y[0]);
-        true
+        // Column-major: (0, 0), (1, 0), (0, 1), (1, 1); the caller's buffer is 2 × 2.
+        match (jac.as_mut_slice(), y) {
+            ([j00, j10, j01, j11], [y0, y1, ..]) => {
+                *j00 = 0.0;
+                *j01 = 1.0;
+                *j10 = -2.0 * mu * y0 * y1 - 1.0;
+                *j11 = mu * (1.0 - y0 * y0);
+                true
+            }
+            _ => false,
+        }
     }
 
     fn dfdt_into(&self, _t: f64, _y: &[f64], ft: &mut DVector<f64>) -> bool {
