@@ -16,7 +16,7 @@ pub use controller::{
     DEFAULT_SAFETY,
 };
 pub use initial_step::initial_step;
-pub use norm::{error_norm, larger, ErrorMeasure, ErrorNorm, NormAccumulator};
+pub use norm::{error_norm, larger, ErrorMeasure, ErrorNorm};
 pub use predictive::{Predictive, KEEP_BAND};
 pub use step_control::StepControl;
 pub use tolerance::Tolerance;

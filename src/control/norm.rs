@@ -3,10 +3,11 @@
 //!
 //! [`ErrorMeasure`] is what the driver hands a method with its step (the norm and the
 //! tolerance), so that a method can measure its estimate while it forms y_{n+1}
-//! (`Stepper::measured`); [`ErrorMeasure::of`] is that measurement done afterwards,
-//! the same operations in the same order.
+//! (`Stepper::measured`); [`ErrorMeasure::of`] is that measurement, one loop for the
+//! driver and for the methods (`of_n`, the size a constant where the method has one).
 
 use super::Tolerance;
+use crate::linalg::fixed;
 
 /// Which norm measures the scaled error vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,14 +62,14 @@ pub fn error_norm(
 /// A norm summed component by component (Σ s² from 0, or the max of s from 0, in
 /// component order: the bits of the iterator sum and fold this replaced).
 #[derive(Debug, Clone, Copy)]
-pub struct NormAccumulator {
+struct NormAccumulator {
     rms: bool,
     acc: f64,
 }
 
 impl NormAccumulator {
     #[inline(always)]
-    pub fn new(norm: ErrorNorm) -> Self {
+    fn new(norm: ErrorNorm) -> Self {
         Self {
             rms: norm == ErrorNorm::Rms,
             acc: 0.0,
@@ -77,7 +78,7 @@ impl NormAccumulator {
 
     /// Adds one scaled component |e_i| / sc_i.
     #[inline(always)]
-    pub fn add(&mut self, s: f64) {
+    fn add(&mut self, s: f64) {
         self.acc = if self.rms {
             self.acc + s * s
         } else {
@@ -87,7 +88,7 @@ impl NormAccumulator {
 
     /// The norm of the `n` components added.
     #[inline(always)]
-    pub fn norm(self, n: usize) -> f64 {
+    fn norm(self, n: usize) -> f64 {
         if self.rms {
             (self.acc / n.max(1) as f64).sqrt()
         } else {
@@ -109,30 +110,26 @@ impl ErrorMeasure<'_> {
     /// infinite if the step left the floating-point range (a non-finite y_new or a NaN
     /// norm), so the step is rejected and retried smaller.
     pub fn of(&self, est: &[f64], y: &[f64], y_new: &[f64]) -> f64 {
-        if y_new.iter().any(|v| !v.is_finite()) {
-            return f64::INFINITY;
+        self.of_n::<0>(est, y, y_new)
+    }
+
+    /// [`ErrorMeasure::of`] for a caller that knows the size at compile time
+    /// (`linalg::fixed`: `N` = 0 is any size): the one loop a method that measures
+    /// while it steps (`Stepper::measured`) inlines, so its norm is the driver's bit
+    /// for bit: each component scaled by sc_i and added in component order (Σ s² or
+    /// the max, from 0), infinite when y_new is not all finite.
+    #[inline(always)]
+    pub fn of_n<const N: usize>(&self, est: &[f64], y: &[f64], y_new: &[f64]) -> f64 {
+        let n = fixed::<N>(est.len());
+        let (est, y, y_new) = (&est[..n], &y[..n], &y_new[..n]);
+        let (rtol, atol) = (&self.tolerance.rtol[..n], &self.tolerance.atol[..n]);
+        let mut acc = NormAccumulator::new(self.norm);
+        let mut finite = true;
+        for i in 0..n {
+            acc.add(scaled(est[i], y[i], y_new[i], rtol[i], atol[i]));
+            finite &= y_new[i].is_finite();
         }
-        finite_or_infinite(error_norm(self.norm, est, y, y_new, self.tolerance))
-    }
-
-    /// One component's scaled error, for a method that measures while it steps
-    /// (`NormAccumulator::add` it, then [`ErrorMeasure::finish`]).
-    #[inline(always)]
-    pub fn scaled(&self, i: usize, e: f64, y_old: f64, y_new: f64) -> f64 {
-        scaled(
-            e,
-            y_old,
-            y_new,
-            self.tolerance.rtol[i],
-            self.tolerance.atol[i],
-        )
-    }
-
-    /// The measure of a step whose components were accumulated in `acc`: as
-    /// [`ErrorMeasure::of`], infinite when y_new was not all finite.
-    #[inline(always)]
-    pub fn finish(&self, acc: NormAccumulator, n: usize, y_new_finite: bool) -> f64 {
-        if y_new_finite {
+        if finite {
             finite_or_infinite(acc.norm(n))
         } else {
             f64::INFINITY

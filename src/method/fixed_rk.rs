@@ -16,7 +16,7 @@
 //! a constant (`crate::linalg::fixed`), for the pendulum and the oscillators.
 
 use super::{MeasuredStep, MethodInfo, Stepper, Tableau};
-use crate::control::{larger, ErrorMeasure, NormAccumulator};
+use crate::control::{larger, ErrorMeasure};
 use crate::error::OdeError;
 use crate::linalg::fixed;
 use crate::problem::System;
@@ -267,14 +267,7 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
         // The estimate measured here, without the driver reading it back through the
         // trait (a loop of its own: folded into the one above, the norm's registers
         // spilled the coefficients').
-        let m = measure?;
-        let mut norm = NormAccumulator::new(m.norm);
-        let mut finite = true;
-        for c in 0..n {
-            norm.add(m.scaled(c, error[c], y[c], y_out[c]));
-            finite &= y_out[c].is_finite();
-        }
-        Some(m.finish(norm, n, finite))
+        Some(measure?.of_n::<N>(error, y, y_out))
     }
 }
 

@@ -27,7 +27,7 @@
 
 use super::hermite::StepEnds;
 use super::{MeasuredStep, MethodInfo, Stepper};
-use crate::control::{ErrorMeasure, NormAccumulator};
+use crate::control::ErrorMeasure;
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::fixed;
@@ -254,18 +254,7 @@ impl Stages {
         }
         Ok(match measure {
             None => 0.0,
-            Some(m) if N == 0 => m.of(error, y, y_out),
-            // ErrorMeasure::of operation for operation, with n a constant.
-            Some(m) => {
-                let finite = y_out.iter().all(|v| v.is_finite());
-                let mut acc = NormAccumulator::new(m.norm);
-                if finite {
-                    for i in 0..n {
-                        acc.add(m.scaled(i, error[i], y[i], y_out[i]));
-                    }
-                }
-                m.finish(acc, n, finite)
-            }
+            Some(m) => m.of_n::<N>(error, y, y_out),
         })
     }
 }
