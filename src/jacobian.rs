@@ -28,6 +28,7 @@
 //! always get the dense matrix.
 
 use crate::error::OdeError;
+use crate::linalg::append_short;
 use crate::linear_solver::{Jacobian, SPARSE_MIN_DIM};
 use crate::problem::System;
 use crate::stats::Stats;
@@ -378,7 +379,7 @@ impl JacobianProvider {
             dfdt_into(sys, source, method, t, y, &mut self.ft, stats)?;
             self.at_t = t;
             self.at_y.clear();
-            self.at_y.extend_from_slice(y);
+            append_short(&mut self.at_y, y);
         }
         Ok((&self.jac, &self.ft))
     }

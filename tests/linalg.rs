@@ -324,3 +324,26 @@ fn two_by_two_step_matrix_and_solve_are_nalgebras_bits() {
         }
     }
 }
+
+#[test]
+fn short_copies_do_what_the_slice_methods_do_at_every_length() {
+    use odelab::linalg::{append_short, copy_short, fill_short};
+    for n in 0..=7 {
+        let src: Vec<f64> = (0..n).map(|i| 1.5 + i as f64).collect();
+        let mut dst = vec![-1.0; n];
+        copy_short(&mut dst, &src);
+        assert_eq!(dst, src, "copy_short, length {n}");
+
+        let mut grown = vec![7.0, 8.0];
+        append_short(&mut grown, &src);
+        let mut expected = vec![7.0, 8.0];
+        expected.extend_from_slice(&src);
+        assert_eq!(grown, expected, "append_short, length {n}");
+
+        fill_short(&mut dst, -0.0);
+        assert!(
+            dst.iter().all(|v| *v == 0.0 && v.is_sign_negative()),
+            "fill_short, length {n}"
+        );
+    }
+}

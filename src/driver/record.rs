@@ -6,6 +6,7 @@
 //! aborting the module (a 400-state Euler run of 10⁷ steps asked for 32 GB).
 
 use crate::error::OdeError;
+use crate::linalg::append_short;
 
 /// Floating-point values a run may keep (2²⁴ values, 128 MiB): the trajectory, and
 /// what no thinning can shrink (tEval states, a method's n × n matrices).
@@ -130,12 +131,12 @@ impl Recorder {
             self.thin();
         }
         self.t.push(p.t);
-        self.y.extend_from_slice(p.y);
+        append_short(&mut self.y, p.y);
         for (series, v) in self.outputs.iter_mut().zip(p.outputs) {
             series.push(*v);
         }
         if let Some(e) = p.exact.filter(|_| self.has_exact) {
-            self.exact.extend_from_slice(e);
+            append_short(&mut self.exact, e);
         }
         if let Some(h) = p.h {
             self.h.push(h);

@@ -18,7 +18,7 @@
 use super::{MeasuredStep, MethodInfo, Stepper, Tableau};
 use crate::control::{larger, ErrorMeasure};
 use crate::error::OdeError;
-use crate::linalg::fixed;
+use crate::linalg::{copy_short, fixed};
 use crate::problem::System;
 use crate::stats::Stats;
 
@@ -145,7 +145,8 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
             && same_time(t, self.last_t + self.last_h)
             && same_bits(y, &self.last_y_new)
         {
-            self.k.copy_within((S - 1) * n..S * n, 0);
+            let (first, last) = self.k.split_at_mut((S - 1) * n);
+            copy_short(&mut first[..n], &last[..n]);
             // y is the last step's end, bit for bit: it becomes this step's start.
             std::mem::swap(&mut self.last_y, &mut self.last_y_new);
         } else {
@@ -153,7 +154,7 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
                 sys.rhs(t, y, &mut self.k[..n]);
                 stats.nfev += 1;
             }
-            self.last_y.copy_from_slice(y);
+            copy_short(&mut self.last_y, y);
         }
         self.have_start = true;
         self.have_end = false;

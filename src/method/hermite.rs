@@ -2,6 +2,7 @@
 //! source gives none (Euler, Heun, RK4). Matches y and y' = f at both ends, so its
 //! error is O(h⁴) whatever the method's order (Hairer–Nørsett–Wanner I, §II.6).
 
+use crate::linalg::copy_short;
 use crate::problem::System;
 use crate::stats::Stats;
 
@@ -73,10 +74,10 @@ impl StepEnds {
     pub fn record(&mut self, t: f64, h: f64, y: &[f64], y_new: &[f64], f_start: Option<&[f64]>) {
         self.t = t;
         self.h = h;
-        self.y.copy_from_slice(y);
-        self.y_new.copy_from_slice(y_new);
+        copy_short(&mut self.y, y);
+        copy_short(&mut self.y_new, y_new);
         match (f_start, &mut self.f_start) {
-            (Some(f), Some(kept)) => kept.copy_from_slice(f),
+            (Some(f), Some(kept)) => copy_short(kept, f),
             (Some(f), None) => self.f_start = Some(f.to_vec()),
             (None, kept) => *kept = None,
         }
@@ -108,7 +109,7 @@ impl StepEnds {
     /// ([`StepEnds::known_f`]), or evaluated and counted.
     pub fn start_f(&self, sys: &dyn System, t: f64, y: &[f64], out: &mut [f64], stats: &mut Stats) {
         match self.known_f(t, y) {
-            Some(f) => out.copy_from_slice(f),
+            Some(f) => copy_short(out, f),
             None => {
                 sys.rhs(t, y, out);
                 stats.nfev += 1;
@@ -136,8 +137,8 @@ impl StepEnds {
     ) {
         self.t = t;
         self.h = h;
-        self.y.copy_from_slice(y);
-        self.y_new.copy_from_slice(y_new);
+        copy_short(&mut self.y, y);
+        copy_short(&mut self.y_new, y_new);
         self.f_start = f_start;
         self.f_end = None;
     }

@@ -18,6 +18,7 @@
 //! stiff methods are compared on (issue 6, item 8).
 
 use super::{strings, Model, ModelInfo, ParamInfo};
+use crate::linalg::fill_short;
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 
@@ -88,7 +89,7 @@ impl System for VanDerPol {
     }
 
     fn dfdt_into(&self, _t: f64, _y: &[f64], ft: &mut DVector<f64>) -> bool {
-        ft.as_mut_slice().fill(0.0);
+        fill_short(ft.as_mut_slice(), 0.0);
         true
     }
 }
