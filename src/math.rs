@@ -121,7 +121,7 @@ const TWO_TO_MINUS_FIFTHS: [f64; 5] = [
 /// and costs a `log` and an `exp` (13 % of a dp45 solve in WASM). With x = m·2^e,
 /// m ∈ [1, 2) and e = 5q + r (0 ≤ r < 5), x^(−1/5) = 2^(−q) · u^(−1/5) for u = m·2^r:
 /// a degree-4 fit of m^(−1/5) times 2^(−r/5) is good to 4e-5, and two Newton steps for
-/// y⁻⁵ = u, y ← y + y(1 − u y⁵)/5, square the error twice. Only IEEE operations: the
+/// y⁻⁵ = u, y ← y + (y/5)(1 − (u y) y⁴), square the error twice. Only IEEE operations: the
 /// same bits everywhere. Zero, subnormal, infinite and NaN x take the general power.
 pub fn inverse_fifth_root(x: f64) -> f64 {
     if !(f64::MIN_POSITIVE..=f64::MAX).contains(&x) {
@@ -135,12 +135,19 @@ pub fn inverse_fifth_root(x: f64) -> f64 {
     let (q, r) = ((shifted / 5) as i64 - 205, shifted % 5);
     let m = f64::from_bits(mantissa | (1023 << 52));
     let u = f64::from_bits(mantissa | ((1023 + r) << 52));
+    // The factor is on a run's critical path (the next step's h waits for it), so the
+    // evaluation is arranged for a short chain of dependent operations rather than
+    // for the fewest: the fit by Estrin's scheme (5 deep, Horner's was 8) and each
+    // Newton step with u·y and y/5 formed beside y⁴ (6 deep, was 8). ~25 % less
+    // latency; the same accuracy.
     let [c0, c1, c2, c3, c4] = FIFTH_ROOT_FIT;
-    let mut y = TWO_TO_MINUS_FIFTHS[r as usize] * ((((c4 * m + c3) * m + c2) * m + c1) * m + c0);
+    let m2 = m * m;
+    let fit = (c0 + c1 * m) + m2 * ((c2 + c3 * m) + c4 * m2);
+    let mut y = TWO_TO_MINUS_FIFTHS[r as usize] * fit;
     for _ in 0..2 {
         let y2 = y * y;
-        let y5 = y2 * y2 * y;
-        y += y * (1.0 - u * y5) * 0.2;
+        let residual = 1.0 - (u * y) * (y2 * y2);
+        y += (0.2 * y) * residual;
     }
     // 2^(−q): q ∈ [−205, 204], a normal power of two.
     y * f64::from_bits(((1023 - q) as u64) << 52)
