@@ -29,6 +29,7 @@ fn blew_up(y: &[f64]) -> bool {
 /// method estimates one (infinite if the step left the floating-point range). A
 /// constraint solve that failed inside f (issue 8) is the precise reason of a failure,
 /// so it comes first.
+#[inline(always)]
 fn method_step(
     stepper: &mut dyn Stepper,
     model: &dyn Model,
