@@ -30,12 +30,20 @@ pub fn info() -> ModelInfo {
 }
 
 pub fn build(p: &[f64]) -> Box<dyn Model> {
-    Box::new(Pendulum { g: p[0], l: p[1] })
+    let (g, l) = (p[0], p[1]);
+    Box::new(Pendulum {
+        g,
+        l,
+        minus_g_over_l: -g / l,
+    })
 }
 
 struct Pendulum {
     g: f64,
     l: f64,
+    /// −g/L, the bits of `-g / l`: divided once when the model is built, not in
+    /// every evaluation of f and J.
+    minus_g_over_l: f64,
 }
 
 impl System for Pendulum {
@@ -45,14 +53,14 @@ impl System for Pendulum {
 
     fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
         dy[0] = y[1];
-        dy[1] = -self.g / self.l * math::sin(y[0]);
+        dy[1] = self.minus_g_over_l * math::sin(y[0]);
     }
 
     fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
         Some(DMatrix::from_row_slice(
             2,
             2,
-            &[0.0, 1.0, -self.g / self.l * math::cos(y[0]), 0.0],
+            &[0.0, 1.0, self.minus_g_over_l * math::cos(y[0]), 0.0],
         ))
     }
 
