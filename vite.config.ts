@@ -76,9 +76,67 @@ const preloadViews: Plugin = {
   },
 };
 
+/**
+ * uPlot builds an `Intl.NumberFormat` and an `Intl.DateTimeFormat` when its module is
+ * evaluated. A renderer's first use of Intl loads its locale data, ~10–20 ms of the main
+ * thread on the way to the first plot, for formatters our plots never call (www/plot.ts
+ * labels every axis itself; the legend shows values only under the cursor; no axis is a
+ * time axis). This rewrites both into formatters built on first use, line for line (so
+ * the source map stays right). The texts are matched exactly: if an upgrade of uPlot
+ * changes them the build fails here, not silently (tests/ts/uplot-intl.test.ts).
+ */
+export const UPLOT_INTL_REWRITES: readonly (readonly [string, string])[] = [
+  [
+    "const numFormatter = new Intl.NumberFormat(domEnv ? nav.language : 'en-US');\nconst fmtNum = val => numFormatter.format(val);",
+    "let numFormatter;\nconst fmtNum = val => (numFormatter ??= new Intl.NumberFormat(domEnv ? nav.language : 'en-US')).format(val);",
+  ],
+  [
+    'const localTz = new Intl.DateTimeFormat().resolvedOptions().timeZone;',
+    'let localTzName; const localTz = () => (localTzName ??= new Intl.DateTimeFormat().resolvedOptions().timeZone);',
+  ],
+  ['else if (tz == localTz)', 'else if (tz == localTz())'],
+];
+
+/** uPlot's ES module with its Intl formatters built on first use; throws if a text to rewrite is not there exactly once. */
+export function deferUplotIntl(code: string): string {
+  for (const [from, to] of UPLOT_INTL_REWRITES) {
+    const at = code.indexOf(from);
+    if (at < 0 || code.indexOf(from, at + 1) >= 0) {
+      throw new Error(`odelab-lazy-uplot-intl: expected exactly one ${JSON.stringify(from)} in uPlot's module; has uPlot changed?`);
+    }
+    code = code.slice(0, at) + to + code.slice(at + from.length);
+  }
+  return code;
+}
+
+const UPLOT_MODULE = /\/node_modules\/uplot\/dist\/uPlot\.esm\.js$/;
+
+/** Applies `deferUplotIntl` to uPlot's module; fails the build if it never saw that module. */
+export function lazyUplotIntl(): Plugin {
+  let rewritten = false;
+  return {
+    name: 'odelab-lazy-uplot-intl',
+    apply: 'build',
+    buildStart() {
+      rewritten = false;
+    },
+    transform: {
+      filter: { id: UPLOT_MODULE },
+      handler(code, id) {
+        if (!UPLOT_MODULE.test(id)) return null;
+        rewritten = true;
+        return { code: deferUplotIntl(code), map: null };
+      },
+    },
+    buildEnd(error) {
+      if (!error && !rewritten) this.error(`odelab-lazy-uplot-intl: uPlot's module (${UPLOT_MODULE.source}) was not in the build`);
+    },
+  };
+}
+
 export default defineConfig({
   base: './',
-  plugins: [devCsp, embedAndExamples, exampleAssignments, preloadViews],
+  plugins: [devCsp, embedAndExamples, exampleAssignments, preloadViews, lazyUplotIntl()],
   build: {
     outDir,
     target: 'es2022',

@@ -121,7 +121,11 @@ export class Plot {
           stroke: ink.stroke,
           grid: { stroke: ink.grid },
           ticks: { stroke: ink.grid },
-          ...(this.logX ? { ...logAxis, values: (_u: uPlot, v: number[]) => v.map((x) => formatNumber(x, 3)) } : {}),
+          // Our own labels on a linear axis too: uPlot's default formats with Intl, whose
+          // first use costs the page ~10–20 ms (vite.config.ts, `deferUplotIntl`).
+          ...(this.logX
+            ? { ...logAxis, values: (_u: uPlot, v: number[]) => v.map((x) => formatNumber(x, 3)) }
+            : { values: (_u: uPlot, splits: number[], _axis: number, _space: number, increment: number) => splits.map((v) => tickLabel(v, increment)) }),
         },
         {
           label: options.yLabel,

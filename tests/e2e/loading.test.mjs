@@ -90,3 +90,34 @@ for (const [scenario, what] of [
     await context.close();
   });
 }
+
+// A renderer's first use of Intl loads its locale data (~10–20 ms of the main thread);
+// the first plot needs none of it: our axes label themselves and the build defers
+// uPlot's own formatters to their first use (vite.config.ts, `deferUplotIntl`).
+test('the first plot builds no Intl formatter', async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const used = [];
+    window.__intlUsed = used;
+    for (const name of ['NumberFormat', 'DateTimeFormat', 'Collator', 'PluralRules']) {
+      const original = Intl[name];
+      Intl[name] = new Proxy(original, {
+        construct: (target, args) => (used.push(name), Reflect.construct(target, args)),
+        apply: (target, self, args) => (used.push(name), Reflect.apply(target, self, args)),
+      });
+    }
+    for (const [proto, name] of [[Number.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleString'], [String.prototype, 'localeCompare']]) {
+      const original = proto[name];
+      proto[name] = function (...args) {
+        used.push(name);
+        return original.apply(this, args);
+      };
+    }
+  });
+  await page.goto(`${site.server.url}?model=pendulum&method=rk4`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+  await page.waitForFunction(() => document.body.dataset.status === 'ok');
+  assert.deepEqual(await page.evaluate(() => window.__intlUsed), []);
+  await context.close();
+});

@@ -13,7 +13,8 @@ test("issue 7: the 3/8 rule is order 4; breaking an entry drops the order; a typ
   await page.selectOption('#tableau-preset', 'three-eighths');
   await page.waitForFunction(() => document.querySelector('#tableau-status')?.dataset.order === '4');
   assert.match(await page.textContent('#tableau-status'), /Explicit, 4 stages: order 4/);
-  assert.ok(await page.locator('#tableau-r math').count(), 'R(z) typeset as MathML');
+  // KaTeX is imported when the first formula is typeset: the MathML arrives a moment after the status.
+  await page.waitForSelector('#tableau-r math', { timeout: 15000 });
   assert.equal(await page.locator('#tableau-conditions tr.holds').count(), 8);
   await page.fill('#tb-0', '1/4');
   await page.waitForFunction(() => document.querySelector('#tableau-status')?.dataset.order === '0');
