@@ -3,8 +3,9 @@
 //! (`m[j][i]` is row i of column j): every trip count and index is a constant, so a
 //! 2 × 2 evaluation costs its arithmetic, not the bounds checks, buffer swaps and copies
 //! of the any-size loops on the heap buffers (an llm solve of Van der Pol μ = 1000,
-//! natively: 22.4 M instructions of 35.1 M in φ there, 9.1 M of 21.1 M here). Only the
-//! result, φ₀ … φ_k, is written to the held buffers.
+//! natively: 22.4 M instructions of 35.1 M in φ there, 9.1 M of 21.1 M here, before
+//! n = 2 moved to the algebra of `two.rs`, which sends only triangular 2 × 2 arguments
+//! here). Only the result, φ₀ … φ_k, is written to the held buffers.
 //!
 //! **The same bits as the any-size loops of `super`:** each function here performs the
 //! same floating-point operations in the same order as its counterpart there (named
