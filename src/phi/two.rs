@@ -113,6 +113,13 @@ fn double_one<const M: usize>(phi: &mut [Pair; MAX_K + 1], ds: f64) {
     };
 }
 
+/// Whether every v is finite: v − v is +0 for a finite v and NaN for ±∞ and NaN, so the
+/// sum is 0 exactly when all are (no branch per entry).
+#[inline(always)]
+fn all_finite(v: &[f64]) -> bool {
+    v.iter().fold(0.0, |s, &x| s + (x - x)) == 0.0
+}
+
 impl PhiFunctions {
     /// [`compute`](Self::compute) for n = 2 in the algebra of Z (the module doc).
     pub(super) fn compute_two(
@@ -135,7 +142,7 @@ impl PhiFunctions {
         }
         let (z00, z10, z01, z11) = (h * j00, h * j10, h * j01, h * j11);
         // Finite h·J: J finite, and no product overflowed (`compute_any`).
-        if ![z00, z10, z01, z11].iter().all(|v| v.is_finite()) {
+        if !all_finite(&[z00, z10, z01, z11]) {
             return Err(err());
         }
         // A triangular Z stays triangular in every product of the matrix path, which so
@@ -165,14 +172,14 @@ impl PhiFunctions {
         };
 
         // φ_k(Z) = a I + b W_s = a I + (b 2^{−s}) W, column-major; all finite, or none
-        // is written (the pairs above k are 0: a fixed count of 16 checks).
+        // is written (the pairs above k are 0: a fixed count of 16).
         let mut out = [[0.0; 4]; MAX_K + 1];
         for (o, p) in out.iter_mut().zip(&phi) {
             let b = p.b * factor;
             let bd = b * d;
             *o = [p.a + bd, b * z10, b * z01, p.a - bd];
         }
-        if !out.as_flattened().iter().all(|v| v.is_finite()) {
+        if !all_finite(out.as_flattened()) {
             return Err(err());
         }
         for (held, o) in self.phi.iter_mut().zip(&out[..=k]) {
