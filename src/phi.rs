@@ -507,6 +507,17 @@ impl PhiFunctions {
         with_size!(self.n, N => self.apply_add_dim::<N>(k, w, v, out))
     }
 
+    /// out = τ φ₁ a + τ² φ₂ b = ∫₀^τ e^{J(τ−u)} (a + b u) du for the φ-functions of τJ
+    /// (the step of `llm` and both integrals of `slowfast`), with the bits of `out`
+    /// zeroed and two [`apply_add`](Self::apply_add) calls, in one dispatch on the size.
+    pub fn integral(&self, tau: f64, a: &[f64], b: &[f64], out: &mut [f64]) {
+        with_size!(self.n, N => {
+            out.fill(0.0);
+            self.apply_add_dim::<N>(1, tau, a, out);
+            self.apply_add_dim::<N>(2, tau * tau, b, out);
+        })
+    }
+
     /// [`apply_add`](Self::apply_add) for size `N` (0: any size), column by column: out
     /// += φ_k[:, j]·(w v_j), skipping zero v_j.
     #[inline(always)]

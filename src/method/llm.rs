@@ -129,10 +129,8 @@ impl Llm {
     /// The increment τ φ₁(τJ) f_n + τ² φ₂(τJ) f_t into `work`, from the φ-functions
     /// already computed at τJ.
     fn increment(&mut self, tau: f64) {
-        self.work.fill(0.0);
-        self.phi.apply_add(1, tau, &self.f_start, &mut self.work);
         self.phi
-            .apply_add(2, tau * tau, self.ft.as_slice(), &mut self.work);
+            .integral(tau, &self.f_start, self.ft.as_slice(), &mut self.work);
     }
 }
 

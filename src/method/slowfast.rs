@@ -281,11 +281,12 @@ impl SlowFast {
         // Step 1: ∫y = G₁σ + J₁, the blocks of e^{h D₁}, D₁ = [[0, I, 0], [0, g_z, γ],
         // [0, 0, 0]] (eq. 34/44): G₁ = h φ₁(h g_z), J₁ = h² φ₂(h g_z) γ (crate::phi).
         self.phi_gz.compute(&w.g_z, h, 2, t, h, stats)?;
-        w.int_y.fill(0.0);
-        self.phi_gz
-            .apply_add(1, h, w.sigma.as_slice(), w.int_y.as_mut_slice());
-        self.phi_gz
-            .apply_add(2, h * h, w.gamma.as_slice(), w.int_y.as_mut_slice());
+        self.phi_gz.integral(
+            h,
+            w.sigma.as_slice(),
+            w.gamma.as_slice(),
+            w.int_y.as_mut_slice(),
+        );
 
         // Step 2: RK4 on x' = f(x, H(x)), then x_{n+1} = x̂ + f_z ∫y (eq. 45).
         w.x_hat.copy_from(&w.x_n);
@@ -358,11 +359,8 @@ impl SlowFast {
         }
         // φ = ∫₀ʰ e^{A(h−u)} (B + C u) du = h φ₁(hA) B + h² φ₂(hA) C.
         self.phi_a.compute(&w.a, h, 2, t, h, stats)?;
-        w.phi.fill(0.0);
         self.phi_a
-            .apply_add(1, h, w.b.as_slice(), w.phi.as_mut_slice());
-        self.phi_a
-            .apply_add(2, h * h, w.c.as_slice(), w.phi.as_mut_slice());
+            .integral(h, w.b.as_slice(), w.c.as_slice(), w.phi.as_mut_slice());
         let (slow, fast) = (&self.slow[..ns], &self.fast[..nf]);
         let (x_new, z, sigma, phi) = (
             &w.x_new.as_slice()[..ns],
