@@ -112,7 +112,7 @@ pub struct PhiFunctions {
 /// a size costs ~5 KB raw, ~1.8 KB gzip) only 2, the textbook size llm runs there
 /// (Van der Pol, the pendulum): llm / ros4 on Van der Pol μ = 1000 was 2.4–2.8× in
 /// WASM with it, 6.8× without. A 2 × 2 evaluation now runs in `two.rs` (triangular
-/// arguments still here); the size-2 copies of `apply_add` and `integral` remain.
+/// arguments still here); the size-2 copies of `apply` and `integral` remain.
 const SIZED: (usize, usize) = if cfg!(feature = "full") {
     (1, 8)
 } else {
@@ -503,26 +503,30 @@ impl PhiFunctions {
         &self.phi[k]
     }
 
-    /// out += w φ_k v (v and out of length n), the [`SIZED`] sizes unrolled.
-    pub fn apply_add(&self, k: usize, w: f64, v: &[f64], out: &mut [f64]) {
-        with_size!(self.n, N => self.apply_add_dim::<N>(k, w, v, out))
-    }
-
-    /// out = τ φ₁ a + τ² φ₂ b = ∫₀^τ e^{J(τ−u)} (a + b u) du for the φ-functions of τJ
-    /// (the step of `llm` and both integrals of `slowfast`), with the bits of `out`
-    /// zeroed and two [`apply_add`](Self::apply_add) calls, in one dispatch on the size.
-    pub fn integral(&self, tau: f64, a: &[f64], b: &[f64], out: &mut [f64]) {
+    /// out = w φ_k v (v and out of length n), the [`SIZED`] sizes unrolled: `out` zeroed
+    /// at the size (stores, not a `memset` call, for a constant N) and [`add_product`](Self::add_product).
+    pub fn apply(&self, k: usize, w: f64, v: &[f64], out: &mut [f64]) {
         with_size!(self.n, N => {
-            out.fill(0.0);
-            self.apply_add_dim::<N>(1, tau, a, out);
-            self.apply_add_dim::<N>(2, tau * tau, b, out);
+            out[..self.dim::<N>()].fill(0.0);
+            self.add_product::<N>(k, w, v, out);
         })
     }
 
-    /// [`apply_add`](Self::apply_add) for size `N` (0: any size), column by column: out
-    /// += φ_k[:, j]·(w v_j), skipping zero v_j.
+    /// out = τ φ₁ a + τ² φ₂ b = ∫₀^τ e^{J(τ−u)} (a + b u) du for the φ-functions of τJ
+    /// (the step of `llm` and both integrals of `slowfast`; a, b and out of length n),
+    /// as [`apply`](Self::apply) and a second [`add_product`](Self::add_product) in one dispatch on the size.
+    pub fn integral(&self, tau: f64, a: &[f64], b: &[f64], out: &mut [f64]) {
+        with_size!(self.n, N => {
+            out[..self.dim::<N>()].fill(0.0);
+            self.add_product::<N>(1, tau, a, out);
+            self.add_product::<N>(2, tau * tau, b, out);
+        })
+    }
+
+    /// out += w φ_k v for size `N` (0: any size), column by column: out += φ_k[:, j]·(w
+    /// v_j), skipping zero v_j.
     #[inline(always)]
-    fn apply_add_dim<const N: usize>(&self, k: usize, w: f64, v: &[f64], out: &mut [f64]) {
+    fn add_product<const N: usize>(&self, k: usize, w: f64, v: &[f64], out: &mut [f64]) {
         let n = self.dim::<N>();
         let (phi, v, out) = (&self.phi[k][..n * n], &v[..n], &mut out[..n]);
         for j in 0..n {

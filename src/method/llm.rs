@@ -184,8 +184,7 @@ impl Stepper for Llm {
             let lin = self.f_start[i] + jw + self.ft[i] * h;
             self.resid[i] = self.f_end[i] - lin;
         }
-        self.error.fill(0.0);
-        self.phi.apply_add(3, 2.0 * h, &self.resid, &mut self.error);
+        self.phi.apply(3, 2.0 * h, &self.resid, &mut self.error);
         Ok(())
     }
 

@@ -113,7 +113,7 @@ fn double_one<const M: usize>(phi: &mut [Pair; MAX_K + 1], ds: f64) {
     };
 }
 
-/// Whether every v is finite: v − v is +0 for a finite v and NaN for ±∞ and NaN, so the
+/// Whether every v is finite: 0·v is ±0 for a finite v and NaN for ±∞ and NaN, so the
 /// sum is 0 exactly when all are (no branch per entry; four independent sums, not one
 /// chain of 16 dependent additions).
 #[inline(always)]
@@ -121,10 +121,10 @@ fn all_finite(v: &[f64]) -> bool {
     let mut lanes = [0.0; 4];
     for chunk in v.chunks_exact(4) {
         for (s, &x) in lanes.iter_mut().zip(chunk) {
-            *s += x - x;
+            *s += x * 0.0;
         }
     }
-    debug_assert!(v.len() % 4 == 0);
+    debug_assert!(v.len().is_multiple_of(4));
     (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) == 0.0
 }
 
