@@ -134,6 +134,19 @@ impl Llm {
     }
 }
 
+/// dst ← src for a step's vectors and its 2 × 2 Jacobian: loads and stores for the
+/// lengths 2 and 4 (llm on Van der Pol and the pendulum), where `copy_from_slice` of a
+/// length unknown at compile time is a `memory.copy` in WASM, an out-of-line call into
+/// the engine per copy (five a step).
+#[inline(always)]
+fn copy_short(dst: &mut [f64], src: &[f64]) {
+    match (dst, src) {
+        ([d0, d1], [s0, s1]) => (*d0, *d1) = (*s0, *s1),
+        ([d0, d1, d2, d3], [s0, s1, s2, s3]) => (*d0, *d1, *d2, *d3) = (*s0, *s1, *s2, *s3),
+        (dst, src) => dst.copy_from_slice(src),
+    }
+}
+
 impl Stepper for Llm {
     fn info(&self) -> &MethodInfo {
         &INFO
@@ -153,24 +166,24 @@ impl Stepper for Llm {
         if t == self.last_t && y == self.last_y.as_slice() {
             // f_start already holds f(t, y).
         } else if same_time(t, self.last_t + self.last_h) && y == self.last_y_new.as_slice() {
-            self.f_start.copy_from_slice(&self.f_end);
+            copy_short(&mut self.f_start, &self.f_end);
         } else {
             sys.rhs(t, y, &mut self.f_start);
             stats.nfev += 1;
         }
         let (jac, ft) = self.provider.at(sys, t, y, stats)?;
-        self.jac.as_mut_slice().copy_from_slice(jac.as_slice());
-        self.ft.as_mut_slice().copy_from_slice(ft.as_slice());
+        copy_short(self.jac.as_mut_slice(), jac.as_slice());
+        copy_short(self.ft.as_mut_slice(), ft.as_slice());
         self.last_t = t;
         self.last_h = h;
-        self.last_y.copy_from_slice(y);
+        copy_short(&mut self.last_y, y);
         // φ₀ … φ₃ of hJ: φ₁, φ₂ for the step, φ₃ for its error estimate.
         self.phi.compute(&self.jac, h, 3, t, h, stats)?;
         self.increment(h);
         for ((o, yi), d) in y_out.iter_mut().zip(y).zip(&self.work) {
             *o = yi + d;
         }
-        self.last_y_new.copy_from_slice(y_out);
+        copy_short(&mut self.last_y_new, y_out);
 
         // Local error estimate, 000 eqs. (29)–(33): r = f(t_{n+1}, y_{n+1}) − g(y_{n+1}),
         // g(y_{n+1}) = f_n + J (y_{n+1} − y_n) + f_t h with the increment itself (not

@@ -113,19 +113,11 @@ fn double_one<const M: usize>(phi: &mut [Pair; MAX_K + 1], ds: f64) {
     };
 }
 
-/// Whether every v is finite: 0·v is ±0 for a finite v and NaN for ±∞ and NaN, so the
-/// sum is 0 exactly when all are (no branch per entry; four independent sums, not one
-/// chain of 16 dependent additions).
+/// Whether all four are finite: 0·v is ±0 for a finite v and NaN for ±∞ and NaN, so
+/// the sum is 0 exactly when all are (no branch per entry).
 #[inline(always)]
-fn all_finite(v: &[f64]) -> bool {
-    let mut lanes = [0.0; 4];
-    for chunk in v.chunks_exact(4) {
-        for (s, &x) in lanes.iter_mut().zip(chunk) {
-            *s += x * 0.0;
-        }
-    }
-    debug_assert!(v.len().is_multiple_of(4));
-    (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) == 0.0
+fn all_finite(v: [f64; 4]) -> bool {
+    (v[0] * 0.0 + v[1] * 0.0) + (v[2] * 0.0 + v[3] * 0.0) == 0.0
 }
 
 impl PhiFunctions {
@@ -150,7 +142,7 @@ impl PhiFunctions {
         }
         let (z00, z10, z01, z11) = (h * j00, h * j10, h * j01, h * j11);
         // Finite h·J: J finite, and no product overflowed (`compute_any`).
-        if !all_finite(&[z00, z10, z01, z11]) {
+        if !all_finite([z00, z10, z01, z11]) {
             return Err(err());
         }
         // A triangular Z stays triangular in every product of the matrix path, which so
@@ -179,19 +171,21 @@ impl PhiFunctions {
             _ => phi_scaled::<3>(ts, ds, squarings),
         };
 
-        // φ_k(Z) = a I + b W_s = a I + (b 2^{−s}) W, column-major; all finite, or none
-        // is written (the pairs above k are 0: a fixed count of 16).
-        let mut out = [[0.0; 4]; MAX_K + 1];
-        for (o, p) in out.iter_mut().zip(&phi) {
+        // φ_k(Z) = a I + b W_s = a I + (b 2^{−s}) W, column-major, written to the held
+        // buffers; an error if one entry is not finite (0·v summed in four lanes, as
+        // `all_finite`).
+        let mut lanes = [0.0; 4];
+        for (held, p) in self.phi.iter_mut().zip(&phi[..=k]) {
             let b = p.b * factor;
             let bd = b * d;
-            *o = [p.a + bd, b * z10, b * z01, p.a - bd];
+            let entries = [p.a + bd, b * z10, b * z01, p.a - bd];
+            for (s, &v) in lanes.iter_mut().zip(&entries) {
+                *s += v * 0.0;
+            }
+            held[..4].copy_from_slice(&entries);
         }
-        if !all_finite(out.as_flattened()) {
+        if (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) != 0.0 {
             return Err(err());
-        }
-        for (held, o) in self.phi.iter_mut().zip(&out[..=k]) {
-            held[..4].copy_from_slice(o);
         }
         Ok(())
     }
