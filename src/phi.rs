@@ -111,8 +111,8 @@ pub struct PhiFunctions {
 /// whole engine (feature `full`); in the first-load package (pkg/, ≤ 150 KB gzip, where
 /// a size costs ~5 KB raw, ~1.8 KB gzip) only 2, the textbook size llm runs there
 /// (Van der Pol, the pendulum): llm / ros4 on Van der Pol μ = 1000 was 2.4–2.8× in
-/// WASM with it, 6.8× without. A 2 × 2 evaluation now runs in `two.rs` (triangular
-/// arguments still here); the size-2 copies of `apply` and `integral` remain.
+/// WASM with it, 6.8× without. A 2 × 2 evaluation now runs in `two.rs` (a triangular
+/// one in the any-size loops); the size-2 copies of `apply` and `integral` remain.
 const SIZED: (usize, usize) = if cfg!(feature = "full") {
     (1, 8)
 } else {

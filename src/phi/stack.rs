@@ -4,8 +4,8 @@
 //! 2 × 2 evaluation costs its arithmetic, not the bounds checks, buffer swaps and copies
 //! of the any-size loops on the heap buffers (an llm solve of Van der Pol μ = 1000,
 //! natively: 22.4 M instructions of 35.1 M in φ there, 9.1 M of 21.1 M here, before
-//! n = 2 moved to the algebra of `two.rs`, which sends only triangular 2 × 2 arguments
-//! here). Only the result, φ₀ … φ_k, is written to the held buffers.
+//! n = 2 moved to the algebra of `two.rs`; this file now serves n = 1, 3 … 8 of the
+//! whole engine). Only the result, φ₀ … φ_k, is written to the held buffers.
 //!
 //! **The same bits as the any-size loops of `super`:** each function here performs the
 //! same floating-point operations in the same order as its counterpart there (named

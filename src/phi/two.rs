@@ -20,7 +20,7 @@
 //! balanced matrix path needs plus one. The refusal above [`MAX_EXPM_NORM`] reads ρ.
 //!
 //! A triangular Z (z₀₁ = 0 or z₁₀ = 0, diagonal ones included) goes to the matrix path
-//! of `stack.rs`, which keeps its exact eigenvalues. Cost on an llm solve of Van der Pol
+//! (the any-size loops), which keeps its exact eigenvalues. Cost on an llm solve of Van der Pol
 //! μ = 1000 (7,194 steps, natively): ~670 instructions per evaluation of φ₀ … φ₃
 //! here, 1,270 on the 2 × 2 stack arrays; the solve 16.7 M instead of 21.0 M.
 //!
@@ -147,9 +147,11 @@ impl PhiFunctions {
         }
         // A triangular Z stays triangular in every product of the matrix path, which so
         // keeps its eigenvalues (the diagonal) exact: y' = λy in llm stays exact to
-        // rounding at any hλ. Here they would be tr ± √δ, the slow one off by ~ε ρ.
+        // rounding at any hλ. Here they would be tr ± √δ, the slow one off by ~ε ρ. The
+        // any-size loops (the bits of the 2 × 2 stack arrays, which so stay out of the
+        // first-load package: it is at its 150 KB gzip budget).
         if z01 == 0.0 || z10 == 0.0 {
-            return self.compute_stack::<2>(jac, h, k, t, step_h, stats);
+            return self.compute_any(jac, h, k, t, step_h, stats);
         }
         // Z = tr I + W, W = [[d, z01], [z10, −d]], W² = δ I. An overflow here makes ρ
         // infinite or NaN, refused below like a huge norm.
