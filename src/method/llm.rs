@@ -49,6 +49,7 @@ use super::history::same_time;
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
+use crate::linalg::copy_short;
 use crate::phi::PhiFunctions;
 use crate::problem::System;
 use crate::stats::Stats;
@@ -131,19 +132,6 @@ impl Llm {
     fn increment(&mut self, tau: f64) {
         self.phi
             .integral(tau, &self.f_start, self.ft.as_slice(), &mut self.work);
-    }
-}
-
-/// dst ← src for a step's vectors and its 2 × 2 Jacobian: loads and stores for the
-/// lengths 2 and 4 (llm on Van der Pol and the pendulum), where `copy_from_slice` of a
-/// length unknown at compile time is a `memory.copy` in WASM, an out-of-line call into
-/// the engine per copy (five a step).
-#[inline(always)]
-fn copy_short(dst: &mut [f64], src: &[f64]) {
-    match (dst, src) {
-        ([d0, d1], [s0, s1]) => (*d0, *d1) = (*s0, *s1),
-        ([d0, d1, d2, d3], [s0, s1, s2, s3]) => (*d0, *d1, *d2, *d3) = (*s0, *s1, *s2, *s3),
-        (dst, src) => dst.copy_from_slice(src),
     }
 }
 
