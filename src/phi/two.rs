@@ -20,9 +20,9 @@
 //! balanced matrix path needs plus one. The refusal above [`MAX_EXPM_NORM`] reads ρ.
 //!
 //! A triangular Z (z₀₁ = 0 or z₁₀ = 0, diagonal ones included) goes to the matrix path
-//! (the any-size loops), which keeps its exact eigenvalues. Cost on an llm solve of Van der Pol
-//! μ = 1000 (7,194 steps, natively): ~670 instructions per evaluation of φ₀ … φ₃
-//! here, 1,270 on the 2 × 2 stack arrays; the solve 16.7 M instead of 21.0 M.
+//! (the any-size loops), which keeps its exact eigenvalues. Cost on an llm solve of Van
+//! der Pol μ = 1000 (7,194 steps, natively): ~610 instructions per evaluation of φ₀ …
+//! φ₃ here, ~1,270 on the 2 × 2 stack arrays it replaces.
 //!
 //! Only + − × ÷ and `sqrt` (exactly rounded in IEEE 754, so the same bits natively and
 //! in WebAssembly). Tests: `two_by_two_algebra_agrees_with_the_matrix_loops` in
