@@ -387,55 +387,47 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
     }
 }
 
-/// The lengths [`copy_short`], [`append_short`] and [`fill_short`] copy as constant-size
-/// copies: the states of the models a student steps by hand and of the benchmarks.
-macro_rules! by_short_length {
-    ($len:expr, $k:ident => $short:expr, _ => $long:expr) => {
-        match $len {
-            1 => {
-                const $k: usize = 1;
-                $short
-            }
-            2 => {
-                const $k: usize = 2;
-                $short
-            }
-            3 => {
-                const $k: usize = 3;
-                $short
-            }
-            4 => {
-                const $k: usize = 4;
-                $short
-            }
-            _ => $long,
+/// Evaluates `$sized` with `$K` a compile-time constant equal to `$n` when `$n` is one
+/// of the listed sizes, else `$other`: one source for the copies of a loop compiled for
+/// each small size (constant trip counts, constant-size copies as loads and stores)
+/// and for any size (`copy_short` below, `phi`'s `with_size!`).
+macro_rules! with_const_size {
+    ($n:expr, [$($size:literal)*], $K:ident => $sized:expr, _ => $other:expr) => {
+        match $n {
+            $($size => {
+                const $K: usize = $size;
+                $sized
+            })*
+            _ => $other,
         }
     };
 }
+pub(crate) use with_const_size;
 
 /// `dst.copy_from_slice(src)` for the short vectors a step copies every time (a state,
 /// a slope): lengths up to 4 as constant-size copies, i.e. plain loads and stores. In
 /// WebAssembly a copy of unknown length is a `memory.copy`, which V8 (Node 20) runs as
 /// a call out of the module: ~6 ns for 16 bytes against ~0.4 ns for two loads and two
-/// stores, ~10 % of a ros4 solve on Van der Pol (three copies per step). One copy of
+/// stores, ~10 % of a ros4 solve on Van der Pol (three copies per step). Lengths 1 to
+/// 4: the states of the models a student steps by hand and of the benchmarks. One copy of
 /// the dispatch for all callers (not inlined: the run package's size).
 #[inline(never)]
 pub fn copy_short(dst: &mut [f64], src: &[f64]) {
     debug_assert_eq!(dst.len(), src.len());
-    by_short_length!(src.len(), K => dst[..K].copy_from_slice(&src[..K]), _ => dst.copy_from_slice(src))
+    with_const_size!(src.len(), [1 2 3 4], K => dst[..K].copy_from_slice(&src[..K]), _ => dst.copy_from_slice(src))
 }
 
 /// `dst.extend_from_slice(src)`, with [`copy_short`]'s constant-size copies.
 #[inline(never)]
 pub fn append_short(dst: &mut Vec<f64>, src: &[f64]) {
-    by_short_length!(src.len(), K => dst.extend_from_slice(&src[..K]), _ => dst.extend_from_slice(src))
+    with_const_size!(src.len(), [1 2 3 4], K => dst.extend_from_slice(&src[..K]), _ => dst.extend_from_slice(src))
 }
 
 /// `dst.fill(value)`, with constant-size stores for [`copy_short`]'s lengths (a
 /// `memory.fill` otherwise, the same call out of the module).
 #[inline(never)]
 pub fn fill_short(dst: &mut [f64], value: f64) {
-    by_short_length!(dst.len(), K => dst[..K].fill(value), _ => dst.fill(value))
+    with_const_size!(dst.len(), [1 2 3 4], K => dst[..K].fill(value), _ => dst.fill(value))
 }
 
 /// The size of a system whose size the caller may know at compile time: `N` = 0 is

@@ -133,44 +133,10 @@ fn sized(n: usize) -> usize {
 /// copy ([`sized`]), else 0 (the copy for any n). The one list of the sizes 1 to 8.
 macro_rules! with_size {
     ($n:expr, $N:ident => $call:expr) => {
-        match sized($n) {
-            1 => {
-                const $N: usize = 1;
-                $call
-            }
-            2 => {
-                const $N: usize = 2;
-                $call
-            }
-            3 => {
-                const $N: usize = 3;
-                $call
-            }
-            4 => {
-                const $N: usize = 4;
-                $call
-            }
-            5 => {
-                const $N: usize = 5;
-                $call
-            }
-            6 => {
-                const $N: usize = 6;
-                $call
-            }
-            7 => {
-                const $N: usize = 7;
-                $call
-            }
-            8 => {
-                const $N: usize = 8;
-                $call
-            }
-            _ => {
-                const $N: usize = 0;
-                $call
-            }
-        }
+        crate::linalg::with_const_size!(sized($n), [1 2 3 4 5 6 7 8], $N => $call, _ => {
+            const $N: usize = 0;
+            $call
+        })
     };
 }
 
