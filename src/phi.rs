@@ -530,30 +530,42 @@ mod tests {
         [run(false), run(true)]
     }
 
+    /// A fixed pseudo-random sequence on [0, 1) (a linear congruential generator; one
+    /// per `seed`).
+    fn uniform(seed: u64) -> impl FnMut() -> f64 {
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15 ^ seed;
+        move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    /// An n × n test matrix: entries of mixed sign over eight decades, 15 % exact zeros,
+    /// and a stiff diagonal (−1e3) in every third `case`.
+    fn random_matrix(n: usize, case: usize, next: &mut impl FnMut() -> f64) -> DMatrix<f64> {
+        DMatrix::from_fn(n, n, |r, c| {
+            let u = next();
+            if u < 0.15 {
+                0.0
+            } else {
+                let decade = (next() * 8.0).floor() as i32 - 3;
+                let sign = if next() < 0.5 { -1.0 } else { 1.0 };
+                let stiff = if r == c && case.is_multiple_of(3) { -1e3 } else { 0.0 };
+                sign * u * f64::powi(10.0, decade) + stiff
+            }
+        })
+    }
+
     /// Matrices of size `N` from a fixed pseudo-random sequence: entries of mixed sign
     /// over many decades (so that balancing moves them), some exact zeros, a stiff
     /// diagonal, and steps h from 1e-4 to 1e3 (0 to ~25 squarings, results that overflow)
     /// and 1e10 (norms above `MAX_EXPM_NORM`, refused), for every k.
     fn check<const N: usize>() {
-        let mut state: u64 = 0x9e37_79b9_7f4a_7c15 ^ N as u64;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform(N as u64);
         for case in 0..40 {
-            let jac = DMatrix::from_fn(N, N, |r, c| {
-                let u = next();
-                if u < 0.15 {
-                    0.0
-                } else {
-                    let decade = (next() * 8.0).floor() as i32 - 3;
-                    let sign = if next() < 0.5 { -1.0 } else { 1.0 };
-                    let stiff = if r == c && case % 3 == 0 { -1e3 } else { 0.0 };
-                    sign * u * f64::powi(10.0, decade) + stiff
-                }
-            });
+            let jac = random_matrix(N, case, &mut next);
             for h in [1e-4, 3e-3, 0.07, 1.0, 40.0, 1e3, 1e10] {
                 for k in 0..=MAX_K {
                     let [any, stack] = both::<N>(&jac, h, k);
@@ -573,26 +585,10 @@ mod tests {
     /// Jacobians of `tests/phi.rs` the algebra is checked against such references.
     #[test]
     fn two_by_two_algebra_agrees_with_the_matrix_loops() {
-        let mut state: u64 = 0x9e37_79b9_7f4a_7c15 ^ 2;
-        let mut next = move || {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform(2);
         let mut worst: f64 = 0.0;
         for case in 0..2000 {
-            let jac = DMatrix::from_fn(2, 2, |r, c| {
-                let u = next();
-                if u < 0.15 {
-                    0.0
-                } else {
-                    let decade = (next() * 8.0).floor() as i32 - 3;
-                    let sign = if next() < 0.5 { -1.0 } else { 1.0 };
-                    let stiff = if r == c && case % 3 == 0 { -1e3 } else { 0.0 };
-                    sign * u * f64::powi(10.0, decade) + stiff
-                }
-            });
+            let jac = random_matrix(2, case, &mut next);
             for h in [1e-4, 3e-3, 0.07, 1.0, 40.0, 1e3, 1e10] {
                 let rho = (&jac * h).abs().row_sum().max().max(1.0);
                 for k in 0..=MAX_K {
