@@ -552,7 +552,11 @@ mod tests {
             } else {
                 let decade = (next() * 8.0).floor() as i32 - 3;
                 let sign = if next() < 0.5 { -1.0 } else { 1.0 };
-                let stiff = if r == c && case.is_multiple_of(3) { -1e3 } else { 0.0 };
+                let stiff = if r == c && case.is_multiple_of(3) {
+                    -1e3
+                } else {
+                    0.0
+                };
                 sign * u * f64::powi(10.0, decade) + stiff
             }
         })
