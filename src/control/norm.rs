@@ -49,10 +49,24 @@ pub fn error_norm(
     y_new: &[f64],
     tol: &Tolerance,
 ) -> f64 {
-    let mut acc = NormAccumulator::new(norm);
-    let n = err.len();
-    let (y_old, y_new) = (&y_old[..n], &y_new[..n]);
+    error_norm_n::<0>(norm, err, y_old, y_new, tol)
+}
+
+/// [`error_norm`] with the size a compile-time constant (`linalg::fixed`: `N` = 0 is
+/// any size): each component scaled by sc_i and added in component order (Σ s² or the
+/// max, from 0). The one loop of the driver's and the methods' error measures.
+#[inline(always)]
+fn error_norm_n<const N: usize>(
+    norm: ErrorNorm,
+    err: &[f64],
+    y_old: &[f64],
+    y_new: &[f64],
+    tol: &Tolerance,
+) -> f64 {
+    let n = fixed::<N>(err.len());
+    let (err, y_old, y_new) = (&err[..n], &y_old[..n], &y_new[..n]);
     let (rtol, atol) = (&tol.rtol[..n], &tol.atol[..n]);
+    let mut acc = NormAccumulator::new(norm);
     for i in 0..n {
         acc.add(scaled(err[i], y_old[i], y_new[i], rtol[i], atol[i]));
     }
@@ -114,26 +128,15 @@ impl ErrorMeasure<'_> {
     }
 
     /// [`ErrorMeasure::of`] for a caller that knows the size at compile time
-    /// (`linalg::fixed`: `N` = 0 is any size): the one loop a method that measures
-    /// while it steps (`Stepper::measured`) inlines, so its norm is the driver's bit
-    /// for bit: each component scaled by sc_i and added in component order (Σ s² or
-    /// the max, from 0), infinite when y_new is not all finite.
+    /// (`linalg::fixed`: `N` = 0 is any size), inlined by a method that measures while
+    /// it steps (`Stepper::measured`), so that its norm is the driver's bit for bit.
     #[inline(always)]
     pub fn of_n<const N: usize>(&self, est: &[f64], y: &[f64], y_new: &[f64]) -> f64 {
         let n = fixed::<N>(est.len());
-        let (est, y, y_new) = (&est[..n], &y[..n], &y_new[..n]);
-        let (rtol, atol) = (&self.tolerance.rtol[..n], &self.tolerance.atol[..n]);
-        let mut acc = NormAccumulator::new(self.norm);
-        let mut finite = true;
-        for i in 0..n {
-            acc.add(scaled(est[i], y[i], y_new[i], rtol[i], atol[i]));
-            finite &= y_new[i].is_finite();
+        if !y_new[..n].iter().all(|v| v.is_finite()) {
+            return f64::INFINITY;
         }
-        if finite {
-            finite_or_infinite(acc.norm(n))
-        } else {
-            f64::INFINITY
-        }
+        finite_or_infinite(error_norm_n::<N>(self.norm, est, y, y_new, self.tolerance))
     }
 }
 
