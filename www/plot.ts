@@ -86,6 +86,16 @@ const MIN_WIDTH = 200;
 /** Points kept per pixel column bucket when decimating; 4 per bucket survive. */
 const BUCKETS = 1500;
 
+/**
+ * An axis's tick labels, always ours: on a log axis 3 significant digits, on a linear
+ * one as many as the tick spacing needs. uPlot's default formats with Intl, whose first
+ * use costs the page ~10–20 ms before its first plot (vite.config.ts, `deferUplotIntl`).
+ */
+function axisLabels(log: boolean): uPlot.Axis.Values {
+  return (_u: uPlot, splits: number[], _axis: number, _space: number, increment: number) =>
+    log ? splits.map((v) => formatNumber(v, 3)) : splits.map((v) => tickLabel(v, increment));
+}
+
 export class Plot {
   private readonly uplot: uPlot;
   private readonly logY: boolean;
@@ -121,11 +131,8 @@ export class Plot {
           stroke: ink.stroke,
           grid: { stroke: ink.grid },
           ticks: { stroke: ink.grid },
-          // Our own labels on a linear axis too: uPlot's default formats with Intl, whose
-          // first use costs the page ~10–20 ms (vite.config.ts, `deferUplotIntl`).
-          ...(this.logX
-            ? { ...logAxis, values: (_u: uPlot, v: number[]) => v.map((x) => formatNumber(x, 3)) }
-            : { values: (_u: uPlot, splits: number[], _axis: number, _space: number, increment: number) => splits.map((v) => tickLabel(v, increment)) }),
+          ...(this.logX ? logAxis : {}),
+          values: axisLabels(this.logX),
         },
         {
           label: options.yLabel,
@@ -135,9 +142,8 @@ export class Plot {
           size: 70,
           // Our own log ticks are already thinned; uPlot's log filter would thin them again.
           incrs: TICK_INCREMENTS,
-          ...(this.logY ? { splits: logSplits, filter: (_u: uPlot, splits: number[]) => splits } : {}),
-          values: (_u: uPlot, splits: number[], _axis: number, _space: number, increment: number) =>
-            this.logY ? splits.map((v) => formatNumber(v, 3)) : splits.map((v) => tickLabel(v, increment)),
+          ...(this.logY ? logAxis : {}),
+          values: axisLabels(this.logY),
         },
       ],
       series: [
