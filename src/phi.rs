@@ -28,9 +28,9 @@
 //!
 //! (K + 1 products each). A 2 × 2 argument runs the same algorithm on pairs (a, b)
 //! standing for a I + b W in the algebra of its traceless part W (`two.rs`: five
-//! multiplications a product, no balancing). The scaling count comes from halving the norm, never from a
-//! logarithm, and the arithmetic is + − × ÷ only, so the result is the same bits natively
-//! and in WebAssembly. Storage is column-major (nalgebra's) in buffers allocated once per
+//! multiplications a product, no balancing). The scaling count comes from halving the
+//! norm, never from a logarithm, and the arithmetic is + − × ÷ only, so the result is the
+//! same bits natively and in WebAssembly. Storage is column-major (nalgebra's) in buffers allocated once per
 //! size (the sizes of `SIZED` work on stack arrays, `stack.rs`, and only write the
 //! result there): a step allocates nothing.
 //!

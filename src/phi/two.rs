@@ -174,8 +174,8 @@ impl PhiFunctions {
         };
 
         // φ_k(Z) = a I + b W_s = a I + (b 2^{−s}) W, column-major, written to the held
-        // buffers; an error if one entry is not finite (0·v summed in four lanes, as
-        // `all_finite`).
+        // buffers; an error if one entry is not finite (0·v summed in four lanes: each
+        // lane is 0 if its entries were finite, NaN otherwise).
         let mut lanes = [0.0; 4];
         for (held, p) in self.phi.iter_mut().zip(&phi[..=k]) {
             let b = p.b * factor;
@@ -186,7 +186,7 @@ impl PhiFunctions {
             }
             held[..4].copy_from_slice(&entries);
         }
-        if (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]) != 0.0 {
+        if !all_finite(lanes) {
             return Err(err());
         }
         Ok(())
