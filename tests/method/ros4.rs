@@ -75,3 +75,111 @@ fn issue_4_rosenbrock_methods_are_a_stable_on_the_imaginary_axis() {
         assert!((rc.re - tab.stability(z)).abs() < 1e-14 && rc.im == 0.0);
     }
 }
+
+/// y' = −2ty² in each of two uncoupled components (the golden step's equation twice).
+struct TwinRiccati;
+
+impl odelab::problem::System for TwinRiccati {
+    fn dim(&self) -> usize {
+        2
+    }
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        for (d, v) in dy.iter_mut().zip(y) {
+            *d = -2.0 * t * v * v;
+        }
+    }
+    fn jacobian(&self, t: f64, y: &[f64]) -> Option<nalgebra::DMatrix<f64>> {
+        let d = nalgebra::DVector::from_iterator(2, y.iter().map(|v| -4.0 * t * v));
+        Some(nalgebra::DMatrix::from_diagonal(&d))
+    }
+    fn dfdt(&self, _t: f64, y: &[f64]) -> Option<nalgebra::DVector<f64>> {
+        Some(nalgebra::DVector::from_iterator(
+            2,
+            y.iter().map(|v| -2.0 * v * v),
+        ))
+    }
+}
+
+/// The Rosenbrock step for two states (its table and size compile-time constants) does
+/// the any-size step's arithmetic: on two uncoupled copies of the golden step's
+/// equation each component, and its error estimate, has the one-state step's bits.
+#[test]
+fn two_state_rosenbrock_step_is_the_any_size_steps_arithmetic() {
+    for id in ["ros4", "w2"] {
+        let (mut one, mut two) = (create(id, 1).unwrap(), create(id, 2).unwrap());
+        let (mut y1, mut y2) = ([0.0], [0.0; 2]);
+        let (mut s1, mut s2) = (Stats::default(), Stats::default());
+        one.step(&Riccati, 0.5, &[0.8], 0.1, &mut y1, &mut s1)
+            .unwrap();
+        two.step(&TwinRiccati, 0.5, &[0.8, 0.8], 0.1, &mut y2, &mut s2)
+            .unwrap();
+        let (e1, e2) = (one.error_estimate().unwrap(), two.error_estimate().unwrap());
+        for c in 0..2 {
+            assert_eq!(y2[c].to_bits(), y1[0].to_bits(), "{id}: y[{c}]");
+            assert_eq!(e2[c].to_bits(), e1[0].to_bits(), "{id}: estimate[{c}]");
+        }
+        assert_eq!(
+            (s2.nfev, s2.njev, s2.nlu),
+            (s1.nfev, s1.njev, s1.nlu),
+            "{id}"
+        );
+    }
+}
+
+/// The fixed-size table the step runs is the printed one: the same entries, e = b − b̂,
+/// α_i and γ_i with the bits of the sums over the printed rows, ros4's fourth stage
+/// reusing the third's f (001 eq. 11), and nothing past the last stage.
+#[test]
+fn fixed_rosenbrock_tables_are_the_printed_ones() {
+    use odelab::method::FixedRosenbrockTableau;
+    for (id, reuses) in [
+        ("ros4", &[false, false, false, true][..]),
+        ("w2", &[false, false]),
+    ] {
+        let tab = rosenbrock_tableau(id).unwrap();
+        let fixed = FixedRosenbrockTableau::from_tableau(tab);
+        let s = tab.stages();
+        assert_eq!(fixed.stages, s, "{id}");
+        assert_eq!(fixed.gamma_diag.to_bits(), tab.gamma_diag.to_bits());
+        assert_eq!(&fixed.reuses_f[..s], reuses, "{id}");
+        for i in 0..fixed.alpha.len() {
+            let bits = |row: &[f64]| row.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            if i >= s {
+                assert!(fixed.alpha[i]
+                    .iter()
+                    .chain(&fixed.gamma[i])
+                    .all(|&v| v == 0.0));
+                assert_eq!((fixed.b[i], fixed.e[i]), (0.0, 0.0), "{id}: stage {i}");
+                continue;
+            }
+            assert_eq!(
+                bits(&fixed.alpha[i][..i]),
+                bits(tab.alpha[i]),
+                "{id}: α row {i}"
+            );
+            assert_eq!(
+                bits(&fixed.gamma[i][..i]),
+                bits(tab.gamma[i]),
+                "{id}: γ row {i}"
+            );
+            assert!(fixed.alpha[i][i..]
+                .iter()
+                .chain(&fixed.gamma[i][i..])
+                .all(|&v| v == 0.0));
+            assert_eq!(fixed.b[i].to_bits(), tab.b[i].to_bits());
+            assert_eq!(fixed.e[i].to_bits(), (tab.b[i] - tab.b_hat[i]).to_bits());
+            let alpha_i: f64 = tab.alpha[i].iter().sum();
+            let gamma_i = tab.gamma_diag + tab.gamma[i].iter().sum::<f64>();
+            assert_eq!(
+                fixed.alpha_sum[i].to_bits(),
+                alpha_i.to_bits(),
+                "{id}: α_{i}"
+            );
+            assert_eq!(
+                fixed.gamma_sum[i].to_bits(),
+                gamma_i.to_bits(),
+                "{id}: γ_{i}"
+            );
+        }
+    }
+}
