@@ -15,46 +15,11 @@
 //   node bench/first_plot.mjs RUNS
 import { fileURLToPath } from 'node:url';
 import { serveStatic, launch } from '../tests/e2e/harness.mjs';
+import { DONE, median, probe } from './first_plot_probe.mjs';
 
 const RUNS = Number(process.argv[2] ?? '7');
 const WARMUP = 2;
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
-
-// Runs in the page before its own scripts: records when the body becomes ready and the
-// first frame in which the trajectory plot's canvas is not blank.
-function probe() {
-  const marks = {};
-  window.__firstPlot = marks;
-  // Tells the bench through the console (no Playwright script in the page, see below).
-  const done = () => marks.ready !== undefined && marks.plot !== undefined && console.debug('odelab-first-plot-done');
-  new MutationObserver(() => {
-    if (document.body?.dataset.ready === 'true' && marks.ready === undefined) {
-      marks.ready = performance.now();
-      done();
-    }
-  }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
-  const poll = () => {
-    const canvas = document.querySelector('#plot-trajectory canvas');
-    if (canvas && canvas.width > 0) {
-      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-      for (let i = 3; i < data.length; i += 16) {
-        if (data[i] > 0) {
-          marks.plot = performance.now();
-          done();
-          return;
-        }
-      }
-    }
-    requestAnimationFrame(poll);
-  };
-  requestAnimationFrame(poll);
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
-}
 
 const server = await serveStatic(DIST);
 const browser = await launch();
@@ -77,7 +42,7 @@ try {
     // evaluate its own ~100 KB script in the page while it boots: 8–30 ms of the main
     // thread (seen in a trace) that no visitor's page spends. The probe's console
     // message needs no script in the page.
-    const finished = page.waitForEvent('console', { predicate: (m) => m.text() === 'odelab-first-plot-done', timeout: 15000 });
+    const finished = page.waitForEvent('console', { predicate: (m) => m.text() === DONE, timeout: 15000 });
     await page.goto(server.url, { waitUntil: 'commit' });
     await finished;
     const marks = await page.evaluate(() => window.__firstPlot);

@@ -121,3 +121,40 @@ test('the first plot builds no Intl formatter', async () => {
   assert.deepEqual(await page.evaluate(() => window.__intlUsed), []);
   await context.close();
 });
+
+// The browser decodes a page's icon on the page's main thread once the page has loaded,
+// just when the engine worker starts: an SVG icon needs an SVG document built for it
+// (4–17 ms in traces), a PNG a fraction of a millisecond. The icon stays the curve in
+// the page's blue.
+test('the page icon is a 32 × 32 PNG of the blue curve, not an SVG', async () => {
+  const context = await site.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(site.server.url);
+  const icon = await page.evaluate(async () => {
+    const links = [...document.querySelectorAll('link[rel~="icon"]')];
+    const href = links[0]?.getAttribute('href') ?? '';
+    const image = new window.Image();
+    image.src = href;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.naturalWidth;
+    canvas.height = image.naturalHeight;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(image, 0, 0);
+    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    let blue = 0;
+    let transparent = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i + 3] > 200 && Math.abs(data[i] - 31) < 40 && Math.abs(data[i + 1] - 95) < 40 && Math.abs(data[i + 2] - 191) < 40) blue++;
+      if (data[i + 3] === 0) transparent++;
+    }
+    return { count: links.length, type: href.slice(0, href.indexOf(';')), width: image.naturalWidth, height: image.naturalHeight, blue, transparent };
+  });
+  assert.equal(icon.count, 1);
+  assert.equal(icon.type, 'data:image/png');
+  assert.deepEqual([icon.width, icon.height], [32, 32]);
+  // The curve is drawn (tens of pixels in the page's blue) on a transparent ground.
+  assert.ok(icon.blue > 30, `blue pixels: ${icon.blue}`);
+  assert.ok(icon.transparent > 32 * 32 * 0.5, `transparent pixels: ${icon.transparent}`);
+  await context.close();
+});
