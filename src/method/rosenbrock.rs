@@ -280,6 +280,20 @@ fn two_states<P: RosenbrockPair>(
     work.run::<2>(&data, sys, step, y_out, stats, measure)
 }
 
+/// [`Stages::run`] for any size and table: one copy for every method.
+#[inline(never)]
+fn any_size(
+    work: &mut Stages,
+    data: &StepData,
+    sys: &dyn System,
+    step: (f64, &[f64], f64),
+    y_out: &mut [f64],
+    stats: &mut Stats,
+    measure: Option<ErrorMeasure>,
+) -> Result<f64, OdeError> {
+    work.run::<0>(data, sys, step, y_out, stats, measure)
+}
+
 /// What one step's stages read: the method's table, J and f_t at the step's start,
 /// and the factorised I − γhJ.
 #[derive(Clone, Copy)]
@@ -433,8 +447,7 @@ impl Rosenbrock {
         let err = if n == 2 {
             (self.two_states)(work, &data, sys, step, y_out, stats, measure)?
         } else {
-            // Any size and table: one copy for every method, inlined here.
-            work.run::<0>(&data, sys, step, y_out, stats, measure)?
+            any_size(work, &data, sys, step, y_out, stats, measure)?
         };
         self.ends.record(t, h, y, y_out, Some(&self.work.f[..n]));
         Ok(err)
