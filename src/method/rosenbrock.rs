@@ -19,11 +19,9 @@
 //! reuses it, so a rejection costs f evaluations and one LU but no Jacobian. A step
 //! allocates nothing: the provider refills its matrix, the LU refactorises in its own
 //! storage, the stages live in flat buffers. The stage loop is one source compiled
-//! once for any n and any table (read from a [`FixedRosenbrockTableau`] at run time),
-//! and once per method for n = 2 with the size and the method's table compile-time
-//! constants ([`RosenbrockPair`], as `fixed_rk.rs` for the explicit pairs: Van der
-//! Pol's step costs its arithmetic, not loop overhead), both in the operation order of
-//! the nalgebra calls it replaced, so both give the same bits.
+//! twice, for any n and for n = 2 with the size a constant (`crate::linalg::fixed`:
+//! Van der Pol's step costs its arithmetic, not loop overhead), both in the operation
+//! order of the nalgebra calls it replaced, so both give the same bits.
 //! Dense output: the cubic Hermite interpolant on f(t_n, y_n) (the first stage) and
 //! f(t_{n+1}, y_{n+1}) (evaluated once when asked, then reused as the next first stage).
 
