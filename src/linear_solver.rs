@@ -59,20 +59,6 @@ pub enum Jacobian {
     Sparse(SparseJacobian),
 }
 
-/// y ← y + α J x for a dense J, nalgebra's `gemv(α, J, x, 1)` operation for operation
-/// (column by column, yᵢ ← (α·Jᵢⱼ)·xⱼ + yᵢ) without its generic views, which cost
-/// several times the arithmetic on a 2 × 2 matrix; n known at compile time when `N` > 0.
-#[inline(always)]
-fn dense_mul_add<const N: usize>(m: &DMatrix<f64>, alpha: f64, x: &[f64], y: &mut [f64]) {
-    let n = fixed::<N>(y.len());
-    let (x, y) = (&x[..n], &mut y[..n]);
-    for (column, &xj) in m.as_slice()[..n * n].chunks_exact(n.max(1)).zip(x) {
-        for (yi, &a) in y.iter_mut().zip(column) {
-            *yi += alpha * a * xj;
-        }
-    }
-}
-
 impl Jacobian {
     /// Multiplies every entry by `s` (the `jacobianScale` knob).
     pub fn scale(&mut self, s: f64) {
@@ -88,21 +74,21 @@ impl Jacobian {
     }
 
     /// As [`Jacobian::mul_add`], on slices of length n, a size known at compile time
-    /// when `N` > 0 (`crate::linalg::fixed`): then a dense product is written into the
-    /// caller (on a 2 × 2 matrix a call costs as much as the arithmetic in WASM); any
-    /// other goes through one out-of-line copy.
-    #[inline(always)]
+    /// when `N` > 0 (`crate::linalg::fixed`). The dense product is nalgebra's
+    /// `gemv(α, J, x, 1)` operation for operation (column by column,
+    /// yᵢ ← (α·Jᵢⱼ)·xⱼ + yᵢ) without its generic views, which cost several times the
+    /// arithmetic on a 2 × 2 matrix.
     pub fn mul_add_n<const N: usize>(&self, alpha: f64, x: &[f64], y: &mut [f64]) {
         match self {
-            Jacobian::Dense(m) if N > 0 => dense_mul_add::<N>(m, alpha, x, y),
-            _ => self.mul_add_any(alpha, x, y),
-        }
-    }
-
-    #[inline(never)]
-    fn mul_add_any(&self, alpha: f64, x: &[f64], y: &mut [f64]) {
-        match self {
-            Jacobian::Dense(m) => dense_mul_add::<0>(m, alpha, x, y),
+            Jacobian::Dense(m) => {
+                let n = fixed::<N>(y.len());
+                let (x, y) = (&x[..n], &mut y[..n]);
+                for (column, &xj) in m.as_slice()[..n * n].chunks_exact(n.max(1)).zip(x) {
+                    for (yi, &a) in y.iter_mut().zip(column) {
+                        *yi += alpha * a * xj;
+                    }
+                }
+            }
             Jacobian::Sparse(m) => {
                 for (j, &x_j) in x[..m.n].iter().enumerate() {
                     let xj = alpha * x_j;
@@ -256,21 +242,10 @@ impl StepMatrix {
         self.solve_n::<0>(b)
     }
 
-    /// [`StepMatrix::solve_slice`] for a size known at compile time when `N` > 0: then
-    /// a dense solve is written into the caller (a 2 × 2 solve is a dozen operations);
-    /// any other goes through one out-of-line copy.
-    #[inline(always)]
+    /// [`StepMatrix::solve_slice`] for a size known at compile time when `N` > 0.
     pub fn solve_n<const N: usize>(&self, b: &mut [f64]) -> Result<(), OdeError> {
         match self {
-            StepMatrix::Dense(f) if N > 0 => f.solve_n::<N>(b),
-            _ => self.solve_any(b),
-        }
-    }
-
-    #[inline(never)]
-    fn solve_any(&self, b: &mut [f64]) -> Result<(), OdeError> {
-        match self {
-            StepMatrix::Dense(f) => f.solve_n::<0>(b),
+            StepMatrix::Dense(f) => f.solve_n::<N>(b),
             #[cfg(feature = "full")]
             StepMatrix::Sparse { lu, t, h, what } => {
                 let n = b.len();

@@ -39,7 +39,7 @@ pub use explicit_rk::{Coefficients, ExplicitRk, OwnedTableau, Tableau};
 pub use fixed_rk::{FixedPair, FixedRk, FixedTableau};
 pub use hermite::hermite_cubic;
 pub use midpoint2::Midpoint2;
-pub use rosenbrock::{FixedRosenbrockTableau, Rosenbrock, RosenbrockPair, RosenbrockTableau};
+pub use rosenbrock::{Rosenbrock, RosenbrockTableau};
 
 use crate::error::OdeError;
 use crate::jacobian::JacobianOptions;
@@ -349,14 +349,8 @@ pub fn create_with(
     if id == ros4_t2::INFO.id {
         return Ok(Box::new(ros4_t2::Ros4T2::new(dim, options.jacobian)));
     }
-    // The Rosenbrock and W-methods run their tables as compile-time constants.
-    if id == ros4::INFO.id {
-        let stepper = Rosenbrock::new::<ros4::Ros4>(info, dim, options.jacobian);
-        return Ok(Box::new(stepper));
-    }
-    if id == w2::INFO.id {
-        let stepper = Rosenbrock::new::<w2::W2>(info, dim, options.jacobian);
-        return Ok(Box::new(stepper));
+    if let Some(tab) = rosenbrock_tableau(id) {
+        return Ok(Box::new(Rosenbrock::new(info, tab, dim, options.jacobian)));
     }
     // The FSAL pairs with an interpolant run the compile-time specialised step (the same
     // bits as the generic loop, see fixed_rk.rs).

@@ -13,7 +13,7 @@
 // against the seed line by line; the compiler rounds them to the nearest f64.
 #![allow(clippy::excessive_precision)]
 
-use super::{MethodInfo, RosenbrockPair, RosenbrockTableau};
+use super::{MethodInfo, RosenbrockTableau};
 
 /// Seed 001 Table 1 (γ21 sign corrected per `../shared/METHODS.md`).
 pub const TABLEAU: RosenbrockTableau = RosenbrockTableau {
@@ -48,14 +48,6 @@ pub const TABLEAU: RosenbrockTableau = RosenbrockTableau {
         0.20996980978930432131906,
     ],
 };
-
-/// The stepper's compile-time table, with a copy of its step for two states (Van der
-/// Pol, the pendulum: issue 17's benchmark).
-pub struct Ros4;
-
-impl RosenbrockPair for Ros4 {
-    const TABLEAU: &'static RosenbrockTableau = &TABLEAU;
-}
 
 pub const INFO: MethodInfo = MethodInfo {
     id: "ros4",

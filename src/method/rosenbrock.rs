@@ -30,7 +30,7 @@ use super::{MeasuredStep, MethodInfo, Stepper};
 use crate::control::ErrorMeasure;
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
-use crate::linalg::{copy_short, fixed};
+use crate::linalg::fixed;
 use crate::linear_solver::{Jacobian, StepMatrix};
 use crate::problem::System;
 use crate::stats::Stats;
@@ -57,29 +57,20 @@ impl RosenbrockTableau {
 
     /// Whether stages `i` and `j` evaluate f at the same point (rows equal up to
     /// trailing zeros; 001 eq. 11 for ros4's stages 3 and 4).
-    pub const fn same_argument(&self, i: usize, j: usize) -> bool {
+    pub fn same_argument(&self, i: usize, j: usize) -> bool {
         let (a, b) = (self.alpha[i], self.alpha[j]);
-        let len = if a.len() > b.len() { a.len() } else { b.len() };
-        let mut k = 0;
-        while k < len {
-            let x = if k < a.len() { a[k] } else { 0.0 };
-            let y = if k < b.len() { b[k] } else { 0.0 };
-            if x != y {
-                return false;
-            }
-            k += 1;
-        }
-        true
+        (0..a.len().max(b.len()))
+            .all(|k| a.get(k).copied().unwrap_or(0.0) == b.get(k).copied().unwrap_or(0.0))
     }
 
     /// α_i = Σ_j α_ij: the stage's time node.
-    pub const fn alpha_sum(&self, i: usize) -> f64 {
-        sum(self.alpha[i])
+    pub fn alpha_sum(&self, i: usize) -> f64 {
+        self.alpha[i].iter().sum()
     }
 
     /// γ_i = γ + Σ_{j<i} γ_ij: the weight of the ∂f/∂t term.
-    pub const fn gamma_sum(&self, i: usize) -> f64 {
-        self.gamma_diag + sum(self.gamma[i])
+    pub fn gamma_sum(&self, i: usize) -> f64 {
+        self.gamma_diag + self.gamma[i].iter().sum::<f64>()
     }
 
     /// R(z) for complex z = hλ, the same recursion as [`RosenbrockTableau::stability`]
@@ -118,102 +109,11 @@ impl RosenbrockTableau {
     }
 }
 
-/// Σ x_j left to right from −0.0 (the identity of IEEE addition), as `Iterator::sum`,
-/// in a `const fn`.
-const fn sum(x: &[f64]) -> f64 {
-    let mut acc = -0.0;
-    let mut j = 0;
-    while j < x.len() {
-        acc += x[j];
-        j += 1;
-    }
-    acc
-}
-
-/// The most stages a Rosenbrock table may have here (ros4's four).
-pub const MAX_STAGES: usize = 4;
-
-/// A [`RosenbrockTableau`] in fixed-size arrays, with what the step would otherwise
-/// recompute every stage of every step: `alpha[i][j]` and `gamma[i][j]` (zero on and
-/// above the diagonal), `b`, `e` = b − b̂, the nodes α_i and γ_i, and whether stage i
-/// evaluates f where stage i − 1 did (001 eq. 11). Rows past `stages` are zero.
-#[derive(Debug, Clone, Copy)]
-pub struct FixedRosenbrockTableau {
-    pub stages: usize,
-    pub gamma_diag: f64,
-    pub alpha: [[f64; MAX_STAGES]; MAX_STAGES],
-    pub gamma: [[f64; MAX_STAGES]; MAX_STAGES],
-    pub b: [f64; MAX_STAGES],
-    pub e: [f64; MAX_STAGES],
-    pub alpha_sum: [f64; MAX_STAGES],
-    pub gamma_sum: [f64; MAX_STAGES],
-    pub reuses_f: [bool; MAX_STAGES],
-}
-
-impl FixedRosenbrockTableau {
-    /// The same coefficients as `t`, checked at compile time (a table of more than
-    /// [`MAX_STAGES`] stages, or of ragged rows, does not compile).
-    pub const fn from_tableau(t: &RosenbrockTableau) -> Self {
-        let s = t.stages();
-        assert!(s <= MAX_STAGES && t.b_hat.len() == s && t.alpha.len() == s);
-        assert!(t.gamma.len() == s);
-        let mut out = FixedRosenbrockTableau {
-            stages: s,
-            gamma_diag: t.gamma_diag,
-            alpha: [[0.0; MAX_STAGES]; MAX_STAGES],
-            gamma: [[0.0; MAX_STAGES]; MAX_STAGES],
-            b: [0.0; MAX_STAGES],
-            e: [0.0; MAX_STAGES],
-            alpha_sum: [0.0; MAX_STAGES],
-            gamma_sum: [0.0; MAX_STAGES],
-            reuses_f: [false; MAX_STAGES],
-        };
-        let mut i = 0;
-        while i < s {
-            assert!(t.alpha[i].len() == i && t.gamma[i].len() == i);
-            let mut j = 0;
-            while j < i {
-                out.alpha[i][j] = t.alpha[i][j];
-                out.gamma[i][j] = t.gamma[i][j];
-                j += 1;
-            }
-            out.b[i] = t.b[i];
-            out.e[i] = t.b[i] - t.b_hat[i];
-            out.alpha_sum[i] = t.alpha_sum(i);
-            out.gamma_sum[i] = t.gamma_sum(i);
-            out.reuses_f[i] = i > 0 && t.same_argument(i, i - 1);
-            i += 1;
-        }
-        out
-    }
-}
-
-/// A Rosenbrock method's table as an associated `const`, so that its step for two
-/// states is compiled with every coefficient a constant (a zero one costs nothing).
-pub trait RosenbrockPair {
-    const TABLEAU: &'static RosenbrockTableau;
-    const FIXED: &'static FixedRosenbrockTableau =
-        &FixedRosenbrockTableau::from_tableau(Self::TABLEAU);
-}
-
-/// The stages of one step and their combinations (see [`Stages::run`]).
-type RunFn = fn(
-    &mut Stages,
-    &StepData,
-    &dyn System,
-    (f64, &[f64], f64),
-    &mut [f64],
-    &mut Stats,
-    Option<ErrorMeasure>,
-) -> Result<f64, OdeError>;
-
 /// A Rosenbrock stepper with its work vectors and the last step kept for the error
 /// estimate and dense output. The LU keeps its storage: a step allocates nothing.
 pub struct Rosenbrock {
     info: &'static MethodInfo,
-    table: &'static FixedRosenbrockTableau,
-    /// The step for two states with the method's table and the size constants.
-    two_states: RunFn,
+    tableau: &'static RosenbrockTableau,
     provider: JacobianProvider,
     /// I − γhJ, refactorised in its own storage every step.
     lu: Option<StepMatrix>,
@@ -222,7 +122,8 @@ pub struct Rosenbrock {
     ends: StepEnds,
 }
 
-/// The stage loop's vectors, one flat buffer each (stage i at `i * n..(i + 1) * n`).
+/// The stage loop's vectors, one flat buffer each (stage i at `i * n..(i + 1) * n`),
+/// and what the tableau implies per stage.
 struct Stages {
     /// The stages k_i, solved in place.
     k: Vec<f64>,
@@ -232,20 +133,22 @@ struct Stages {
     /// Σ_{j<i} γ_ij k_j of the stage being solved.
     coupling: Vec<f64>,
     error: Vec<f64>,
+    /// Per stage, what the step loop would otherwise recompute every stage of every
+    /// step: (reuses the previous stage's f, α_i, γ_i).
+    nodes: Vec<(bool, f64, f64)>,
 }
 
 impl Rosenbrock {
-    /// The stepper of method `P` for `dim` states.
-    pub fn new<P: RosenbrockPair>(
+    pub fn new(
         info: &'static MethodInfo,
+        tableau: &'static RosenbrockTableau,
         dim: usize,
         jacobian: JacobianOptions,
     ) -> Self {
-        let s = P::FIXED.stages;
+        let s = tableau.stages();
         Self {
             info,
-            table: P::FIXED,
-            two_states: two_states::<P>,
+            tableau,
             provider: JacobianProvider::new(info.id, jacobian).sparse(),
             lu: None,
             work: Stages {
@@ -254,157 +157,100 @@ impl Rosenbrock {
                 y: vec![0.0; dim],
                 coupling: vec![0.0; dim],
                 error: vec![0.0; dim],
+                nodes: (0..s)
+                    .map(|i| {
+                        let reuses = i > 0 && tableau.same_argument(i, i - 1);
+                        (reuses, tableau.alpha_sum(i), tableau.gamma_sum(i))
+                    })
+                    .collect(),
             },
             ends: StepEnds::new(dim),
         }
     }
 }
 
-/// [`Stages::run`] for two states (Van der Pol, the pendulum, the oscillators) with
-/// `P`'s table: the size and every coefficient compile-time constants.
-fn two_states<P: RosenbrockPair>(
-    work: &mut Stages,
-    data: &StepData,
-    sys: &dyn System,
-    step: (f64, &[f64], f64),
-    y_out: &mut [f64],
-    stats: &mut Stats,
-    measure: Option<ErrorMeasure>,
-) -> Result<f64, OdeError> {
-    let data = StepData {
-        tab: P::FIXED,
-        ..*data
-    };
-    work.run::<2>(&data, sys, step, y_out, stats, measure)
-}
-
-/// [`Stages::run`] for any size and table: one copy for every method.
-#[inline(never)]
-fn any_size(
-    work: &mut Stages,
-    data: &StepData,
-    sys: &dyn System,
-    step: (f64, &[f64], f64),
-    y_out: &mut [f64],
-    stats: &mut Stats,
-    measure: Option<ErrorMeasure>,
-) -> Result<f64, OdeError> {
-    work.run::<0>(data, sys, step, y_out, stats, measure)
-}
-
-/// What one step's stages read: the method's table, J and f_t at the step's start,
-/// and the factorised I − γhJ.
-#[derive(Clone, Copy)]
+/// What one step's stages read: the tableau, J and f_t at the step's start, and the
+/// factorised I − γhJ.
 struct StepData<'a> {
-    tab: &'a FixedRosenbrockTableau,
+    tab: &'static RosenbrockTableau,
     jac: &'a Jacobian,
     ft: &'a [f64],
     lu: &'a StepMatrix,
 }
 
 impl Stages {
-    /// Stage I for n = `N` states (`N` = 0: any n; see [`crate::linalg::fixed`]),
-    /// f(t, y) already in stage 0: its argument y + Σ_{j<I} α_Ij k_j and f there (or the
-    /// previous stage's f, 001 eq. 11), then k_I = h f_I + γ_I h² f_t + hJ Σ_{j<I} γ_Ij k_j,
-    /// solved in place. Per component the operations of nalgebra's axpy/gemv in the
-    /// earlier DVector form, in their order (x += a·y is x ← a·y + x; IEEE addition
-    /// commutes), zero coefficients skipped: the same bits.
-    #[allow(clippy::needless_range_loop)]
-    #[inline(always)]
-    fn stage<const I: usize, const N: usize>(
-        &mut self,
-        data: &StepData,
-        sys: &dyn System,
-        (t, y, h): (f64, &[f64], f64),
-        stats: &mut Stats,
-    ) -> Result<(), OdeError> {
-        let tab = data.tab;
-        let n = fixed::<N>(y.len());
-        let (y, ft) = (&y[..n], &data.ft[..n]);
-        let (done, rest) = self.k.split_at_mut(I * n);
-        // The earlier stages as slices of length n: no bounds checks below.
-        let k: [&[f64]; I] = std::array::from_fn(|j| &done[j * n..][..n]);
-        let k_i = &mut rest[..n];
-        let (f_done, f_rest) = self.f.split_at_mut(I * n);
-        let f_i = &mut f_rest[..n];
-        if I > 0 {
-            if tab.reuses_f[I] {
-                copy_short(f_i, &f_done[(I - 1) * n..][..n]);
-            } else {
-                let y_stage = &mut self.y[..n];
-                for c in 0..n {
-                    let mut acc = y[c];
-                    for j in 0..I {
-                        if tab.alpha[I][j] != 0.0 {
-                            acc += tab.alpha[I][j] * k[j][c];
-                        }
-                    }
-                    y_stage[c] = acc;
-                }
-                sys.rhs(t + tab.alpha_sum[I] * h, y_stage, f_i);
-                stats.nfev += 1;
-            }
-        }
-        let gi = tab.gamma_sum[I] * h * h;
-        for c in 0..n {
-            k_i[c] = h * f_i[c] + gi * ft[c];
-        }
-        if I > 0 {
-            let coupling = &mut self.coupling[..n];
-            for c in 0..n {
-                let mut acc = 0.0;
-                for j in 0..I {
-                    if tab.gamma[I][j] != 0.0 {
-                        acc += tab.gamma[I][j] * k[j][c];
-                    }
-                }
-                coupling[c] = acc;
-            }
-            data.jac.mul_add_n::<N>(h, coupling, k_i);
-        }
-        data.lu.solve_n::<N>(k_i)
-    }
-
-    /// The stages and the combinations y_{n+1}, y_{n+1} − ŷ_{n+1}; with a `measure`,
-    /// the normalised error of the estimate ([`ErrorMeasure::of`]). Inlined into
-    /// [`two_states`], where the table is a constant: the stage loop below unrolls, each
-    /// stage its own monomorphised call whose sums over j < i have a constant trip
-    /// count and constant coefficients (as fixed_rk.rs's stages).
-    #[allow(clippy::needless_range_loop)]
-    #[inline(always)]
+    /// The stages and the combinations y_{n+1}, y_{n+1} − ŷ_{n+1} for n = `N` states
+    /// (`N` = 0: any n; see [`crate::linalg::fixed`]), f(t, y) already in stage 0;
+    /// with a `measure`, the normalised error of the estimate ([`ErrorMeasure::of`]).
+    /// The loops are nalgebra's axpy/gemv of the earlier DVector form in their order
+    /// (x += a·y is x ← a·y + x; IEEE addition commutes): the same bits.
+    #[allow(clippy::too_many_arguments)]
     fn run<const N: usize>(
         &mut self,
         data: &StepData,
         sys: &dyn System,
-        step: (f64, &[f64], f64),
+        t: f64,
+        y: &[f64],
+        h: f64,
         y_out: &mut [f64],
         stats: &mut Stats,
         measure: Option<ErrorMeasure>,
     ) -> Result<f64, OdeError> {
-        let tab = data.tab;
-        macro_rules! stages {
-            ($($i:literal)*) => {
-                $(if $i < tab.stages {
-                    self.stage::<$i, N>(data, sys, step, stats)?;
-                })*
-            };
-        }
-        stages!(0 1 2 3);
-        const { assert!(MAX_STAGES == 4, "stages! above covers MAX_STAGES") };
-        let (_, y, _) = step;
+        let StepData { tab, jac, ft, lu } = *data;
         let n = fixed::<N>(y.len());
-        let (y, y_out, error) = (&y[..n], &mut y_out[..n], &mut self.error[..n]);
-        // b_j and e_j are not skipped when zero (ros4's b3): the earlier loops added
-        // 0·k_j too, and −0.0 + 0·k would not be −0.0.
-        for c in 0..n {
-            let (mut acc, mut err) = (y[c], 0.0);
-            for j in 0..tab.stages {
-                let k_j = self.k[j * n + c];
-                acc += tab.b[j] * k_j;
-                err += tab.e[j] * k_j;
+        // Every vector cut to n, so that a constant n reaches every loop.
+        let (y, y_out, ft) = (&y[..n], &mut y_out[..n], &ft[..n]);
+        let (y_stage, coupling) = (&mut self.y[..n], &mut self.coupling[..n]);
+        let error = &mut self.error[..n];
+        for (i, &(reuses_f, alpha_i, gamma_i)) in self.nodes.iter().enumerate() {
+            let (done, rest) = self.k.split_at_mut(i * n);
+            let k_i = &mut rest[..n];
+            let (f_done, f_rest) = self.f.split_at_mut(i * n);
+            let f_i = &mut f_rest[..n];
+            if i > 0 {
+                if reuses_f {
+                    // Same argument as the previous stage (001 eq. 11): reuse its f.
+                    f_i.copy_from_slice(&f_done[(i - 1) * n..]);
+                } else {
+                    y_stage.copy_from_slice(y);
+                    for (&a, k_j) in tab.alpha[i].iter().zip(done.chunks_exact(n.max(1))) {
+                        if a != 0.0 {
+                            for (ys, kj) in y_stage.iter_mut().zip(k_j) {
+                                *ys += a * kj;
+                            }
+                        }
+                    }
+                    sys.rhs(t + alpha_i * h, y_stage, f_i);
+                    stats.nfev += 1;
+                }
             }
-            y_out[c] = acc;
-            error[c] = err;
+            // k_i = h f_i + γ_i h² f_t + hJ Σ_{j<i} γ_ij k_j, then solved in place.
+            let gi = gamma_i * h * h;
+            for ((kr, fr), ftr) in k_i.iter_mut().zip(f_i.iter()).zip(ft) {
+                *kr = h * fr + gi * ftr;
+            }
+            if i > 0 {
+                coupling.fill(0.0);
+                for (&g, k_j) in tab.gamma[i].iter().zip(done.chunks_exact(n.max(1))) {
+                    if g != 0.0 {
+                        for (cr, kj) in coupling.iter_mut().zip(k_j) {
+                            *cr += g * kj;
+                        }
+                    }
+                }
+                jac.mul_add_n::<N>(h, coupling, k_i);
+            }
+            lu.solve_n::<N>(k_i)?;
+        }
+        y_out.copy_from_slice(y);
+        error.fill(0.0);
+        let stages = self.k.chunks_exact(n.max(1));
+        for ((&b, &b_hat), k_i) in tab.b.iter().zip(tab.b_hat).zip(stages) {
+            let e = b - b_hat;
+            for ((yo, err), k) in y_out.iter_mut().zip(error.iter_mut()).zip(k_i) {
+                *yo += b * k;
+                *err += e * k;
+            }
         }
         Ok(match measure {
             None => 0.0,
@@ -424,6 +270,7 @@ impl Rosenbrock {
         stats: &mut Stats,
         measure: Option<ErrorMeasure>,
     ) -> Result<f64, OdeError> {
+        let tab = self.tableau;
         let n = y.len();
         let f_start = &mut self.work.f[..n];
         // f(t, y) for the first stage: known from the last step's start (a retry) or
@@ -433,19 +280,23 @@ impl Rosenbrock {
         // I − γhJ through the solver seam (src/linear_solver.rs: dense or sparse LU;
         // the dense entries are δᵢⱼ − Jᵢⱼ·γh as before), in the last step's storage.
         let what = "I − γhJ of the Rosenbrock step";
-        let c = self.table.gamma_diag * h;
+        let c = tab.gamma_diag * h;
         let lu = StepMatrix::in_kept(&mut self.lu, jac, 1.0, c, what, t, h, stats)?;
         let data = StepData {
-            tab: self.table,
+            tab,
             jac,
             ft: ft.as_slice(),
             lu,
         };
-        let (work, step) = (&mut self.work, (t, y, h));
-        let err = if n == 2 {
-            (self.two_states)(work, &data, sys, step, y_out, stats, measure)?
-        } else {
-            any_size(work, &data, sys, step, y_out, stats, measure)?
+        // Two states (Van der Pol, the pendulum, the oscillators): the same stages with
+        // the size a constant, their loops unrolled (crate::linalg::fixed).
+        let err = match n {
+            2 => self
+                .work
+                .run::<2>(&data, sys, t, y, h, y_out, stats, measure)?,
+            _ => self
+                .work
+                .run::<0>(&data, sys, t, y, h, y_out, stats, measure)?,
         };
         self.ends.record(t, h, y, y_out, Some(&self.work.f[..n]));
         Ok(err)

@@ -10,7 +10,7 @@
 //! coefficient γ² − 2γ + 1/2 vanishes: L-stable. The embedded ŷ = y_n + k2 is first
 //! order.
 
-use super::{MethodInfo, RosenbrockPair, RosenbrockTableau};
+use super::{MethodInfo, RosenbrockTableau};
 
 /// γ = 1 + 1/√2 (Table 3 prints 1.70710678118650).
 const GAMMA: f64 = 1.0 + std::f64::consts::FRAC_1_SQRT_2;
@@ -23,13 +23,6 @@ pub const TABLEAU: RosenbrockTableau = RosenbrockTableau {
     b: &[0.5, 0.5],
     b_hat: &[0.0, 1.0],
 };
-
-/// The stepper's compile-time table.
-pub struct W2;
-
-impl RosenbrockPair for W2 {
-    const TABLEAU: &'static RosenbrockTableau = &TABLEAU;
-}
 
 pub const INFO: MethodInfo = MethodInfo {
     id: "w2",
