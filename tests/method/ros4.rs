@@ -75,3 +75,54 @@ fn issue_4_rosenbrock_methods_are_a_stable_on_the_imaginary_axis() {
         assert!((rc.re - tab.stability(z)).abs() < 1e-14 && rc.im == 0.0);
     }
 }
+
+/// y' = −2ty² in each of two uncoupled components (the golden step's equation twice).
+struct TwinRiccati;
+
+impl odelab::problem::System for TwinRiccati {
+    fn dim(&self) -> usize {
+        2
+    }
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        for (d, v) in dy.iter_mut().zip(y) {
+            *d = -2.0 * t * v * v;
+        }
+    }
+    fn jacobian(&self, t: f64, y: &[f64]) -> Option<nalgebra::DMatrix<f64>> {
+        let d = nalgebra::DVector::from_iterator(2, y.iter().map(|v| -4.0 * t * v));
+        Some(nalgebra::DMatrix::from_diagonal(&d))
+    }
+    fn dfdt(&self, _t: f64, y: &[f64]) -> Option<nalgebra::DVector<f64>> {
+        Some(nalgebra::DVector::from_iterator(
+            2,
+            y.iter().map(|v| -2.0 * v * v),
+        ))
+    }
+}
+
+/// The Rosenbrock step for two states (compiled with the size a constant, its 2 × 2
+/// LU written out) does the any-size step's arithmetic: on two uncoupled copies of the
+/// golden step's equation each component, and its error estimate, has the one-state
+/// step's bits, for ros4 and w2.
+#[test]
+fn two_state_rosenbrock_step_is_the_any_size_steps_arithmetic() {
+    for id in ["ros4", "w2"] {
+        let (mut one, mut two) = (create(id, 1).unwrap(), create(id, 2).unwrap());
+        let (mut y1, mut y2) = ([0.0], [0.0; 2]);
+        let (mut s1, mut s2) = (Stats::default(), Stats::default());
+        one.step(&Riccati, 0.5, &[0.8], 0.1, &mut y1, &mut s1)
+            .unwrap();
+        two.step(&TwinRiccati, 0.5, &[0.8, 0.8], 0.1, &mut y2, &mut s2)
+            .unwrap();
+        let (e1, e2) = (one.error_estimate().unwrap(), two.error_estimate().unwrap());
+        for c in 0..2 {
+            assert_eq!(y2[c].to_bits(), y1[0].to_bits(), "{id}: y[{c}]");
+            assert_eq!(e2[c].to_bits(), e1[0].to_bits(), "{id}: estimate[{c}]");
+        }
+        assert_eq!(
+            (s2.nfev, s2.njev, s2.nlu),
+            (s1.nfev, s1.njev, s1.nlu),
+            "{id}"
+        );
+    }
+}
