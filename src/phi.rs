@@ -30,9 +30,9 @@
 //! standing for a I + b W in the algebra of its traceless part W (`two.rs`: five
 //! multiplications a product, no balancing). The scaling count comes from halving the
 //! norm, never from a logarithm, and the arithmetic is + − × ÷ only, so the result is the
-//! same bits natively and in WebAssembly. Storage is column-major (nalgebra's) in buffers allocated once per
-//! size (the sizes of `SIZED` work on stack arrays, `stack.rs`, and only write the
-//! result there): a step allocates nothing.
+//! same bits natively and in WebAssembly. Storage is column-major (nalgebra's) in buffers
+//! allocated once per size (the sizes of `SIZED` work on stack arrays, `stack.rs`, and
+//! only write the result there): a step allocates nothing.
 //!
 //! Cost: (6 + K) + s(K + 1) products of m × m matrices. For the m ≤ ~50 of the models
 //! and typed systems this is far cheaper than nalgebra's `exp()` of the bordered
@@ -255,8 +255,6 @@ impl PhiFunctions {
             }
             self.held_k = None;
         }
-        // On stack arrays (`stack.rs`) for a size-specialised N, in the held buffers for
-        // any other size.
         // In the algebra of the argument for n = 2 (`two.rs`); on stack arrays
         // (`stack.rs`) for another size-specialised N; in the held buffers for any other
         // size.

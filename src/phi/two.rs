@@ -51,6 +51,16 @@ impl Pair {
             b: self.a * o.b + self.b * o.a,
         }
     }
+
+    /// X·self + c I for X = (ts, 1), W_s² = `ds`: one Horner step of the Taylor
+    /// polynomial, and the recurrence φ_j = I/j! + X φ_{j+1}.
+    #[inline(always)]
+    fn times_x_plus(self, ts: f64, ds: f64, c: f64) -> Pair {
+        Pair {
+            a: self.a * ts + self.b * ds + c,
+            b: self.a + self.b * ts,
+        }
+    }
 }
 
 /// φ₀ … φ_K of Z = 2^s X, X = (ts, 1), W_s² = `ds`, as pairs (K a constant: every
@@ -67,19 +77,12 @@ fn phi_scaled<const K: usize>(ts: f64, ds: f64, squarings: usize) -> [Pair; MAX_
         b: 0.0,
     };
     for j in (0..degree).rev() {
-        acc = Pair {
-            a: acc.a * ts + acc.b * ds + INV_FACT[j + K],
-            b: acc.a + acc.b * ts,
-        };
+        acc = acc.times_x_plus(ts, ds, INV_FACT[j + K]);
     }
     phi[K] = acc;
     // φ_j = I/j! + X φ_{j+1}.
     for j in (0..K).rev() {
-        let p = phi[j + 1];
-        phi[j] = Pair {
-            a: p.a * ts + p.b * ds + INV_FACT[j],
-            b: p.a + p.b * ts,
-        };
+        phi[j] = phi[j + 1].times_x_plus(ts, ds, INV_FACT[j]);
     }
     // Doublings, φ_m(2X) = 2^{−m} [φ₀ φ_m + Σ_{j=1..m} φ_j/(m−j)!], m = K … 1, then
     // φ₀(2X) = φ₀(X)²; the basis W_s stays (2X = 2t_s I + 2W_s is a polynomial in it).
@@ -147,9 +150,9 @@ impl PhiFunctions {
         }
         // A triangular Z stays triangular in every product of the matrix path, which so
         // keeps its eigenvalues (the diagonal) exact: y' = λy in llm stays exact to
-        // rounding at any hλ. Here they would be tr ± √δ, the slow one off by ~ε ρ. The
-        // any-size loops (the bits of the 2 × 2 stack arrays, which so stay out of the
-        // first-load package: it is at its 150 KB gzip budget).
+        // rounding at any hλ. Here they would be tr ± √δ, the slow one off by ~ε ρ. It
+        // takes the any-size loops (the bits of the 2 × 2 stack arrays, which so stay out
+        // of the first-load package, at its 150 KB gzip budget).
         if z01 == 0.0 || z10 == 0.0 {
             return self.compute_any(jac, h, k, t, step_h, stats);
         }
