@@ -158,3 +158,32 @@ test('the page icon is a 32 × 32 PNG of the blue curve, not an SVG', async () =
   assert.ok(icon.transparent > 32 * 32 * 0.5, `transparent pixels: ${icon.transparent}`);
   await context.close();
 });
+
+// Every script the first plot runs starts with V8's explicit compile hint (vite.config.ts,
+// `compileHints`): its functions are compiled while it streams in, off the main thread,
+// not one by one on the main thread when the first run is drawn (~14 ms of it). Scripts
+// fetched on first use (the labs glue, KaTeX) are compiled lazily as before.
+test("the first plot's scripts carry the compile hint; scripts loaded on first use do not", async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const scripts = [];
+  context.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    if (path.endsWith('.js')) scripts.push(response.text().then((text) => ({ path, firstLine: text.slice(0, text.indexOf('\n')) })));
+  });
+  const page = await context.newPage();
+  await page.goto(`${site.server.url}?model=pendulum&method=rk4`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+  const first = await Promise.all(scripts.splice(0));
+  // The entry, the views and the engine worker.
+  assert.equal(first.length, 3, first.map((s) => s.path).join(', '));
+  for (const { path, firstLine } of first) assert.equal(firstLine, '//# allFunctionsCalledOnLoad', path);
+
+  await page.click('#tabs [data-view="stability"]');
+  await page.waitForFunction(() => document.body.dataset.stability === 'ok', null, { timeout: 15000 });
+  await page.click('#tabs [data-view="tableau"]');
+  await page.waitForSelector('#tableau-r math', { timeout: 15000 });
+  const later = await Promise.all(scripts.splice(0));
+  assert.ok(later.some((s) => /engine-labs/.test(s.path)) && later.some((s) => /katex/.test(s.path)), later.map((s) => s.path).join(', '));
+  for (const { path, firstLine } of later) assert.doesNotMatch(firstLine, /allFunctionsCalledOnLoad/, path);
+  await context.close();
+});
