@@ -53,22 +53,11 @@ function captionOf(target: HTMLElement): string {
 /**
  * Tick increments 1, 2, 2.5, 5 × 10^k over the whole range a run can reach (up to the
  * squares of the core's 1e150 blow-up bound, e.g. an energy); uPlot's defaults stop
- * near 1e16 and an unstable run would lose its axis labels. They start at 1e-32, where
- * uPlot's own table (which knows each increment's decimals) starts.
+ * near 1e16 and an unstable run would lose its axis labels.
  */
-const TICK_INCREMENTS = Array.from({ length: 342 }, (_, i) => i - 32).flatMap((k) =>
+const TICK_INCREMENTS = Array.from({ length: 620 }, (_, i) => i - 310).flatMap((k) =>
   [1, 2, 2.5, 5].map((m) => Number(`${m}e${k}`)),
 );
-
-/**
- * The y axes' increments, given as a function: an array uPlot walks on every axis it
- * builds, noting each increment's decimals (a string conversion each, the first time);
- * 2,480 of them cost 1–3 ms of the main thread before the first plot (paired medians
- * of 60 cold loads). uPlot needs the decimals only of increments below 5, which its own
- * table holds from 1e-32 up; from 5 up, ticks are whole numbers. The ticks are the same
- * as with the array (compared for spans from 1e-45 to 1e307).
- */
-const tickIncrements = (): number[] => TICK_INCREMENTS;
 
 /** Whole decades around the data; uPlot's own log range is limited to about ±1e16. */
 function logRange(_u: uPlot, min: number, max: number): uPlot.Range.MinMax {
@@ -152,7 +141,7 @@ export class Plot {
           ticks: { stroke: ink.grid },
           size: 70,
           // Our own log ticks are already thinned; uPlot's log filter would thin them again.
-          incrs: tickIncrements,
+          incrs: TICK_INCREMENTS,
           ...(this.logY ? logAxis : {}),
           values: axisLabels(this.logY),
         },
