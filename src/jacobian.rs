@@ -261,6 +261,9 @@ pub struct JacobianProvider {
     uses: usize,
     /// ∂f/∂t at (`at_t`, `at_y`).
     ft: DVector<f64>,
+    /// `ft` holds an autonomous system's analytic ∂f/∂t, zeros that no later point
+    /// changes: it is not asked for again ([`System::autonomous`]).
+    ft_constant: bool,
 }
 
 impl JacobianProvider {
@@ -278,6 +281,7 @@ impl JacobianProvider {
             at_y: Vec::new(),
             uses: 0,
             ft: DVector::zeros(0),
+            ft_constant: false,
         }
     }
 
@@ -375,8 +379,12 @@ impl JacobianProvider {
                 self.uses = 0;
             }
             self.uses += 1;
-            let (source, method) = (self.options.source, self.method);
-            dfdt_into(sys, source, method, t, y, &mut self.ft, stats)?;
+            if !(self.ft_constant && self.ft.len() == y.len()) {
+                let (source, method) = (self.options.source, self.method);
+                dfdt_into(sys, source, method, t, y, &mut self.ft, stats)?;
+                // Finite differences count f evaluations: they are taken every time.
+                self.ft_constant = source == JacobianSource::Analytic && sys.autonomous();
+            }
             self.at_t = t;
             self.at_y.clear();
             append_short(&mut self.at_y, y);

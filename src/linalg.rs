@@ -71,13 +71,19 @@ pub fn expm(m: &DMatrix<f64>, t: f64, h: f64, stats: &mut Stats) -> Result<DMatr
 /// The factorisation is nalgebra's partial-pivoting LU (`LU::new`, whose steps
 /// `icamax`, `gauss_step` and `gauss_step_swap` are called here in its order on storage
 /// kept between steps, since `LU::new` consumes a fresh matrix and allocates its
-/// permutation); the solve is nalgebra's `LU::solve_mut` (the row interchanges, the
-/// unit lower and the upper triangular solves) written as slice loops with its
-/// operations in its order: on a 2 × 2 system nalgebra's generic views cost several
-/// times the arithmetic. Both are bitwise nalgebra's (`tests/linalg.rs`).
+/// permutation), bitwise nalgebra's factors but for U's diagonal, which holds the
+/// reciprocal 1/uᵢᵢ of each pivot as the elimination computed it (nalgebra's
+/// `gauss_step` scales L's column by it). The solve is nalgebra's `LU::solve_mut` (the
+/// row interchanges, the unit lower and the upper triangular solves) written as slice
+/// loops in its order, but for a product by 1/uᵢᵢ where nalgebra divides by uᵢᵢ: one
+/// more rounding per pivot (an ulp at most), and no division in the solve. In a
+/// Rosenbrock step the four solves are one dependent chain, and their eight divisions
+/// were ~9 % of a ros4 solve of Van der Pol in WebAssembly. On a 2 × 2 system nalgebra's
+/// generic views cost several times the arithmetic. Both are checked bit for bit
+/// against nalgebra's LU, with that one difference (`tests/linalg.rs`).
 pub struct Factored<T: nalgebra::ComplexField = f64> {
-    /// L (unit diagonal, below it) and U (on and above it) of P·M = L·U, nalgebra's
-    /// layout.
+    /// L (unit diagonal, below it) and U (above it) of P·M = L·U, nalgebra's layout,
+    /// with 1/uᵢᵢ on the diagonal.
     lu: DMatrix<T>,
     /// P as nalgebra's `PermutationSequence` stores it: the row interchanges in order.
     swaps: Vec<(usize, usize)>,
@@ -227,6 +233,8 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
             } else {
                 gauss_step(m, diag, i);
             }
+            // The reciprocal the step scaled the column by; no later step reads (i, i).
+            m[(i, i)] = T::one() / diag;
         }
         Ok(())
     }
@@ -268,6 +276,7 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
             for r in i + 1..n {
                 m[i * n + r] *= inv_diag;
             }
+            m[i * n + i] = inv_diag;
             for k in i + 1..n {
                 m.swap(k * n + i, k * n + piv);
                 let a = -m[k * n + i];
@@ -306,8 +315,9 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
     }
 
     /// [`Factored::solve_slice`] for a size known at compile time ([`fixed`]).
-    /// nalgebra's `LU::solve_mut` operation for operation: its axpy is y ← a·x·1 + 1·y
-    /// (the factors 1 are exact, and free for f64, where the compiler drops them).
+    /// nalgebra's `LU::solve_mut` operation for operation, but for the product by
+    /// 1/uᵢᵢ where it divides by uᵢᵢ ([`Factored`]): its axpy is y ← a·x·1 + 1·y (the
+    /// factors 1 are exact, and free for f64, where the compiler drops them).
     #[inline(always)]
     pub fn solve_n<const N: usize>(&self, b: &mut [T]) -> Result<(), OdeError> {
         if N == 2 {
@@ -335,12 +345,10 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
             }
         }
         // U x = y, backwards (`solve_upper_triangular_mut`).
+        // (No zero pivot reaches here: the factorisation refused it; an overflowing
+        // 1/uᵢᵢ gives a non-finite x, refused below.)
         for i in (0..n).rev() {
-            let diag = lu[i * n + i];
-            if diag == T::zero() {
-                return Err(self.singular());
-            }
-            let coeff = b[i] / diag;
+            let coeff = b[i] * lu[i * n + i];
             b[i] = coeff;
             for (br, &u) in b[..i].iter_mut().zip(&lu[i * n..i * n + i]) {
                 *br = -coeff * u * one + one * *br;
@@ -371,14 +379,11 @@ impl<T: nalgebra::ComplexField<RealField = f64> + Copy> Factored<T> {
         // L y = P b.
         let coeff = -(b[0] / one);
         b[1] = coeff * lu[1] * one + one * b[1];
-        // U x = y, backwards.
-        if lu[3] == T::zero() || lu[0] == T::zero() {
-            return Err(self.singular());
-        }
-        let coeff = b[1] / lu[3];
+        // U x = y, backwards, by the reciprocal pivots on the diagonal.
+        let coeff = b[1] * lu[3];
         b[1] = coeff;
         b[0] = -coeff * lu[2] * one + one * b[0];
-        b[0] /= lu[0];
+        b[0] *= lu[0];
         if b[0].is_finite() && b[1].is_finite() {
             Ok(())
         } else {

@@ -28,6 +28,14 @@ pub trait System {
         None
     }
 
+    /// Whether f does not depend on t (∂f/∂t ≡ 0, which [`System::dfdt`] then returns
+    /// as zeros): a Rosenbrock step's provider fills its ∂f/∂t once instead of asking
+    /// every step (`crate::jacobian::JacobianProvider`). The default, false, is always
+    /// safe.
+    fn autonomous(&self) -> bool {
+        false
+    }
+
     /// The time derivative ∂f/∂t at (t, y), if the system knows it analytically.
     /// Autonomous systems return a zero vector.
     fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {

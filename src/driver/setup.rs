@@ -321,6 +321,7 @@ impl Integrator {
         spec.checked_t_eval(t0, t1)?;
         detector.start(model.as_ref(), t0, &y0);
         Ok(Self {
+            between_steps: model.acts_between_steps(),
             y_next: vec![0.0; info.dim],
             y_cut: vec![0.0; info.dim],
             info,

@@ -98,13 +98,16 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
     // The step that reached the current point: None at the start.
     let mut reached: Reached = None;
     loop {
-        run.model.outputs(run.t, &run.y, &mut out);
+        // (Through `dyn Model` every point: only for a model that has outputs.)
+        if n_out > 0 {
+            run.model.outputs(run.t, &run.y, &mut out);
+        }
         if has_exact {
             run.model.exact(run.t0, &run.y0, run.t, &mut exact_point);
         }
         let exact = has_exact.then_some(&exact_point[..]);
         // The columns the run's names name (a state-space run after a re-partition).
-        let y_named = run.model.report_state(&run.y, &mut y_report, false);
+        let y_named = run.between_steps && run.model.report_state(&run.y, &mut y_report, false);
         let y = if y_named { &y_report[..] } else { &run.y[..] };
         record.offer(point(&run, y, &out, exact, reached), run.done());
         while let Some(&te) = t_eval_wanted.get(next_eval) {

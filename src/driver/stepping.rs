@@ -32,7 +32,7 @@ fn blew_up(y: &[f64]) -> bool {
 #[inline(always)]
 fn method_step(
     stepper: &mut dyn Stepper,
-    model: &dyn Model,
+    (model, between_steps): (&dyn Model, bool),
     (t, y, h): (f64, &[f64], f64),
     y_new: &mut [f64],
     stats: &mut Stats,
@@ -48,7 +48,8 @@ fn method_step(
                 .map(|est| measure.of(est, y, y_new))
         }),
     };
-    match model.take_failure() {
+    // Only a model that acts between steps fails inside f (`Model::acts_between_steps`).
+    match between_steps.then(|| model.take_failure()).flatten() {
         Some(f) => Err(f.at(t, h)),
         None => result,
     }
@@ -99,6 +100,8 @@ pub struct Integrator {
     pub(super) info: ModelInfo,
     pub(super) method: MethodInfo,
     pub(super) model: Box<dyn Model>,
+    /// The model's [`Model::acts_between_steps`], asked once.
+    pub(super) between_steps: bool,
     pub(super) stepper: Box<dyn Stepper>,
     /// How the stepper was made, to restart it when a model rewrites its coordinates
     /// (a state-space re-partition, issue 8).
@@ -170,7 +173,7 @@ impl Integrator {
         };
         let err = method_step(
             self.stepper.as_mut(),
-            self.model.as_ref(),
+            (self.model.as_ref(), self.between_steps),
             (self.t, &self.y, h),
             &mut self.y_next,
             &mut self.stats,
@@ -226,7 +229,7 @@ impl Integrator {
         };
         let result = method_step(
             self.stepper.as_mut(),
-            self.model.as_ref(),
+            (self.model.as_ref(), self.between_steps),
             (self.t, &self.y, h),
             &mut self.y_next,
             &mut self.stats,
@@ -317,7 +320,7 @@ impl Integrator {
             let h = t_cut - self.t;
             let err = method_step(
                 self.stepper.as_mut(),
-                self.model.as_ref(),
+                (self.model.as_ref(), self.between_steps),
                 (self.t, &self.y, h),
                 &mut self.y_next,
                 &mut self.stats,
@@ -442,10 +445,11 @@ impl Integrator {
         // Constrained formulations (issue 8): recover the dependent coordinates, check
         // the partition or project; a state rewritten in new coordinates restarts the
         // method there.
-        if self
-            .model
-            .after_step(t_new, &mut self.y_next)
-            .map_err(|f| f.at(t_new, h))?
+        if self.between_steps
+            && self
+                .model
+                .after_step(t_new, &mut self.y_next)
+                .map_err(|f| f.at(t_new, h))?
         {
             self.restart = true;
         }

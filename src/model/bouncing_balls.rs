@@ -127,6 +127,10 @@ impl System for BouncingBalls {
         ))
     }
 
+    fn autonomous(&self) -> bool {
+        true
+    }
+
     fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
         Some(DVector::zeros(4))
     }

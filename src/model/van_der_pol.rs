@@ -67,6 +67,10 @@ impl System for VanDerPol {
         self.jacobian_into(t, y, &mut jac).then_some(jac)
     }
 
+    fn autonomous(&self) -> bool {
+        true
+    }
+
     fn dfdt(&self, t: f64, y: &[f64]) -> Option<DVector<f64>> {
         let mut ft = DVector::zeros(2);
         self.dfdt_into(t, y, &mut ft).then_some(ft)

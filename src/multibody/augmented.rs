@@ -303,6 +303,10 @@ impl Model for Augmented {
         write_outputs(&self.desc, &y[..n], &y[n..], out);
     }
 
+    fn acts_between_steps(&self) -> bool {
+        true
+    }
+
     fn take_failure(&self) -> Option<ConstraintFailure> {
         self.failure.borrow_mut().take()
     }

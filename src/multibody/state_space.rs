@@ -436,6 +436,10 @@ impl Model for StateSpace {
         }
     }
 
+    fn acts_between_steps(&self) -> bool {
+        true
+    }
+
     fn take_failure(&self) -> Option<ConstraintFailure> {
         self.failure.borrow_mut().take()
     }

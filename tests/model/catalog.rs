@@ -158,3 +158,54 @@ fn issue_6_default_states_agree_and_outputs_are_finite() {
         assert!(f.iter().all(|v| v.is_finite()), "{}", info.id);
     }
 }
+
+/// The driver calls `after_step`, `take_failure` and `report_state` only for a model
+/// that `acts_between_steps`, and a Rosenbrock step asks an `autonomous` model for
+/// ∂f/∂t once: for every catalogue model what is skipped must be what it would return.
+#[test]
+fn what_the_driver_skips_is_what_each_catalogue_model_would_have_done() {
+    for info in catalog() {
+        let id = &info.id;
+        let (_, mut model) = build(id, &BTreeMap::new()).unwrap();
+        assert!(!model.acts_between_steps(), "{id} acts between steps");
+        let mut y: Vec<f64> = info.y0.iter().map(|v| v + 0.125).collect();
+        let before = y.clone();
+        assert_eq!(model.after_step(0.3, &mut y), Ok(false), "{id}");
+        assert_eq!(y, before, "{id}: after_step rewrote the state");
+        assert_eq!(model.take_failure(), None, "{id}");
+        let mut reported = vec![f64::NAN; info.dim];
+        assert!(!model.report_state(&y, &mut reported, false), "{id}");
+        if model.autonomous() {
+            let mut f0 = vec![0.0; info.dim];
+            let mut f1 = vec![0.0; info.dim];
+            model.rhs(0.0, &y, &mut f0);
+            for t in [0.7, -3.0, 123.25] {
+                let ft = model.dfdt(t, &y).expect("an autonomous model has ∂f/∂t");
+                assert!(ft.iter().all(|v| *v == 0.0), "{id}: ∂f/∂t ≠ 0 at t = {t}");
+                model.rhs(t, &y, &mut f1);
+                assert_eq!(f1, f0, "{id}: f changes with t");
+            }
+        }
+    }
+    let autonomous: Vec<String> = catalog()
+        .into_iter()
+        .filter(|m| build(&m.id, &BTreeMap::new()).unwrap().1.autonomous())
+        .map(|m| m.id)
+        .collect();
+    // Every model but the vehicle, whose road profile is a function of t.
+    assert_eq!(
+        autonomous,
+        [
+            "mass-spring-damper",
+            "pendulum",
+            "bouncing-balls",
+            "van-der-pol",
+            "robertson",
+            "sin-inv-t",
+            "slowfast-linear",
+            "pendulum-particle",
+            "double-pendulum-rsda",
+            "double-pendulum-stiff",
+        ]
+    );
+}

@@ -438,3 +438,22 @@ fn state_space_columns_keep_their_names_across_repartitions() {
         report.repartitions
     );
 }
+
+#[test]
+fn constrained_formulations_say_they_act_between_steps() {
+    // The driver calls after_step, take_failure and report_state only for a model that
+    // says so (`Model::acts_between_steps`); both formulations override all three.
+    for id in model::CONSTRAINED {
+        for formulation in ["augmented", "state-space"] {
+            let s = spec(id, Some(formulation), "ros4", 1e-6);
+            let (_, built) = odelab::multibody::build(&s.formulation_request())
+                .unwrap()
+                .expect("a non-native formulation");
+            assert!(built.acts_between_steps(), "{id} {formulation}");
+            assert!(
+                !built.autonomous(),
+                "{id} {formulation}: the default, always safe"
+            );
+        }
+    }
+}

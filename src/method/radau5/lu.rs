@@ -7,14 +7,16 @@
 //! `gauss_step` / `gauss_step_swap` for the elimination) with the row interchanges
 //! written into a kept pivot list: `LU::new` itself takes its matrix by value and
 //! allocates its permutation, which for the 2 × 2 Van der Pol system cost more than the
-//! elimination. The factors are bitwise those of `LU::new`.
+//! elimination. The factors are bitwise those of `LU::new`, but for U's diagonal (below).
 //!
 //! The solves, one real and one complex per Newton iteration and one real per error
 //! estimate, are plain loops over the factors in the operation order of nalgebra's
 //! `LU::solve_mut` (row interchanges, unit lower triangle by columns, upper triangle by
 //! columns from the last), the complex one on separate real and imaginary parts with
-//! num-complex's product and quotient written out: the same numbers, up to the sign of
-//! an exact zero, without the generic matrix views that dominate a 2 × 2 solve.
+//! num-complex's product written out, without the generic matrix views that dominate a
+//! 2 × 2 solve. As in [`crate::linalg::Factored`], U's diagonal holds each pivot's
+//! reciprocal 1/uᵢᵢ and the solves multiply by it where nalgebra divides: the numbers of
+//! `Factored`'s solves, up to the sign of an exact zero.
 //!
 //! Refusals are those of [`crate::linalg::Factored`]: a non-finite entry or an exactly
 //! zero pivot, and a non-finite solution, are [`OdeError::SingularMatrix`] at the (t, h)
@@ -31,7 +33,8 @@ const WHAT_COMPLEX: &str = "((α + iβ)/h)I − J of the Radau IIA step";
 
 /// The factors of both stage matrices and the step size they were made for.
 pub(super) struct StageLu {
-    /// L (unit diagonal, not stored) and U of (γ̂/h)I − J, column-major as nalgebra's.
+    /// L (unit diagonal, not stored) and U of (γ̂/h)I − J, column-major as nalgebra's,
+    /// with 1/uᵢᵢ on the diagonal.
     real: DMatrix<f64>,
     real_pivots: Vec<usize>,
     /// L and U of ((α + iβ)/h)I − J.
@@ -173,7 +176,7 @@ impl StageLu {
         for i in (0..n).rev() {
             let column = &lu[i * n..][..n];
             let (above, rest) = b.split_at_mut(i);
-            let coeff = rest[0] / column[i];
+            let coeff = rest[0] * column[i];
             rest[0] = coeff;
             for (bv, &u) in above.iter_mut().zip(column) {
                 *bv -= coeff * u;
@@ -219,10 +222,9 @@ impl StageLu {
             let (re_above, re_rest) = re.split_at_mut(i);
             let (im_above, im_rest) = im.split_at_mut(i);
             let d = column[i];
-            // coeff = b / d, num-complex's quotient.
-            let norm_sqr = d.re * d.re + d.im * d.im;
-            let cr = (re_rest[0] * d.re + im_rest[0] * d.im) / norm_sqr;
-            let ci = (im_rest[0] * d.re - re_rest[0] * d.im) / norm_sqr;
+            // coeff = b · (1/uᵢᵢ), num-complex's product.
+            let cr = re_rest[0] * d.re - im_rest[0] * d.im;
+            let ci = re_rest[0] * d.im + im_rest[0] * d.re;
             re_rest[0] = cr;
             im_rest[0] = ci;
             for ((r, m), u) in re_above.iter_mut().zip(im_above).zip(column) {
@@ -234,8 +236,9 @@ impl StageLu {
 }
 
 /// nalgebra's `LU::new` on `m` in place, the interchange of step i recorded as
-/// `pivots[i]` (i itself when none); false at an exactly zero pivot column (where
-/// `LU::new` would leave a factorisation that is not invertible).
+/// `pivots[i]` (i itself when none) and U's diagonal replaced by the reciprocals of the
+/// pivots; false at an exactly zero pivot column (where `LU::new` would leave a
+/// factorisation that is not invertible).
 fn factor_in_place<T: ComplexField>(m: &mut DMatrix<T>, pivots: &mut [usize]) -> bool {
     for (i, pivot) in pivots.iter_mut().enumerate() {
         let piv = m.view_range(i.., i).icamax() + i;
@@ -246,10 +249,12 @@ fn factor_in_place<T: ComplexField>(m: &mut DMatrix<T>, pivots: &mut [usize]) ->
         *pivot = piv;
         if piv != i {
             m.columns_range_mut(..i).swap_rows(i, piv);
-            gauss_step_swap(m, diag, i, piv);
+            gauss_step_swap(m, diag.clone(), i, piv);
         } else {
-            gauss_step(m, diag, i);
+            gauss_step(m, diag.clone(), i);
         }
+        // The reciprocal the step scaled the column by; no later step reads (i, i).
+        m[(i, i)] = T::one() / diag;
     }
     true
 }
