@@ -146,6 +146,40 @@ fn inverse_fifth_root_is_within_two_ulps_over_the_normal_range() {
 }
 
 #[test]
+fn inverse_cube_root_is_within_two_ulps_over_the_normal_range() {
+    // llm's and bs23's controllers take err^(−1/3) over the whole normal range. The double
+    // 1/3 is 1/3 − δ with δ = 1.850371707708594e-17, so pow(x, −1/3) is x^(−1/3) · x^δ,
+    // off by δ|ln x| (up to ~100 ulps near the ends of the range); the reference undoes it.
+    const DELTA_OF_ONE_THIRD: f64 = 1.850371707708594e-17;
+    let exact = |x: f64| math::powf(x, -1.0 / 3.0) * (1.0 - DELTA_OF_ONE_THIRD * math::ln(x));
+    let mut x = f64::MIN_POSITIVE;
+    let mut worst = 0;
+    while x < f64::MAX / 4.0 {
+        for y in [x, x * (1.0 + f64::EPSILON), x * 1.3, x * 1.9, x * 3.1] {
+            worst = worst.max(ulps(math::inverse_cube_root(y), exact(y)));
+        }
+        x *= 2.7;
+    }
+    assert!(worst <= 2, "x^(−1/3) is {worst} ulps from x^(−1/3)");
+    // Exact cubes of powers of two, and what a step-size rule meets at the edges.
+    for (x, root) in [
+        (8.0, 0.5),
+        (1.0, 1.0),
+        (0.125, 2.0),
+        (2f64.powi(-30), 1024.0),
+        (1e-9, 1000.0),
+    ] {
+        let off = ulps(math::inverse_cube_root(x), root);
+        assert!(off <= 1, "{x:e}^(−1/3) is {off} ulps from {root}");
+    }
+    assert_eq!(math::inverse_cube_root(f64::INFINITY), 0.0);
+    assert_eq!(math::inverse_cube_root(0.0), f64::INFINITY);
+    assert!(math::inverse_cube_root(f64::NAN).is_nan());
+    let tiny = math::inverse_cube_root(1e-310);
+    assert!((tiny / math::powf(1e-310, -1.0 / 3.0) - 1.0).abs() < 1e-13);
+}
+
+#[test]
 fn inverse_fourth_root_is_within_two_ulps_of_pow() {
     // ros4's controller takes err^(−1/4) as 1/√√err (control::controller::inverse_root);
     // 0.25 is exact in binary, so pow(x, −0.25) is the reference.

@@ -58,13 +58,16 @@ fn step_factor_power(x: f64, y: f64) -> f64 {
 /// x^(−1/k), the elementary controller's factor: for k = 5 (an estimate of order 4,
 /// dp45's) [`math::inverse_fifth_root`], within 1.3 ulps of the exact root, at a third of
 /// the `log` and `exp` it replaces (13 % of a dp45 solve in WASM); for k = 4 (order 3:
-/// ros4, ros4-t2) 1/√√x, two square roots and a division; the general power for other k.
+/// ros4, ros4-t2) 1/√√x, two square roots and a division; for k = 3 (order 2: llm, bs23)
+/// [`math::inverse_cube_root`]; the general power for other k.
 #[inline]
 fn inverse_root(x: f64, k: f64) -> f64 {
     if k == 5.0 {
         math::inverse_fifth_root(x)
     } else if k == 4.0 {
         1.0 / math::fourth_root(x)
+    } else if k == 3.0 {
+        math::inverse_cube_root(x)
     } else {
         step_factor_power(x, -1.0 / k)
     }
