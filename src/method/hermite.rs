@@ -108,7 +108,14 @@ impl StepEnds {
     /// f(t, y) into `out` for a method that needs f at a step's start: the known one
     /// ([`StepEnds::known_f`]), or evaluated and counted.
     pub fn start_f(&self, sys: &dyn System, t: f64, y: &[f64], out: &mut [f64], stats: &mut Stats) {
-        match self.known_f(t, y) {
+        // The usual case first: a new step after one whose end slope nobody evaluated,
+        // where nothing is known (what `known_f` would find, without its comparisons).
+        let known = if self.f_end.is_none() && t != self.t {
+            None
+        } else {
+            self.known_f(t, y)
+        };
+        match known {
             Some(f) => copy_short(out, f),
             None => {
                 sys.rhs(t, y, out);
