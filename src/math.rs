@@ -124,32 +124,42 @@ const TWO_TO_MINUS_FIFTHS: [f64; 5] = [
 /// y⁻⁵ = u, y ← y + (y/5)(1 − (u y) y⁴), square the error twice. Only IEEE operations: the
 /// same bits everywhere. Zero, subnormal, infinite and NaN x take the general power.
 pub fn inverse_fifth_root(x: f64) -> f64 {
+    inverse_root_by_newton::<5>(x, FIFTH_ROOT_FIT, &TWO_TO_MINUS_FIFTHS)
+}
+
+/// x^(−1/K) for K = 3 or 5 as [`inverse_fifth_root`] describes it, from a degree-4 fit
+/// of m^(−1/K) on [1, 2) and the table of 2^(−r/K), r = 0…K−1.
+fn inverse_root_by_newton<const K: u64>(x: f64, fit: [f64; 5], two_to_minus: &[f64]) -> f64 {
+    let inv_k = 1.0 / K as f64;
     if !(f64::MIN_POSITIVE..=f64::MAX).contains(&x) {
-        return exp(-0.2 * ln(x));
+        return exp(-inv_k * ln(x));
     }
     let bits = x.to_bits();
     let mantissa = bits & ((1 << 52) - 1);
-    // e + 1025 = (biased exponent) + 2 ∈ [3, 2048] for normal x: unsigned division by 5
-    // (a multiply and a shift) gives q + 205 and r.
-    let shifted = (bits >> 52) + 2;
-    let (q, r) = ((shifted / 5) as i64 - 205, shifted % 5);
+    // e + 1023 + c = (biased exponent) + c, with c the least making 1023 + c a multiple
+    // of K (2 for K = 5, 0 for K = 3): unsigned division by K (a multiply and a shift)
+    // gives q + (1023 + c)/K and r.
+    let c = (K - 1023 % K) % K;
+    let shifted = (bits >> 52) + c;
+    let (q, r) = ((shifted / K) as i64 - ((1023 + c) / K) as i64, shifted % K);
     let m = f64::from_bits(mantissa | (1023 << 52));
     let u = f64::from_bits(mantissa | ((1023 + r) << 52));
     // The factor is on a run's critical path (the next step's h waits for it), so the
     // evaluation is arranged for a short chain of dependent operations rather than
     // for the fewest: the fit by Estrin's scheme (5 deep, Horner's was 8) and each
-    // Newton step with u·y and y/5 formed beside y⁴ (6 deep, was 8). ~25 % less
-    // latency; the same accuracy.
-    let [c0, c1, c2, c3, c4] = FIFTH_ROOT_FIT;
+    // Newton step with u·y and y/K formed beside y^(K−1) (6 deep for K = 5, was 8).
+    // ~25 % less latency; the same accuracy.
+    let [c0, c1, c2, c3, c4] = fit;
     let m2 = m * m;
     let fit = (c0 + c1 * m) + m2 * ((c2 + c3 * m) + c4 * m2);
-    let mut y = TWO_TO_MINUS_FIFTHS[r as usize] * fit;
+    let mut y = two_to_minus[r as usize] * fit;
     for _ in 0..2 {
         let y2 = y * y;
-        let residual = 1.0 - (u * y) * (y2 * y2);
-        y += (0.2 * y) * residual;
+        let y_k_minus_1 = if K == 5 { y2 * y2 } else { y2 };
+        let residual = 1.0 - (u * y) * y_k_minus_1;
+        y += (inv_k * y) * residual;
     }
-    // 2^(−q): q ∈ [−205, 204], a normal power of two.
+    // 2^(−q): |q| ≤ 342, a normal power of two.
     y * f64::from_bits(((1023 - q) as u64) << 52)
 }
 
@@ -170,33 +180,12 @@ const TWO_TO_MINUS_THIRDS: [f64; 3] = [1.0, 0.7937005259840998, 0.62996052494743
 /// err^(−1/3)), as [`inverse_fifth_root`] computes x^(−1/5): with x = m·2^e,
 /// m ∈ [1, 2) and e = 3q + r (0 ≤ r < 3), x^(−1/3) = 2^(−q) · u^(−1/3) for u = m·2^r; a
 /// fit of m^(−1/3) times 2^(−r/3), good to 5e-5, then two Newton steps for y⁻³ = u,
-/// y ← y + (y/3)(1 − (u y) y²). Within two ulps of the exact root where e^{−ln(x)/3}
-/// (the controller's general power, a `log` and an `exp`: 12 % of an llm solve of Van
-/// der Pol in WASM) is off by up to ~100; only IEEE operations, the same bits
-/// everywhere. Zero, subnormal, infinite and NaN x take the general power.
+/// y ← y + (y/3)(1 − (u y) y²), y/3 taken as y·(1/3). Within two ulps of the exact root
+/// where e^{−ln(x)/3} (the controller's general power, a `log` and an `exp`: 12 % of an
+/// llm solve of Van der Pol in WASM) is off by up to ~100; only IEEE operations, the
+/// same bits everywhere. Zero, subnormal, infinite and NaN x take the general power.
 pub fn inverse_cube_root(x: f64) -> f64 {
-    if !(f64::MIN_POSITIVE..=f64::MAX).contains(&x) {
-        return exp(-ln(x) / 3.0);
-    }
-    let bits = x.to_bits();
-    let mantissa = bits & ((1 << 52) - 1);
-    // e + 1026 = (biased exponent) + 3 ∈ [4, 2049] for normal x: unsigned division by 3
-    // gives q + 342 and r.
-    let shifted = (bits >> 52) + 3;
-    let (q, r) = ((shifted / 3) as i64 - 342, shifted % 3);
-    let m = f64::from_bits(mantissa | (1023 << 52));
-    let u = f64::from_bits(mantissa | ((1023 + r) << 52));
-    // Estrin's scheme and u·y beside y², as in inverse_fifth_root: a short chain.
-    let [c0, c1, c2, c3, c4] = CUBE_ROOT_FIT;
-    let m2 = m * m;
-    let fit = (c0 + c1 * m) + m2 * ((c2 + c3 * m) + c4 * m2);
-    let mut y = TWO_TO_MINUS_THIRDS[r as usize] * fit;
-    for _ in 0..2 {
-        let residual = 1.0 - (u * y) * (y * y);
-        y += (y / 3.0) * residual;
-    }
-    // 2^(−q): q ∈ [−341, 341], a normal power of two.
-    y * f64::from_bits(((1023 - q) as u64) << 52)
+    inverse_root_by_newton::<3>(x, CUBE_ROOT_FIT, &TWO_TO_MINUS_THIRDS)
 }
 
 /// atan2(y, x), the angle of the point (x, y).

@@ -106,6 +106,20 @@ fn fourth_root_is_within_an_ulp_of_pow() {
     assert_eq!(math::fourth_root(0.0), 0.0);
 }
 
+/// The largest distance in ulps of `root` from `exact` at points spread over the whole
+/// normal range (five near each power of 2.7), where a controller's error may fall.
+fn worst_ulps_over_the_normal_range(root: fn(f64) -> f64, exact: impl Fn(f64) -> f64) -> u64 {
+    let mut x = f64::MIN_POSITIVE;
+    let mut worst = 0;
+    while x < f64::MAX / 4.0 {
+        for y in [x, x * (1.0 + f64::EPSILON), x * 1.3, x * 1.9, x * 3.1] {
+            worst = worst.max(ulps(root(y), exact(y)));
+        }
+        x *= 2.7;
+    }
+    worst
+}
+
 #[test]
 fn inverse_fifth_root_is_within_two_ulps_over_the_normal_range() {
     // dp45's controller takes err^(−1/5): err from its floor 1e-10 up (accepted steps)
@@ -114,14 +128,7 @@ fn inverse_fifth_root_is_within_two_ulps_over_the_normal_range() {
     // by ε|ln x| (up to ~70 ulps near the ends of the range); the reference undoes it.
     const EPS_OF_ONE_FIFTH: f64 = 1.1102230246251565e-17;
     let exact = |x: f64| math::powf(x, -0.2) * (1.0 + EPS_OF_ONE_FIFTH * math::ln(x));
-    let mut x = f64::MIN_POSITIVE;
-    let mut worst = 0;
-    while x < f64::MAX / 4.0 {
-        for y in [x, x * (1.0 + f64::EPSILON), x * 1.3, x * 1.9, x * 3.1] {
-            worst = worst.max(ulps(math::inverse_fifth_root(y), exact(y)));
-        }
-        x *= 2.7;
-    }
+    let worst = worst_ulps_over_the_normal_range(math::inverse_fifth_root, exact);
     assert!(worst <= 2, "x^(−1/5) is {worst} ulps from x^(−1/5)");
     // Exact fifth powers of two, and what a step-size rule meets at the edges.
     for (x, root) in [
@@ -152,14 +159,7 @@ fn inverse_cube_root_is_within_two_ulps_over_the_normal_range() {
     // off by δ|ln x| (up to ~100 ulps near the ends of the range); the reference undoes it.
     const DELTA_OF_ONE_THIRD: f64 = 1.850371707708594e-17;
     let exact = |x: f64| math::powf(x, -1.0 / 3.0) * (1.0 - DELTA_OF_ONE_THIRD * math::ln(x));
-    let mut x = f64::MIN_POSITIVE;
-    let mut worst = 0;
-    while x < f64::MAX / 4.0 {
-        for y in [x, x * (1.0 + f64::EPSILON), x * 1.3, x * 1.9, x * 3.1] {
-            worst = worst.max(ulps(math::inverse_cube_root(y), exact(y)));
-        }
-        x *= 2.7;
-    }
+    let worst = worst_ulps_over_the_normal_range(math::inverse_cube_root, exact);
     assert!(worst <= 2, "x^(−1/3) is {worst} ulps from x^(−1/3)");
     // Exact cubes of powers of two, and what a step-size rule meets at the edges.
     for (x, root) in [
