@@ -12,6 +12,7 @@
 //! them to fill the buffer without allocating, and then writes its by-value forms
 //! through them (one formula).
 
+use crate::linalg::fill_short;
 use crate::linear_solver::SparseJacobian;
 use nalgebra::{DMatrix, DVector};
 
@@ -28,18 +29,18 @@ pub trait System {
         None
     }
 
-    /// Whether f does not depend on t (∂f/∂t ≡ 0, which [`System::dfdt`] then returns
-    /// as zeros): a Rosenbrock step's provider fills its ∂f/∂t once instead of asking
-    /// every step (`crate::jacobian::JacobianProvider`). The default, false, is always
-    /// safe.
+    /// Whether f does not depend on t: ∂f/∂t ≡ 0, which the defaults of
+    /// [`System::dfdt`] and [`System::dfdt_into`] then give, and which a Rosenbrock
+    /// step's provider fills once instead of asking every step
+    /// (`crate::jacobian::JacobianProvider`). The default, false, is always safe.
     fn autonomous(&self) -> bool {
         false
     }
 
-    /// The time derivative ∂f/∂t at (t, y), if the system knows it analytically.
-    /// Autonomous systems return a zero vector.
+    /// The time derivative ∂f/∂t at (t, y), if the system knows it analytically. The
+    /// default: zeros for an [`System::autonomous`] system, else unknown.
     fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
-        None
+        self.autonomous().then(|| DVector::zeros(self.dim()))
     }
 
     /// Writes ∂f/∂y at (t, y) into `jac` (the caller's n × n buffer) and returns true,
@@ -50,10 +51,14 @@ pub trait System {
     }
 
     /// Writes ∂f/∂t at (t, y) into `ft` (the caller's length-n buffer) and returns
-    /// true, for a system that fills buffers; the default returns false without
+    /// true, for a system that fills buffers. The default fills an
+    /// [`System::autonomous`] system's zeros; for any other it returns false without
     /// writing, and the caller asks [`System::dfdt`] instead.
-    fn dfdt_into(&self, _t: f64, _y: &[f64], _ft: &mut DVector<f64>) -> bool {
-        false
+    fn dfdt_into(&self, _t: f64, _y: &[f64], ft: &mut DVector<f64>) -> bool {
+        if self.autonomous() {
+            fill_short(ft.as_mut_slice(), 0.0);
+        }
+        self.autonomous()
     }
 
     /// The Jacobian in sparse form, if the system knows its sparsity pattern and the

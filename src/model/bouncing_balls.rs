@@ -17,7 +17,7 @@
 
 use super::{strings, EventInfo, Model, ModelInfo, ParamInfo};
 use crate::problem::System;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
 pub fn info() -> ModelInfo {
     ModelInfo {
@@ -129,10 +129,6 @@ impl System for BouncingBalls {
 
     fn autonomous(&self) -> bool {
         true
-    }
-
-    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
-        Some(DVector::zeros(4))
     }
 }
 

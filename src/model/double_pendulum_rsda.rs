@@ -45,7 +45,7 @@
 use super::{strings, Model, ModelInfo, ParamInfo};
 use crate::math;
 use crate::problem::System;
-use nalgebra::{DMatrix, DVector, Matrix2, Vector2};
+use nalgebra::{DMatrix, Matrix2, Vector2};
 use std::f64::consts::PI;
 
 pub fn info() -> ModelInfo {
@@ -228,10 +228,6 @@ impl System for Rsda {
 
     fn autonomous(&self) -> bool {
         true
-    }
-
-    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
-        Some(DVector::zeros(4))
     }
 }
 

@@ -275,10 +275,6 @@ impl System for StiffPendulum {
     fn autonomous(&self) -> bool {
         true
     }
-
-    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
-        Some(DVector::zeros(12))
-    }
 }
 
 impl Model for StiffPendulum {

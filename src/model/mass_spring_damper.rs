@@ -5,7 +5,7 @@
 use super::{strings, Model, ModelInfo, ParamInfo};
 use crate::math;
 use crate::problem::System;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
 pub fn info() -> ModelInfo {
     ModelInfo {
@@ -73,10 +73,6 @@ impl System for MassSpringDamper {
 
     fn autonomous(&self) -> bool {
         true
-    }
-
-    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
-        Some(DVector::zeros(2))
     }
 }
 

@@ -32,7 +32,7 @@
 use super::{strings, Model, ModelInfo, ParamInfo};
 use crate::math;
 use crate::problem::System;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 use std::f64::consts::FRAC_PI_4;
 
 pub fn info() -> ModelInfo {
@@ -125,11 +125,6 @@ impl System for PendulumParticle {
         true
     }
 
-    fn dfdt(&self, t: f64, y: &[f64]) -> Option<DVector<f64>> {
-        let mut ft = DVector::zeros(6);
-        self.dfdt_into(t, y, &mut ft).then_some(ft)
-    }
-
     // What `slowfast` calls every step: fill the caller's buffers, no allocation.
     fn jacobian_into(&self, _t: f64, y: &[f64], j: &mut DMatrix<f64>) -> bool {
         let (sn, cs) = math::sin_cos(y[0]);
@@ -149,11 +144,6 @@ impl System for PendulumParticle {
         j[(4, 2)] = -w;
         j[(5, 0)] = w * dpy;
         j[(5, 3)] = -w;
-        true
-    }
-
-    fn dfdt_into(&self, _t: f64, _y: &[f64], ft: &mut DVector<f64>) -> bool {
-        ft.fill(0.0);
         true
     }
 }

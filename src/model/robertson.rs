@@ -14,7 +14,7 @@
 
 use super::{strings, Model, ModelInfo, ParamInfo};
 use crate::problem::System;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
 pub fn info() -> ModelInfo {
     ModelInfo {
@@ -91,10 +91,6 @@ impl System for Robertson {
 
     fn autonomous(&self) -> bool {
         true
-    }
-
-    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
-        Some(DVector::zeros(3))
     }
 }
 

@@ -15,7 +15,7 @@
 use super::{strings, Model, ModelInfo};
 use crate::math;
 use crate::problem::System;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 use std::f64::consts::FRAC_1_PI;
 
 pub fn info() -> ModelInfo {
@@ -68,10 +68,6 @@ impl System for SinInvT {
 
     fn autonomous(&self) -> bool {
         true
-    }
-
-    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
-        Some(DVector::zeros(3))
     }
 }
 

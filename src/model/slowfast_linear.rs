@@ -19,7 +19,7 @@
 use super::{strings, Model, ModelInfo, ParamInfo};
 use crate::math::complex as cmath;
 use crate::problem::System;
-use nalgebra::{Complex, DMatrix, DVector};
+use nalgebra::{Complex, DMatrix};
 
 type C = Complex<f64>;
 
@@ -142,10 +142,6 @@ impl System for SlowFast {
 
     fn autonomous(&self) -> bool {
         true
-    }
-
-    fn dfdt(&self, _t: f64, _y: &[f64]) -> Option<DVector<f64>> {
-        Some(DVector::zeros(4))
     }
 }
 

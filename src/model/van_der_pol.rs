@@ -18,9 +18,8 @@
 //! stiff methods are compared on (issue 6, item 8).
 
 use super::{strings, Model, ModelInfo, ParamInfo};
-use crate::linalg::fill_short;
 use crate::problem::System;
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
 pub fn info() -> ModelInfo {
     ModelInfo {
@@ -71,11 +70,6 @@ impl System for VanDerPol {
         true
     }
 
-    fn dfdt(&self, t: f64, y: &[f64]) -> Option<DVector<f64>> {
-        let mut ft = DVector::zeros(2);
-        self.dfdt_into(t, y, &mut ft).then_some(ft)
-    }
-
     // The stiff methods' per-step calls: fill the caller's buffers, no allocation.
     fn jacobian_into(&self, _t: f64, y: &[f64], jac: &mut DMatrix<f64>) -> bool {
         let mu = self.mu;
@@ -90,11 +84,6 @@ impl System for VanDerPol {
             }
             _ => false,
         }
-    }
-
-    fn dfdt_into(&self, _t: f64, _y: &[f64], ft: &mut DVector<f64>) -> bool {
-        fill_short(ft.as_mut_slice(), 0.0);
-        true
     }
 }
 
