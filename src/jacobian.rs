@@ -302,13 +302,13 @@ impl JacobianProvider {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         self.held = false;
+        let analytic = self.options.source == JacobianSource::Analytic;
+        let sparse_possible = self.sparse && analytic && y.len() >= SPARSE_MIN_DIM;
         // The usual case first: an analytic J the system writes into the kept dense
         // buffer, unscaled (what the general path below comes to after checking for a
         // sparse form, a by-value J and a scale: ~2 % of a ros4 solve of Van der Pol in
         // WASM). A system without `jacobian_into` falls through to the general path.
-        let dense_into = self.options.source == JacobianSource::Analytic
-            && self.options.scale == 1.0
-            && !(self.sparse && y.len() >= SPARSE_MIN_DIM);
+        let dense_into = analytic && self.options.scale == 1.0 && !sparse_possible;
         if let (true, Jacobian::Dense(m)) = (dense_into, &mut self.jac) {
             if m.shape() == (y.len(), y.len()) && sys.jacobian_into(t, y, m) {
                 stats.njev += 1;
@@ -318,10 +318,7 @@ impl JacobianProvider {
         }
         // Asked for only when it may be used (no empty Option of a sparse matrix to
         // build and drop on every dense evaluation).
-        let sparse = if self.sparse
-            && self.options.source == JacobianSource::Analytic
-            && y.len() >= SPARSE_MIN_DIM
-        {
+        let sparse = if sparse_possible {
             sys.jacobian_sparse(t, y).filter(|s| s.n == y.len())
         } else {
             None
