@@ -8,7 +8,6 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
 WASM_BINDGEN_VERSION="$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' "$root/Cargo.toml")"
-WASM_PACK_VERSION="0.15.1"
 TARGET=wasm32-unknown-unknown
 
 log() { printf '\033[1;34m[setup]\033[0m %s\n' "$*" >&2; }
@@ -81,14 +80,10 @@ fi
 echo "$rust_bin" >"$toolchain_file"
 export PATH="$rust_bin:$HOME/.cargo/bin:$PATH"
 
-# --- 2. wasm-bindgen-cli (exactly the crate's version) and wasm-pack ---------------
+# --- 2. wasm-bindgen-cli (exactly the crate's version; scripts/build-wasm.sh calls it) ---
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; then
   log "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
   cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
-fi
-if ! wasm-pack --version 2>/dev/null | grep -q " $WASM_PACK_VERSION\$"; then
-  log "cargo install wasm-pack $WASM_PACK_VERSION (a few minutes, once)"
-  cargo install -q wasm-pack --version "$WASM_PACK_VERSION" --force
 fi
 
 # --- 3. Chromium for browser tests -------------------------------------------------
