@@ -16,9 +16,14 @@ export interface GradedFile {
   error?: string;
 }
 
-/** A CSV field, quoted when it has a comma, quote or line break. */
+/**
+ * A CSV field, quoted when it has a comma, quote or line break. A text that a
+ * spreadsheet would read as a formula (it starts with = + - @, a tab or a carriage
+ * return: a student may name themselves `=HYPERLINK(…)`) gets a leading apostrophe,
+ * so it opens as the text it is; numbers are written as numbers.
+ */
 function field(value: string | number): string {
-  const s = String(value);
+  const s = typeof value === 'string' && /^[=+\-@\t\r]/.test(value) ? `'${value}` : String(value);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -131,7 +131,10 @@ export class HomeworkPanel {
     private readonly playground: Playground,
   ) {
     const { summary } = assignment;
-    this.work = this.restore() ?? { odelabWork: 1, assignment: summary.digest, answers: {} };
+    // Results saved in the browser or in a file are never shown as they are: the page
+    // shows only points it computed itself, so every answered task is checked again.
+    const restored = this.restore();
+    this.work = restored ? { ...restored, checked: undefined } : { odelabWork: 1, assignment: summary.digest, answers: {} };
     this.scoreLine = el('p', { id: 'hw-score', className: 'hw-score' });
     this.notice = el('p', { id: 'hw-notice', className: 'hw-notice', hidden: true });
     this.notice.setAttribute('role', 'alert');
@@ -164,6 +167,7 @@ export class HomeworkPanel {
       el('p', { className: 'source', textContent: `Assignment ${assignment.url} (${summary.digest.slice(0, 15)}…)` }),
     );
     this.showScore();
+    if (restored) void this.recheckAnswered();
   }
 
   /** The panel's element (main.ts places it next to the playground). */
@@ -320,7 +324,7 @@ export class HomeworkPanel {
     }
     const same = work.assignment === this.assignment.summary.digest;
     this.notice.textContent = same ? 'Work opened.' : 'Work opened; it was written for another version of this assignment: check your answers again.';
-    this.work = { ...work, assignment: this.assignment.summary.digest, checked: same ? work.checked : undefined };
+    this.work = { ...work, assignment: this.assignment.summary.digest, checked: undefined };
     const name = this.root.querySelector<HTMLInputElement>('#hw-student');
     if (name) name.value = this.work.student ?? '';
     for (const task of this.assignment.summary.tasks) {
@@ -330,5 +334,13 @@ export class HomeworkPanel {
     }
     this.save();
     this.showScore();
+    void this.recheckAnswered();
+  }
+
+  /** Checks every answered task in the worker, one after the other. */
+  private async recheckAnswered(): Promise<void> {
+    for (const task of this.assignment.summary.tasks) {
+      if (this.work.answers[task.id] !== undefined) await this.check(task);
+    }
   }
 }

@@ -1,10 +1,12 @@
 //! An `order` task: the answer is a method — a catalogue id (`{ "method": "rk4" }`),
 //! a tableau (`{ "tableau": … }`), or a run's spec (`{ "spec": { method, tableau? } }`);
-//! the check `{ problem, order, within?, nMin?, nMax? }` passes when the order observed
+//! the check `{ problem, order, within?, nMin?, nMax?, ownMethod? }` passes when the order observed
 //! by the convergence lab (`crate::convergence`: fixed steps h = T/2ⁿ, n = nMin..=nMax,
 //! default 4..=12, error at t1 against the exact solution or a tight reference, the
 //! slope fitted over the asymptotic range) is within `within` (default 0.3) of `order`.
 //! `problem` is a catalogue model id, or `{ model, params?, y0?, t0?, t1? }`.
+//! With `ownMethod: true` the answer must be the student's own tableau: a catalogue
+//! method (bs23 has order 3 too) earns nothing.
 
 use super::grade::Outcome;
 use super::json::{child, located, Obj};
@@ -24,6 +26,8 @@ pub struct OrderCheck {
     pub study: ConvergenceSpec,
     pub order: f64,
     pub within: f64,
+    /// Only a tableau counts, not a catalogue method.
+    pub own_method: bool,
 }
 
 /// The answer fields this kind reads.
@@ -31,7 +35,7 @@ pub const ANSWER_KEYS: &[&str] = &["method", "tableau", "spec"];
 
 impl OrderCheck {
     pub fn read(check: &Obj) -> Result<Self, OdeError> {
-        check.only(&["problem", "order", "within", "nMin", "nMax"])?;
+        check.only(&["problem", "order", "within", "nMin", "nMax", "ownMethod"])?;
         let place = child(check.place(), "problem");
         let mut study = ConvergenceSpec {
             methods: vec!["euler".into()],
@@ -58,6 +62,7 @@ impl OrderCheck {
             study,
             order: check.require_number("order")?,
             within: check.positive("within")?.unwrap_or(DEFAULT_WITHIN),
+            own_method: check.boolean("ownMethod")?.unwrap_or(false),
         })
     }
 
@@ -80,6 +85,15 @@ impl OrderCheck {
             },
             _ => return Outcome::fail("your answer does not name a method", Value::Null),
         };
+        if self.own_method && tableau.is_none() {
+            return Outcome::fail(
+                format!(
+                    "this task asks for your own method, written as a tableau in the \"Your \
+                     method\" tab; the built-in method {method} does not count"
+                ),
+                Value::Null,
+            );
+        }
         let study = ConvergenceSpec {
             methods: vec![method.clone()],
             tableau,

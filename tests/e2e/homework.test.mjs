@@ -66,10 +66,10 @@ test('issue 15: the stability assignment answered from the playground scores ful
   assert.equal(await page.textContent('#hw-score'), 'Score: 9 / 9');
   assert.match(await page.textContent('[data-task="spring-system"] .hw-message'), /matches the reference/);
 
-  // Reload: the work is kept (answers, name, checks).
+  // Reload: the work is kept (answers, name) and checked again by the page itself.
   await page.reload();
   await page.waitForSelector('body[data-homework="ready"]');
-  assert.equal(await page.textContent('#hw-score'), 'Score: 9 / 9');
+  await page.waitForFunction(() => document.querySelector('#hw-score')?.textContent === 'Score: 9 / 9', null, { timeout: 90000 });
   assert.equal(await page.inputValue('#hw-student'), 'Ada');
   assert.equal(await page.inputValue('[data-task="euler-limit"] .hw-value'), '0.005');
   assert.match(await page.textContent('[data-task="spring-system"] .hw-answer'), /pos' = vel/);
@@ -83,6 +83,19 @@ test('issue 15: the stability assignment answered from the playground scores ful
   assert.match(work.assignment, /^sha256:[0-9a-f]{64}$/);
   const edited = JSON.stringify({ ...work, student: 'Bob', score: 100 });
   const wrong = JSON.stringify({ ...work, student: 'Eve', score: 9, answers: { ...work.answers, 'euler-limit': { value: 0.01 } } });
+
+  // A forged work file opened on the student's page: its claimed results are not shown;
+  // the page checks the answers and shows what it computed.
+  const forged = JSON.stringify({
+    ...work,
+    score: 1000,
+    answers: { ...work.answers, 'euler-limit': { value: 0.01 } },
+    checked: { ...work.checked, 'euler-limit': { passed: true, points: 1000, message: '✓' } },
+  });
+  await page.setInputFiles('#hw-open', { name: 'forged.json', mimeType: 'application/json', buffer: Buffer.from(forged) });
+  assert.doesNotMatch(await page.textContent('#hw-score'), /1000/);
+  await page.waitForFunction(() => document.querySelector('#hw-score')?.textContent === 'Score: 8 / 9', null, { timeout: 90000 });
+  assert.equal(await page.getAttribute('[data-task="euler-limit"]', 'data-result'), 'failed');
   assert.deepEqual(errors, []);
   await page.close();
 

@@ -385,3 +385,26 @@ fn order_observed_for_a_method_id_and_a_tableau() {
     );
     assert!(tab.passed, "{}", tab.message);
 }
+
+#[test]
+fn order_task_for_your_own_method_refuses_a_catalogue_method() {
+    let a = one_task(
+        "order",
+        json!({ "problem": { "model": "mass-spring-damper", "t1": 2 }, "order": 3, "ownMethod": true }),
+    );
+    let catalogue = grade_one(&a, json!({ "spec": { "method": "bs23", "h": 0.01 } }));
+    assert!(!catalogue.passed);
+    assert_eq!(catalogue.points, 0.0);
+    assert!(
+        catalogue
+            .message
+            .contains("the built-in method bs23 does not count"),
+        "{}",
+        catalogue.message
+    );
+    let own = grade_one(
+        &a,
+        json!({ "spec": { "method": "custom", "tableau": kutta3() } }),
+    );
+    assert!(own.passed, "{}", own.message);
+}

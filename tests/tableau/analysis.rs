@@ -222,3 +222,27 @@ fn issue_7_exact_dirk_stability_function_agrees_with_the_stability_lab() {
         }
     }
 }
+
+#[test]
+fn cancelling_huge_weights_do_not_fake_order_conditions() {
+    // Σ bᵢ = 0, yet the rounding bound Σ |bᵢ| ≈ 2e14 would excuse any residual below ~200:
+    // not even consistent.
+    let third = 1.0 / 3e14;
+    let zero_sum = TableauSpec::from_numbers(
+        vec![
+            vec![0.0, 0.0, 0.0],
+            vec![0.5, 0.0, 0.0],
+            vec![0.5 + third, -third, 0.0],
+        ],
+        vec![0.0, 1e14, -1e14],
+        None,
+    );
+    let a = analyze_tableau(&zero_sum).unwrap();
+    assert_eq!(a.order, 0, "{:?}", a.conditions[0]);
+    // Euler padded to six stages: Σ bᵢ = 1 exactly, but Σ bᵢcᵢ = 1e14 − 1e14 = 0, not 1/2.
+    let mut rows = vec![vec![0.0; 6]; 6];
+    rows[4][0] = 1.0;
+    rows[5][0] = 1.0;
+    let padded = TableauSpec::from_numbers(rows, vec![1.0, 0.0, 0.0, 0.0, 1e14, -1e14], None);
+    assert_eq!(analyze_tableau(&padded).unwrap().order, 1);
+}

@@ -48,4 +48,15 @@ describe('grades as CSV', () => {
       '',
     ]);
   });
+  it('writes texts that a spreadsheet would run as formulas as plain text', () => {
+    const names = ['=HYPERLINK("http://x","y")', '+cmd|/C calc!A0', '-2+3', '@SUM(A1)', '\tx'];
+    const csv = gradesToCsv(
+      summary,
+      names.map((student) => ({ file: `${student}.json`, grade: { ...grade, student, score: -1 } })),
+    );
+    const rows = csv.trim().split('\n').slice(1);
+    for (const row of rows) expect(row).toMatch(/^"?'[=+\-@\t]/);
+    // The numbers stay numbers: a score of −1 is written as -1.
+    expect(rows[0]).toContain(',-1,3,');
+  });
 });
