@@ -25,16 +25,30 @@ const MIN_FIRST_RESERVE: usize = 64;
 /// points in [`MAX_RECORDED_VALUES`] is refused.
 pub const MIN_RECORDED_POINTS: usize = 1000;
 
-fn megabytes(values: usize) -> f64 {
+fn megabytes(values: u64) -> f64 {
     (values as f64 * 8.0 / 1e6).round()
 }
 
+/// The number of floats in a block of `factors[0] × factors[1] × …`, computed in u64 and
+/// saturating: on wasm32 `usize` has 32 bits, and a product such as 4·n² for n = 32 768
+/// would wrap to a small number and pass the budget it was meant to fail.
+pub fn values_in(factors: &[usize]) -> u64 {
+    factors
+        .iter()
+        .fold(1u64, |acc, &f| acc.saturating_mul(f as u64))
+}
+
+/// Whether a block of `values` floats stays within [`MAX_RECORDED_VALUES`].
+pub fn fits(values: u64) -> bool {
+    values <= MAX_RECORDED_VALUES as u64
+}
+
 /// The typed refusal of a request that needs `values` floats for `what`.
-pub fn too_large(what: String, values: usize) -> OdeError {
+pub fn too_large(what: String, values: u64) -> OdeError {
     OdeError::TooLarge {
         what,
         megabytes: megabytes(values),
-        limit_megabytes: megabytes(MAX_RECORDED_VALUES),
+        limit_megabytes: megabytes(MAX_RECORDED_VALUES as u64),
     }
 }
 
@@ -91,7 +105,7 @@ impl Recorder {
         if capacity < MIN_RECORDED_POINTS {
             return Err(too_large(
                 format!("recording {MIN_RECORDED_POINTS} points of {dim} states"),
-                MIN_RECORDED_POINTS * per_point,
+                values_in(&[MIN_RECORDED_POINTS, per_point]),
             ));
         }
         let reserve = expected

@@ -2,7 +2,7 @@
 //! the user's system text), its method, the pacing (fixed grid or step-size control)
 //! and the watched switching functions, all checked before the first step.
 
-use super::record::{too_large, MAX_RECORDED_VALUES};
+use super::record::{fits, too_large, values_in};
 use super::stepping::{Integrator, Pacing};
 use crate::control::initial_step;
 use crate::error::OdeError;
@@ -172,8 +172,9 @@ impl Integrator {
         // A method's n × n matrices (J, the LU of I − γhJ, an exponential's block of
         // n + 3) must fit before any is allocated.
         if method.needs_jacobian {
-            let n = info.dim + 3;
-            if 4 * n * n > MAX_RECORDED_VALUES {
+            let n = info.dim.saturating_add(3);
+            let matrices = values_in(&[4, n, n]);
+            if !fits(matrices) {
                 return Err(too_large(
                     format!(
                         "method \"{}\" on {d} states (its {d} × {d} Jacobian, LU and \
@@ -181,7 +182,7 @@ impl Integrator {
                         method.id,
                         d = info.dim
                     ),
-                    4 * n * n,
+                    matrices,
                 ));
             }
         }

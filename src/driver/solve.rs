@@ -2,7 +2,7 @@
 //! outputs, the requested tEval values and the events, into a [`Solution`].
 
 use super::outcome::StepOutcome;
-use super::record::{too_large, Point, Recorder, MAX_RECORDED_VALUES};
+use super::record::{fits, too_large, values_in, Point, Recorder};
 use super::stepping::Integrator;
 use crate::error::OdeError;
 use crate::event::EventRecord;
@@ -77,10 +77,11 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
     let mut run = Integrator::new(spec)?;
     let t_eval_wanted = spec.checked_t_eval(run.t0, run.t1)?;
     let dim = run.info.dim;
-    if t_eval_wanted.len() * dim > MAX_RECORDED_VALUES {
+    let t_eval_values = values_in(&[t_eval_wanted.len(), dim]);
+    if !fits(t_eval_values) {
         return Err(too_large(
             format!("{} tEval times of {dim} states", t_eval_wanted.len()),
-            t_eval_wanted.len() * dim,
+            t_eval_values,
         ));
     }
     let n = run.grid().map(|g| g.steps + 1);

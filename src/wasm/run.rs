@@ -9,6 +9,7 @@
 
 use super::{js_error, js_error_with_code, read, set, to_js};
 use crate::driver::{self, Solution};
+use crate::error::OdeError;
 use crate::event::EventRecord;
 use crate::method;
 use crate::model;
@@ -176,6 +177,9 @@ export interface StepResult {
 /// Most steps `Integrator.advance(n)` reserves room for up front.
 const ADVANCE_RESERVE: usize = 4096;
 
+/// 2⁵³ − 1, the largest integer every JS number below it represents exactly.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
 /// The method catalogue.
 #[wasm_bindgen(unchecked_return_type = "MethodInfo[]")]
 pub fn methods() -> Result<JsValue, JsError> {
@@ -295,13 +299,24 @@ impl Integrator {
         Ok(obj.into())
     }
 
-    /// Takes up to `max_steps` steps (fewer at t1 or at a blow-up) and returns them as
-    /// flat arrays: one call per animation frame instead of one per step.
+    /// Takes up to `max_steps` steps (fewer at t1, at a stop, or when the chunk holds as
+    /// many values as a run may record) and returns them as flat arrays: one call per
+    /// animation frame instead of one per step. `max_steps` is a JS number, checked here:
+    /// a u32 parameter would turn −1 into 2³² − 1 and 2³² into 0 without a word.
     #[wasm_bindgen(unchecked_return_type = "Chunk")]
-    pub fn advance(&mut self, max_steps: u32) -> Result<JsValue, JsError> {
+    pub fn advance(&mut self, max_steps: f64) -> Result<JsValue, JsError> {
+        if !(max_steps >= 0.0 && max_steps.fract() == 0.0 && max_steps <= MAX_SAFE_INTEGER) {
+            return Err(js_error(OdeError::OutOfRange {
+                what: "advance(n): the number of steps n".into(),
+                value: max_steps,
+                allowed: "a whole number from 0 to 2^53 − 1".into(),
+            }));
+        }
         let dim = self.inner.y().len();
         let n_out = self.inner.model_info().outputs.len();
-        let n = max_steps as usize;
+        // Each step adds t, y, the outputs and the exact solution to the chunk.
+        let per_step = 1 + dim + n_out + if self.inner.model_info().exact { dim } else { 0 };
+        let n = (max_steps as u64).min((driver::record::MAX_RECORDED_VALUES / per_step) as u64) as usize;
         // Reserve for a frame's worth of steps at most: `n` comes from JS (up to 2³² − 1)
         // and the run may end long before; a huge reservation would abort the module
         // (issue 9). The vectors grow if a run really takes more steps.
