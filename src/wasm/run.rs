@@ -315,11 +315,13 @@ impl Integrator {
         let dim = self.inner.y().len();
         let n_out = self.inner.model_info().outputs.len();
         // Each step adds t, y, the outputs and the exact solution to the chunk.
-        let per_step = 1 + dim + n_out + if self.inner.model_info().exact { dim } else { 0 };
-        let n = (max_steps as u64).min((driver::record::MAX_RECORDED_VALUES / per_step) as u64) as usize;
-        // Reserve for a frame's worth of steps at most: `n` comes from JS (up to 2³² − 1)
-        // and the run may end long before; a huge reservation would abort the module
-        // (issue 9). The vectors grow if a run really takes more steps.
+        let exact_dim = usize::from(self.inner.model_info().exact) * dim;
+        let per_step = 1 + dim + n_out + exact_dim;
+        let fit = driver::record::MAX_RECORDED_VALUES / per_step;
+        let n = (max_steps as u64).min(fit as u64) as usize;
+        // Reserve for a frame's worth of steps at most: `n` comes from JS and the run may
+        // end long before; a huge reservation would abort the module. The vectors grow
+        // if a run really takes more steps.
         let reserve = n.min(ADVANCE_RESERVE);
         let mut t = Vec::with_capacity(reserve);
         let mut y = Vec::with_capacity(reserve * dim);

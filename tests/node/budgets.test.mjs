@@ -111,12 +111,12 @@ test('size guards at the points where 32-bit arithmetic wraps refuse with a mess
   // 4·(N + 3)² wraps a 32-bit usize for N = 32 765 … 32 828 and 65 533 … 65 564.
   for (const n of [32764, 32765, 32828, 65533, 65564]) {
     const spec = { system: `param N = ${n}\nu[i]' = -u[i] for i = 1..N\nu[i](0) = 1 for i = 1..N`, method: 'radau5', t1: 1 };
-    assert.throws(() => whole.solve(spec), (e) => e instanceof Error && !(e instanceof WebAssembly.RuntimeError) && /MB/.test(e.message), `N = ${n}`);
+    assert.throws(() => whole.solve(spec), (e) => e instanceof Error && !(e instanceof globalThis.WebAssembly.RuntimeError) && /MB/.test(e.message), `N = ${n}`);
   }
   // tEval.length × states wraps for 10⁶ times of 4 295 states (4.295e9 > 2³²).
   const tEval = Array.from({ length: 1_000_000 }, (_, i) => i / 1e6);
   const spec = { system: "param N = 4295\nu[i]' = -u[i] for i = 1..N\nu[i](0) = 1 for i = 1..N", method: 'euler', h: 0.5, t1: 1, tEval };
-  assert.throws(() => whole.solve(spec), (e) => e instanceof Error && !(e instanceof WebAssembly.RuntimeError) && /tEval times of 4295 states/.test(e.message));
+  assert.throws(() => whole.solve(spec), (e) => e instanceof Error && !(e instanceof globalThis.WebAssembly.RuntimeError) && /tEval times of 4295 states/.test(e.message));
 });
 
 test('Integrator.advance takes a whole number of steps: -1, 1.5 and NaN are refused, 2^32 is not 0', () => {
