@@ -165,7 +165,9 @@ pub struct EventSpec {
     /// Id of a switching function the model declares (`ModelInfo::events`).
     #[serde(default)]
     pub id: Option<String>,
-    /// A text expression g(t, y) (not available yet: refused with a clear error).
+    /// A text expression g(t, y) over the model's states, parameters and t, compiled
+    /// like a system's right-hand side (the whole engine only: the first-load build has
+    /// no expression language).
     #[serde(default)]
     pub expr: Option<String>,
     /// +1: only rising crossings, −1: only falling, 0 (default): both.

@@ -54,8 +54,9 @@ export interface ControllerSpec {
   facMax?: number;
   perUnitStep?: boolean;
 }
-/** An event to watch: a sign change of the model's switching function `id`. `expr`
- *  (a text expression) is reserved: it is refused with an error for now. */
+/** An event to watch: a sign change of the model's switching function `id`, or of
+ *  `expr`, a text expression in the model's states, parameters and t (the labs
+ *  package; the run package answers `not-in-this-build`). */
 export interface EventSpec {
   id?: string;
   expr?: string;
