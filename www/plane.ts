@@ -20,17 +20,25 @@ export function xiToPixel(win: PlaneWindow, w: number, h: number, re: number, im
   return [((re - win.re[0]) / (win.re[1] - win.re[0])) * w, ((win.im[1] - im) / (win.im[1] - win.im[0])) * h];
 }
 
+/** The largest |Re ξ|, |Im ξ| the engine maps (src/stability/spec.rs `MAX_WINDOW`). */
+export const MAX_WINDOW = 1e15;
+
+/** `next` if it stays within ±MAX_WINDOW on both axes, else `win` unchanged. */
+function within(win: PlaneWindow, next: PlaneWindow): PlaneWindow {
+  return [...next.re, ...next.im].every((v) => Math.abs(v) <= MAX_WINDOW) ? next : win;
+}
+
 /** The window zoomed by `factor` (< 1 zooms in) about the point ξ = (re, im). */
 export function zoomAt(win: PlaneWindow, re: number, im: number, factor: number): PlaneWindow {
-  return {
+  return within(win, {
     re: [re + (win.re[0] - re) * factor, re + (win.re[1] - re) * factor],
     im: [im + (win.im[0] - im) * factor, im + (win.im[1] - im) * factor],
-  };
+  });
 }
 
 /** The window moved by (dRe, dIm). */
 export function pan(win: PlaneWindow, dRe: number, dIm: number): PlaneWindow {
-  return { re: [win.re[0] + dRe, win.re[1] + dRe], im: [win.im[0] + dIm, win.im[1] + dIm] };
+  return within(win, { re: [win.re[0] + dRe, win.re[1] + dRe], im: [win.im[0] + dIm, win.im[1] + dIm] });
 }
 
 /** Round tick values (1, 2, 5 × 10^k spacing) covering [min, max], about `count` of them. */

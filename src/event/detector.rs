@@ -123,6 +123,21 @@ impl Detector {
             .iter()
             .map(|w| w.source.eval(model, step.t_new, step.y_new))
             .collect();
+        // A switching function that is not a number at a finite state (a division by
+        // zero, sqrt of a negative) has no sign: its crossings would pass unseen.
+        if step.y_new.iter().all(|v| v.is_finite()) {
+            if let Some(index) = g_new.iter().position(|g| g.is_nan()) {
+                return Err(OdeError::BadEvent {
+                    index,
+                    message: format!(
+                        "its switching function is not a number (NaN) at t = {}, so its \
+                         sign changes cannot be found; check it for a division by zero or \
+                         a square root or logarithm of a negative value",
+                        crate::error::num(step.t_new)
+                    ),
+                });
+            }
+        }
         let dim = step.y_new.len();
         // The states at the inner sample points, shared by every watched function.
         let span = step.t_new - step.t;

@@ -25,6 +25,16 @@ pub fn resolve(spec: Option<&TableauSpec>) -> Result<(MethodInfo, ButcherTableau
         message: "method \"custom\" needs a tableau { a, b, c?, bHat? }".into(),
     })?;
     let tab = spec.parse()?;
+    if tab.b_hat.as_ref() == Some(&tab.b) {
+        // E = b − b̂ would be zero: every step's error estimate 0, every step accepted
+        // and grown to hMax, whatever the tolerance.
+        return Err(OdeError::BadSpec {
+            message: "your tableau's bHat equals b, so its error estimate b − bHat is zero \
+                      and the step-size control could not see any error: give an embedded \
+                      formula of another order, or leave bHat out and run with a fixed h"
+                .into(),
+        });
+    }
     let analysis = analyze(&tab);
     let adaptive = tab.b_hat.is_some();
     let info = MethodInfo {

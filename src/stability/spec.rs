@@ -8,6 +8,11 @@ use serde::Deserialize;
 /// Largest map: nx·ny ≤ 2048² values (32 MiB of f64).
 pub const MAX_POINTS: usize = 2048 * 2048;
 
+/// Largest |Re ξ| and |Im ξ| a map window may reach. Beyond it the powers of ξ in R(ξ)
+/// overflow (ξ⁵ of a fifth-order method at 1e80 is 1e400), and ∞/∞ or ∞·0 would leave
+/// NaN in the map where |R| has a value.
+pub const MAX_WINDOW: f64 = 1e15;
+
 /// Default α and β of the slow/fast map: the `slowfast-linear` model's defaults.
 pub const DEFAULT_ALPHA: f64 = 100.0;
 pub const DEFAULT_BETA: f64 = 0.1;
@@ -61,6 +66,16 @@ impl Grid {
             (im[1], "im[1]"),
         ] {
             finite(v, &format!("{what} (the ξ-plane window)"))?;
+            if v.abs() > MAX_WINDOW {
+                return Err(OdeError::OutOfRange {
+                    what: format!("{what} (the ξ-plane window)"),
+                    value: v,
+                    allowed: format!(
+                        "between −{m} and {m}: zoom in; beyond, the powers of ξ overflow",
+                        m = num(MAX_WINDOW)
+                    ),
+                });
+            }
         }
         if re[1] <= re[0] {
             return Err(OdeError::OutOfRange {

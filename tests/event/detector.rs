@@ -96,3 +96,27 @@ fn crossing_on_a_grid_point_does_not_stall_the_grid() {
     assert!(sol.t.len() <= 8, "{:?}", sol.t);
     assert!(sol.h.iter().all(|&h| h > 0.0), "{:?}", sol.h);
 }
+
+/// A switching function that is NaN has no sign to watch: the run says so, naming the
+/// event, instead of passing its crossings by.
+#[test]
+fn a_switching_function_that_is_not_a_number_is_reported() {
+    let mut s = fixed("pendulum", "rk4", 0.01, 1.0);
+    s.system = Some("x' = 1\nx(0) = 0".into());
+    s.model = String::new();
+    s.events = vec![EventSpec {
+        expr: Some("log(x - 5)".into()),
+        ..EventSpec::default()
+    }];
+    let outcome = solve(&s);
+    let message = match &outcome {
+        Err(e) => e.to_string(),
+        Ok(sol) => sol.warning.clone().unwrap_or_default(),
+    };
+    assert!(
+        message.contains(
+            "event 0 of the spec: its switching function is not a number (NaN) at t = 0.01"
+        ),
+        "{message}"
+    );
+}

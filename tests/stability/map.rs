@@ -224,3 +224,31 @@ fn assert_map_is_pointwise(s: &StabilitySpec) {
         }
     }
 }
+
+#[test]
+fn every_method_maps_without_nan_on_the_widest_window_and_refuses_a_wider_one() {
+    let m = odelab::stability::spec::MAX_WINDOW;
+    for id in odelab::stability::amplification::IDS {
+        if *id == "custom" {
+            continue;
+        }
+        for (re, im) in [
+            ([-m, m], [-m, m]),
+            ([-m, -m / 2.0], [0.0, 1.0]),
+            ([-1.0, 1.0], [-m, m]),
+        ] {
+            let mut s = spec(id);
+            s.re = Some(re);
+            s.im = Some(im);
+            s.nx = Some(64);
+            s.ny = Some(64);
+            let v = stability_map(&s).unwrap();
+            let bad = v.iter().filter(|x| x.is_nan() || **x < 0.0).count();
+            assert_eq!(bad, 0, "{id} on {re:?} × {im:?}");
+        }
+        let mut s = spec(id);
+        s.re = Some([-1e80, 1e80]);
+        let message = stability_map(&s).unwrap_err().to_string();
+        assert!(message.contains("zoom in"), "{message}");
+    }
+}

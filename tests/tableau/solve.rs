@@ -133,3 +133,17 @@ fn issue_7_custom_spec_reads_from_json_as_the_page_writes_it() {
     );
     assert!(bad.unwrap_err().to_string().contains("bHat"));
 }
+
+#[test]
+fn an_embedded_formula_equal_to_b_is_refused_since_its_error_estimate_is_zero() {
+    let mut tableau = bogacki_shampine();
+    tableau.b_hat = Some(tableau.b.clone());
+    let mut s = custom("mass-spring-damper", tableau, 0.0, 5.0);
+    s.h = None;
+    s.rtol = Some(Tol::Scalar(1e-6));
+    let message = solve(&s).map(|_| ()).unwrap_err().to_string();
+    assert!(
+        message.contains("bHat equals b, so its error estimate b − bHat is zero"),
+        "{message}"
+    );
+}

@@ -1,6 +1,6 @@
 // The ξ-plane view's pure helpers (www/plane.ts).
 import { describe, expect, it } from 'vitest';
-import { colorize, niceTicks, pan, pixelToXi, xiToPixel, zoomAt } from '../../www/plane';
+import { colorize, MAX_WINDOW, niceTicks, pan, pixelToXi, xiToPixel, zoomAt } from '../../www/plane';
 
 const win = { re: [-4, 2] as [number, number], im: [-3, 3] as [number, number] };
 
@@ -15,6 +15,12 @@ describe('plane geometry', () => {
     const z = zoomAt(win, -1, 0, 0.5);
     expect(z).toEqual({ re: [-2.5, 0.5], im: [-1.5, 1.5] });
     expect(pan(win, 1, -1)).toEqual({ re: [-3, 3], im: [-4, 2] });
+  });
+  it('stops zooming out and panning where the engine stops mapping', () => {
+    const wide = { re: [-MAX_WINDOW / 2, MAX_WINDOW / 2] as [number, number], im: [-1, 1] as [number, number] };
+    expect(zoomAt(wide, 0, 0, 4)).toBe(wide);
+    expect(pan(wide, MAX_WINDOW, 0)).toBe(wide);
+    expect(zoomAt(wide, 0, 0, 1.5).re).toEqual([-0.75 * MAX_WINDOW, 0.75 * MAX_WINDOW]);
   });
   it('places round ticks', () => {
     expect(niceTicks(-4, 2, 6)).toEqual([-4, -3, -2, -1, 0, 1, 2]);
