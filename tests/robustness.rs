@@ -102,9 +102,9 @@ fn events() -> impl Strategy<Value = Vec<EventSpec>> {
 }
 
 const SYSTEMS: &[&str] = &[
-    "param k = 4\nx' = v\nv' = -k*x\nx(0) = 1",
+    "param k = 4\nx' = v\nv' = -k*x\nx(0) = 1, v(0) = 0",
     "x' = -x\nx(0) = 1\nevent zero: x - 0.5, falling, terminal",
-    "param mu = 10\nx' = y\ny' = mu*(1 - x^2)*y - x\nx(0) = 2",
+    "param mu = 10\nx' = y\ny' = mu*(1 - x^2)*y - x\nx(0) = 2, y(0) = 0",
     "x' = 1/x\nx(0) = 0",
     "x' = x^2\nx(0) = 1",
 ];
@@ -352,7 +352,7 @@ fn issue_9_t_eval_has_an_upper_limit() {
 #[test]
 fn a_switch_one_ulp_away_is_passed_on_a_fixed_grid() {
     let spec: SolveSpec = serde_json::from_str(
-        r#"{"system":"x' = 6\nv' = -2*x\nx(0) = 5","method":"heun","h":0.01,"t1":2,
+        r#"{"system":"x' = 6\nv' = -2*x\nx(0) = 5, v(0) = 0","method":"heun","h":0.01,"t1":2,
             "events":[{"expr":"x - 5.8","direction":1}],"maxSteps":500}"#,
     )
     .unwrap();
@@ -371,7 +371,7 @@ fn a_switch_one_ulp_away_is_passed_on_a_fixed_grid() {
 #[test]
 fn event_cuts_on_a_fixed_grid_count_against_the_step_budget() {
     let spec: SolveSpec = serde_json::from_str(
-        r#"{"system":"x' = 6\nv' = -2*x\nx(0) = 5","method":"heun","h":0.01,"t1":2,
+        r#"{"system":"x' = 6\nv' = -2*x\nx(0) = 5, v(0) = 0","method":"heun","h":0.01,"t1":2,
             "events":[{"expr":"x - 5.8","direction":1}],"maxSteps":200}"#,
     )
     .unwrap();

@@ -80,7 +80,7 @@ fn small_or_dense_systems_stay_dense() {
     // 10 states: below the sparse threshold.
     assert!(system(HEAT, 10.0).sparsity().is_none());
     // A mean field: every equation reads every state.
-    let mean_field = "param N = 100\nm = sum(u[j] for j = 1..N)/N\nu[i]' = m - u[i] for i = 1..N";
+    let mean_field = "param N = 100\nm = sum(u[j] for j = 1..N)/N\nu[i]' = m - u[i] for i = 1..N\nu[i](0) = 0 for i = 1..N";
     assert!(system(mean_field, 100.0).sparsity().is_none());
 }
 

@@ -52,7 +52,7 @@ fn issue_7_text_events_are_watched_and_terminal_stops_the_run() {
     let text = "param g = 9.81
 y' = v
 v' = -g
-y(0) = 1
+y(0) = 1, v(0) = 0
 event ground: y, falling, terminal";
     let mut s = system_spec(text, "dp45", 0.0, 5.0);
     s.h = None;
@@ -178,7 +178,7 @@ fn bad_draw_lines_point_at_line_and_column() {
 
 /// The pendulum typed as one second-order equation is the built-in pendulum: same
 /// states (θ, θ'), same f, so rk4 gives the same trajectory.
-const PENDULUM_SECOND_ORDER: &str = "param g = 9.81, L = 1\nθ'' = -g/L*sin(θ)\nθ(0) = 1";
+const PENDULUM_SECOND_ORDER: &str = "param g = 9.81, L = 1\nθ'' = -g/L*sin(θ)\nθ(0) = 1, θ'(0) = 0";
 
 #[test]
 fn pendulum_typed_as_second_order_equals_the_built_in_under_rk4() {

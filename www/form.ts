@@ -252,6 +252,12 @@ export class RunForm {
     }
   }
 
+  /**
+   * The text is the model: a parameter whose value the text changed takes the text's
+   * new value in its field (and slider); one the text left alone keeps what its field
+   * holds, so a value typed into the field overrides until the text changes that
+   * parameter again.
+   */
   private async describeSystem(): Promise<void> {
     const info = await this.describe();
     if (!info) return;
@@ -259,9 +265,17 @@ export class RunForm {
       info.names.join() === this.model.names.join() &&
       info.params.map((p) => p.name).join() === this.model.params.map((p) => p.name).join() &&
       info.outputs.join() === this.model.outputs.join();
-    const previous = this.spec().params;
+    const before = new Map(this.model.id === CUSTOM ? this.model.params.map((p) => [p.name, p.value]) : []);
+    const fields = this.settings().params ?? {};
+    const values: Record<string, number> = {};
+    let textChanged = false;
+    for (const p of info.params) {
+      const kept = before.get(p.name) === p.value && p.name in fields;
+      if (!kept) textChanged = true;
+      values[p.name] = kept ? fields[p.name] : p.value;
+    }
     this.model = info;
-    if (!sameShape) this.applyModel(previous);
+    if (!sameShape || textChanged) this.applyModel(values);
     else this.renderSource();
     await this.onChange();
   }
@@ -304,7 +318,17 @@ export class RunForm {
       input.step = p.integer ? '1' : 'any';
       input.value = String(value);
       input.dataset.param = p.name;
-      label.append(p.unit ? `${p.name} (${p.unit})` : p.name, input);
+      // A field that overrides your text's value says so (the run uses the field).
+      const note = document.createElement('small');
+      note.className = 'param-text';
+      const markOverride = (): void => {
+        const differs = this.model.id === CUSTOM && input.value !== '' && Number(input.value) !== p.value;
+        note.textContent = differs ? ` (text: ${p.value})` : '';
+      };
+      markOverride();
+      const name = document.createElement('span');
+      name.append(p.unit ? `${p.name} (${p.unit})` : p.name, note);
+      label.append(name, input);
       const bound = (v: number, what: string): HTMLInputElement => {
         const b = document.createElement('input');
         b.type = 'number';
@@ -329,10 +353,12 @@ export class RunForm {
       slider.addEventListener('input', () => {
         const v = sliderValue(Number(slider.value), Number(lo.value), Number(hi.value), STEPS);
         input.value = String(p.integer ? Math.max(1, Math.round(v)) : v);
+        markOverride();
         void this.onChange();
       });
       input.addEventListener('input', () => {
         place();
+        markOverride();
         void this.onChange();
       });
       lo.addEventListener('input', place);

@@ -16,7 +16,7 @@ import { showFatal } from './fatal';
 import { applyEmbedMode, embedMode } from './embedded';
 import type { Catalog } from './protocol';
 import scenarioList from './scenarios.json';
-import { toSpec, type RunSettings } from './settings';
+import { closestId, leftScenario, toSpec, type RunSettings } from './settings';
 import { HomeworkPanel, loadAssignment, type Playground } from './homework';
 import { GradingPage } from './grading';
 import { download, sessionFromJson, sessionToJson } from './export';
@@ -44,22 +44,76 @@ const scenarios = scenarioList as Scenario[];
 
 
 
+/**
+ * The line that replaces a scenario's caption once the run has left its settings (the
+ * caption speaks of the run it opened with), with a way back. Made here rather than in
+ * index.html: it exists only beside a caption.
+ */
+function captionLeftNote(): { note: HTMLElement; reason: HTMLElement; back: HTMLButtonElement } {
+  const existing = document.getElementById('caption-left');
+  if (existing) {
+    return { note: existing, reason: byId('caption-left-reason'), back: byId<HTMLButtonElement>('caption-back') };
+  }
+  const note = document.createElement('p');
+  note.id = 'caption-left';
+  note.hidden = true;
+  const reason = document.createElement('span');
+  reason.id = 'caption-left-reason';
+  const back = document.createElement('button');
+  back.id = 'caption-back';
+  back.type = 'button';
+  back.className = 'link-button';
+  back.textContent = 'Back to the scenario';
+  note.append(reason, ' ', back);
+  byId('caption-source').before(note);
+  return { note, reason, back };
+}
+
 function showCaption(scenario: Scenario | undefined): void {
-  byId('caption').hidden = !scenario;
+  const caption = byId('caption');
+  caption.hidden = !scenario;
+  caption.removeAttribute('role');
+  delete caption.dataset.state;
   byId('caption-title').textContent = scenario?.title ?? '';
   byId('caption-text').textContent = scenario?.caption ?? '';
+  byId('caption-text').hidden = false;
   byId('caption-source').textContent = scenario ? `Source: ${scenario.source}` : '';
+  captionLeftNote().note.hidden = true;
   byId<HTMLSelectElement>('scenario').value = scenario?.id ?? '';
+}
+
+/** The run has left the scenario's settings (`changed` names what): the caption gives way. */
+function showLeftScenario(changed: string): void {
+  const { note, reason } = captionLeftNote();
+  byId('caption').dataset.state = 'left';
+  byId('caption-text').hidden = true;
+  reason.textContent = `You have left this scenario's settings (you changed ${changed}); its caption described the run it opened with.`;
+  note.hidden = false;
+}
+
+/** `?scenario=` names no scenario: say so where the caption would be (the page still runs). */
+function showUnknownScenario(id: string): void {
+  showCaption(undefined);
+  const caption = byId('caption');
+  caption.hidden = false;
+  caption.dataset.state = 'unknown';
+  caption.setAttribute('role', 'alert');
+  byId('caption-title').textContent = 'Unknown scenario';
+  const near = closestId(id, scenarios.map((s) => s.id));
+  byId('caption-text').textContent =
+    `There is no scenario "${id}"${near ? `; did you mean "${near}"?` : '.'} ` +
+    'The default run is shown instead; the Scenario menu lists them all.';
 }
 
 async function main(): Promise<void> {
   const query = new URLSearchParams(location.search);
   const link = decodeSettings(location.hash);
-  const scenario = scenarios.find((s) => s.id === query.get('scenario'));
+  const asked = query.get('scenario') ?? '';
+  const scenario = scenarios.find((s) => s.id === asked);
   // Read while the worker is still starting: a page's first localStorage access opens
   // the storage (~9 ms in a fresh Chromium profile), which after the catalogue would
   // delay the first solve by as much.
-  const saved = query.has('model') || scenario || link.settings ? undefined : restore();
+  const saved = query.has('model') || asked !== '' || link.settings ? undefined : restore();
   let catalog: Catalog;
   try {
     catalog = await catalogRequest;
@@ -97,6 +151,10 @@ async function main(): Promise<void> {
   else if (scenario) initial = scenario.settings;
   else if (saved) initial = saved;
   showCaption(link.settings ? undefined : scenario);
+  if (asked !== '' && !scenario) showUnknownScenario(asked);
+  // The scenario whose caption is shown, and the settings of its first run: a run that
+  // leaves them (a setting its `controls` do not list) retires the caption.
+  let active: { scenario: Scenario; baseline?: RunSettings } | undefined = link.settings || !scenario ? undefined : { scenario };
 
   // Every successful run is written into the fragment, so reload and "copy link"
   // reproduce the screen.
@@ -112,8 +170,22 @@ async function main(): Promise<void> {
   const tableauView = new TableauView(engine);
   let tableauShown = false;
 
+  // The open view rides in the link's fragment (`view`), so Copy link reopens it.
+  let openView = 'trajectory';
+  let ran: RunSettings | undefined;
+  const writeUrl = (): void => {
+    if (!ran) return;
+    // The fragment now says which view is open; a `view` left in the query would
+    // outvote it when the link is opened again.
+    const search = new URLSearchParams(location.search);
+    search.delete('view');
+    const rest = search.toString();
+    history.replaceState(null, '', `${location.pathname}${rest ? `?${rest}` : ''}${encodeSettings(ran, openView)}`);
+  };
   const showView = async (name: string): Promise<void> => {
     selectTab(byId('tabs'), name);
+    openView = name;
+    writeUrl();
     await stability.sync();
     // The study costs a few hundred ms: run it the first time the tab opens, then on demand.
     if (name === 'convergence' && !convergenceShown) {
@@ -130,8 +202,16 @@ async function main(): Promise<void> {
   const adaptiveRun = (settings: RunSettings): boolean =>
     (catalog.methods.find((m) => m.id === settings.method)?.adaptive ?? false) && !settings.fixedStep;
   view.onRun = (settings) => {
-    history.replaceState(null, '', `${location.pathname}${location.search}${encodeSettings(settings)}`);
+    ran = settings;
+    writeUrl();
     autosaveSoon(settings);
+    if (active?.baseline) {
+      const changed = leftScenario(active.baseline, settings, active.scenario.controls);
+      if (changed) {
+        showLeftScenario(changed);
+        active = undefined;
+      }
+    }
     describe();
     // What was run, for the printed page (the controls are not printed).
     const method = catalog.methods.find((m) => m.id === settings.method)?.name ?? settings.method;
@@ -149,8 +229,9 @@ async function main(): Promise<void> {
     if (initial.method === 'custom' && custom) await view.useTableau(custom.tableau, custom.analysis);
   }
   const views = ['trajectory', 'stability', 'convergence', 'tableau'];
-  const wanted = query.get('view') ?? (link.settings ? undefined : scenario?.view) ?? 'trajectory';
+  const wanted = query.get('view') ?? (link.settings ? link.view : scenario?.view) ?? 'trajectory';
   await showView(views.includes(wanted) ? wanted : 'trajectory');
+  if (active) active.baseline = withoutPins(view.settings());
   if (link.error) view.notice(link.error);
 
   // Homework reads the playground only through this accessor (the current settings).
@@ -168,13 +249,24 @@ async function main(): Promise<void> {
   const assignment = query.get('assignment');
   if (assignment) await openAssignment(engine, assignment, query.get('grade') === '1', playground);
 
-  scenarioSelect.addEventListener('change', () => {
-    const chosen = scenarios.find((s) => s.id === scenarioSelect.value);
-    if (!chosen) return;
+  const openScenario = async (chosen: Scenario): Promise<void> => {
     history.replaceState(null, '', `${location.pathname}?scenario=${chosen.id}`);
     showCaption(chosen);
+    // No baseline while it starts: its first runs are the scenario's own.
+    active = { scenario: chosen };
+    const opening = active;
     convergenceShown = false; // a convergence scenario studies its own model
-    void view.start(chosen.settings).then(() => showView(chosen.view ?? 'trajectory'));
+    await view.start(chosen.settings);
+    await showView(chosen.view ?? 'trajectory');
+    if (active === opening) opening.baseline = withoutPins(view.settings());
+  };
+  scenarioSelect.addEventListener('change', () => {
+    const chosen = scenarios.find((s) => s.id === scenarioSelect.value);
+    if (chosen) void openScenario(chosen);
+  });
+  captionLeftNote().back.addEventListener('click', () => {
+    const chosen = scenarios.find((s) => s.id === scenarioSelect.value);
+    if (chosen) void openScenario(chosen);
   });
   byId('copy-link').addEventListener('click', () => {
     const field = byId<HTMLInputElement>('share-url');
@@ -195,11 +287,19 @@ async function main(): Promise<void> {
       const opened = sessionFromJson(text);
       if (opened.settings) {
         showCaption(undefined);
+        active = undefined;
         await view.start(opened.settings);
       } else view.notice(opened.error ?? 'This file could not be opened.');
     });
   });
   document.body.dataset.ready = 'true';
+}
+
+/** The run settings without the pins (pinning never leaves a scenario). */
+function withoutPins(settings: RunSettings): RunSettings {
+  const rest = { ...settings };
+  delete rest.pins;
+  return rest;
 }
 
 /** Loads `?assignment=` and shows the student's panel or the grading page beside the playground. */

@@ -99,3 +99,99 @@ export function toSpec(settings: RunSettings, model: ModelInfo, method: MethodIn
   if (settings.events && declared.length > 0) spec.events = declared.map((e) => ({ id: e.id }));
   return spec;
 }
+
+/** What each scenario control (`controls` in www/scenarios.json) lets the reader change. */
+const CONTROL_SETTINGS: Record<string, string[]> = {
+  h: ['h'],
+  tolerances: ['rtol', 'atol', 'hMax'],
+  t1: ['t1'],
+  method: ['method', 'tableau', 'fixedStep'],
+  events: ['events'],
+  formulation: ['formulation', 'stabilization'],
+  // Your own system: the text is the model, its parameters come with it.
+  system: ['system', 'params'],
+};
+
+/** How a page names a setting in "you changed …". */
+const SETTING_NAMES: Record<string, string> = {
+  model: 'the model',
+  method: 'the method',
+  system: 'the system',
+  h: 'h',
+  rtol: 'rtol',
+  atol: 'atol',
+  hMax: 'hMax',
+  fixedStep: 'fixed step',
+  t1: 't1',
+  events: 'event location',
+  tableau: 'your method',
+  formulation: 'the formulation',
+  stabilization: 'the stabilisation',
+};
+
+/**
+ * Whether `current` has left the settings a scenario opened with (`baseline`, the
+ * settings of its first run): the name of the first setting changed that none of the
+ * scenario's `controls` covers, or undefined while the run is still the scenario's.
+ * A control the caption invites ("Try: halve h") keeps the scenario; pins and the
+ * views' own controls are not run settings and never leave it. The step settings
+ * (h, or rtol/atol/hMax, fixed step) follow the method: compared when the method is
+ * the scenario's, and left to the method control when it is not.
+ */
+export function leftScenario(baseline: RunSettings, current: RunSettings, controls: readonly string[] = []): string | undefined {
+  const free = new Set(controls.flatMap((c) => CONTROL_SETTINGS[c] ?? []));
+  const freeParams = new Set(controls.filter((c) => c.startsWith('param:')).map((c) => c.slice('param:'.length)));
+  const differs = (key: string, a: unknown, b: unknown): boolean => !free.has(key) && JSON.stringify(a) !== JSON.stringify(b);
+  const keys: [string, unknown, unknown][] = [
+    ['model', baseline.model, current.model],
+    ['method', baseline.method, current.method],
+    ['system', baseline.system, current.system],
+    ['t1', baseline.t1, current.t1],
+    ['formulation', baseline.formulation ?? 'native', current.formulation ?? 'native'],
+    ['stabilization', baseline.stabilization ?? 'none', current.stabilization ?? 'none'],
+  ];
+  if (baseline.events !== undefined && current.events !== undefined) keys.push(['events', baseline.events, current.events]);
+  if (baseline.method === current.method) {
+    keys.push(
+      ['fixedStep', baseline.fixedStep ?? false, current.fixedStep ?? false],
+      ['h', baseline.h, current.h],
+      ['rtol', baseline.rtol, current.rtol],
+      ['atol', baseline.atol, current.atol],
+      ['hMax', baseline.hMax, current.hMax],
+    );
+    if (current.method === CUSTOM) keys.push(['tableau', baseline.tableau, current.tableau]);
+  }
+  for (const [key, a, b] of keys) if (differs(key, a, b)) return SETTING_NAMES[key] ?? key;
+  if (!free.has('params') && baseline.model === current.model) {
+    const before = baseline.params ?? {};
+    const now = current.params ?? {};
+    for (const name of new Set([...Object.keys(before), ...Object.keys(now)])) {
+      if (!freeParams.has(name) && before[name] !== now[name]) return name;
+    }
+  }
+  return undefined;
+}
+
+/** The id among `ids` closest to a mistyped `id`, if it is close enough to be a typo. */
+export function closestId(id: string, ids: readonly string[]): string | undefined {
+  // Within one edit per three characters (as the system language's "did you mean").
+  const allowed = Math.max(1, Math.floor(id.length / 3));
+  let best: { id: string; d: number } | undefined;
+  for (const candidate of ids) {
+    const d = editDistance(id.toLowerCase(), candidate.toLowerCase());
+    if (d <= allowed && (!best || d < best.d)) best = { id: candidate, d };
+  }
+  return best?.id;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 0; i < a.length; i++) {
+    const cur = [i + 1];
+    for (let j = 0; j < b.length; j++) {
+      cur.push(Math.min(prev[j] + (a[i] === b[j] ? 0 : 1), prev[j + 1] + 1, cur[j] + 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}

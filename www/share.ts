@@ -4,7 +4,7 @@
  * defaults and a message saying why. Everything decoded is checked field by field, so a
  * link stuffed with markup or absurd values cannot reach the page as anything but data.
  * Pinned runs ride along as `pins` (each checked like the settings themselves): a v1
- * link made before pins existed simply has none.
+ * link made before pins existed simply has none; so does the open view, `view`.
  */
 import type { PinSettings, RunSettings } from './settings';
 
@@ -27,13 +27,20 @@ function fromBase64Url(data: string): string {
   return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 }
 
-/** The fragment (with its leading `#`) that reproduces `settings`. */
-export function encodeSettings(settings: RunSettings): string {
-  return `#v${SHARE_VERSION}=${toBase64Url(JSON.stringify(settings))}`;
+/**
+ * The fragment (with its leading `#`) that reproduces `settings`, opened on `view`
+ * (the tab: trajectory, stability, …) when given. `view` is a field added to v1 links
+ * later: a link without it opens the default view, and an older odelab ignores it.
+ */
+export function encodeSettings(settings: RunSettings, view?: string): string {
+  const data = view === undefined ? settings : { ...settings, view };
+  return `#v${SHARE_VERSION}=${toBase64Url(JSON.stringify(data))}`;
 }
 
 export interface Decoded {
   settings?: RunSettings;
+  /** The view (tab) the link was made on, if it names one. */
+  view?: string;
   /** Why the link could not be used, for the page to show. */
   error?: string;
 }
@@ -71,7 +78,8 @@ export function decodeSettings(hash: string): Decoded {
       .map((p: unknown) => (typeof p === 'object' && p !== null ? checkPin(p as Record<string, unknown>) : undefined))
       .filter((p): p is PinSettings => p !== undefined);
   }
-  return { settings };
+  const view = (raw as Record<string, unknown>).view;
+  return isId(view) ? { settings, view } : { settings };
 }
 
 /** Most pins a link may carry. */

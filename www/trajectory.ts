@@ -154,7 +154,9 @@ export class TrajectoryView {
         const notes = [sol.warning, sol.thinned].filter((n): n is string => n !== undefined);
         this.setStatus(notes.length > 0 ? 'warning' : 'ok', notes.join(' '));
         this.showStats(run);
-        this.onRun(this.settings());
+        // What ran (the controls may have moved on while it solved), with the pins.
+        const pins = this.settings().pins;
+        this.onRun({ ...settings, ...(pins ? { pins } : {}) });
       })
       .catch((e: unknown) => {
         if (e instanceof CancelledError) this.setStatus('warning', 'Cancelled; change a setting to run again.');
@@ -200,7 +202,12 @@ export class TrajectoryView {
     const energy = run.outputs.energy;
     const rows: [string, string][] = [['steps', String(stats.naccept)]];
     if (stats.nreject > 0 || run.adaptive) rows.push(['rejected', String(stats.nreject)]);
-    rows.push(['f-evaluations', String(stats.nfev)], ['reached t', formatNumber(t[t.length - 1] ?? NaN)]);
+    const last = t[t.length - 1] ?? NaN;
+    rows.push(['f-evaluations', String(stats.nfev)], ['reached t', formatNumber(last, 6)]);
+    // A stopped run keeps its last accepted point; the stop names the end of the step
+    // that failed. Both times are shown, so the stats and the warning say the same.
+    const failedAt = stopTime(run.warning);
+    if (failedAt !== undefined && failedAt !== last) rows.push(['failed step', `t = ${formatNumber(last, 6)} → ${formatNumber(failedAt, 6)}`]);
     if (energy && energy.length > 0) {
       // Relative drift needs a nonzero reference; a run from E0 = 0 (the spring from
       // rest) gets the absolute change instead.
@@ -243,6 +250,12 @@ export class TrajectoryView {
     this.messageBox.textContent = text;
     this.messageBox.className = status;
   }
+}
+
+/** The time a stop's message names ("… at t = 1.2 …"), if it names one. */
+export function stopTime(warning: string | undefined): number | undefined {
+  const match = warning === undefined ? null : /\bt = (-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)/.exec(warning);
+  return match ? Number(match[1]) : undefined;
 }
 
 /** A solution with what produced it, as the store keeps it. */

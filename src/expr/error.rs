@@ -53,6 +53,8 @@ pub enum ErrorKind {
     Reserved { name: String, what: String },
     /// An initial value for a name that has no equation.
     NoEquation { name: String },
+    /// A state whose equation has no initial value `x(0) = …` (located at the equation).
+    NoInitialValue { name: String },
     /// A system text without any `x' = …` equation.
     NoEquations,
     /// `x(1) = …`: initial values are given at t = 0.
@@ -158,6 +160,21 @@ impl fmt::Display for ErrorKind {
                 f,
                 "\"{name}\" has an initial value but no equation; add a line {name}' = …"
             ),
+            ErrorKind::NoInitialValue { name } => {
+                // x[3] of a family: the family's line is the one to write.
+                let family = name
+                    .split_once('[')
+                    .map(|(base, _)| {
+                        let prime = if name.ends_with('\'') { "'" } else { "" };
+                        format!(" or {base}[i]{prime}(0) = … for i = 1..N")
+                    })
+                    .unwrap_or_default();
+                write!(
+                    f,
+                    "\"{name}\" has no initial value; add a line {name}(0) = …{family} \
+                     (a state does not start at 0 unless you say so)"
+                )
+            }
             ErrorKind::NoEquations => write!(
                 f,
                 "the system has no equations; write one per state, e.g. x' = v"

@@ -20,7 +20,7 @@
 //! ```
 //! use odelab::expr::build_user_system;
 //! use std::collections::BTreeMap;
-//! let text = "param k = 4\nx' = v\nv' = -k*x\nx(0) = 1";
+//! let text = "param k = 4\nx' = v\nv' = -k*x\nx(0) = 1, v(0) = 0";
 //! let (info, model) = build_user_system(text, &BTreeMap::new()).unwrap();
 //! assert_eq!(info.names, ["x", "v"]);
 //! let mut dy = [0.0; 2];

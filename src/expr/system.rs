@@ -6,7 +6,7 @@
 //! x' = v                          # one equation per state; state order = this order
 //! v' = -k*x - c*v + F + sin(t)
 //! F = if(x < 0, -1000*x, 0)       # a definition, usable in equations, outputs, events
-//! x(0) = 1, v(0) = 0              # initial values; a state without one starts at 0
+//! x(0) = 1, v(0) = 0              # initial values; every state needs one
 //! output energy = 0.5*v^2 + 0.5*k*x^2
 //! event ground: x, falling, terminal
 //! draw ball(x, 0, 0.1)            # a picture of the system (src/expr/draw.rs)
@@ -37,7 +37,8 @@
 //! are constant expressions (numbers, pi, e, earlier parameters; initial values may use
 //! every parameter). A definition may use t, the states, the parameters and the
 //! definitions above it (so there are no cycles); equations, outputs and events may use
-//! every definition. An initial value for a name without an equation is an error.
+//! every definition. An initial value for a name without an equation is an error, and so
+//! is a state without an initial value (located at its equation).
 //!
 //! Parameters can be overridden by name like a built-in model's; a parameter whose
 //! default uses another parameter follows that parameter's override unless it is itself
@@ -841,6 +842,7 @@ fn compile_system(
         init.bind(&p.name, Binding::Const(*v));
     }
     let mut y0 = Vec::with_capacity(d.states.len());
+    let mut no_initial: Option<&Ident> = None;
     for (s, _) in &d.states {
         let v = match d.initials.get(&s.name) {
             Some((_, e)) => require_finite(
@@ -848,7 +850,10 @@ fn compile_system(
                 init.constant(e)?,
                 e.span,
             )?,
-            None => 0.0,
+            None => {
+                no_initial = no_initial.or(Some(s));
+                0.0
+            }
         };
         y0.push(v);
     }
@@ -867,6 +872,17 @@ fn compile_system(
             direction: *direction,
             terminal: *terminal,
         });
+    }
+    // Starting at 0 unless told otherwise would hide a forgotten line: every state
+    // says where it starts. Checked after the equations, whose own mistakes (a
+    // misspelt name…) are the more specific message.
+    if let Some(s) = no_initial {
+        return Err(ExprError::new(
+            ErrorKind::NoInitialValue {
+                name: s.name.clone(),
+            },
+            s.span,
+        ));
     }
     let info = ModelInfo {
         id: USER_MODEL_ID.into(),

@@ -44,13 +44,13 @@ test('issue 7: your own system — a typo shows line, column and caret; the fix 
   await page.waitForFunction(() => document.body.dataset.status === 'ok');
   assert.ok((await countColouredPixels(page, '#plot-trajectory', BLUE)) > 200);
 
-  await page.fill('#system', "param k = 4\nx' = v\nv' = -kk*x\nx(0) = 1");
+  await page.fill('#system', "param k = 4\nx' = v\nv' = -kk*x\nx(0) = 1, v(0) = 0");
   await page.waitForSelector('#system-error:not([hidden])');
   const text = await page.textContent('#system-error');
   assert.match(text, /^line 3, column 7: unknown name "kk"; did you mean "k"\?/);
   assert.match(text, /\n\s*\^/);
 
-  await page.fill('#system', "param k = 4\nx' = v\nv' = -k*x\nx(0) = 1");
+  await page.fill('#system', "param k = 4\nx' = v\nv' = -k*x\nx(0) = 1, v(0) = 0");
   await page.waitForSelector('#system-error[hidden]', { state: 'attached' });
   await page.waitForFunction(() => document.body.dataset.status === 'ok');
   // x'' = -4x from x = 1: x(t1 = 10) = cos(20); energy-free system, two states drawn.

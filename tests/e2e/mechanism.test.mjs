@@ -164,7 +164,7 @@ test('a typed pendulum with draw lines is drawn from its own states', async () =
       'param g = 9.81, L = 2',
       "th' = w",
       "w' = -g/L*sin(th)",
-      'th(0) = 0.5',
+      'th(0) = 0.5, w(0) = 0',
       'draw rod(0, 0, L*sin(th), -L*cos(th))',
       'draw ball(L*sin(th), -L*cos(th), 0.1)',
     ].join('\n'),

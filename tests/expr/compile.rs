@@ -34,7 +34,7 @@ fn issue_7_literal_integer_powers_use_powi() {
 #[test]
 fn issue_7_unused_definitions_leave_no_instructions() {
     let sys = odelab::expr::UserSystem::new(
-        "x' = -x\nunused = sin(x)*cos(x)\nF = 2*x\ny' = F",
+        "x' = -x\nunused = sin(x)*cos(x)\nF = 2*x\ny' = F\nx(0) = 1, y(0) = 0",
         &Default::default(),
     )
     .unwrap();

@@ -39,7 +39,8 @@ fn issue_7_compile_model_expr_uses_overridden_parameters() {
 
 #[test]
 fn issue_7_compile_event_sees_the_systems_definitions_and_parameter_values() {
-    let text = "param L = 2, w = sqrt(9.81/L)\nx' = w*v\nv' = -w*x\nh = x - L/4";
+    let text =
+        "param L = 2, w = sqrt(9.81/L)\nx' = w*v\nv' = -w*x\nh = x - L/4\nx(0) = 1, v(0) = 0";
     let mut over = BTreeMap::new();
     over.insert("L".to_string(), 4.0);
     let sys = UserSystem::new(text, &over).unwrap();

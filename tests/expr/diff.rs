@@ -127,7 +127,7 @@ fn issue_7_non_smooth_functions_take_the_active_branch() {
 fn issue_7_jacobian_and_dfdt_of_a_system() {
     use odelab::problem::System;
     let sys = odelab::expr::UserSystem::new(
-        "param k = 100, c = 0.5\nx' = v\nv' = -k*x - c*v + sin(t)\nx(0) = 1",
+        "param k = 100, c = 0.5\nx' = v\nv' = -k*x - c*v + sin(t)\nx(0) = 1, v(0) = 0",
         &Default::default(),
     )
     .unwrap();
@@ -144,7 +144,7 @@ fn issue_7_jacobian_and_dfdt_of_a_system() {
 fn issue_7_jacobian_of_a_nonlinear_system() {
     use odelab::problem::System;
     let sys = odelab::expr::UserSystem::new(
-        "param mu = 3\nx' = y\ny' = mu*(1 - x^2)*y - x + cos(2*t)",
+        "param mu = 3\nx' = y\ny' = mu*(1 - x^2)*y - x + cos(2*t)\nx(0) = 2, y(0) = 0",
         &Default::default(),
     )
     .unwrap();

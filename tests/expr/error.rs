@@ -202,3 +202,38 @@ fn issue_7_event_expression_errors_point_into_the_expression() {
         "line 1, column 5: unknown name \"rr\"; did you mean \"r\"?\n  x - rr\n      ^^"
     );
 }
+
+/// A forgotten initial value is not a silent zero: the error points at the equation of
+/// the state that has none, first in the order of the states.
+#[test]
+fn a_state_without_an_initial_value_is_an_error_at_its_equation() {
+    assert_eq!(
+        system_error("param k = 4\nx' = v\nv' = -k*x\nx(0) = 1"),
+        "line 3, column 1: \"v\" has no initial value; add a line v(0) = … \
+         (a state does not start at 0 unless you say so)\n  v' = -k*x\n  ^"
+    );
+    // The typed variant, with the line and column the page's editor shows.
+    match odelab::expr::UserSystem::new("\n  y' = -y", &Default::default()).err() {
+        Some(OdeError::Parse { line, column, .. }) => assert_eq!((line, column), (2, 3)),
+        other => panic!("expected a located parse error, got {other:?}"),
+    }
+    // A second-order equation needs both x(0) and x'(0).
+    assert_eq!(
+        system_error("x'' = -x\nx(0) = 1"),
+        "line 1, column 1: \"x'\" has no initial value; add a line x'(0) = … \
+         (a state does not start at 0 unless you say so)\n  x'' = -x\n  ^"
+    );
+    // An indexed family: the hint is the family's line.
+    let family = system_error("param N = 3\nu[i]' = -u[i] for i = 1..N\nu[1](0) = 1");
+    assert!(
+        family.starts_with("line 2, column 1: \"u[2]\" has no initial value"),
+        "{family}"
+    );
+    assert!(family.contains("u[i](0) = … for i = 1..N"), "{family}");
+    // A misspelt name in an equation is the more specific message, and comes first.
+    assert!(system_error("x' = -xx").contains("unknown name \"xx\""));
+    // With every initial value given, the same text builds.
+    assert!(
+        odelab::expr::UserSystem::new("x'' = -x\nx(0) = 1, x'(0) = 0", &Default::default()).is_ok()
+    );
+}

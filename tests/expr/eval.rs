@@ -141,7 +141,7 @@ mod no_allocation {
         let sys = odelab::expr::UserSystem::new(
             "param k = 100, c = 0.5\nF = if(x < 0, -1e4*x, 0)\nx' = v\n\
              v' = -k*x - c*v + sin(t) + F\noutput energy = 0.5*v^2 + 0.5*k*x^2\n\
-             event ground: x",
+             x(0) = 1, v(0) = 0\nevent ground: x",
             &Default::default(),
         )
         .unwrap();

@@ -92,6 +92,7 @@ fn families_and_plain_states_mix_with_index_arithmetic() {
 x' = -x + v[n]
 v[k+1]' = v[k] - v[k+1]  for k = 0..n-1
 v[0] = x
+x(0) = 0
 v[k](0) = k  for k = 1..n";
     let sys = build(text);
     assert_eq!(sys.info().names, ["x", "v[1]", "v[2]", "v[3]"]);
@@ -103,7 +104,9 @@ v[k](0) = k  for k = 1..n";
 
 #[test]
 fn boundary_values_may_be_functions_of_time() {
-    let sys = build("param N = 2\nu[i]' = u[i-1] - u[i] for i = 1..N\nu[0] = sin(t)");
+    let sys = build(
+        "param N = 2\nu[i]' = u[i-1] - u[i] for i = 1..N\nu[0] = sin(t)\nu[i](0) = 0 for i = 1..N",
+    );
     let mut dy = [0.0; 2];
     sys.rhs(0.5, &[0.0, 0.0], &mut dy);
     assert_eq!(dy, [odelab::math::sin(0.5), 0.0]);
@@ -125,7 +128,7 @@ fn sum_over_a_range_is_a_balanced_tree_within_the_height_limit() {
 
 #[test]
 fn sums_nest_and_use_the_outer_index() {
-    let sys = build("x' = sum(sum(i*j for j = 1..i) for i = 1..3)");
+    let sys = build("x' = sum(sum(i*j for j = 1..i) for i = 1..3)\nx(0) = 0");
     let mut dy = [0.0];
     sys.rhs(0.0, &[0.0], &mut dy);
     // 1·1 + 2·(1+2) + 3·(1+2+3)
@@ -148,7 +151,7 @@ fn second_order_equation_gains_the_velocity_state() {
 fn indexed_second_order_chain_lays_out_positions_then_velocities() {
     let sys = build(
         "param N = 3, k = 4\nx[i]'' = k*(x[i-1] - 2*x[i] + x[i+1]) - 0.1*x[i]' for i = 1..N\n\
-         x[0] = 0\nx[N+1] = 0\nx[2](0) = 1",
+         x[0] = 0\nx[N+1] = 0\nx[i](0) = i - 1 for i = 1..N\nx[i]'(0) = 0 for i = 1..N",
     );
     let info = sys.info();
     assert_eq!(
@@ -163,7 +166,9 @@ fn indexed_second_order_chain_lays_out_positions_then_velocities() {
 
 #[test]
 fn mixed_orders_are_not_marked_second_order() {
-    let info = build("x'' = -x + z\nz' = -z").info().clone();
+    let info = build("x'' = -x + z\nz' = -z\nx(0) = 1, x'(0) = 0, z(0) = 1")
+        .info()
+        .clone();
     assert_eq!(info.names, ["x", "z", "x'"]);
     assert!(!info.second_order);
 }
@@ -171,7 +176,10 @@ fn mixed_orders_are_not_marked_second_order() {
 #[test]
 fn derivative_on_a_right_hand_side_is_that_equations_right_hand_side() {
     // b' = a' − b with a' = −a: b' = −a − b, in either order of the lines.
-    for text in ["a' = -a\nb' = a' - b", "b' = a' - b\na' = -a"] {
+    for text in [
+        "a' = -a\nb' = a' - b\na(0) = 1, b(0) = 0",
+        "b' = a' - b\na' = -a\na(0) = 1, b(0) = 0",
+    ] {
         let sys = build(text);
         let ia = sys.info().names.iter().position(|n| n == "a").unwrap();
         let ib = 1 - ia;
@@ -215,7 +223,7 @@ fn fortran_exponents_read_as_numbers() {
 
 #[test]
 fn spec_events_see_elements_and_sums() {
-    let sys = build("param N = 3\nu[i]' = 1 for i = 1..N");
+    let sys = build("param N = 3\nu[i]' = 1 for i = 1..N\nu[i](0) = 0 for i = 1..N");
     let e = sys.compile_event("sum(u[j] for j = 1..N) - u[2]").unwrap();
     assert_eq!(e.eval(0.0, &[1.0, 2.0, 4.0]), 5.0);
 }

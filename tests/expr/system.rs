@@ -14,10 +14,11 @@ const EXAMPLE: &str = "# comment\nparam k = 100, c = 0.5\nx' = v\nv' = -k*x - c*
 const MSD: &str = "param m = 1, k = 100, c = 0.5, g = 9.81\n\
                    x' = u\n\
                    u' = g - k/m*x - c/m*u\n\
+                   x(0) = 0, u(0) = 0\n\
                    output energy = 0.5*m*u*u + 0.5*k*x*x - m*g*x";
 
 /// The built-in `pendulum`.
-const PENDULUM: &str = "param g = 9.81, L = 1\nθ' = ω\nω' = -g/L*sin(θ)\nθ(0) = 1\n\
+const PENDULUM: &str = "param g = 9.81, L = 1\nθ' = ω\nω' = -g/L*sin(θ)\nθ(0) = 1, ω(0) = 0\n\
                         output energy = 0.5*L*L*ω*ω + g*L*(1 - cos(θ))";
 
 fn overrides(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
@@ -73,17 +74,13 @@ fn issue_7_parameters_are_overridable_like_a_built_in_model() {
 
 #[test]
 fn issue_7_parameters_and_initial_values_may_use_earlier_parameters() {
-    let text = "param L = 2, w = sqrt(9.81/L)\nx' = w*v\nv' = -w*x\nx(0) = L/2";
+    let text = "param L = 2, w = sqrt(9.81/L)\nx' = w*v\nv' = -w*x\nx(0) = L/2, v(0) = L - 2";
     let sys = UserSystem::new(text, &BTreeMap::new()).unwrap();
     assert_eq!(sys.info().params[1].value, (9.81f64 / 2.0).sqrt());
-    assert_eq!(
-        sys.info().y0,
-        [1.0, 0.0],
-        "v has no initial value: it starts at 0"
-    );
+    assert_eq!(sys.info().y0, [1.0, 0.0]);
     // w and x(0) follow an override of L
     let sys = UserSystem::new(text, &overrides(&[("L", 4.0)])).unwrap();
-    assert_eq!(sys.info().y0, [2.0, 0.0]);
+    assert_eq!(sys.info().y0, [2.0, 2.0]);
     let mut dy = [0.0; 2];
     sys.rhs(0.0, &[0.0, 1.0], &mut dy);
     assert_eq!(dy[0], (9.81f64 / 4.0).sqrt());
@@ -94,7 +91,7 @@ fn issue_7_definitions_outputs_and_event_options() {
     let text = "param k = 10, kc = 1e4\n\
                 Fc = if(x < 0, -kc*x, 0)  # penalty contact\n\
                 x' = v; v' = -k*x + Fc - 9.81\n\
-                x(0) = 1\n\
+                x(0) = 1, v(0) = 0\n\
                 output energy = 0.5*v^2 + 0.5*k*x^2 + 9.81*x\n\
                 output contact = Fc\n\
                 event ground: x, falling, terminal\n\
@@ -136,7 +133,7 @@ fn issue_7_definitions_are_checked_even_when_unused() {
 /// program compiles only the definitions it needs).
 #[test]
 fn issue_7_large_systems_within_the_budget_build() {
-    let mut text = String::from("x' = d1999\nd0 = x\n");
+    let mut text = String::from("x' = d1999\nx(0) = 1\nd0 = x\n");
     for i in 1..2000 {
         text += &format!("d{i} = d{} + x\n", i - 1);
     }

@@ -36,7 +36,7 @@ fn stability_example_model_answers_score_full_marks() {
             "order3": { "tableau": kutta },
             "order3-observed": { "spec": { "model": "mass-spring-damper", "method": "custom", "h": 0.01, "tableau": kutta } },
             "rk4-intercept": { "value": -2.7853 },
-            "spring-system": { "system": "param k = 100, c = 0.5, g = 9.81\nx' = v\nv' = g - k*x - c*v" },
+            "spring-system": { "system": "param k = 100, c = 0.5, g = 9.81\nx' = v\nv' = g - k*x - c*v\nx(0) = 0, v(0) = 0" },
         }),
     );
     let wrong = json!({ "odelabWork": 1, "answers": { "euler-limit": { "value": 0.01 },

@@ -244,12 +244,12 @@ fn system_states_map_pairs_by_name() {
     );
     let right = grade_one(
         &a,
-        json!({ "system": "vel' = -4*pos - 0.1*vel\npos' = vel\npos(0) = 1" }),
+        json!({ "system": "vel' = -4*pos - 0.1*vel\npos' = vel\npos(0) = 1, vel(0) = 0" }),
     );
     assert!(right.passed, "{}", right.message);
     let wrong = grade_one(
         &a,
-        json!({ "system": "b' = -4*a - 0.1*b\na' = b\na(0) = 1" }),
+        json!({ "system": "b' = -4*a - 0.1*b\na' = b\na(0) = 1, b(0) = 0" }),
     );
     assert_eq!(
         wrong.message,

@@ -60,8 +60,8 @@ test('the run package refuses what it leaves out with code "not-in-this-build"; 
     assert.deepEqual(it.advance(1e9).t, sol.t.subarray(1), what);
     it.free();
   }
-  assert.throws(() => runPackage.describeSystem("x' = -x"), refused);
-  assert.deepEqual(labsPackage.describeSystem("x' = -x").names, ['x']);
+  assert.throws(() => runPackage.describeSystem("x' = -x\nx(0) = 1"), refused);
+  assert.deepEqual(labsPackage.describeSystem("x' = -x\nx(0) = 1").names, ['x']);
   // An ordinary error stays an ordinary error: no code, so nothing is re-run.
   assert.throws(() => solve({ model: 'pendulum', method: 'rk4', h: 0 }), (e) => e.code === undefined);
   assert.throws(() => labsPackage.solve({ system: "x' = ", method: 'rk4', h: 0.1 }), (e) => e.code === undefined);
@@ -211,7 +211,7 @@ test('spectrum: eigenvalues of the Jacobian at a state, interleaved', () => {
   const l = spectrum({ model: 'mass-spring-damper', y: [0, 0] });
   assert.ok(l instanceof Float64Array && l.length === 4);
   assert.ok(Math.abs(l[0] + 0.25) < 1e-12 && Math.abs(Math.abs(l[1]) - Math.sqrt(99.9375)) < 1e-12);
-  const user = spectrum({ system: "x' = v\nv' = -4*x", y: [1, 0] });
+  const user = spectrum({ system: "x' = v\nv' = -4*x\nx(0) = 1, v(0) = 0", y: [1, 0] });
   assert.ok(Math.abs(Math.abs(user[1]) - 2) < 1e-12);
   assert.throws(() => spectrum({ model: 'pendulum', y: [1] }), /must have 2 entries/);
   assert.throws(() => spectrum({ model: 'pendulum', y: [NaN, 0] }), /finite/);

@@ -68,4 +68,15 @@ describe('share links', () => {
       settings: { model: 'pendulum', method: 'euler', h: 0.01, t1: 10, params: { g: 9.81, L: 1 } },
     });
   });
+
+  it('carry the open view as a field of v1, ignored when it is not an id', () => {
+    const s: RunSettings = { model: 'pendulum', method: 'rk4', h: 0.05 };
+    const hash = encodeSettings(s, 'stability');
+    expect(hash.startsWith('#v1=')).toBe(true);
+    expect(decodeSettings(hash)).toEqual({ settings: s, view: 'stability' });
+    // The view is beside the settings, not in them (pins and sessions do not carry it).
+    expect(decodeSettings(hash).settings).not.toHaveProperty('view');
+    const hostile = encodeSettings({ ...s, view: '<img src=x>' } as RunSettings);
+    expect(decodeSettings(hostile)).toEqual({ settings: s });
+  });
 });
