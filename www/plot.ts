@@ -16,6 +16,8 @@ export interface SeriesStyle {
   dash?: number[];
 }
 
+export { PALETTE, seriesStyle } from './theme';
+
 export interface PlotOptions {
   xLabel: string;
   yLabel: string;
@@ -194,6 +196,14 @@ export class Plot {
 
   /** Replaces the data; `ys` are columns of the same length as `x`. */
   setData(x: ArrayLike<number>, ys: ArrayLike<number>[]): void {
+    if (this.logX && x.length > 0 && !(x[0] > 0)) {
+      // A log axis has no place for x ≤ 0 (a run from t0 = 0): it starts at the first positive x.
+      let first = 0;
+      while (first < x.length && !(x[first] > 0)) first++;
+      const from = <T extends ArrayLike<number>>(a: T): ArrayLike<number> =>
+        a instanceof Float64Array ? a.subarray(first) : Array.prototype.slice.call(a, first);
+      [x, ys] = [from(x), ys.map(from)];
+    }
     const idx = decimate(x.length, ys, BUCKETS);
     const [xs, ...cols] = pick([x, ...ys], idx);
     // NaN marks where a run has no value (a pinned run shorter than the live one): a gap.
