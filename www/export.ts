@@ -149,7 +149,10 @@ export function composeFigure(figure: FigureImage): HTMLCanvasElement {
   ctx.setTransform(r, 0, 0, r, 0, 0);
   ctx.fillStyle = figure.text;
   ctx.textBaseline = 'middle';
-  ctx.font = font(14, '600');
+  // The title at 14 px, smaller (down to 10 px) where it is long, squeezed only beyond that.
+  let size = 14;
+  ctx.font = font(size, '600');
+  while (size > 10 && ctx.measureText(figure.title).width > cssWidth - 2 * PAD) ctx.font = font(--size, '600');
   ctx.fillText(figure.title, PAD, TITLE_BAND / 2, cssWidth - 2 * PAD);
   ctx.font = font(12);
   const top = (TITLE_BAND * r + body) / r;

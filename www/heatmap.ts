@@ -93,7 +93,7 @@ export function robustRange(values: ArrayLike<number>, q = 0.01): ColourRange {
 }
 
 /** Space around the map's image and the profile's curve (CSS px): axes, labels, the colour bar. */
-const MAP_MARGIN = { left: 58, right: 92, top: 8, bottom: 36 };
+const MAP_MARGIN = { left: 58, right: 100, top: 8, bottom: 40 };
 const PROFILE_MARGIN = { left: 58, right: 12, top: 8, bottom: 36 };
 /** Widest image (samples in t) a map keeps; a longer run is sampled evenly. */
 const MAP_COLUMNS = 800;
@@ -291,7 +291,8 @@ export class HeatMap {
     ctx.font = FONT;
     ctx.textAlign = 'left';
     const py = (v: number): number => y + ((hi - v) / (hi - lo || 1)) * height;
-    const ticks = niceTicks(lo, hi, 5).filter((v) => py(v) > y + 10 && py(v) < y + height - 10);
+    // Inner ticks clear of the end labels.
+    const ticks = niceTicks(lo, hi, 5).filter((v) => py(v) > y + 20 && py(v) < y + height - 16);
     ctx.beginPath();
     for (const v of ticks) {
       ctx.moveTo(x + barWidth, py(v));
@@ -304,9 +305,11 @@ export class HeatMap {
     ctx.fillText(`${clippedHigh ? '≥ ' : ''}${formatNumber(hi, 3)}`, x + barWidth + 5, y + 9);
     ctx.fillText(`${clippedLow ? '≤ ' : ''}${formatNumber(lo, 3)}`, x + barWidth + 5, y + height);
     if (range.clipped) {
+      // Right-aligned to the canvas's edge, clear of the last t tick.
       ctx.font = '10px system-ui, sans-serif';
-      ctx.fillText('1–99 % of values;', x - 4, y + height + 14);
-      ctx.fillText(`all: ${formatNumber(range.min, 2)}…${formatNumber(range.max, 2)}`, x - 4, y + height + 26);
+      ctx.textAlign = 'right';
+      ctx.fillText('colours: 1–99 %', x + 84, y + height + 14);
+      ctx.fillText(`all ${formatNumber(range.min, 2)}…${formatNumber(range.max, 2)}`, x + 84, y + height + 27);
     }
   }
 
@@ -323,6 +326,8 @@ export class HeatMap {
       if (Number.isFinite(v)) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
     }
     if (!(hi > lo)) [lo, hi] = [lo - 1, hi + 1];
+    const pad = 0.05 * (hi - lo);
+    [lo, hi] = [lo - pad, hi + pad];
     const [cssWidth, cssHeight] = [Math.max(this.profile.clientWidth, 280), Math.max(this.profile.clientHeight, 120)];
     const ctx = sizeCanvas(this.profile, cssWidth, cssHeight);
     if (!ctx) return;
@@ -346,7 +351,7 @@ export class HeatMap {
       ctx.fillText(String(v), px(v), m.top + h + 14);
     }
     ctx.textAlign = 'right';
-    for (const v of niceTicks(lo, hi, 4)) {
+    for (const v of niceTicks(lo, hi, 5)) {
       ctx.moveTo(m.left, py(v));
       ctx.lineTo(m.left + w, py(v));
       ctx.fillText(formatNumber(v, 3), m.left - 6, py(v) + 4);

@@ -13,6 +13,7 @@ import type { Run } from './run';
 import type { Store } from './store';
 import { ink, onSchemeChange } from './theme';
 import { pinNames } from './pins';
+import { denseExactOf, onDenseExact } from './plot-data';
 
 const LIVE_COLOR = '#1f5fbf';
 const EXACT_COLOR = '#868e96';
@@ -73,6 +74,7 @@ export class PhaseView {
     store.subscribe('time', () => this.drawCursor());
     for (const select of [this.xSelect, this.ySelect]) select.addEventListener('change', () => this.draw());
     onSchemeChange(() => this.draw());
+    onDenseExact(() => this.draw());
     new ResizeObserver(() => {
       // Measured here, where layout is already done; draw() then needs no layout read.
       // Only a new width redraws: the first observation after the first run's drawing
@@ -128,6 +130,16 @@ export class PhaseView {
 
     const curves: Curve[] = [];
     const add = (r: Run, color: string, exact = false): void => {
+      // The exact solution smooth where it was sampled on a fine grid (states only: the
+      // outputs are known at the steps).
+      const dense = exact ? denseExactOf(r) : undefined;
+      const states = r.names.includes(xName) && r.names.includes(yName);
+      if (dense && states) {
+        const x = seriesOf({ ...r, t: dense.t, y: dense.exact }, xName);
+        const y = seriesOf({ ...r, t: dense.t, y: dense.exact }, yName);
+        if (x && y) curves.push({ color, x, y, t: dense.t, dash: [6, 4] });
+        return;
+      }
       const source = exact && r.exact ? { ...r, y: r.exact } : r;
       const x = seriesOf(source, xName);
       const y = seriesOf(source, yName);

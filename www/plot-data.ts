@@ -20,15 +20,44 @@ export function fineGrid(t: ArrayLike<number>, samples = EXACT_SAMPLES): Float64
 
 /**
  * Whether a run spans decades of time, so that a log t axis shows it (Robertson's
- * kinetics from 1e-6 to 40 and beyond): an adaptive run whose end is at least 1000
- * times its first positive time and whose steps grew at least 100-fold on the way (a
- * fixed-step run, or an adaptive one over a steady oscillation, stays linear).
+ * kinetics from 1e-4 to 40 and beyond: ros4 takes 9 of its 18 steps before t = 0.73): an adaptive run whose end is at least 1000
+ * times its first positive time and which took half its steps in the first 5 % of its
+ * interval (its steps grew with t). A fixed-step run, or an adaptive one over an
+ * oscillation or a relaxation cycle (steps spread over the whole interval), stays linear.
  */
-export function spansDecades(t: ArrayLike<number>, h: ArrayLike<number> | undefined, adaptive: boolean): boolean {
-  if (!adaptive || !h || h.length < 2 || t.length < 2) return false;
+export function spansDecades(t: ArrayLike<number>, adaptive: boolean): boolean {
+  const n = t.length;
+  if (!adaptive || n < 3) return false;
   let first = 0;
-  while (first < t.length && !(t[first] > 0)) first++;
-  if (first >= t.length) return false;
-  const end = t[t.length - 1];
-  return end / t[first] >= 1e3 && h[h.length - 1] / h[0] >= 100;
+  while (first < n && !(t[first] > 0)) first++;
+  if (first >= n) return false;
+  const [t0, end] = [t[0], t[n - 1]];
+  const middle = t[Math.floor((n - 1) / 2)];
+  return end / t[first] >= 1e3 && (middle - t0) / (end - t0) <= 0.05;
+}
+
+/** A run's exact solution on a fine grid: `exact[i * dim + j]` at `t[i]`. */
+export interface DenseExact {
+  t: Float64Array;
+  exact: Float64Array;
+}
+
+/** Each run's dense exact solution, once sampled (www/time-plots.ts asks the worker). */
+const denseExacts = new WeakMap<object, DenseExact>();
+const denseListeners: (() => void)[] = [];
+
+/** Keeps `run`'s dense exact solution and tells the views that draw it (the phase portrait). */
+export function setDenseExact(run: object, dense: DenseExact): void {
+  denseExacts.set(run, dense);
+  for (const listener of denseListeners) listener();
+}
+
+/** `run`'s dense exact solution, if it has been sampled. */
+export function denseExactOf(run: object): DenseExact | undefined {
+  return denseExacts.get(run);
+}
+
+/** Calls `listener` whenever a run's dense exact solution arrives. */
+export function onDenseExact(listener: () => void): void {
+  denseListeners.push(listener);
 }

@@ -184,6 +184,14 @@ export class Plot {
     if (!this.summary.isConnected) target.after(this.summary);
     target.setAttribute('aria-describedby', summaryId);
     this.summary.textContent = 'No data yet.';
+    this.publishLegend();
+  }
+
+  /** The series' labels and line styles as JSON in `data-legend`, for the PNG export (www/png.ts). */
+  private publishLegend(): void {
+    this.target.dataset.legend = JSON.stringify(
+      this.options.series.map((s, i) => ({ label: this.labelOf(i + 1), color: s.color, ...(s.dash ? { dash: s.dash } : {}) })),
+    );
   }
 
   /** Renames series `index` (1-based: 0 is x), e.g. to show its fitted `slope` (also told in the summary). */
@@ -192,6 +200,7 @@ export class Plot {
     if (el) el.textContent = label;
     if (slope !== undefined) this.slopes.set(index, slope);
     this.describe();
+    this.publishLegend();
   }
 
   /** Replaces the data; `ys` are columns of the same length as `x`. */

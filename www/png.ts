@@ -24,16 +24,10 @@ export function captionText(figure: Element | null): string {
   return (copy.textContent ?? '').replace(/\s+/g, ' ').replace(/:\s*$/, '').trim();
 }
 
-/** A uPlot plot's legend: each shown series' label and line style (not the x column). */
+/** A uPlot plot's legend (published by www/plot.ts) without the series its reader switched off. */
 function uplotLegend(target: HTMLElement): LegendEntry[] {
-  return [...target.querySelectorAll<HTMLElement>('.u-legend .u-series')].slice(1).flatMap((row) => {
-    if (row.classList.contains('u-off')) return [];
-    const marker = row.querySelector<HTMLElement>('.u-marker');
-    const label = row.querySelector('.u-label')?.textContent ?? '';
-    const style = marker?.style;
-    const dashed = style?.borderStyle === 'dashed' || style?.borderStyle === 'dotted';
-    return [{ label, color: style?.borderColor || '#888', ...(dashed ? { dash: [6, 4] } : {}) }];
-  });
+  const rows = [...target.querySelectorAll<HTMLElement>('.u-legend .u-series')].slice(1);
+  return publishedLegend(target).filter((_, k) => !rows[k]?.classList.contains('u-off'));
 }
 
 /** The legend a canvas view published in `data-legend` (JSON), or none. */

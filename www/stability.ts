@@ -407,11 +407,11 @@ export class StabilityView {
     ctx.moveTo(ox, 0);
     ctx.lineTo(ox, height);
     ctx.stroke();
-    for (const re of niceTicks(this.drawn.re[0], this.drawn.re[1], 8)) {
+    for (const re of niceTicks(this.drawn.re[0], this.drawn.re[1], Math.max(4, Math.round(width / 110)))) {
       const [x] = xiToPixel(this.drawn, width, height, re, 0);
       ctx.fillText(formatNumber(re, 4), x + 2, height - 4);
     }
-    for (const im of niceTicks(this.drawn.im[0], this.drawn.im[1], 8)) {
+    for (const im of niceTicks(this.drawn.im[0], this.drawn.im[1], Math.max(4, Math.round(height / 70)))) {
       const [, y] = xiToPixel(this.drawn, width, height, 0, im);
       if (im !== 0) ctx.fillText(`${formatNumber(im, 4)}i`, 4, y - 2);
     }

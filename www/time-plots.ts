@@ -21,7 +21,7 @@ import type { Pin, Store } from './store';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
 import { toSpec } from './settings';
-import { fineGrid, spansDecades } from './plot-data';
+import { fineGrid, setDenseExact, spansDecades } from './plot-data';
 
 /** A run with more stored points than this draws its exact solution at them: already fine. */
 const EXACT_DENSE_UP_TO = 20_000;
@@ -112,7 +112,8 @@ export class TimePlots {
     label.className = 'check log-time';
     label.title = 'Logarithmic time axis: for runs that span decades of t (it starts at the first positive t)';
     label.append(this.logBox, ' log t');
-    byId('fig-trajectory').querySelector('figcaption')?.append(label);
+    // Beside the plot, not in its caption (the caption names the plot and its PNG).
+    byId('plot-trajectory').after(label);
     this.logBox.addEventListener('change', () => {
       this.logChoice = { log: this.logBox.checked, model: this.store.run?.model.id ?? '' };
       this.draw();
@@ -123,7 +124,7 @@ export class TimePlots {
   private logTime(run: Run): boolean {
     if (this.logChoice && this.logChoice.model === run.model.id) return this.logChoice.log;
     this.logChoice = undefined;
-    return spansDecades(run.t, run.h, run.adaptive);
+    return spansDecades(run.t, run.adaptive);
   }
 
   /** Every plot, for the marker and PNG export. */
@@ -176,9 +177,9 @@ export class TimePlots {
     const names = run.names;
     const exact = run.model.exact && run.exact !== undefined;
     const live = this.columnsShown(names);
-    // Colours follow the state's column, so a state keeps its colour when others are hidden.
-    const series: SeriesStyle[] = live.map((i) => ({ label: names[i], ...seriesStyle(i) }));
-    if (exact) series.push(...live.map((i) => ({ label: `${names[i]} exact`, color: seriesStyle(i).color, dash: [6, 4] })));
+    // Styles by place among the lines drawn (not by column): no two drawn lines alike.
+    const series: SeriesStyle[] = live.map((i, k) => ({ label: names[i], ...seriesStyle(k) }));
+    if (exact) series.push(...live.map((i, k) => ({ label: `${names[i]} exact`, color: seriesStyle(k).color, dash: [6, 4] })));
     const pinned = pinNames(pins.map((p) => p.run));
     for (const [k, pin] of pins.entries()) {
       series.push(
@@ -246,7 +247,9 @@ export class TimePlots {
         .then((exact) => {
           if (!exact || exact.length !== t.length * dim) return;
           this.dense = { key, t, exact };
-          if (this.store.run === run) this.draw();
+          if (this.store.run !== run) return;
+          setDenseExact(run, { t, exact });
+          this.draw();
         })
         // The step points stay; a cancelled worker (a new run started) may be asked again.
         .catch((e: unknown) => {

@@ -227,3 +227,19 @@ for (const scenario of ['rk4-region', 'euler-pendulum-blowup']) {
     await close();
   });
 }
+
+test('a run over decades of time (Robertson) gets a log t axis; a pendulum keeps a linear one', async () => {
+  const { page, errors, close } = await openPage('?model=robertson&method=ros4');
+  await page.waitForFunction(() => ['ok', 'warning'].includes(document.body.dataset.status), null, { timeout: 20000 });
+  assert.equal(await page.isChecked('#log-time'), true);
+  // The reader may turn it off, and it stays off for this model.
+  await page.uncheck('#log-time');
+  await page.fill('#t1', '30');
+  await page.waitForFunction(() => document.querySelector('dd[data-stat="reached t"]')?.textContent === '30');
+  assert.equal(await page.isChecked('#log-time'), false);
+  await page.selectOption('#model', 'pendulum');
+  await page.waitForFunction(() => document.querySelector('#plot-trajectory .u-legend')?.textContent.includes('θ'));
+  assert.equal(await page.isChecked('#log-time'), false);
+  assert.deepEqual(errors, []);
+  await close();
+});
