@@ -87,8 +87,8 @@ function reportHeight(): void {
 /**
  * Read-only, the controls sit directly under the first figure of the view shown (the
  * plot they change), not under every plot of the page: moved into the view after its
- * first visible child that holds a figure. Inside the plots' region they are a group,
- * not a second complementary landmark.
+ * first visible child that holds a figure. Inside the plots' region they are a region
+ * of their own (a complementary landmark may not sit inside another landmark).
  */
 export function placeControls(): void {
   const controls = document.getElementById('controls');
@@ -101,7 +101,7 @@ export function placeControls(): void {
     (el) => el !== controls && visible(el) && (el.matches('figure') || el.querySelector('figure:not([hidden])') !== null),
   );
   if (!anchor) return;
-  controls.setAttribute('role', 'group');
+  controls.setAttribute('role', 'region');
   controls.classList.add('beside-plot');
   if (anchor.nextElementSibling !== controls) anchor.after(controls);
 }

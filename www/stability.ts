@@ -191,7 +191,7 @@ export class StabilityView {
 
   /** The window drawn, as `data-window` (re0,re1,im0,im1) on the canvas. */
   private publishWindow(win: PlaneWindow): void {
-    this.canvas.dataset.window = [...win.re, ...win.im].map((v) => formatNumber(v, 6)).join(',');
+    this.canvas.dataset.window = [...win.re, ...win.im].map((v) => formatNumber(v, 12)).join(',');
   }
 
   /**
@@ -409,7 +409,9 @@ export class StabilityView {
     ctx.stroke();
     for (const re of niceTicks(this.drawn.re[0], this.drawn.re[1], Math.max(4, Math.round(width / 110)))) {
       const [x] = xiToPixel(this.drawn, width, height, re, 0);
-      ctx.fillText(formatNumber(re, 4), x + 2, height - 4);
+      const label = formatNumber(re, 4);
+      // A label that would run off the right edge is left out.
+      if (x + 2 + ctx.measureText(label).width <= width) ctx.fillText(label, x + 2, height - 4);
     }
     for (const im of niceTicks(this.drawn.im[0], this.drawn.im[1], Math.max(4, Math.round(height / 70)))) {
       const [, y] = xiToPixel(this.drawn, width, height, 0, im);
@@ -455,16 +457,16 @@ export class StabilityView {
     return inside;
   }
 
-  /** The primary map's value at ξ, from the grid (nearest point); NaN outside it. */
+  /** The primary map's value at ξ, interpolated in the grid (`interpolateLog`); NaN outside it. */
   private valueAt(re: number, im: number): number {
     const entry = this.analyses.get(this.run.method);
     const a = entry?.analysis;
     const win = entry?.spec;
     if (!a || !win?.re || !win.im) return NaN;
-    const ix = Math.round(((re - win.re[0]) / (win.re[1] - win.re[0])) * (a.nx - 1));
-    const iy = Math.round(((im - win.im[0]) / (win.im[1] - win.im[0])) * (a.ny - 1));
-    if (ix < 0 || iy < 0 || ix >= a.nx || iy >= a.ny) return NaN;
-    return a.values[iy * a.nx + ix];
+    const fx = ((re - win.re[0]) / (win.re[1] - win.re[0])) * (a.nx - 1);
+    const fy = ((im - win.im[0]) / (win.im[1] - win.im[0])) * (a.ny - 1);
+    if (!(fx >= -0.5 && fy >= -0.5 && fx <= a.nx - 0.5 && fy <= a.ny - 0.5)) return NaN;
+    return interpolateLog(a.values, a.nx, a.ny, fx, fy);
   }
 
   private showLegend(entries: [string, string][]): void {
@@ -517,4 +519,24 @@ export function fitMarkers(base: PlaneWindow, eigenvalues: ArrayLike<number>, h:
     im1 = Math.min(MAX_FIT, Math.max(im1, 1.15 * im));
   }
   return { re: [re0, re1], im: [-im1, im1] };
+}
+
+/**
+ * A map's value at the fractional grid position (fx, fy), bilinear in log |R|: log |R|
+ * is nearly linear across a cell near the boundary (log |R(x + iy)| ≈ x for small ξ),
+ * where |R| itself is convex, so a marker on the boundary (hλ = ±iω of an undamped
+ * mode, |R| = 1 − O(ξ⁶) for RK4) is judged by its own value, not by the nearest grid
+ * point's, which lies on either side of the line depending on the window. A cell with a
+ * value that is not finite falls back to the nearest point.
+ */
+export function interpolateLog(values: ArrayLike<number>, nx: number, ny: number, fx: number, fy: number): number {
+  const ix = Math.max(0, Math.min(nx - 2, Math.floor(fx)));
+  const iy = Math.max(0, Math.min(ny - 2, Math.floor(fy)));
+  const nearest = values[Math.max(0, Math.min(ny - 1, Math.round(fy))) * nx + Math.max(0, Math.min(nx - 1, Math.round(fx)))];
+  if (nx < 2 || ny < 2) return nearest;
+  const corners = [values[iy * nx + ix], values[iy * nx + ix + 1], values[(iy + 1) * nx + ix], values[(iy + 1) * nx + ix + 1]];
+  if (!corners.every((v) => Number.isFinite(v) && v > 0)) return nearest;
+  const [u, v] = [Math.max(0, Math.min(1, fx - ix)), Math.max(0, Math.min(1, fy - iy))];
+  const [l00, l10, l01, l11] = corners.map(Math.log);
+  return Math.exp((1 - u) * (1 - v) * l00 + u * (1 - v) * l10 + (1 - u) * v * l01 + u * v * l11);
 }

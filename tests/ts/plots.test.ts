@@ -111,3 +111,17 @@ describe('PNG legend layout', () => {
     expect(legendLayout([], 300).rows).toBe(0);
   });
 });
+
+describe('ξ-plane marker verdicts', () => {
+  it('read |R| between grid points in log space, so a point on the boundary reads 1 whatever the grid', async () => {
+    const { interpolateLog } = await import('../../www/stability');
+    // |e^ξ| on a grid whose columns straddle Re ξ = 0 (no column on it).
+    const [nx, ny, re0, re1, im0, im1] = [7, 5, -0.3, 0.33, -1, 1];
+    const values = Array.from({ length: nx * ny }, (_, k) => Math.exp(re0 + ((k % nx) / (nx - 1)) * (re1 - re0)));
+    const fx = ((0 - re0) / (re1 - re0)) * (nx - 1);
+    const fy = ((0.5 - im0) / (im1 - im0)) * (ny - 1);
+    expect(interpolateLog(values, nx, ny, fx, fy)).toBeCloseTo(1, 12);
+    const nearest = values[Math.round(fy) * nx + Math.round(fx)];
+    expect(Math.abs(nearest - 1)).toBeGreaterThan(0.01);
+  });
+});
