@@ -212,3 +212,48 @@ pub fn compare(spec: &SolveSpec, reference: &SolveSpec) -> Result<Comparison, Od
         table,
     })
 }
+
+/// Most times [`exact_at`] evaluates in one call (a smooth curve needs a few thousand).
+pub const MAX_EXACT_TIMES: usize = 100_000;
+
+/// The model's exact solution at `times` for the run `spec` describes (its t0 and y0,
+/// the model's defaults where the spec gives none), row-major like a run's `y`; `None`
+/// when the model knows no exact solution. A plot draws it smooth from these points
+/// rather than as a polygon through the step points.
+pub fn exact_at(spec: &SolveSpec, times: &[f64]) -> Result<Option<Vec<f64>>, OdeError> {
+    if times.len() > MAX_EXACT_TIMES {
+        return Err(OdeError::BadSpec {
+            message: format!(
+                "{} times asked for the exact solution; at most {MAX_EXACT_TIMES}",
+                times.len()
+            ),
+        });
+    }
+    let (info, model) = crate::driver::build_model(spec)?;
+    if !info.exact {
+        return Ok(None);
+    }
+    let y0 = match &spec.y0 {
+        Some(y0) if y0.len() != info.dim => {
+            return Err(OdeError::WrongLength {
+                what: format!("initial state y0 of model \"{}\"", info.id),
+                expected: info.dim,
+                got: y0.len(),
+            })
+        }
+        Some(y0) => y0.clone(),
+        None => model.default_y0().unwrap_or_else(|| info.y0.clone()),
+    };
+    let t0 = crate::error::finite(spec.t0.unwrap_or(info.t0), "start time t0")?;
+    for (v, name) in y0.iter().zip(&info.names) {
+        crate::error::finite(*v, &format!("initial value of {name}"))?;
+    }
+    let mut out = vec![0.0; times.len() * info.dim];
+    for (&t, row) in times.iter().zip(out.chunks_exact_mut(info.dim.max(1))) {
+        crate::error::finite(t, "a time of the exact solution")?;
+        if !model.exact(t0, &y0, t, row) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(out))
+}

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use odelab::reference::{compare, CubicSpline};
+use odelab::reference::{compare, exact_at, CubicSpline, MAX_EXACT_TIMES};
 use odelab::spec::{SolveSpec, Tol};
 
 #[test]
@@ -68,4 +68,63 @@ fn a_reference_that_does_not_cover_the_run_is_refused() {
         Ok(_) => panic!("should be refused"),
     };
     assert!(err.contains("must cover the run"), "{err}");
+}
+
+/// The undamped oscillator x'' = −4x from x = 1 at rest: x = cos 2t, x' = −2 sin 2t.
+fn undamped_oscillator() -> SolveSpec {
+    let mut s = spec("mass-spring-damper", "rk4", 0.2, 3.0);
+    s.params = [("m", 1.0), ("k", 4.0), ("c", 0.0), ("g", 0.0)]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    s.y0 = Some(vec![1.0, 0.0]);
+    s
+}
+
+#[test]
+fn exact_solution_on_a_fine_grid_is_the_closed_form_between_the_steps() {
+    let s = undamped_oscillator();
+    // 1001 times over [0, 3]: five per step of h = 0.2 and more.
+    let times: Vec<f64> = (0..=1000).map(|k| 3.0 * k as f64 / 1000.0).collect();
+    let exact = exact_at(&s, &times)
+        .unwrap()
+        .expect("the oscillator knows its exact solution");
+    assert_eq!(exact.len(), 2 * times.len());
+    for (i, t) in times.iter().enumerate() {
+        assert!((exact[2 * i] - (2.0 * t).cos()).abs() < 1e-14, "x at {t}");
+        assert!(
+            (exact[2 * i + 1] + 2.0 * (2.0 * t).sin()).abs() < 1e-13,
+            "x' at {t}"
+        );
+    }
+}
+
+#[test]
+fn exact_solution_at_the_step_points_is_the_runs_own_exact_column() {
+    let s = undamped_oscillator();
+    let run = odelab::solve(&s).unwrap();
+    let at_steps = exact_at(&s, &run.t).unwrap().unwrap();
+    assert_eq!(Some(at_steps), run.exact);
+}
+
+#[test]
+fn exact_solution_is_none_for_a_model_without_one_and_checks_its_input() {
+    assert_eq!(
+        exact_at(&spec("pendulum", "rk4", 0.1, 1.0), &[0.0, 0.5]).unwrap(),
+        None
+    );
+    let mut s = undamped_oscillator();
+    assert!(
+        exact_at(&s, &[0.0, f64::NAN]).is_err(),
+        "a NaN time is refused"
+    );
+    assert!(
+        exact_at(&s, &vec![0.0; MAX_EXACT_TIMES + 1]).is_err(),
+        "too many times are refused"
+    );
+    s.y0 = Some(vec![1.0]);
+    assert!(
+        exact_at(&s, &[0.0]).is_err(),
+        "a y0 of the wrong length is refused"
+    );
 }

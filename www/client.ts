@@ -94,6 +94,11 @@ export class EngineClient {
     return this.request<Float64Array>({ op: 'spectrum', spec });
   }
 
+  /** The model's exact solution at `times` for the run `spec` describes, row-major; null when the model knows none. */
+  exactAt(spec: SolveSpec, times: Float64Array): Promise<Float64Array | null> {
+    return this.request<Float64Array | null>({ op: 'exact', spec, times });
+  }
+
   /** Map, boundary and facts of a stability region. */
   stability(spec: StabilitySpec): Promise<StabilityAnalysis> {
     return this.request<StabilityAnalysis>({ op: 'stability', spec });

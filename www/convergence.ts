@@ -14,10 +14,11 @@ import type { EngineClient } from './client';
 import type { MethodInfo } from './engine';
 import type { ConvergenceResult, ConvergenceSpec } from './engine-labs';
 import { formatNumber } from './format';
-import { Plot } from './plot';
+import { PALETTE, Plot } from './plot';
 import type { SeriesStyle } from './plot';
 
-const COLOURS = ['#1f5fbf', '#d9480f', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285', '#5c940d', '#e67700'];
+/** Methods' colours: the plots' twelve distinguishable ones (www/plot.ts). */
+const COLOURS = PALETTE;
 const DEFAULT_METHODS = ['euler', 'heun', 'rk4', 'dp45'];
 
 

@@ -62,6 +62,10 @@ export function applyEmbedMode(mode: EmbedMode): void {
     mark();
     const params = document.getElementById('params');
     if (params) new MutationObserver(mark).observe(params, { childList: true });
+    placeControls();
+    // A run shows or hides figures (no mechanism for a system without a drawing): the
+    // controls follow the first figure each time the run's status changes.
+    new MutationObserver(placeControls).observe(document.body, { attributes: true, attributeFilter: ['data-status', 'data-ready'] });
   }
   if (mode.embed && window.parent !== window) reportHeight();
 }
@@ -78,4 +82,26 @@ function reportHeight(): void {
   };
   new ResizeObserver(post).observe(document.body);
   post();
+}
+
+/**
+ * Read-only, the controls sit directly under the first figure of the view shown (the
+ * plot they change), not under every plot of the page: moved into the view after its
+ * first visible child that holds a figure. Inside the plots' region they are a region
+ * of their own (a complementary landmark may not sit inside another landmark).
+ */
+export function placeControls(): void {
+  const controls = document.getElementById('controls');
+  const plots = document.getElementById('plots');
+  if (!controls || !plots) return;
+  const view = [...plots.querySelectorAll<HTMLElement>(':scope > .view')].find((v) => !v.hidden);
+  if (!view) return;
+  const visible = (el: Element): boolean => el instanceof HTMLElement && !el.hidden && getComputedStyle(el).display !== 'none';
+  const anchor = [...view.children].find(
+    (el) => el !== controls && visible(el) && (el.matches('figure') || el.querySelector('figure:not([hidden])') !== null),
+  );
+  if (!anchor) return;
+  controls.setAttribute('role', 'region');
+  controls.classList.add('beside-plot');
+  if (anchor.nextElementSibling !== controls) anchor.after(controls);
 }

@@ -53,6 +53,11 @@ export function describeSystem(text: string): ModelInfo {
   return wasm.describeSystem(text);
 }
 
+/** The model's exact solution at `times` for the run `spec` describes (row-major), or undefined when it knows none. */
+export function exactAt(spec: SolveSpec, times: Float64Array): Float64Array | undefined {
+  return wasm.exactAt(spec, times) as Float64Array | undefined;
+}
+
 /** Eigenvalues of ∂f/∂y at a state, interleaved [re0, im0, …], largest |λ| first. */
 export function spectrum(spec: wasm.SpectrumSpec): Float64Array {
   return wasm.spectrum(spec) as Float64Array;

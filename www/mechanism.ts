@@ -11,6 +11,8 @@ import type { Frame, Shape } from './drawing';
 import { indexAt, rowAt, valueAt } from './run';
 import type { Run } from './run';
 import type { Store } from './store';
+import { ink, onSchemeChange } from './theme';
+import { pinNames } from './pins';
 
 /** Frames sampled to fit the picture's window (the whole run must stay in view). */
 const FIT_SAMPLES = 80;
@@ -18,7 +20,6 @@ const FIT_SAMPLES = 80;
 const FIT_REACH = 4;
 /** Most step dots drawn in step mode (the latest ones). */
 const MAX_STEP_DOTS = 400;
-const LIVE = { stroke: '#343a40', fill: '#1f5fbf', box: '#ced4da' };
 const EXACT_GHOST = '#868e96';
 
 /** The run's values at `time` by name: states, outputs (`q:` body coordinates too), parameters. */
@@ -64,6 +65,7 @@ export class MechanismView {
     store.subscribe('run', () => this.fit());
     store.subscribe('pins', () => this.draw());
     store.subscribe('time', () => this.draw());
+    onSchemeChange(() => this.draw());
     new ResizeObserver(() => {
       // Measured here, where layout is already done: drawing a run (or an animation
       // frame) then reads no layout, so it never forces the page to lay out again
@@ -127,11 +129,25 @@ export class MechanismView {
     if (run.exact) paint(ctx, view, shapesAt(run, time, true), { stroke: EXACT_GHOST, fill: EXACT_GHOST, box: EXACT_GHOST }, 0.3);
     if (this.stepMode) this.drawSteps(ctx, view, run, time);
     const live = shapesAt(run, time);
-    paint(ctx, view, live, LIVE, 1);
+    const { stroke, fill, box } = ink();
+    paint(ctx, view, live, { stroke, fill, box }, 1);
     this.frames++;
     this.canvas.dataset.shapes = JSON.stringify(live);
     this.canvas.dataset.t = String(time);
     this.canvas.dataset.frames = String(this.frames);
+    this.publishLegend(run);
+  }
+
+  /** What the picture shows, for its PNG (www/png.ts): set only when it changes (this runs every frame). */
+  private publishLegend(run: Run): void {
+    const pins = this.store.shownPins.filter((p) => p.run.model.id === run.model.id);
+    const names = pinNames(pins.map((p) => p.run));
+    const legend = JSON.stringify([
+      { label: `this run (${pinNames([run])[0]}), t = ${Number(this.store.time.toPrecision(4))}`, color: ink().fill },
+      ...(run.exact ? [{ label: 'exact solution (faint)', color: EXACT_GHOST }] : []),
+      ...pins.map((p, k) => ({ label: names[k], color: p.color })),
+    ]);
+    if (this.canvas.dataset.legend !== legend) this.canvas.dataset.legend = legend;
   }
 
   private drawSteps(ctx: CanvasRenderingContext2D, view: View, run: Run, time: number): void {
@@ -148,12 +164,12 @@ export class MechanismView {
     }
   }
 
-  /** Sizes the backing store to the element and clears it to white (drawing in CSS pixels). */
+  /** Sizes the backing store to the element and clears it to the figure's background (drawing in CSS pixels). */
   private prepare(): CanvasRenderingContext2D | null {
     const { width, height } = this.cssSize();
     const ctx = sizeCanvas(this.canvas, width, height);
     if (!ctx) return null;
-    ctx.fillStyle = '#fff';
+    ctx.fillStyle = ink().background;
     ctx.fillRect(0, 0, width, height);
     return ctx;
   }
@@ -215,7 +231,7 @@ function paint(
       }
       case 'pin': {
         ctx.arc(...px(s.x, s.y), 1.5 * unit, 0, 2 * Math.PI);
-        ctx.fillStyle = '#fff';
+        ctx.fillStyle = ink().background;
         ctx.fill();
         ctx.stroke();
         break;

@@ -11,6 +11,9 @@ import { niceTicks } from './plane';
 import { indexAt, seriesOf, valueAt } from './run';
 import type { Run } from './run';
 import type { Store } from './store';
+import { ink, onSchemeChange } from './theme';
+import { pinNames } from './pins';
+import { denseExactOf, onDenseExact } from './plot-data';
 
 const LIVE_COLOR = '#1f5fbf';
 const EXACT_COLOR = '#868e96';
@@ -70,6 +73,8 @@ export class PhaseView {
     store.subscribe('pins', () => this.draw());
     store.subscribe('time', () => this.drawCursor());
     for (const select of [this.xSelect, this.ySelect]) select.addEventListener('change', () => this.draw());
+    onSchemeChange(() => this.draw());
+    onDenseExact(() => this.draw());
     new ResizeObserver(() => {
       // Measured here, where layout is already done; draw() then needs no layout read.
       // Only a new width redraws: the first observation after the first run's drawing
@@ -125,6 +130,16 @@ export class PhaseView {
 
     const curves: Curve[] = [];
     const add = (r: Run, color: string, exact = false): void => {
+      // The exact solution smooth where it was sampled on a fine grid (states only: the
+      // outputs are known at the steps).
+      const dense = exact ? denseExactOf(r) : undefined;
+      const states = r.names.includes(xName) && r.names.includes(yName);
+      if (dense && states) {
+        const x = seriesOf({ ...r, t: dense.t, y: dense.exact }, xName);
+        const y = seriesOf({ ...r, t: dense.t, y: dense.exact }, yName);
+        if (x && y) curves.push({ color, x, y, t: dense.t, dash: [6, 4] });
+        return;
+      }
       const source = exact && r.exact ? { ...r, y: r.exact } : r;
       const x = seriesOf(source, xName);
       const y = seriesOf(source, yName);
@@ -133,6 +148,12 @@ export class PhaseView {
     if (run.exact) add(run, EXACT_COLOR, true);
     add(run, LIVE_COLOR);
     for (const pin of this.store.shownPins) add(pin.run, pin.color);
+    const names = pinNames(this.store.shownPins.map((p) => p.run));
+    this.target.dataset.legend = JSON.stringify([
+      { label: `this run (${pinNames([run])[0]})`, color: LIVE_COLOR },
+      ...(run.exact ? [{ label: 'exact solution', color: EXACT_COLOR, dash: [6, 4] }] : []),
+      ...this.store.shownPins.map((p, k) => ({ label: names[k], color: p.color })),
+    ]);
 
     // Axes fit the live run (and its exact solution), and every pin that stays within a
     // few times its size: an Euler spiral fits, a blown-up pin is clipped.
@@ -166,9 +187,10 @@ export class PhaseView {
     const px = (x: number): number => MARGIN.left + ((x - x0) / (x1 - x0)) * w;
     const py = (y: number): number => MARGIN.top + ((y1 - y) / (y1 - y0)) * h;
 
+    const colours = ink();
     ctx.font = '11px system-ui, sans-serif';
-    ctx.fillStyle = '#334';
-    ctx.strokeStyle = '#e1e5ee';
+    ctx.fillStyle = colours.text;
+    ctx.strokeStyle = colours.grid;
     ctx.lineWidth = 1;
     ctx.textAlign = 'center';
     for (const v of niceTicks(x0, x1, 6)) {

@@ -16,6 +16,27 @@ import type { Run } from './run';
 import { toSpec } from './settings';
 import type { Pin, Store } from './store';
 
+/**
+ * A pinned run's name in legends and exports: its method id and step size or tolerance,
+ * e.g. "rk4 h = 0.01" or "dp45 rtol 1e-6" (short, where a number like "pin 2" says nothing).
+ */
+export function pinName(run: Run): string {
+  const s = run.settings;
+  const number = (v: number | undefined): string => (v === undefined ? '?' : formatNumber(v, 3));
+  return run.adaptive ? `${s.method} rtol ${number(s.rtol)}` : `${s.method} h = ${number(s.h)}`;
+}
+
+/** Each run's `pinName`, made unique by a count where two pins would read the same. */
+export function pinNames(runs: readonly Run[]): string[] {
+  const seen = new Map<string, number>();
+  return runs.map((run) => {
+    const name = pinName(run);
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return n === 1 ? name : `${name} (${n})`;
+  });
+}
+
 /** A pin's error against a reference run: computing, known, or not to be had. */
 type ReferenceError = 'pending' | { error: number; method: string } | 'none';
 
@@ -41,21 +62,24 @@ export class PinList {
   }
 
   private render(): void {
+    const names = pinNames(this.store.pins.map((p) => p.run));
     const items = this.store.pins.map((pin, k) => {
+      const name = `pin ${k + 1} (${names[k]})`;
       const item = document.createElement('li');
       item.dataset.pin = String(pin.id);
       item.dataset.method = pin.run.settings.method;
+      item.dataset.name = names[k];
       item.classList.toggle('hidden-pin', pin.hidden);
       const color = document.createElement('input');
       color.type = 'color';
       color.value = pin.color;
-      color.setAttribute('aria-label', `colour of pin ${k + 1}`);
+      color.setAttribute('aria-label', `colour of ${name}`);
       color.addEventListener('input', () => this.store.restyle(pin.id, { color: color.value }));
       const shown = document.createElement('input');
       shown.type = 'checkbox';
       shown.checked = !pin.hidden;
       shown.title = 'show this run';
-      shown.setAttribute('aria-label', `show pin ${k + 1}`);
+      shown.setAttribute('aria-label', `show ${name}`);
       shown.addEventListener('change', () => this.store.restyle(pin.id, { hidden: !shown.checked }));
       const text = document.createElement('span');
       const model = pin.run.model.id === this.store.run?.model.id ? '' : `${pin.run.model.name}: `;
@@ -64,7 +88,7 @@ export class PinList {
       remove.type = 'button';
       remove.textContent = '×';
       remove.className = 'remove-pin';
-      remove.setAttribute('aria-label', `remove pin ${k + 1}`);
+      remove.setAttribute('aria-label', `remove ${name}`);
       remove.addEventListener('click', () => this.store.unpin(pin.id));
       item.append(shown, color, text, remove);
       return item;

@@ -20,12 +20,31 @@ export function xiToPixel(win: PlaneWindow, w: number, h: number, re: number, im
   return [((re - win.re[0]) / (win.re[1] - win.re[0])) * w, ((win.im[1] - im) / (win.im[1] - win.im[0])) * h];
 }
 
-/** The largest |Re ξ|, |Im ξ| the engine maps (src/stability/spec.rs `MAX_WINDOW`). */
-export const MAX_WINDOW = 1e15;
+/**
+ * The largest |Re ξ|, |Im ξ| zoom and pan reach: a tenth of what the engine maps
+ * (src/stability/spec.rs `MAX_WINDOW`, 1e15), leaving room for `fitAspect`'s widening.
+ */
+export const MAX_WINDOW = 1e14;
 
 /** `next` if it stays within ±MAX_WINDOW on both axes, else `win` unchanged. */
 function within(win: PlaneWindow, next: PlaneWindow): PlaneWindow {
   return [...next.re, ...next.im].every((v) => Math.abs(v) <= MAX_WINDOW) ? next : win;
+}
+
+/**
+ * `win` widened along one axis so that one unit of Re ξ and one unit of Im ξ span the
+ * same number of pixels in a w × h canvas (a circle in the ξ-plane is drawn round). The
+ * window keeps its centre and never shrinks: everything asked for stays in view.
+ */
+export function fitAspect(win: PlaneWindow, w: number, h: number): PlaneWindow {
+  if (!(w > 0) || !(h > 0)) return win;
+  const [reSpan, imSpan] = [win.re[1] - win.re[0], win.im[1] - win.im[0]];
+  if (!(reSpan > 0) || !(imSpan > 0)) return win;
+  const [cRe, cIm] = [(win.re[0] + win.re[1]) / 2, (win.im[0] + win.im[1]) / 2];
+  // Units per pixel along each axis; the larger one wins for both.
+  const scale = Math.max(reSpan / w, imSpan / h);
+  const [halfRe, halfIm] = [(scale * w) / 2, (scale * h) / 2];
+  return { re: [cRe - halfRe, cRe + halfRe], im: [cIm - halfIm, cIm + halfIm] };
 }
 
 /** The window zoomed by `factor` (< 1 zooms in) about the point ξ = (re, im). */

@@ -16,6 +16,8 @@ export interface SeriesStyle {
   dash?: number[];
 }
 
+export { PALETTE, seriesStyle } from './theme';
+
 export interface PlotOptions {
   xLabel: string;
   yLabel: string;
@@ -182,6 +184,14 @@ export class Plot {
     if (!this.summary.isConnected) target.after(this.summary);
     target.setAttribute('aria-describedby', summaryId);
     this.summary.textContent = 'No data yet.';
+    this.publishLegend();
+  }
+
+  /** The series' labels and line styles as JSON in `data-legend`, for the PNG export (www/png.ts). */
+  private publishLegend(): void {
+    this.target.dataset.legend = JSON.stringify(
+      this.options.series.map((s, i) => ({ label: this.labelOf(i + 1), color: s.color, ...(s.dash ? { dash: s.dash } : {}) })),
+    );
   }
 
   /** Renames series `index` (1-based: 0 is x), e.g. to show its fitted `slope` (also told in the summary). */
@@ -190,10 +200,19 @@ export class Plot {
     if (el) el.textContent = label;
     if (slope !== undefined) this.slopes.set(index, slope);
     this.describe();
+    this.publishLegend();
   }
 
   /** Replaces the data; `ys` are columns of the same length as `x`. */
   setData(x: ArrayLike<number>, ys: ArrayLike<number>[]): void {
+    if (this.logX && x.length > 0 && !(x[0] > 0)) {
+      // A log axis has no place for x ≤ 0 (a run from t0 = 0): it starts at the first positive x.
+      let first = 0;
+      while (first < x.length && !(x[first] > 0)) first++;
+      const from = <T extends ArrayLike<number>>(a: T): ArrayLike<number> =>
+        a instanceof Float64Array ? a.subarray(first) : Array.prototype.slice.call(a, first);
+      [x, ys] = [from(x), ys.map(from)];
+    }
     const idx = decimate(x.length, ys, BUCKETS);
     const [xs, ...cols] = pick([x, ...ys], idx);
     // NaN marks where a run has no value (a pinned run shorter than the live one): a gap.

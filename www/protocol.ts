@@ -11,6 +11,8 @@ export type Request =
   | { id: number; op: 'solve'; spec: SolveSpec }
   | { id: number; op: 'describe'; text: string }
   | { id: number; op: 'spectrum'; spec: SpectrumSpec }
+  /** The model's exact solution at `times` (null when it knows none). */
+  | { id: number; op: 'exact'; spec: SolveSpec; times: Float64Array }
   | { id: number; op: 'stability'; spec: StabilitySpec }
   | { id: number; op: 'convergence'; spec: ConvergenceSpec }
   | { id: number; op: 'tableau'; tableau: TableauSpec }

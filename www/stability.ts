@@ -16,7 +16,7 @@ import type { EngineClient } from './client';
 import type { MethodInfo, TableauSpec } from './engine';
 import type { StabilityAnalysis, StabilityFacts, StabilitySpec } from './engine-labs';
 import { formatNumber } from './format';
-import { colorize, niceTicks, pan, pixelToXi, xiToPixel, zoomAt } from './plane';
+import { colorize, fitAspect, niceTicks, pan, pixelToXi, xiToPixel, zoomAt } from './plane';
 import type { PlaneWindow } from './plane';
 import { indexAt } from './run';
 import type { Store } from './store';
@@ -47,6 +47,8 @@ export interface RunContext {
 
 export class StabilityView {
   private win: PlaneWindow = { ...DEFAULT_WINDOW };
+  /** The window of the last drawing: `win` fitted to the canvas's shape. */
+  private drawn: PlaneWindow = { ...DEFAULT_WINDOW };
   private readonly canvas = byId<HTMLCanvasElement>('plane');
   private readonly overlays = byId<HTMLElement>('overlay-methods');
   private readonly alpha = byId<HTMLInputElement>('alpha');
@@ -109,7 +111,7 @@ export class StabilityView {
 
   /** A gesture (re)starts whenever a pointer comes or goes. */
   private startGesture(): void {
-    this.gesture = this.pointers.size > 0 ? { win: this.win, start: new Map(this.pointers) } : undefined;
+    this.gesture = this.pointers.size > 0 ? { win: this.visible(), start: new Map(this.pointers) } : undefined;
   }
 
   /** One pointer pans; two zoom about their midpoint by the change in their distance (and pan with it). */
@@ -144,8 +146,9 @@ export class StabilityView {
   }
 
   private onKey(e: KeyboardEvent): void {
-    const w = this.win.re[1] - this.win.re[0];
-    const h = this.win.im[1] - this.win.im[0];
+    const win = this.visible();
+    const w = win.re[1] - win.re[0];
+    const h = win.im[1] - win.im[0];
     const moves: Record<string, [number, number]> = {
       ArrowLeft: [-PAN_FRACTION * w, 0],
       ArrowRight: [PAN_FRACTION * w, 0],
@@ -153,7 +156,7 @@ export class StabilityView {
       ArrowDown: [0, -PAN_FRACTION * h],
     };
     const move = moves[e.key];
-    if (move) this.setWindow(pan(this.win, move[0], move[1]), true);
+    if (move) this.setWindow(pan(win, move[0], move[1]), true);
     else if (e.key === '+' || e.key === '=') this.zoomCentre(1 / ZOOM_STEP);
     else if (e.key === '-' || e.key === '_') this.zoomCentre(ZOOM_STEP);
     else if (e.key === '0') this.setWindow({ ...DEFAULT_WINDOW }, true);
@@ -162,15 +165,33 @@ export class StabilityView {
   }
 
   private zoomCentre(factor: number): void {
-    this.setWindow(zoomAt(this.win, (this.win.re[0] + this.win.re[1]) / 2, (this.win.im[0] + this.win.im[1]) / 2, factor), true);
+    const win = this.visible();
+    this.setWindow(zoomAt(win, (win.re[0] + win.re[1]) / 2, (win.im[0] + win.im[1]) / 2, factor), true);
+  }
+
+  /**
+   * The window as drawn: the one asked for, widened along one axis to the canvas's
+   * shape, so that Re ξ and Im ξ have one scale (|1 + ξ| = 1 is a circle, not an
+   * ellipse, at any width). Panning and zooming start from it.
+   */
+  private visible(): PlaneWindow {
+    // Hidden, the canvas has no size (and measuring it would lay the page out for nothing).
+    if (this.hidden()) return this.win;
+    const { width, height } = this.canvas.getBoundingClientRect();
+    return fitAspect(this.win, width, height);
   }
 
   /** Moves the window: redraws the current image at once, recomputes the maps if `recompute`. */
   private setWindow(win: PlaneWindow, recompute: boolean): void {
     this.win = win;
-    this.canvas.dataset.window = [...win.re, ...win.im].map((v) => formatNumber(v, 6)).join(',');
+    this.publishWindow(this.visible());
     if (recompute) void this.refresh();
     else this.draw();
+  }
+
+  /** The window drawn, as `data-window` (re0,re1,im0,im1) on the canvas. */
+  private publishWindow(win: PlaneWindow): void {
+    this.canvas.dataset.window = [...win.re, ...win.im].map((v) => formatNumber(v, 12)).join(',');
   }
 
   /**
@@ -269,10 +290,11 @@ export class StabilityView {
   }
 
   private spec(method: string): StabilitySpec {
+    const win = this.visible();
     return {
       method,
-      re: [...this.win.re] as [number, number],
-      im: [...this.win.im] as [number, number],
+      re: [...win.re] as [number, number],
+      im: [...win.im] as [number, number],
       nx: MAP_SIZE,
       ny: MAP_SIZE,
       // α and β belong to the slow/fast map only (the core refuses them elsewhere).
@@ -313,8 +335,9 @@ export class StabilityView {
   private onWheel(e: WheelEvent): void {
     e.preventDefault();
     const { width, height } = this.canvas.getBoundingClientRect();
-    const [re, im] = pixelToXi(this.win, width, height, e.offsetX, e.offsetY);
-    this.setWindow(zoomAt(this.win, re, im, e.deltaY > 0 ? 1.2 : 1 / 1.2), true);
+    const win = fitAspect(this.win, width, height);
+    const [re, im] = pixelToXi(win, width, height, e.offsetX, e.offsetY);
+    this.setWindow(zoomAt(win, re, im, e.deltaY > 0 ? 1.2 : 1 / 1.2), true);
   }
 
   /** Whether another tab is open (the ξ-plane is not on screen). */
@@ -330,6 +353,8 @@ export class StabilityView {
     const { width, height } = this.canvas.getBoundingClientRect();
     const ctx = sizeCanvas(this.canvas, width, height);
     if (!ctx) return;
+    this.drawn = fitAspect(this.win, width, height);
+    this.publishWindow(this.drawn);
     const primary = this.analyses.get(this.run.method);
     if (primary) {
       // The map was computed for the window it was asked with; while dragging, the
@@ -339,9 +364,9 @@ export class StabilityView {
       off.width = a.nx;
       off.height = a.ny;
       off.getContext('2d')?.putImageData(new ImageData(colorize(a.values, a.nx, a.ny), a.nx, a.ny), 0, 0);
-      const [re, im] = [spec.re ?? this.win.re, spec.im ?? this.win.im];
-      const [x0, y0] = xiToPixel(this.win, width, height, re[0], im[1]);
-      const [x1, y1] = xiToPixel(this.win, width, height, re[1], im[0]);
+      const [re, im] = [spec.re ?? this.drawn.re, spec.im ?? this.drawn.im];
+      const [x0, y0] = xiToPixel(this.drawn, width, height, re[0], im[1]);
+      const [x1, y1] = xiToPixel(this.drawn, width, height, re[1], im[0]);
       ctx.imageSmoothingEnabled = true;
       ctx.drawImage(off, x0, y0, x1 - x0, y1 - y0);
     }
@@ -358,7 +383,7 @@ export class StabilityView {
       for (let k = 0; k + 1 < offsets.length; k++) {
         ctx.beginPath();
         for (let p = offsets[k]; p < offsets[k + 1]; p++) {
-          const [x, y] = xiToPixel(this.win, width, height, xy[2 * p], xy[2 * p + 1]);
+          const [x, y] = xiToPixel(this.drawn, width, height, xy[2 * p], xy[2 * p + 1]);
           if (p === offsets[k]) ctx.moveTo(x, y);
           else ctx.lineTo(x, y);
         }
@@ -375,19 +400,21 @@ export class StabilityView {
     ctx.fillStyle = '#334';
     ctx.strokeStyle = 'rgba(40, 50, 70, 0.35)';
     ctx.lineWidth = 1;
-    const [ox, oy] = xiToPixel(this.win, width, height, 0, 0);
+    const [ox, oy] = xiToPixel(this.drawn, width, height, 0, 0);
     ctx.beginPath();
     ctx.moveTo(0, oy);
     ctx.lineTo(width, oy);
     ctx.moveTo(ox, 0);
     ctx.lineTo(ox, height);
     ctx.stroke();
-    for (const re of niceTicks(this.win.re[0], this.win.re[1], 8)) {
-      const [x] = xiToPixel(this.win, width, height, re, 0);
-      ctx.fillText(formatNumber(re, 4), x + 2, height - 4);
+    for (const re of niceTicks(this.drawn.re[0], this.drawn.re[1], Math.max(4, Math.round(width / 110)))) {
+      const [x] = xiToPixel(this.drawn, width, height, re, 0);
+      const label = formatNumber(re, 4);
+      // A label that would run off the right edge is left out.
+      if (x + 2 + ctx.measureText(label).width <= width) ctx.fillText(label, x + 2, height - 4);
     }
-    for (const im of niceTicks(this.win.im[0], this.win.im[1], 8)) {
-      const [, y] = xiToPixel(this.win, width, height, 0, im);
+    for (const im of niceTicks(this.drawn.im[0], this.drawn.im[1], Math.max(4, Math.round(height / 70)))) {
+      const [, y] = xiToPixel(this.drawn, width, height, 0, im);
       if (im !== 0) ctx.fillText(`${formatNumber(im, 4)}i`, 4, y - 2);
     }
     ctx.fillText('Re ξ', width - 34, oy - 6);
@@ -401,7 +428,7 @@ export class StabilityView {
     for (let k = 0; k + 1 < eigenvalues.length; k += 2) {
       const re = h * eigenvalues[k];
       const im = h * eigenvalues[k + 1];
-      const [x, y] = xiToPixel(this.win, width, height, re, im);
+      const [x, y] = xiToPixel(this.drawn, width, height, re, im);
       ctx.strokeStyle = '#000';
       ctx.fillStyle = '#ffd43b';
       ctx.beginPath();
@@ -430,19 +457,26 @@ export class StabilityView {
     return inside;
   }
 
-  /** The primary map's value at ξ, from the grid (nearest point); NaN outside it. */
+  /** The primary map's value at ξ, interpolated in the grid (`interpolateLog`); NaN outside it. */
   private valueAt(re: number, im: number): number {
     const entry = this.analyses.get(this.run.method);
     const a = entry?.analysis;
     const win = entry?.spec;
     if (!a || !win?.re || !win.im) return NaN;
-    const ix = Math.round(((re - win.re[0]) / (win.re[1] - win.re[0])) * (a.nx - 1));
-    const iy = Math.round(((im - win.im[0]) / (win.im[1] - win.im[0])) * (a.ny - 1));
-    if (ix < 0 || iy < 0 || ix >= a.nx || iy >= a.ny) return NaN;
-    return a.values[iy * a.nx + ix];
+    const fx = ((re - win.re[0]) / (win.re[1] - win.re[0])) * (a.nx - 1);
+    const fy = ((im - win.im[0]) / (win.im[1] - win.im[0])) * (a.ny - 1);
+    if (!(fx >= -0.5 && fy >= -0.5 && fx <= a.nx - 0.5 && fy <= a.ny - 0.5)) return NaN;
+    return interpolateLog(a.values, a.nx, a.ny, fx, fy);
   }
 
   private showLegend(entries: [string, string][]): void {
+    const name = (m: string): string => (m === 'custom' ? 'Your method' : (this.methods.find((x) => x.id === m)?.name ?? m));
+    // For the PNG (www/png.ts): the boundaries drawn and the markers.
+    this.canvas.dataset.legend = JSON.stringify([
+      ...entries.map(([m, colour]) => ({ label: `|R| = 1 of ${name(m)}`, color: colour })),
+      ...(this.run.eigenvalues.length > 0 ? [{ label: `hλ (h = ${formatNumber(this.run.h)}, ${this.run.where})`, color: '#f0b400' }] : []),
+    ]);
+    this.canvas.dataset.title = `Stability region in the ξ = hλ plane: ${entries.map(([m]) => name(m)).join(', ')}`;
     this.legend.replaceChildren(
       ...entries.map(([m, colour]) => {
         const item = document.createElement('span');
@@ -485,4 +519,24 @@ export function fitMarkers(base: PlaneWindow, eigenvalues: ArrayLike<number>, h:
     im1 = Math.min(MAX_FIT, Math.max(im1, 1.15 * im));
   }
   return { re: [re0, re1], im: [-im1, im1] };
+}
+
+/**
+ * A map's value at the fractional grid position (fx, fy), bilinear in log |R|: log |R|
+ * is nearly linear across a cell near the boundary (log |R(x + iy)| ≈ x for small ξ),
+ * where |R| itself is convex, so a marker on the boundary (hλ = ±iω of an undamped
+ * mode, |R| = 1 − O(ξ⁶) for RK4) is judged by its own value, not by the nearest grid
+ * point's, which lies on either side of the line depending on the window. A cell with a
+ * value that is not finite falls back to the nearest point.
+ */
+export function interpolateLog(values: ArrayLike<number>, nx: number, ny: number, fx: number, fy: number): number {
+  const ix = Math.max(0, Math.min(nx - 2, Math.floor(fx)));
+  const iy = Math.max(0, Math.min(ny - 2, Math.floor(fy)));
+  const nearest = values[Math.max(0, Math.min(ny - 1, Math.round(fy))) * nx + Math.max(0, Math.min(nx - 1, Math.round(fx)))];
+  if (nx < 2 || ny < 2) return nearest;
+  const corners = [values[iy * nx + ix], values[iy * nx + ix + 1], values[(iy + 1) * nx + ix], values[(iy + 1) * nx + ix + 1]];
+  if (!corners.every((v) => Number.isFinite(v) && v > 0)) return nearest;
+  const [u, v] = [Math.max(0, Math.min(1, fx - ix)), Math.max(0, Math.min(1, fy - iy))];
+  const [l00, l10, l01, l11] = corners.map(Math.log);
+  return Math.exp((1 - u) * (1 - v) * l00 + u * (1 - v) * l10 + (1 - u) * v * l01 + u * v * l11);
 }

@@ -12,14 +12,22 @@ import { byId } from './dom';
 import { isDrawOutput } from './drawing';
 import { families } from './heatmap';
 import { columns, errorSeries } from './format';
-import { Plot } from './plot';
+import { Plot, seriesStyle } from './plot';
 import type { SeriesStyle } from './plot';
+import { pinNames } from './pins';
 import { resample, unionGrid } from './run';
 import type { Run } from './run';
 import type { Pin, Store } from './store';
+import { CancelledError } from './client';
+import type { EngineClient } from './client';
+import { toSpec } from './settings';
+import { fineGrid, setDenseExact, spansDecades } from './plot-data';
 
-/** Colours of the live run's states. */
-export const PALETTE = ['#1f5fbf', '#d9480f', '#2b8a3e', '#862e9c', '#c2255c', '#0b7285', '#5c940d', '#e67700'];
+/** A run with more stored points than this draws its exact solution at them: already fine. */
+const EXACT_DENSE_UP_TO = 20_000;
+
+/** Colours of the live run's states (www/plot.ts `seriesStyle` picks from it). */
+export { PALETTE } from './plot';
 /** A pin's states share its colour; dashes tell them apart. */
 const PIN_DASHES = [[], [6, 3], [2, 3], [8, 3, 2, 3]];
 
@@ -38,6 +46,7 @@ export function defaultStates(names: readonly string[]): Set<string> {
   for (const n of names) if (!inFamily.has(n)) picked.add(n);
   return picked;
 }
+
 
 /** One curve over its own time grid. */
 interface Curve {
@@ -78,8 +87,18 @@ export class TimePlots {
   /** The states the trajectory plot draws, and the run shape (state names) they are for. */
   private shown = new Set<string>();
   private pickerFor = '';
+  /** The reader's choice of a log t axis (undefined: decided by `spansDecades`), and the model it was made on. */
+  private logChoice: { log: boolean; model: string } | undefined;
+  private readonly logBox = document.createElement('input');
 
-  constructor(private readonly store: Store) {
+  /** The live run's exact solution on a fine grid (`fineGrid`), for the run it was asked for (`key`). */
+  private dense: { key: string; t: Float64Array; exact: Float64Array } | undefined;
+  private densePending = '';
+
+  constructor(
+    private readonly store: Store,
+    private readonly engine?: EngineClient,
+  ) {
     store.subscribe('run', () => this.draw());
     store.subscribe('pins', () => this.draw());
     store.subscribe('time', () => this.mark());
@@ -87,6 +106,25 @@ export class TimePlots {
       this.builtFor = '';
       this.draw();
     });
+    this.logBox.type = 'checkbox';
+    this.logBox.id = 'log-time';
+    const label = document.createElement('label');
+    label.className = 'check log-time';
+    label.title = 'Logarithmic time axis: for runs that span decades of t (it starts at the first positive t)';
+    label.append(this.logBox, ' log t');
+    // Beside the plot, not in its caption (the caption names the plot and its PNG).
+    byId('plot-trajectory').after(label);
+    this.logBox.addEventListener('change', () => {
+      this.logChoice = { log: this.logBox.checked, model: this.store.run?.model.id ?? '' };
+      this.draw();
+    });
+  }
+
+  /** Whether the time plots use a log t axis for `run`: the reader's choice on this model, else `spansDecades`. */
+  private logTime(run: Run): boolean {
+    if (this.logChoice && this.logChoice.model === run.model.id) return this.logChoice.log;
+    this.logChoice = undefined;
+    return spansDecades(run.t, run.adaptive);
   }
 
   /** Every plot, for the marker and PNG export. */
@@ -134,17 +172,19 @@ export class TimePlots {
     return names.flatMap((n, i) => (this.shown.has(n) ? [i] : []));
   }
 
-  private build(run: Run, pins: Pin[]): void {
+  private build(run: Run, pins: Pin[], logX: boolean): void {
     for (const plot of this.all()) plot.destroy();
     const names = run.names;
     const exact = run.model.exact && run.exact !== undefined;
     const live = this.columnsShown(names);
-    const series: SeriesStyle[] = live.map((i) => ({ label: names[i], color: PALETTE[i % PALETTE.length] }));
-    if (exact) series.push(...live.map((i) => ({ label: `${names[i]} exact`, color: PALETTE[i % PALETTE.length], dash: [6, 4] })));
+    // Styles by place among the lines drawn (not by column): no two drawn lines alike.
+    const series: SeriesStyle[] = live.map((i, k) => ({ label: names[i], ...seriesStyle(k) }));
+    if (exact) series.push(...live.map((i, k) => ({ label: `${names[i]} exact`, color: seriesStyle(k).color, dash: [6, 4] })));
+    const pinned = pinNames(pins.map((p) => p.run));
     for (const [k, pin] of pins.entries()) {
       series.push(
         ...this.columnsShown(pin.run.names).map((j) => ({
-          label: `${pin.run.names[j]} (pin ${k + 1})`,
+          label: `${pin.run.names[j]} (${pinned[k]})`,
           color: pin.color,
           dash: PIN_DASHES[j % PIN_DASHES.length],
         })),
@@ -172,10 +212,11 @@ export class TimePlots {
         yLabel,
         logY,
         width: widths.get(id),
-        series: [{ label, color }, ...pins.map((pin, k) => ({ label: `${label} (pin ${k + 1})`, color: pin.color }))],
+        logX,
+        series: [{ label, color }, ...pins.map((pin, k) => ({ label: `${label} (${pinned[k]})`, color: pin.color }))],
       });
     this.plots = {
-      trajectory: new Plot(byId('plot-trajectory'), { xLabel: 't', yLabel: 'state', series, width: widths.get('plot-trajectory') }),
+      trajectory: new Plot(byId('plot-trajectory'), { xLabel: 't', yLabel: 'state', series, width: widths.get('plot-trajectory'), logX }),
       energy: hasEnergy ? small('plot-energy', 'energy', '#c92a2a') : undefined,
       // Constraint drift spans decades: a log axis shows it.
       other: chosen
@@ -186,6 +227,38 @@ export class TimePlots {
     };
   }
 
+  /**
+   * The live run's exact solution on `fineGrid(run.t)`, once the worker has sampled it
+   * (asked for on the first draw of a run, which redraws when it comes); undefined until
+   * then, or when the run's own points are already fine.
+   */
+  private denseExact(run: Run): { t: Float64Array; exact: Float64Array } | undefined {
+    const n = run.t.length;
+    if (!this.engine || n < 2 || n > EXACT_DENSE_UP_TO) return undefined;
+    const spec = toSpec(run.settings, run.model, run.method);
+    const key = JSON.stringify([spec, run.t[0], run.t[n - 1], n]);
+    if (this.dense?.key === key) return this.dense;
+    if (this.densePending !== key) {
+      this.densePending = key;
+      const t = fineGrid(run.t);
+      const dim = run.names.length;
+      this.engine
+        .exactAt(spec, t)
+        .then((exact) => {
+          if (!exact || exact.length !== t.length * dim) return;
+          this.dense = { key, t, exact };
+          if (this.store.run !== run) return;
+          setDenseExact(run, { t, exact });
+          this.draw();
+        })
+        // The step points stay; a cancelled worker (a new run started) may be asked again.
+        .catch((e: unknown) => {
+          if (e instanceof CancelledError && this.densePending === key) this.densePending = '';
+        });
+    }
+    return undefined;
+  }
+
   /** Redraws every plot from the store's run and visible pins. */
   draw(): void {
     const run = this.store.run;
@@ -194,7 +267,10 @@ export class TimePlots {
     this.pick(run.names);
     const summary = document.querySelector('#state-picker summary');
     if (summary) summary.textContent = `States drawn (${this.shown.size} of ${run.names.length})`;
+    const logX = this.logTime(run);
+    this.logBox.checked = logX;
     const key = JSON.stringify([
+      logX,
       run.names,
       [...this.shown],
       Object.keys(run.outputs),
@@ -203,7 +279,7 @@ export class TimePlots {
       pins.map((p) => [p.id, p.color, p.run.names]),
     ]);
     if (key !== this.builtFor || !this.plots) {
-      this.build(run, pins);
+      this.build(run, pins, logX);
       this.builtFor = key;
     }
     const plots = this.plots;
@@ -217,7 +293,11 @@ export class TimePlots {
     };
     const states: Curve[] = picked(run.y, dim, live).map((c) => curve(run.t, c));
     const exact = run.model.exact && run.exact !== undefined;
-    if (exact && run.exact) states.push(...picked(run.exact, dim, live).map((c) => curve(run.t, c)));
+    // The exact solution smooth: on a fine grid when the worker has sampled it, else at the step points.
+    const dense = exact ? this.denseExact(run) : undefined;
+    if (dense) states.push(...picked(dense.exact, dim, live).map((c) => curve(dense.t, c)));
+    else if (exact && run.exact) states.push(...picked(run.exact, dim, live).map((c) => curve(run.t, c)));
+    byId('plot-trajectory').dataset.exactPoints = String(dense ? dense.t.length : exact ? run.t.length : 0);
     for (const pin of pins) {
       const width = pin.run.names.length;
       states.push(...picked(pin.run.y, width, this.columnsShown(pin.run.names)).map((c) => curve(pin.run.t, c)));

@@ -24,6 +24,7 @@ import type { Run } from './run';
 import { CUSTOM, customMethodInfo, toSpec } from './settings';
 import type { PinSettings, RunSettings } from './settings';
 import { HeatMap } from './heatmap';
+import { attachPngExport } from './png';
 import { Store } from './store';
 import { TimePlots } from './time-plots';
 
@@ -58,7 +59,7 @@ export class TrajectoryView {
     this.form.onChange = () => this.run();
     this.form.onSystemError = () => this.setStatus('error', 'Your system has an error: see under the editor.');
     this.comparisons = new Comparisons(engine);
-    new TimePlots(this.store);
+    new TimePlots(this.store, engine);
     // Heat map and profile of an indexed family (`u[1]` … `u[N]`).
     const heatmap = new HeatMap(byId('fig-heatmap'));
     this.store.subscribe('run', () => {
@@ -87,9 +88,7 @@ export class TrajectoryView {
     byId('export-csv').addEventListener('click', () => this.exportCsv());
     byId('compare').addEventListener('click', () => void this.comparisons.compare(this.form.spec(), this.form.methodInfo()?.needsJacobian ?? false));
     byId('compare-formulations').addEventListener('click', () => void this.comparisons.compareFormulations(this.form.spec()));
-    for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-png]')) {
-      button.addEventListener('click', () => this.exportPng(button.dataset.png ?? ''));
-    }
+    attachPngExport(() => `odelab-${this.store.run?.model.id}-${this.store.run?.settings.method}`);
     this.cancelButton.addEventListener('click', () => {
       this.queued = false;
       this.engine.cancel();
@@ -229,14 +228,6 @@ export class TrajectoryView {
     if (!run) return;
     const csv = runsToCsv(run, this.store.pins.map((p) => p.run));
     download(`odelab-${run.model.id}-${run.settings.method}.csv`, new Blob([csv], { type: 'text/csv' }));
-  }
-
-  private exportPng(plotId: string): void {
-    const canvas = document.querySelector<HTMLCanvasElement>(`#${plotId} canvas`);
-    const run = this.store.run;
-    canvas?.toBlob((blob) => {
-      if (blob) download(`odelab-${run?.model.id}-${run?.settings.method}-${plotId.replace('plot-', '')}.png`, blob);
-    }, 'image/png');
   }
 
   /** Shows a message without changing what is drawn (e.g. why a link was not used). */

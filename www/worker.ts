@@ -72,6 +72,8 @@ async function handle(req: Request): Promise<Result> {
       );
     case 'spectrum':
       return (await labs()).spectrum(req.spec);
+    case 'exact':
+      return (await labs()).exactAt(req.spec, req.times) ?? null;
     case 'stability':
       return (await labs()).stabilityAnalysis(req.spec);
     case 'convergence':

@@ -288,6 +288,23 @@ pub fn compare_runs(
     Ok(obj.into())
 }
 
+/// The model's exact solution at `times` for the run `spec` describes (its t0 and y0),
+/// row-major like a solution's `y`, or `undefined` when the model knows none: the page
+/// samples it on a fine grid so the exact curve is drawn smooth, not as a polygon
+/// through the step points.
+#[wasm_bindgen(js_name = exactAt, unchecked_return_type = "Float64Array | undefined")]
+pub fn exact_at(
+    #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,
+    times: &[f64],
+) -> Result<JsValue, JsError> {
+    let spec: SolveSpec = read("the spec", spec)?;
+    let values = crate::reference::exact_at(&spec, times).map_err(js_error)?;
+    Ok(match values {
+        Some(v) => Float64Array::from(&v[..]).into(),
+        None => JsValue::UNDEFINED,
+    })
+}
+
 /// Eigenvalues λ of ∂f/∂y at a state, interleaved [re0, im0, re1, im1, …] and sorted
 /// by decreasing |λ|: multiply by h to place them in a stability map.
 #[wasm_bindgen(unchecked_return_type = "Float64Array")]
