@@ -14,6 +14,7 @@ import { describeSliders, markFieldErrors, selectTab, tabs } from './a11y';
 import { byId } from './dom';
 import { showFatal } from './fatal';
 import { applyEmbedMode, embedMode } from './embedded';
+import { attachPanels } from './panels';
 import type { Catalog } from './protocol';
 import scenarioList from './scenarios.json';
 import { toSpec, type RunSettings } from './settings';
@@ -27,7 +28,7 @@ import { StabilityView } from './stability';
 import { PRESETS, TableauView } from './tableau';
 import { TrajectoryView } from './trajectory';
 
-/** A seed figure or table as a one-click run (www/scenarios.json). */
+/** A figure or table of the sources as a one-click run (www/scenarios.json). */
 export interface Scenario {
   id: string;
   title: string;
@@ -50,9 +51,12 @@ function showCaption(scenario: Scenario | undefined): void {
   byId('caption-text').textContent = scenario?.caption ?? '';
   byId('caption-source').textContent = scenario ? `Source: ${scenario.source}` : '';
   byId<HTMLSelectElement>('scenario').value = scenario?.id ?? '';
+  // The introduction greets the bare landing page; a chosen example replaces it.
+  if (scenario) byId('intro').hidden = true;
 }
 
 async function main(): Promise<void> {
+  attachPanels();
   const query = new URLSearchParams(location.search);
   const link = decodeSettings(location.hash);
   const scenario = scenarios.find((s) => s.id === query.get('scenario'));
@@ -60,6 +64,7 @@ async function main(): Promise<void> {
   // the storage (~9 ms in a fresh Chromium profile), which after the catalogue would
   // delay the first solve by as much.
   const saved = query.has('model') || scenario || link.settings ? undefined : restore();
+  if (query.has('model') || link.settings || scenario) byId('intro').hidden = true;
   let catalog: Catalog;
   try {
     catalog = await catalogRequest;
