@@ -46,8 +46,8 @@ export interface RunContext {
   /**
    * The slow/fast scheme's fast block ∂g/∂z, interleaved like `eigenvalues`: its modes are
    * integrated by a matrix exponential, not by the scheme whose region is drawn, so they are
-   * listed apart; `eigenvalues` then holds the slow block ∂f_x/∂x, whose λ_s define
-   * ξ = hλ_s of the map (Gil, Sanfelice & Nikravesh 2013, eq. 51).
+   * listed apart; `eigenvalues` then holds the slow block ∂f_x/∂x, whose λₛ define
+   * ξ = hλₛ of the map (Gil, Sanfelice & Nikravesh 2013, eq. 51).
    */
   fast?: Float64Array;
 }
@@ -473,7 +473,7 @@ export class StabilityView {
     const markers = byId('stability-markers');
     const unknown = this.run.eigenvalues.length / 2 - outside - this.countInside();
     const n = eigenvalues.length / 2;
-    const slow = this.run.fast ? ' of the slow block (ξ = hλ_s)' : '';
+    const slow = this.run.fast ? ' of the slow block (ξ = hλₛ)' : '';
     markers.textContent =
       n === 0
         ? (this.run.note ?? 'No eigenvalues to mark: run a model with a Jacobian.')

@@ -649,7 +649,7 @@ const claims: Claim[] = [
   },
   {
     scenario: 'pendulum-particle-slowfast',
-    sentence: "the markers are hλ_s of the slow block (the bar), next to 0 on the region's edge: at the map's β = 0.1 |R| exceeds 1 by at most 5e-9 a step, under 1e-5 over the 2000 steps. The fast block's ±707i is listed apart, integrated by its matrix exponential and stable for every h.",
+    sentence: "the markers are hλₛ of the slow block (the bar), next to 0 on the region's edge: at the map's β = 0.1 |R| exceeds 1 by at most 5e-9 a step, under 1e-5 over the 2000 steps. The fast block's ±707i is listed apart, integrated by its matrix exponential and stable for every h.",
     check: () => {
       const s = settingsOf('pendulum-particle-slowfast');
       const sol = run(s);
