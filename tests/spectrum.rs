@@ -128,11 +128,17 @@ fn slow_and_fast_blocks_of_the_pendulum_particle() {
     let slow = of_spec(&spec(Some("slow"))).unwrap();
     assert_eq!(slow.len(), 2);
     for v in &slow {
-        assert!(v.re.abs() < 1e-12 && v.im.abs() > 1.0 && v.im.abs() < 2.0, "{v}");
+        assert!(
+            v.re.abs() < 1e-12 && v.im.abs() > 1.0 && v.im.abs() < 2.0,
+            "{v}"
+        );
     }
     let full = of_spec(&spec(None)).unwrap();
     assert_eq!(full.len(), 6);
-    assert!((full[5].im.abs() - slow[0].im.abs()).abs() < 0.05, "{full:?} {slow:?}");
+    assert!(
+        (full[5].im.abs() - slow[0].im.abs()).abs() < 0.05,
+        "{full:?} {slow:?}"
+    );
     // An explicit partition, and the errors a student can act on.
     let mut explicit = spec(Some("fast"));
     explicit.fast = Some(vec![4, 5]);
@@ -140,7 +146,11 @@ fn slow_and_fast_blocks_of_the_pendulum_particle() {
     for (block, fast, words) in [
         ("middle", None, "block must be \"slow\" or \"fast\""),
         ("fast", Some(vec![6]), "fast[0] = 6 is not a state index"),
-        ("fast", Some(vec![2, 2]), "fast[1] = 2 is not a state index of its own"),
+        (
+            "fast",
+            Some(vec![2, 2]),
+            "fast[1] = 2 is not a state index of its own",
+        ),
         ("slow", Some(vec![]), "declares no fast states"),
     ] {
         let mut s = spec(Some(block));

@@ -40,15 +40,25 @@ fn metadata_matches_the_system() {
         }
         // By authors, as a reader can look it up, never by the project's own file names.
         assert!(
-            ["Schwab & Delhaes", "Negrut et al.", "Gil, Sanfelice & Nikravesh", "Hairer"]
-                .iter()
-                .any(|a| info.source.contains(a)),
+            [
+                "Schwab & Delhaes",
+                "Negrut et al.",
+                "Gil, Sanfelice & Nikravesh",
+                "Hairer"
+            ]
+            .iter()
+            .any(|a| info.source.contains(a)),
             "{} cites its source: {}",
             info.id,
             info.source
         );
         for internal in ["seed", "METHODS", "../shared"] {
-            assert!(!info.source.contains(internal), "{}: {}", info.id, info.source);
+            assert!(
+                !info.source.contains(internal),
+                "{}: {}",
+                info.id,
+                info.source
+            );
         }
     }
 }
