@@ -90,6 +90,14 @@ pub struct SpectrumSpec {
     pub baumgarte_alpha: Option<f64>,
     #[serde(default)]
     pub baumgarte_beta: Option<f64>,
+    /// One diagonal block of ∂f/∂y instead of the whole: "slow" (∂f_x/∂x, whose λ_s
+    /// define ξ = hλ_s of the slow/fast map, Gil, Sanfelice & Nikravesh 2013, eq. 51) or
+    /// "fast" (∂g/∂z, integrated by its matrix exponential).
+    #[serde(default)]
+    pub block: Option<String>,
+    /// The fast states of that partition (default: the model's own, `ModelInfo.fast`).
+    #[serde(default)]
+    pub fast: Option<Vec<usize>>,
 }
 
 /// Eigenvalues of ∂f/∂y for a spectrum spec, sorted by decreasing modulus.
@@ -114,5 +122,56 @@ pub fn of_spec(spec: &SpectrumSpec) -> Result<Vec<Complex<f64>>, OdeError> {
     for v in &y {
         crate::spec::finite(*v, "the state y")?;
     }
-    of_model(model.as_ref(), spec.t, &y)
+    let Some(block) = &spec.block else {
+        return of_model(model.as_ref(), spec.t, &y);
+    };
+    let fast = spec.fast.clone().unwrap_or(info.fast);
+    let rows = partition(block, &fast, y.len())?;
+    if y.len() != model.dim() {
+        return Err(OdeError::WrongLength {
+            what: "state y".into(),
+            expected: model.dim(),
+            got: y.len(),
+        });
+    }
+    let jacobian = model
+        .jacobian(spec.t, &y)
+        .ok_or_else(|| OdeError::BadSpec {
+            message: "this model has no Jacobian, so its eigenvalues cannot be shown".into(),
+        })?;
+    if let Some(failure) = model.take_failure() {
+        return Err(failure.at(spec.t, 0.0));
+    }
+    eigenvalues(jacobian.select_rows(&rows).select_columns(&rows))
+}
+
+/// The states of one block of a slow/fast partition: "fast" the given indices, "slow"
+/// the others, in increasing order.
+fn partition(block: &str, fast: &[usize], dim: usize) -> Result<Vec<usize>, OdeError> {
+    for (k, &i) in fast.iter().enumerate() {
+        if i >= dim || fast[..k].contains(&i) {
+            return Err(OdeError::BadSpec {
+                message: format!(
+                    "fast[{k}] = {i} is not a state index of its own (the system has {dim} states)"
+                ),
+            });
+        }
+    }
+    if fast.is_empty() {
+        return Err(OdeError::BadSpec {
+            message: "this model declares no fast states: give their indices, e.g. fast: [1]"
+                .into(),
+        });
+    }
+    match block {
+        "fast" => {
+            let mut rows = fast.to_vec();
+            rows.sort_unstable();
+            Ok(rows)
+        }
+        "slow" => Ok((0..dim).filter(|i| !fast.contains(i)).collect()),
+        other => Err(OdeError::BadSpec {
+            message: format!("block must be \"slow\" or \"fast\", not \"{other}\""),
+        }),
+    }
 }

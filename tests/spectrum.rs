@@ -105,3 +105,57 @@ fn issue_8_spectrum_of_a_formulation() {
     println!("{bad:?}");
     assert!(bad.is_err());
 }
+
+/// The blocks of a slow/fast partition (Gil, Sanfelice & Nikravesh 2013, eqs. 50–51): the
+/// pendulum-plus-particle's fast block ∂g/∂z is the particle on its spring, ±i√(k/m2) in
+/// x and in y; its slow block ∂f_x/∂x is the bar alone, whose λ_s are small and imaginary
+/// (the undamped swing). The full spectrum holds both, the slow pair slightly shifted by
+/// the coupling.
+#[test]
+fn slow_and_fast_blocks_of_the_pendulum_particle() {
+    use odelab::spectrum::{of_spec, SpectrumSpec};
+    let spec = |block: Option<&str>| SpectrumSpec {
+        model: "pendulum-particle".into(),
+        block: block.map(str::to_string),
+        ..Default::default()
+    };
+    let fast = of_spec(&spec(Some("fast"))).unwrap();
+    assert_eq!(fast.len(), 4);
+    for v in &fast {
+        assert!((v.im.abs() - (5.0f64 / 1e-5).sqrt()).abs() < 1e-6, "{v}");
+        assert!(v.re.abs() < 1e-9, "{v}");
+    }
+    let slow = of_spec(&spec(Some("slow"))).unwrap();
+    assert_eq!(slow.len(), 2);
+    for v in &slow {
+        assert!(
+            v.re.abs() < 1e-12 && v.im.abs() > 1.0 && v.im.abs() < 2.0,
+            "{v}"
+        );
+    }
+    let full = of_spec(&spec(None)).unwrap();
+    assert_eq!(full.len(), 6);
+    assert!(
+        (full[5].im.abs() - slow[0].im.abs()).abs() < 0.05,
+        "{full:?} {slow:?}"
+    );
+    // An explicit partition, and the errors a student can act on.
+    let mut explicit = spec(Some("fast"));
+    explicit.fast = Some(vec![4, 5]);
+    assert_eq!(of_spec(&explicit).unwrap().len(), 2);
+    for (block, fast, words) in [
+        ("middle", None, "block must be \"slow\" or \"fast\""),
+        ("fast", Some(vec![6]), "fast[0] = 6 is not a state index"),
+        (
+            "fast",
+            Some(vec![2, 2]),
+            "fast[1] = 2 is not a state index of its own",
+        ),
+        ("slow", Some(vec![]), "declares no fast states"),
+    ] {
+        let mut s = spec(Some(block));
+        s.fast = fast;
+        let message = of_spec(&s).unwrap_err().to_string();
+        assert!(message.contains(words), "{message}");
+    }
+}

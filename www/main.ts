@@ -14,6 +14,7 @@ import { describeSliders, markFieldErrors, selectTab, tabs } from './a11y';
 import { byId } from './dom';
 import { showFatal } from './fatal';
 import { applyEmbedMode, embedMode } from './embedded';
+import { attachPanels } from './panels';
 import type { Catalog } from './protocol';
 import scenarioList from './scenarios.json';
 import { closestId, leftScenario, toSpec, type RunSettings } from './settings';
@@ -27,7 +28,7 @@ import { StabilityView } from './stability';
 import { PRESETS, TableauView } from './tableau';
 import { TrajectoryView } from './trajectory';
 
-/** A seed figure or table as a one-click run (www/scenarios.json). */
+/** A figure or table of the sources as a one-click run (www/scenarios.json). */
 export interface Scenario {
   id: string;
   title: string;
@@ -80,6 +81,8 @@ function showCaption(scenario: Scenario | undefined): void {
   byId('caption-source').textContent = scenario ? `Source: ${scenario.source}` : '';
   captionLeftNote().note.hidden = true;
   byId<HTMLSelectElement>('scenario').value = scenario?.id ?? '';
+  // The introduction greets the bare landing page; a chosen example replaces it.
+  if (scenario) byId('intro').hidden = true;
 }
 
 /** The run has left the scenario's settings (`changed` names what): the caption gives way. */
@@ -106,6 +109,7 @@ function showUnknownScenario(id: string): void {
 }
 
 async function main(): Promise<void> {
+  attachPanels();
   const query = new URLSearchParams(location.search);
   const link = decodeSettings(location.hash);
   const asked = query.get('scenario') ?? '';
@@ -114,6 +118,7 @@ async function main(): Promise<void> {
   // the storage (~9 ms in a fresh Chromium profile), which after the catalogue would
   // delay the first solve by as much.
   const saved = query.has('model') || asked !== '' || link.settings ? undefined : restore();
+  if (query.has('model') || link.settings || asked !== '') byId('intro').hidden = true;
   let catalog: Catalog;
   try {
     catalog = await catalogRequest;

@@ -43,6 +43,13 @@ export interface RunContext {
   note?: string;
   /** Your tableau, when the method is `custom`. */
   tableau?: TableauSpec;
+  /**
+   * The slow/fast scheme's fast block ∂g/∂z, interleaved like `eigenvalues`: its modes are
+   * integrated by a matrix exponential, not by the scheme whose region is drawn, so they are
+   * listed apart; `eigenvalues` then holds the slow block ∂f_x/∂x, whose λₛ define
+   * ξ = hλₛ of the map (Gil, Sanfelice & Nikravesh 2013, eq. 51).
+   */
+  fast?: Float64Array;
 }
 
 export class StabilityView {
@@ -58,6 +65,15 @@ export class StabilityView {
   private run: RunContext = { method: 'rk4', h: 0, eigenvalues: new Float64Array(), where: '' };
   /** Each shown method's analysis, with the window it was computed for. */
   private analyses = new Map<string, { analysis: StabilityAnalysis; spec: StabilitySpec }>();
+  /**
+   * |R| (ρ of the amplification matrix) exactly at each marker hλ, in `run.eigenvalues`
+   * order, from the engine; empty when there are too many markers to ask for (then the
+   * nearest point of the map decides). A marker next to the boundary, such as an undamped
+   * mode near 0, is judged by its own value, not by a grid point beside it.
+   */
+  private markerValues: number[] = [];
+  /** The run and map `markerValues` were measured for. */
+  private measuredFor?: { eigenvalues: Float64Array; h: number; spec: string };
   private inflight = false;
   private queued = false;
   /** The pointers down on the plane (one pans, two pinch), where they were and are. */
@@ -218,6 +234,7 @@ export class StabilityView {
     let h = settings?.h ?? NaN;
     let where = 'no run yet';
     let note: string | undefined;
+    let fast: Float64Array | undefined;
     if (run && settings && run.t.length > 0) {
       const n = run.t.length;
       const dim = run.names.length;
@@ -236,19 +253,26 @@ export class StabilityView {
         c?.formulation === 'state-space'
           ? (c.repartitions.filter((r) => r.t <= run.t[i]).pop()?.independent ?? c.independent)
           : undefined;
+      const spec = {
+        ...source,
+        params: settings.params,
+        t: run.t[i],
+        y,
+        ...(c ? { formulation: c.formulation } : {}),
+        ...(independent ? { independent } : {}),
+        ...(c?.formulation === 'augmented' && settings.stabilization === 'baumgarte' ? { stabilization: 'baumgarte' as const } : {}),
+      };
       try {
-        eigenvalues = await this.engine.spectrum({
-          ...source,
-          params: settings.params,
-          t: run.t[i],
-          y,
-          ...(c ? { formulation: c.formulation } : {}),
-          ...(independent ? { independent } : {}),
-          ...(c?.formulation === 'augmented' && settings.stabilization === 'baumgarte' ? { stabilization: 'baumgarte' as const } : {}),
-        });
+        if (settings.method === 'slowfast' && !c) {
+          [eigenvalues, fast] = await Promise.all([
+            this.engine.spectrum({ ...spec, block: 'slow' }),
+            this.engine.spectrum({ ...spec, block: 'fast' }),
+          ]);
+        } else eigenvalues = await this.engine.spectrum(spec);
       } catch (e) {
         eigenvalues = new Float64Array();
-        if (c) note = `No hλ markers: ${e instanceof Error ? e.message : String(e)}`;
+        fast = undefined;
+        if (c || settings.method === 'slowfast') note = `No hλ markers: ${e instanceof Error ? e.message : String(e)}`;
       }
       // An adaptive run's step at that time (the one leaving it, or the last one); a
       // custom tableau's adaptivity comes from the engine's analysis (`run.adaptive`).
@@ -259,7 +283,7 @@ export class StabilityView {
     }
     const method = settings?.method ?? this.run.method;
     const key = `${run?.model.id}|${method}|${run?.adaptive ? '' : String(settings?.h)}|${JSON.stringify(settings?.tableau ?? '')}`;
-    await this.update({ method, h, eigenvalues, where, note, tableau: settings?.tableau }, key);
+    await this.update({ method, h, eigenvalues, where, note, tableau: settings?.tableau, fast }, key);
   }
 
   /** The methods whose maps are shown: the run's method first, then the overlays. */
@@ -273,7 +297,7 @@ export class StabilityView {
    * When the run itself changes (`key`: model, method, h), the window grows to show
    * every marker hλ; scrubbing time alone never moves the window.
    */
-  update(run: RunContext, key = ''): Promise<void> {
+  async update(run: RunContext, key = ''): Promise<void> {
     const stale = run.method !== this.run.method || this.analyses.size === 0;
     this.run = run;
     if (key !== this.runKey) {
@@ -285,8 +309,38 @@ export class StabilityView {
       }
     }
     if (stale) return this.refresh();
+    await this.measureMarkers();
     this.draw();
-    return Promise.resolve();
+  }
+
+  /** Asks the engine for |R| at each marker (up to MAX_MEASURED distinct ones). */
+  private async measureMarkers(): Promise<void> {
+    const { eigenvalues, h, method } = this.run;
+    // R has real coefficients, so a conjugate pair shares one value.
+    const points = new Map<string, [number, number]>();
+    for (let k = 0; k + 1 < eigenvalues.length; k += 2) {
+      const xi: [number, number] = [h * eigenvalues[k], Math.abs(h * eigenvalues[k + 1])];
+      points.set(xi.join(), xi);
+    }
+    this.markerValues = [];
+    this.measuredFor = undefined;
+    if (points.size === 0 || points.size > MAX_MEASURED || !Number.isFinite(h)) return;
+    try {
+      const base = this.spec(method);
+      const values = new Map<string, number>();
+      await Promise.all(
+        [...points].map(async ([id, [re, im]]) => {
+          const a = await this.engine.stability({ ...base, re: [re, re + 1], im: [im, im + 1], nx: 2, ny: 2 });
+          values.set(id, a.values[0]);
+        }),
+      );
+      const measured: number[] = [];
+      for (let k = 0; k + 1 < eigenvalues.length; k += 2) measured.push(values.get([h * eigenvalues[k], Math.abs(h * eigenvalues[k + 1])].join()) ?? NaN);
+      this.markerValues = measured;
+      this.measuredFor = { eigenvalues, h, spec: this.regionKey(method) };
+    } catch {
+      // Cancelled or refused: the map's nearest points decide.
+    }
   }
 
   private spec(method: string): StabilitySpec {
@@ -315,6 +369,7 @@ export class StabilityView {
       const specs = this.shown().map((m) => this.spec(m));
       const results = await Promise.all(specs.map((spec) => this.engine.stability(spec)));
       this.analyses = new Map(specs.map((spec, i) => [spec.method, { analysis: results[i], spec }]));
+      await this.measureMarkers();
       document.body.dataset.stability = 'ok';
     } catch (e) {
       if (!(e instanceof CancelledError)) {
@@ -424,6 +479,7 @@ export class StabilityView {
   private drawMarkers(ctx: CanvasRenderingContext2D, width: number, height: number): void {
     const { eigenvalues, h } = this.run;
     let outside = 0;
+    let largest = 0;
     ctx.lineWidth = 2;
     for (let k = 0; k + 1 < eigenvalues.length; k += 2) {
       const re = h * eigenvalues[k];
@@ -435,26 +491,52 @@ export class StabilityView {
       ctx.arc(x, y, 5, 0, 2 * Math.PI);
       ctx.fill();
       ctx.stroke();
-      if (this.valueAt(re, im) > 1 + 1e-9) outside++;
+      const value = this.markerValue(k / 2, re, im);
+      if (value > 1 + 1e-9) {
+        outside++;
+        largest = Math.max(largest, value);
+      }
     }
     const markers = byId('stability-markers');
     const unknown = this.run.eigenvalues.length / 2 - outside - this.countInside();
     const n = eigenvalues.length / 2;
+    const slow = this.run.fast ? ' of the slow block (ξ = hλₛ)' : '';
     markers.textContent =
       n === 0
         ? (this.run.note ?? 'No eigenvalues to mark: run a model with a Jacobian.')
-        : `${n} markers hλ (h = ${formatNumber(h)}, ${this.run.where}); ${outside} outside the region of ${this.run.method}` +
-          (unknown > 0 ? `, ${unknown} beyond the window.` : '.');
+        : `${n} markers hλ${slow} (h = ${formatNumber(h)}, ${this.run.where}); ${outside} outside the region of ${this.run.method}` +
+          (unknown > 0 ? `, ${unknown} beyond the window` : '') +
+          // Barely outside (an undamped mode at the edge): say how little it grows.
+          (outside > 0 && largest < 1 + 1e-4 ? ` (|R| ≤ 1 + ${formatNumber(largest - 1, 2)}: they grow that much a step)` : '') +
+          '.' +
+          (this.run.fast ? ` ${fastVerdict(this.run.fast)}` : '');
     markers.dataset.outside = String(outside);
+    if (this.run.fast) markers.dataset.fastUnstable = String(fastUnstable(this.run.fast));
+    else delete markers.dataset.fastUnstable;
   }
 
   private countInside(): number {
     const { eigenvalues, h } = this.run;
     let inside = 0;
     for (let k = 0; k + 1 < eigenvalues.length; k += 2) {
-      if (this.valueAt(h * eigenvalues[k], h * eigenvalues[k + 1]) <= 1 + 1e-9) inside++;
+      if (this.markerValue(k / 2, h * eigenvalues[k], h * eigenvalues[k + 1]) <= 1 + 1e-9) inside++;
     }
     return inside;
+  }
+
+  /** What decides a method's region, whatever the window: α, β, your tableau. */
+  private regionKey(method: string): string {
+    const spec: Partial<StabilitySpec> = { ...this.spec(method) };
+    delete spec.re;
+    delete spec.im;
+    return JSON.stringify(spec);
+  }
+
+  /** |R| at marker `i` (ξ = re + i·im): measured exactly, else interpolated in the map. */
+  private markerValue(i: number, re: number, im: number): number {
+    const m = this.measuredFor;
+    const current = m && m.eigenvalues === this.run.eigenvalues && m.h === this.run.h && m.spec === this.regionKey(this.run.method);
+    return (current ? this.markerValues[i] : undefined) ?? this.valueAt(re, im);
   }
 
   /** The primary map's value at ξ, interpolated in the grid (`interpolateLog`); NaN outside it. */
@@ -502,6 +584,43 @@ export class StabilityView {
     fillDefinitions(this.factsBox, 'fact', rows);
   }
 }
+
+/** Modes of the fast block that grow (Re λ > 0): the exponential follows them exactly. */
+function fastUnstable(fast: ArrayLike<number>): number {
+  let n = 0;
+  for (let k = 0; k + 1 < fast.length; k += 2) if (fast[k] > 1e-12 * Math.hypot(fast[k], fast[k + 1])) n++;
+  return n;
+}
+
+/**
+ * The fast block's eigenvalues and their verdict. The scheme integrates that block by its
+ * matrix exponential, exact on the linearised fast dynamics, so h puts no bound on it: a
+ * mode is damped or kept whenever Re λ ≤ 0 (Gil, Sanfelice & Nikravesh 2013, eq. 59).
+ */
+export function fastVerdict(fast: ArrayLike<number>): string {
+  const n = fast.length / 2;
+  if (n === 0) return '';
+  // Conjugate pairs as ±, repeated values once with their count.
+  const seen = new Map<string, number>();
+  for (let k = 0; k + 1 < fast.length; k += 2) {
+    const [re, im] = [fast[k], fast[k + 1]];
+    if (im < 0) continue;
+    const r = Math.abs(re) <= 1e-9 * Math.hypot(re, im) ? '' : formatNumber(re, 3);
+    const i = im === 0 ? '' : `${formatNumber(im, 3)}i`;
+    const text = r && i ? `${r} ± ${i}` : i ? `±${i}` : r || '0';
+    seen.set(text, (seen.get(text) ?? 0) + 1);
+  }
+  const list = [...seen].map(([text, count]) => (count > 1 ? `${text} (×${count})` : text)).join(', ');
+  const growing = fastUnstable(fast);
+  const verdict =
+    growing === 0
+      ? 'stable for every h (Re λ ≤ 0)'
+      : `${growing} with Re λ > 0 grow${growing === 1 ? 's' : ''}, as the linearised fast motion itself does, whatever h`;
+  return `Fast block (${n} eigenvalue${n === 1 ? '' : 's'}, not marked): λ = ${list}, integrated by its matrix exponential — ${verdict}.`;
+}
+
+/** Most distinct markers whose |R| is asked of the engine one by one (a message each). */
+const MAX_MEASURED = 32;
 
 /** Largest window the view grows to when fitting markers (beyond, they are listed). */
 const MAX_FIT = 1e4;

@@ -10,7 +10,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Adams–Bashforth 3",
     order: 3,
     family: "explicit multistep (Adams)",
-    source: "seed 002 §7.8",
+    source: "Schwab & Delhaes, Lecture notes §7.8",
     stages: 1,
     adaptive: false,
     embedded_order: None,

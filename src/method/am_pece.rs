@@ -10,7 +10,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Adams–Moulton PECE (AB3 + AM4)",
     order: 4,
     family: "explicit multistep (Adams)",
-    source: "seed 002 §7.8 (PECE, Shampine 1975)",
+    source: "Schwab & Delhaes, Lecture notes §7.8 (PECE, Shampine 1975)",
     stages: 2,
     adaptive: false,
     embedded_order: None,

@@ -9,7 +9,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Backward Euler",
     order: 1,
     family: "implicit (Newton)",
-    source: "seed 002 §7.7",
+    source: "Schwab & Delhaes, Lecture notes §7.7",
     stages: 1,
     adaptive: false,
     embedded_order: None,

@@ -16,7 +16,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "BDF2",
     order: 2,
     family: "implicit multistep (BDF)",
-    source: "seed 002 §7.8 (corrected per ../shared/METHODS.md)",
+    source: "Schwab & Delhaes, Lecture notes §7.8 (corrected, see Sources)",
     stages: 1,
     adaptive: false,
     embedded_order: None,

@@ -45,7 +45,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Bogacki–Shampine 3(2)",
     order: 3,
     family: "explicit Runge–Kutta, embedded pair",
-    source: "seed 002, ode23 listing and ntrp23 (update weights per METHODS.md)",
+    source: "Schwab & Delhaes, Lecture notes, ode23 listing and ntrp23 (update weights corrected, see Sources)",
     stages: 3,
     adaptive: true,
     embedded_order: Some(2),

@@ -83,7 +83,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Dormand–Prince 5(4)",
     order: 5,
     family: "explicit Runge–Kutta, embedded pair",
-    source: "seed 002, ode45 listing and ntrp45",
+    source: "Schwab & Delhaes, Lecture notes, ode45 listing and ntrp45",
     stages: 6,
     adaptive: true,
     embedded_order: Some(4),

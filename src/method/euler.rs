@@ -19,7 +19,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Explicit Euler",
     order: 1,
     family: "explicit Runge–Kutta",
-    source: "seed 002 §7.1 (Euler step)",
+    source: "Schwab & Delhaes, Lecture notes §7.1 (Euler step)",
     stages: 1,
     adaptive: false,
     embedded_order: None,

@@ -21,7 +21,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Heun",
     order: 2,
     family: "explicit Runge–Kutta",
-    source: "seed 002 §7.2 (Heun step)",
+    source: "Schwab & Delhaes, Lecture notes §7.2 (Heun step)",
     stages: 2,
     adaptive: false,
     embedded_order: None,

@@ -60,7 +60,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Local Linearization",
     order: 2,
     family: "exponential (local linearization)",
-    source: "seed 000 eqs. (1)–(6), (18), (29)–(33), (38)–(40)",
+    source: "Gil, Sanfelice & Nikravesh, Local Linearization Method, eqs. (1)–(6), (18), (29)–(33), (38)–(40)",
     stages: 1,
     adaptive: true,
     embedded_order: Some(2),

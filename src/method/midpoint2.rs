@@ -20,7 +20,8 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Euler 2 (midpoint, second-order systems)",
     order: 1,
     family: "explicit, for second-order systems",
-    source: "seed 002 §7.4 (a method for second order differential equations)",
+    source:
+        "Schwab & Delhaes, Lecture notes §7.4 (a method for second order differential equations)",
     stages: 1,
     adaptive: false,
     embedded_order: None,

@@ -18,7 +18,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Runge–Kutta 4",
     order: 4,
     family: "explicit Runge–Kutta",
-    source: "seed 002 §7.3 (Runge Kutta 4 step)",
+    source: "Schwab & Delhaes, Lecture notes §7.3 (Runge Kutta 4 step)",
     stages: 4,
     adaptive: false,
     embedded_order: None,

@@ -54,7 +54,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Rosenbrock 4(3)",
     order: 4,
     family: "Rosenbrock",
-    source: "seed 001 §2, Table 1 (γ21 sign corrected, ../shared/METHODS.md), eqs. (2)–(7)",
+    source: "Negrut et al. 2003, Rosenbrock–Nystrom II, §2, Table 1 (γ21 sign corrected, see Sources), eqs. (2)–(7)",
     stages: 3,
     adaptive: true,
     embedded_order: Some(3),

@@ -78,7 +78,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Rosenbrock 4(3), Table 2 form",
     order: 4,
     family: "Rosenbrock",
-    source: "seed 001 §2, Table 2 (a21 = 2.0, ../shared/METHODS.md): ros4 without products with J",
+    source: "Negrut et al. 2003, Rosenbrock–Nystrom II, §2, Table 2 (a21 = 2.0, corrected, see Sources): ros4 without products with J",
     stages: 3,
     adaptive: true,
     embedded_order: Some(3),

@@ -44,7 +44,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Slow/fast (RK4 + exponential)",
     order: 1,
     family: "slow/fast exponential",
-    source: "seed 003 eqs. (17)–(47) (eqs. 45, 47 corrected per ../shared/METHODS.md)",
+    source: "Gil, Sanfelice & Nikravesh 2013, eqs. (17)–(47) (eqs. 45, 47 corrected, see Sources)",
     stages: 6,
     adaptive: false,
     embedded_order: None,

@@ -29,7 +29,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "W-method ROS2",
     order: 2,
     family: "W-method (Rosenbrock type)",
-    source: "seed 001 Table 3 (Verwer et al. ROS2), eqs. (2)–(7)",
+    source: "Negrut et al. 2003, Rosenbrock–Nystrom II, Table 3 (Verwer et al. ROS2), eqs. (2)–(7)",
     stages: 2,
     adaptive: true,
     embedded_order: Some(1),

@@ -33,7 +33,7 @@ pub fn info() -> ModelInfo {
         // Seed 000 §3: ball 1 at 1.0 m, ball 2 at 0.5 m, both at rest.
         y0: vec![1.0, 0.5, 0.0, 0.0],
         t1: 3.0,
-        source: "seed 000 §3, eqs. (19)–(21)".into(),
+        source: "Gil, Sanfelice & Nikravesh, Local Linearization Method, §3, eqs. (19)–(21)".into(),
         outputs: strings(&["energy"]),
         exact: false,
         second_order: true,
@@ -43,11 +43,11 @@ pub fn info() -> ModelInfo {
         events: vec![
             EventInfo::new(
                 "psi1",
-                "Ψ1 = 2R − (y1 − y2), seed 000 eq. (19): > 0 while the balls overlap",
+                "Ψ1 = 2R − (y1 − y2), Gil, Sanfelice & Nikravesh, Local Linearization Method, eq. (19): > 0 while the balls overlap",
             ),
             EventInfo::new(
                 "psi2",
-                "Ψ2 = R − y2, seed 000 eq. (19): > 0 while the lower ball is in the ground",
+                "Ψ2 = R − y2, Gil, Sanfelice & Nikravesh, Local Linearization Method, eq. (19): > 0 while the lower ball is in the ground",
             ),
         ],
     }
@@ -68,7 +68,7 @@ struct BouncingBalls {
 }
 
 impl BouncingBalls {
-    /// Ψ1, Ψ2 of seed 000 eq. (19).
+    /// Ψ1, Ψ2 of Gil, Sanfelice & Nikravesh, Local Linearization Method, eq. (19).
     fn psi(&self, y: &[f64]) -> (f64, f64) {
         (2.0 * self.r - (y[0] - y[1]), self.r - y[1])
     }

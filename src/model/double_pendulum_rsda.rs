@@ -90,9 +90,10 @@ pub fn info() -> ModelInfo {
         y0: vec![2.0 * PI, 23.0 * PI / 12.0, 0.0, 10.0],
         t0: 0.0,
         t1: 2.0,
-        source: "seed 001 §3.1, Fig. 1 (geometry and initial state checked in \
-                 ../shared/METHODS.md)"
-            .into(),
+        source:
+            "Negrut et al. 2003, Rosenbrock–Nystrom II, §3.1, Fig. 1 (geometry and initial state \
+                 checked, see Sources)"
+                .into(),
         outputs: strings(&["energy", "x2", "y2", "ẋ2", "ẏ2"]),
         exact: false,
         fast: vec![],

@@ -27,7 +27,7 @@ pub fn info() -> ModelInfo {
         y0: vec![0.0, 0.0],
         t0: 0.0,
         t1: 5.0,
-        source: "seed 002 eq. (7.7)".into(),
+        source: "Schwab & Delhaes, Lecture notes, eq. (7.7)".into(),
         outputs: strings(&["energy"]),
         exact: true,
         second_order: true,

@@ -19,7 +19,7 @@ pub fn info() -> ModelInfo {
         y0: vec![1.0, 0.0],
         t0: 0.0,
         t1: 10.0,
-        source: "seed 002 §7.1, Fig. 7.5".into(),
+        source: "Schwab & Delhaes, Lecture notes §7.1, Fig. 7.5".into(),
         outputs: strings(&["energy"]),
         exact: false,
         second_order: true,

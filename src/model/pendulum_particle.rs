@@ -59,7 +59,7 @@ pub fn info() -> ModelInfo {
         y0: vec![FRAC_PI_4, 0.0, s, -c, 0.0, 0.0],
         t0: 0.0,
         t1: 10.0,
-        source: "seed 003 Fig. 6, eqs. (63)–(68), corrected per ../shared/METHODS.md".into(),
+        source: "Gil, Sanfelice & Nikravesh 2013, Fig. 6, eqs. (63)–(68), with corrections (see Sources)".into(),
         outputs: strings(&["energy"]),
         exact: false,
         fast: vec![2, 3, 4, 5],

@@ -38,7 +38,7 @@ pub fn info() -> ModelInfo {
         y0: vec![1.0, 0.0, 1.0, 0.0],
         t0: 0.0,
         t1: 5.0,
-        source: "seed 003 eqs. (50)–(51), (60)–(62)".into(),
+        source: "Gil, Sanfelice & Nikravesh 2013, eqs. (50)–(51), (60)–(62)".into(),
         outputs: vec![],
         exact: true,
         fast: vec![2, 3],

@@ -31,8 +31,8 @@ pub fn info() -> ModelInfo {
         y0: vec![2.0, 0.0],
         t0: 0.0,
         t1: 3000.0,
-        source: "classic stiff test (Hairer–Wanner II §IV.1), not a seed model; \
-                 seed 001 §2 motivates L-stable methods on such problems"
+        source: "classic stiff test (Hairer–Wanner II §IV.1), not from the four works \
+                 in Sources; Negrut et al. 2003, Rosenbrock–Nystrom II, §2 motivates L-stable methods on such problems"
             .into(),
         outputs: vec![],
         exact: false,

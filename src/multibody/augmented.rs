@@ -200,7 +200,7 @@ pub fn build(desc: Description, stab: Stabilization) -> (ModelInfo, Box<dyn Mode
     let native = &desc.native;
     let info = ModelInfo {
         id: native.id.clone(),
-        name: format!("{} — augmented (000 eq. 9)", native.name),
+        name: format!("{} — augmented (body coordinates + multipliers)", native.name),
         dim: 2 * n,
         names,
         params: native.params.clone(),
@@ -208,7 +208,7 @@ pub fn build(desc: Description, stab: Stabilization) -> (ModelInfo, Box<dyn Mode
         t0: native.t0,
         t1: native.t1,
         source: format!(
-            "{}; augmented index-1 formulation, seed 000 eqs. (7)–(15)",
+            "{}; augmented index-1 formulation, Gil, Sanfelice & Nikravesh, Local Linearization Method, eqs. (7)–(15)",
             native.source
         ),
         outputs: output_names(&desc),

@@ -60,8 +60,8 @@ impl Formulation {
             Some(other) => Err(OdeError::BadSpec {
                 message: format!(
                     "unknown formulation \"{other}\"; the formulations are \"native\" (the \
-                     model's own), \"augmented\" (000 eq. 9) and \"state-space\" (001 \
-                     Algorithm 1)"
+                     model's own), \"augmented\" (body coordinates with multipliers) and \"state-space\" \
+                     (coordinate partitioning)"
                 ),
             }),
         }

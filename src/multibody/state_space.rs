@@ -173,7 +173,10 @@ pub fn new(
     model.qd_acc = qd;
     let info = ModelInfo {
         id: model.desc.native.id.clone(),
-        name: format!("{} — state-space (001 Algorithm 1)", model.desc.native.name),
+        name: format!(
+            "{} — state-space (coordinate partitioning)",
+            model.desc.native.name
+        ),
         dim: y0.len(),
         names,
         params: model.desc.native.params.clone(),
@@ -181,7 +184,7 @@ pub fn new(
         t0: model.desc.native.t0,
         t1: model.desc.native.t1,
         source: format!(
-            "{}; state-space formulation, seed 001 Algorithm 1",
+            "{}; state-space formulation, Negrut et al. 2003, Rosenbrock–Nystrom II, Algorithm 1",
             model.desc.native.source
         ),
         outputs: output_names(&model.desc),

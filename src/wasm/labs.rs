@@ -74,6 +74,10 @@ export interface SpectrumSpec {
   stabilization?: 'none' | 'baumgarte' | 'projection';
   baumgarteAlpha?: number;
   baumgarteBeta?: number;
+  /** One diagonal block of ∂f/∂y of a slow/fast partition: "slow" (the λ_s of ξ = hλ_s) or "fast". */
+  block?: 'slow' | 'fast';
+  /** The fast states of that partition (default: the model's own). */
+  fast?: number[];
 }
 /** One row of `compareRuns`: a state's largest error Δ, where (t*), relative, RMS. */
 export interface ComponentError {

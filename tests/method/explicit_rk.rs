@@ -291,3 +291,27 @@ fn measured_steps_give_the_norm_of_their_estimate_bit_for_bit() {
         }
     }
 }
+
+/// Every method's `source` (shown beside the method on the page) names its authors, as a
+/// reader can look it up, and none of the project's own file names.
+#[test]
+fn every_method_cites_its_source_by_authors() {
+    let authors = [
+        "Schwab & Delhaes",
+        "Negrut et al.",
+        "Gil, Sanfelice & Nikravesh",
+        "Hairer",
+        "Butcher",
+    ];
+    for id in method::ids() {
+        let info = method::info(&id).unwrap();
+        assert!(
+            authors.iter().any(|a| info.source.contains(a)) || id == "custom",
+            "{id}: {}",
+            info.source
+        );
+        for internal in ["seed", "METHODS", "../shared"] {
+            assert!(!info.source.contains(internal), "{id}: {}", info.source);
+        }
+    }
+}
