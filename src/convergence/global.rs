@@ -9,9 +9,10 @@
 //!   an estimate of the error of the finer run yₙ, with p the method's order.
 
 use super::fit::{fit_slope, SlopeFit};
-use super::run::{fixed_step, max_dist, Reference};
+use super::run::{fixed_spec, fixed_step, max_dist, Reference};
 use super::spec::Plan;
-use crate::error::OdeError;
+use crate::driver::Diagnosis;
+use crate::error::{num, OdeError};
 use serde::Serialize;
 
 /// One method's error-vs-h series; arrays are indexed by level (h decreasing).
@@ -33,6 +34,11 @@ pub struct GlobalSeries {
     /// Richardson's error estimate of yₙ, 002 eq. (7.9) (NaN at the first level).
     pub richardson: Vec<f64>,
     pub fit: SlopeFit,
+    /// Why no slope could be fitted (fewer than two runs reached t1 with a finite,
+    /// nonzero error): the diagnosis of the run at the largest h that stopped, in the
+    /// words `solve` uses. `None` when the fit is usable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnosis: Option<Diagnosis>,
 }
 
 pub fn global_series(
@@ -52,12 +58,17 @@ pub fn global_series(
         d_ratio: Vec::new(),
         richardson: Vec::new(),
         fit: fit_slope(&[], &[]),
+        diagnosis: None,
     };
+    let mut first_stop: Option<f64> = None;
     let mut previous: Option<Vec<f64>> = None;
     let denom = crate::math::powi(2.0, order as i32) - 1.0;
     for &n in &plan.levels {
         let h = plan.h(n);
         let end = fixed_step(plan, method, plan.t1, h)?;
+        if end.stopped.is_some() && first_stop.is_none() {
+            first_stop = Some(h);
+        }
         s.h.push(h);
         // A run that stopped before t1 (blew up, or its linear algebra failed at this
         // h) has no answer there.
@@ -78,5 +89,46 @@ pub fn global_series(
         previous = Some(end.y);
     }
     s.fit = fit_slope(&s.h, &s.error);
+    if s.fit.slope.is_nan() && reference.y1.iter().all(|v| v.is_finite()) {
+        s.diagnosis = unusable(plan, method, &s, first_stop);
+    }
     Ok(s)
+}
+
+/// Why a series has no slope: how many runs were usable and what stopped the first
+/// run that did not reach t1 (its diagnosis, computed by `solve`).
+fn unusable(
+    plan: &Plan,
+    method: &str,
+    s: &GlobalSeries,
+    first_stop: Option<f64>,
+) -> Option<Diagnosis> {
+    let usable = s
+        .error
+        .iter()
+        .filter(|e| e.is_finite() && **e > 0.0)
+        .count();
+    let stopped = s.error.iter().filter(|e| e.is_infinite()).count();
+    let (h_big, h_small) = (s.h.first()?, s.h.last()?);
+    let head = format!(
+        "No slope for {method}: {usable} of its {} runs (h = {} … {}) reached t1 with a          usable error, and a slope needs two; {stopped} stopped before t1.",
+        s.h.len(),
+        num(*h_big),
+        num(*h_small)
+    );
+    let Some(h) = first_stop else {
+        return Some(Diagnosis {
+            code: crate::driver::Code::ToleranceTooTight,
+            message: format!("{head} The others' errors are zero: at round-off already."),
+            advice: "Use larger step sizes (a smaller n) to see the truncation error.".into(),
+            t: None,
+            detail: None,
+            fix: None,
+        });
+    };
+    let d = crate::driver::diagnosis_of(&fixed_spec(plan, method, plan.t1, h))?;
+    Some(Diagnosis {
+        message: format!("{head} At h = {}: {}", num(h), d.message),
+        ..d
+    })
 }
