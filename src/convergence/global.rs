@@ -60,15 +60,11 @@ pub fn global_series(
         fit: fit_slope(&[], &[]),
         diagnosis: None,
     };
-    let mut first_stop: Option<f64> = None;
     let mut previous: Option<Vec<f64>> = None;
     let denom = crate::math::powi(2.0, order as i32) - 1.0;
     for &n in &plan.levels {
         let h = plan.h(n);
         let end = fixed_step(plan, method, plan.t1, h)?;
-        if end.stopped.is_some() && first_stop.is_none() {
-            first_stop = Some(h);
-        }
         s.h.push(h);
         // A run that stopped before t1 (blew up, or its linear algebra failed at this
         // h) has no answer there.
@@ -90,19 +86,14 @@ pub fn global_series(
     }
     s.fit = fit_slope(&s.h, &s.error);
     if s.fit.slope.is_nan() && reference.y1.iter().all(|v| v.is_finite()) {
-        s.diagnosis = unusable(plan, method, &s, first_stop);
+        s.diagnosis = unusable(plan, method, &s);
     }
     Ok(s)
 }
 
-/// Why a series has no slope: how many runs were usable and what stopped the first
-/// run that did not reach t1 (its diagnosis, computed by `solve`).
-fn unusable(
-    plan: &Plan,
-    method: &str,
-    s: &GlobalSeries,
-    first_stop: Option<f64>,
-) -> Option<Diagnosis> {
+/// Why a series has no slope: how many runs were usable and the diagnosis (computed
+/// by `solve`) of the first run, from the largest h, that has one.
+fn unusable(plan: &Plan, method: &str, s: &GlobalSeries) -> Option<Diagnosis> {
     let usable = s
         .error
         .iter()
@@ -110,25 +101,41 @@ fn unusable(
         .count();
     let stopped = s.error.iter().filter(|e| e.is_infinite()).count();
     let (h_big, h_small) = (s.h.first()?, s.h.last()?);
+    let why = if usable >= 2 {
+        "the error does not fall as h shrinks"
+    } else {
+        "a slope needs two usable runs"
+    };
     let head = format!(
-        "No slope for {method}: {usable} of its {} runs (h = {} … {}) reached t1 with a          usable error, and a slope needs two; {stopped} stopped before t1.",
+        "No slope for {method}: of its {} runs (h = {} … {}), {stopped} stopped before t1 \
+         and {usable} reached it with a usable error; {why}.",
         s.h.len(),
         num(*h_big),
         num(*h_small)
     );
-    let Some(h) = first_stop else {
-        return Some(Diagnosis {
-            code: crate::driver::Code::ToleranceTooTight,
-            message: format!("{head} The others' errors are zero: at round-off already."),
-            advice: "Use larger step sizes (a smaller n) to see the truncation error.".into(),
-            t: None,
-            detail: None,
-            fix: None,
-        });
-    };
-    let d = crate::driver::diagnosis_of(&fixed_spec(plan, method, plan.t1, h))?;
+    for &h in &s.h {
+        if let Some(d) = crate::driver::diagnosis_of(&fixed_spec(plan, method, plan.t1, h)) {
+            return Some(Diagnosis {
+                message: format!("{head} At h = {}: {}", num(h), d.message),
+                ..d
+            });
+        }
+    }
+    let zero = s.error.iter().all(|e| *e == 0.0);
     Some(Diagnosis {
-        message: format!("{head} At h = {}: {}", num(h), d.message),
-        ..d
+        code: if zero {
+            crate::driver::Code::ToleranceTooTight
+        } else {
+            crate::driver::Code::UnstableStep
+        },
+        message: if zero {
+            format!("{head} Every error is zero: the runs are exact to round-off.")
+        } else {
+            format!("{head} The error grows as h shrinks at these h.")
+        },
+        advice: "Try smaller step sizes (a larger n).".into(),
+        t: None,
+        detail: None,
+        fix: None,
     })
 }

@@ -46,13 +46,16 @@ pub fn convergence(spec: &ConvergenceSpec) -> Result<ConvergenceResult, OdeError
     let diagnosis = if reference.y1.iter().all(|v| v.is_finite()) {
         None
     } else {
-        reference.failure(plan.t1).map(|d| crate::driver::Diagnosis {
-            message: format!(
-                "The reference solution (dp45 at rtol 1e-12) could not be computed to                  t1, so no error can be measured. {}",
-                d.message
-            ),
-            ..d
-        })
+        reference
+            .failure(plan.t1)
+            .map(|d| crate::driver::Diagnosis {
+                message: format!(
+                    "The reference solution (dp45 at rtol 1e-12) could not be computed to \
+                 t1, so no error can be measured. {}",
+                    d.message
+                ),
+                ..d
+            })
     };
     let mut global = Vec::new();
     for m in &plan.methods {
