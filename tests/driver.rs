@@ -539,7 +539,11 @@ fn issue_3_step_size_underflow_is_a_typed_stop() {
         sol.stopped_by,
         Some(OdeError::StepSizeUnderflow { .. })
     ));
-    assert!(sol.stopped_by.unwrap().to_string().starts_with("step size underflow at t = 0.7"));
+    assert!(sol
+        .stopped_by
+        .unwrap()
+        .to_string()
+        .starts_with("step size underflow at t = 0.7"));
     let mut it = Integrator::new(&s).unwrap();
     let err = loop {
         if let Err(e) = it.step() {
@@ -696,7 +700,10 @@ fn a_stop_is_reported_the_same_by_solve_advance_and_the_labs() {
     };
     assert_eq!(stop, solve_stop);
     // `warning` is the stop's diagnosis, `stopped_by` the stop itself.
-    assert_eq!(sol.warning.clone().unwrap(), sol.diagnosis.as_ref().unwrap().text());
+    assert_eq!(
+        sol.warning.clone().unwrap(),
+        sol.diagnosis.as_ref().unwrap().text()
+    );
     assert_eq!(rejected as u64, sol.stats.nreject);
     assert!(it.done());
     assert_eq!(it.stopped(), Some(&solve_stop));
