@@ -571,7 +571,7 @@ impl Diagnoser<'_> {
         let m = self.method_id();
         let what = match stopped {
             Some((t, t_last)) => format!(
-                "The solution blew up at t = {} (in the step from t = {}, the last point \
+                "The solution blew up (past 1e150 or NaN) at t = {} (in the step from t = {}, the last point \
                  drawn): {m} is unstable at h = {}.",
                 num(t),
                 num(t_last),
@@ -701,7 +701,7 @@ impl Diagnoser<'_> {
         Diagnosis {
             code: Code::UnstableStep,
             message: format!(
-                "The solution blew up at t = {} (in the step from t = {}, the last point \
+                "The solution blew up (past 1e150 or NaN) at t = {} (in the step from t = {}, the last point \
                  drawn) with h = {}, and a run with a step four times smaller does not: \
                  the method is unstable at this step size.",
                 num(t),
