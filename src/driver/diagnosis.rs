@@ -545,19 +545,27 @@ impl Diagnoser<'_> {
     fn unstable(&self, stopped: Option<(f64, f64)>) -> Option<(Diagnosis, f64)> {
         let h = self.fixed_h()?;
         let amp = self.amplification()?;
-        let mut worst: Option<(Binding, f64)> = None;
-        for i in self.sane_points() {
-            let (t, y) = self.point(i);
-            if let Some(b) = self.binding(&amp, t, y) {
-                if worst.as_ref().is_none_or(|(w, _)| b.h_max < w.h_max) {
-                    worst = Some((b, t));
-                }
-            }
-        }
         // The spectrum along the whole interval, from a run of an L-stable method: a
         // nonlinear problem's eigenvalues move (Robertson's and HIRES's fastest grow
-        // later in the run), and a blown-up run saw only its beginning.
-        for (t, y) in self.stable_trajectory() {
+        // later in the run), and a blown-up run saw only its beginning, its last points
+        // already carrying the growing mode. The run's own points (those still at its
+        // scale) stand in when that run is not available (more than 50 states).
+        let mut points = self.stable_trajectory();
+        if points.is_empty() {
+            points = self
+                .sane_points()
+                .into_iter()
+                .map(|i| {
+                    let (t, y) = self.point(i);
+                    (t, y.to_vec())
+                })
+                .collect();
+        } else {
+            let (t, y) = self.point(0);
+            points.push((t, y.to_vec()));
+        }
+        let mut worst: Option<(Binding, f64)> = None;
+        for (t, y) in points {
             if let Some(b) = self.binding(&amp, t, &y) {
                 if worst.as_ref().is_none_or(|(w, _)| b.h_max < w.h_max) {
                     worst = Some((b, t));
