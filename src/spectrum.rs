@@ -14,9 +14,12 @@ pub const MAX_DIM: usize = 400;
 pub fn eigenvalues(jacobian: DMatrix<f64>) -> Result<Vec<Complex<f64>>, OdeError> {
     let n = jacobian.nrows();
     if n > MAX_DIM {
-        return Err(OdeError::BadSpec {
-            message: format!(
-                "the spectrum is computed for at most {MAX_DIM} states, this system has {n}"
+        return Err(OdeError::OutOfRange {
+            what: "the number of states whose eigenvalues the ξ-plane computes".into(),
+            value: n as f64,
+            allowed: format!(
+                "at most {MAX_DIM} (a dense eigenvalue computation costs n³; a smaller N \
+                 shows the same pattern)"
             ),
         });
     }
@@ -49,7 +52,7 @@ pub fn of_model(model: &dyn Model, t: f64, y: &[f64]) -> Result<Vec<Complex<f64>
         });
     }
     let jacobian = model.jacobian(t, y).ok_or_else(|| OdeError::BadSpec {
-        message: "this model has no Jacobian, so its eigenvalues cannot be shown".into(),
+        message: "this model has no Jacobian ∂f/∂y, so its eigenvalues cannot be shown".into(),
     })?;
     // A constrained formulation that cannot recover or solve at y says why.
     if let Some(failure) = model.take_failure() {

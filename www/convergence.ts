@@ -46,6 +46,11 @@ export function unionSeries(series: { x: ArrayLike<number>; y: ArrayLike<number>
   return [Float64Array.from(xs), ...ys];
 }
 
+/** A fitted slope, or why there is none (fewer than two usable points). */
+function slopeText(slope: number): string {
+  return Number.isFinite(slope) ? `slope ${formatNumber(slope, 3)}` : 'no slope: fewer than two usable runs';
+}
+
 export class ConvergenceView {
   private readonly methodsBox = byId<HTMLElement>('conv-methods');
   private readonly nMin = byId<HTMLInputElement>('conv-nmin');
@@ -100,7 +105,12 @@ export class ConvergenceView {
     try {
       const result = await this.engine.convergence(spec);
       this.draw(result);
-      this.setStatus('ok', `Errors against ${result.reference === 'exact' ? 'the exact solution' : `a reference run (${result.reference})`} at t1 = ${formatNumber(result.t1)}.`);
+      // An unusable result says why, in the words a run's diagnosis uses.
+      const why = [result.diagnosis, ...result.global.map((g) => g.diagnosis)]
+        .filter((d) => d !== undefined)
+        .map((d) => `${d.message} ${d.advice}`);
+      const head = `Errors against ${result.reference === 'exact' ? 'the exact solution' : `a reference run (${result.reference})`} at t1 = ${formatNumber(result.t1)}.`;
+      this.setStatus(why.length > 0 ? 'warning' : 'ok', [head, ...why].join(' '));
     } catch (e) {
       if (e instanceof CancelledError) this.setStatus('warning', 'Cancelled.');
       else this.setStatus('error', e instanceof Error ? e.message : String(e));
@@ -131,7 +141,7 @@ export class ConvergenceView {
       const plot = new Plot(byId('plot-global'), { xLabel: 'h', yLabel: 'error at t1', series, logX: true, logY: true, points: true });
       const [h, ...cols] = ascending(global[0].h, ...global.flatMap((g) => [g.error, g.richardson]));
       plot.setData(h, cols);
-      global.forEach((g, i) => plot.setLabel(1 + 2 * i, `${g.method} (slope ${formatNumber(g.fit.slope, 3)})`, g.fit.slope));
+      global.forEach((g, i) => plot.setLabel(1 + 2 * i, `${g.method} (${slopeText(g.fit.slope)})`, g.fit.slope));
       this.plots.push(plot);
 
       const dPlot = new Plot(byId('plot-dn'), {
@@ -173,7 +183,7 @@ export class ConvergenceView {
       const plot = new Plot(byId('plot-local'), { xLabel: 'h', yLabel: 'error of one step', series, logX: true, logY: true, points: true });
       const [h, ...cols] = ascending(local[0].h, ...local.flatMap((l) => [l.error, l.estimate]));
       plot.setData(h, cols);
-      local.forEach((l, i) => plot.setLabel(1 + 2 * i, `${l.method} (slope ${formatNumber(l.fit.slope, 3)})`, l.fit.slope));
+      local.forEach((l, i) => plot.setLabel(1 + 2 * i, `${l.method} (${slopeText(l.fit.slope)})`, l.fit.slope));
       this.plots.push(plot);
     }
     this.showTable(result);
@@ -186,8 +196,8 @@ export class ConvergenceView {
       const cells = [
         g.method,
         String(g.order),
-        formatNumber(g.fit.slope, 3),
-        `${formatNumber(g.h[g.fit.from], 3)} … ${formatNumber(g.h[g.fit.to], 3)}`,
+        Number.isFinite(g.fit.slope) ? formatNumber(g.fit.slope, 3) : 'none',
+        Number.isFinite(g.fit.slope) ? `${formatNumber(g.h[g.fit.from], 3)} … ${formatNumber(g.h[g.fit.to], 3)}` : (g.diagnosis?.code ?? 'fewer than two usable runs'),
         g.fit.floor === undefined ? 'not reached' : formatNumber(g.h[g.fit.floor], 3),
         ratio.length ? formatNumber(ratio[Math.floor(ratio.length / 2)], 3) : '—',
       ];

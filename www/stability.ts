@@ -272,7 +272,8 @@ export class StabilityView {
       } catch (e) {
         eigenvalues = new Float64Array();
         fast = undefined;
-        if (c || settings.method === 'slowfast') note = `No hλ markers: ${e instanceof Error ? e.message : String(e)}`;
+        // The engine's reason (too many states, no Jacobian, a singular configuration).
+        note = `No hλ markers: ${e instanceof Error ? e.message : String(e)}`;
       }
       // An adaptive run's step at that time (the one leaving it, or the last one); a
       // custom tableau's adaptivity comes from the engine's analysis (`run.adaptive`).

@@ -9,7 +9,7 @@
 import { byId, fillDefinitions } from './dom';
 import { CancelledError } from './client';
 import type { EngineClient } from './client';
-import type { Solution, TableauSpec } from './engine';
+import type { Diagnosis, DiagnosisFix, Solution, TableauSpec } from './engine';
 import type { TableauAnalysis } from './engine-labs';
 import { Comparisons } from './comparison';
 import { download, runsToCsv } from './export';
@@ -49,6 +49,9 @@ export class TrajectoryView {
 
   private readonly cancelButton = byId<HTMLButtonElement>('cancel');
   private readonly messageBox = byId<HTMLElement>('message');
+  /** The diagnosis's one-click fix ("Use h ≤ 0.004", "Run with ros4"), under the message. */
+  private readonly fixButton = document.createElement('button');
+  private fix: DiagnosisFix | undefined;
   private readonly stats = byId<HTMLElement>('stats');
 
   constructor(
@@ -93,6 +96,23 @@ export class TrajectoryView {
       this.queued = false;
       this.engine.cancel();
     });
+    this.fixButton.id = 'message-fix';
+    this.fixButton.type = 'button';
+    this.fixButton.hidden = true;
+    this.messageBox.after(this.fixButton);
+    this.fixButton.addEventListener('click', () => void this.applyFix());
+  }
+
+  /** Reruns with the diagnosis's fix applied to the current settings (pins stay). */
+  private applyFix(): Promise<void> {
+    const fix = this.fix;
+    if (!fix) return Promise.resolve();
+    const change: Partial<RunSettings> = {
+      ...(fix.method !== undefined ? { method: fix.method } : {}),
+      ...(fix.h !== undefined ? { h: fix.h } : {}),
+      ...(fix.rtol !== undefined ? { rtol: fix.rtol } : {}),
+    };
+    return this.form.start({ ...this.form.settings(), ...change });
   }
 
   /** Applies settings (all optional), draws, then solves the pins they carry. */
@@ -150,8 +170,10 @@ export class TrajectoryView {
         const run = toRun(settings, model, method, adaptive, sol);
         this.store.setRun(run);
         // A run too long to keep whole is thinned by the core; the page says so.
+        // A stop or a doubtful run: the diagnosis's message and advice (`warning`),
+        // and its fix as a button.
         const notes = [sol.warning, sol.thinned].filter((n): n is string => n !== undefined);
-        this.setStatus(notes.length > 0 ? 'warning' : 'ok', notes.join(' '));
+        this.setStatus(notes.length > 0 ? 'warning' : 'ok', notes.join(' '), sol.diagnosis);
         this.showStats(run);
         // What ran (the controls may have moved on while it solved), with the pins.
         const pins = this.settings().pins;
@@ -235,11 +257,16 @@ export class TrajectoryView {
     this.setStatus('warning', text);
   }
 
-  private setStatus(status: Status, text: string): void {
+  private setStatus(status: Status, text: string, diagnosis?: Diagnosis): void {
     document.body.dataset.status = status;
     this.messageBox.hidden = text === '';
     this.messageBox.textContent = text;
     this.messageBox.className = status;
+    if (diagnosis) this.messageBox.dataset.code = diagnosis.code;
+    else delete this.messageBox.dataset.code;
+    this.fix = diagnosis?.fix;
+    this.fixButton.hidden = this.fix === undefined;
+    this.fixButton.textContent = this.fix?.label ?? '';
   }
 }
 

@@ -10,6 +10,7 @@
  * answer, a moment later the first time.
  */
 import { Integrator, describeSystem, initEngine, methods, models, refusedHere, solve, stabilityMethods } from './engine';
+import type { SolveSpec } from './engine';
 import type { EngineHandoff, Reply, Request, Result } from './protocol';
 
 type Labs = typeof import('./engine-labs');
@@ -42,6 +43,8 @@ async function firstOrWhole<T>(first: () => T, whole: (labs: Labs) => T): Promis
 }
 
 const runs = new Map<number, Run>();
+/** Each open run's spec, to diagnose its stop in the whole engine. */
+const specs = new Map<number, SolveSpec>();
 
 function transferables(result: Result): Transferable[] {
   if (result === null || typeof result !== 'object') return [];
@@ -96,16 +99,29 @@ async function handle(req: Request): Promise<Result> {
         (whole) => new whole.Integrator(req.spec),
       );
       runs.set(req.run, integrator);
+      specs.set(req.run, req.spec);
       return { t: integrator.t, y: integrator.y, outputs: integrator.outputs, exact: integrator.exact };
     }
     case 'advance': {
       const integrator = runs.get(req.run);
       if (!integrator) throw new Error(`run ${req.run} is not open`);
-      return integrator.advance(req.steps);
+      const chunk = integrator.advance(req.steps);
+      // A stop in the run package comes without a diagnosis: the whole engine's solve of
+      // the same spec (same bits) gives it, so Animate and Solve say the same.
+      const spec = specs.get(req.run);
+      if (chunk.warning !== undefined && chunk.diagnosis === undefined && spec) {
+        const sol = (await labs()).solve(spec);
+        if (sol.diagnosis) {
+          chunk.diagnosis = sol.diagnosis;
+          chunk.warning = sol.warning;
+        }
+      }
+      return chunk;
     }
     case 'close':
       runs.get(req.run)?.free();
       runs.delete(req.run);
+      specs.delete(req.run);
       return null;
   }
 }

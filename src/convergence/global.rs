@@ -9,9 +9,10 @@
 //!   an estimate of the error of the finer run yₙ, with p the method's order.
 
 use super::fit::{fit_slope, SlopeFit};
-use super::run::{fixed_step, max_dist, Reference};
+use super::run::{fixed_spec, fixed_step, max_dist, Reference};
 use super::spec::Plan;
-use crate::error::OdeError;
+use crate::driver::Diagnosis;
+use crate::error::{num, OdeError};
 use serde::Serialize;
 
 /// One method's error-vs-h series; arrays are indexed by level (h decreasing).
@@ -33,6 +34,11 @@ pub struct GlobalSeries {
     /// Richardson's error estimate of yₙ, 002 eq. (7.9) (NaN at the first level).
     pub richardson: Vec<f64>,
     pub fit: SlopeFit,
+    /// Why no slope could be fitted (fewer than two runs reached t1 with a finite,
+    /// nonzero error): the diagnosis of the run at the largest h that stopped, in the
+    /// words `solve` uses. `None` when the fit is usable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnosis: Option<Diagnosis>,
 }
 
 pub fn global_series(
@@ -52,6 +58,7 @@ pub fn global_series(
         d_ratio: Vec::new(),
         richardson: Vec::new(),
         fit: fit_slope(&[], &[]),
+        diagnosis: None,
     };
     let mut previous: Option<Vec<f64>> = None;
     let denom = crate::math::powi(2.0, order as i32) - 1.0;
@@ -78,5 +85,57 @@ pub fn global_series(
         previous = Some(end.y);
     }
     s.fit = fit_slope(&s.h, &s.error);
+    if s.fit.slope.is_nan() && reference.y1.iter().all(|v| v.is_finite()) {
+        s.diagnosis = unusable(plan, method, &s);
+    }
     Ok(s)
+}
+
+/// Why a series has no slope: how many runs were usable and the diagnosis (computed
+/// by `solve`) of the first run, from the largest h, that has one.
+fn unusable(plan: &Plan, method: &str, s: &GlobalSeries) -> Option<Diagnosis> {
+    let usable = s
+        .error
+        .iter()
+        .filter(|e| e.is_finite() && **e > 0.0)
+        .count();
+    let stopped = s.error.iter().filter(|e| e.is_infinite()).count();
+    let (h_big, h_small) = (s.h.first()?, s.h.last()?);
+    let why = if usable >= 2 {
+        "the error does not fall as h shrinks"
+    } else {
+        "a slope needs two usable runs"
+    };
+    let head = format!(
+        "No slope for {method}: of its {} runs (h = {} … {}), {stopped} stopped before t1 \
+         and {usable} reached it with a usable error; {why}.",
+        s.h.len(),
+        num(*h_big),
+        num(*h_small)
+    );
+    for &h in &s.h {
+        if let Some(d) = crate::driver::diagnosis_of(&fixed_spec(plan, method, plan.t1, h)) {
+            return Some(Diagnosis {
+                message: format!("{head} At h = {}: {}", num(h), d.message),
+                ..d
+            });
+        }
+    }
+    let zero = s.error.iter().all(|e| *e == 0.0);
+    Some(Diagnosis {
+        code: if zero {
+            crate::driver::Code::ToleranceTooTight
+        } else {
+            crate::driver::Code::UnstableStep
+        },
+        message: if zero {
+            format!("{head} Every error is zero: the runs are exact to round-off.")
+        } else {
+            format!("{head} The error grows as h shrinks at these h.")
+        },
+        advice: "Try smaller step sizes (a larger n).".into(),
+        t: None,
+        detail: None,
+        fix: None,
+    })
 }

@@ -33,12 +33,30 @@ pub struct ConvergenceResult {
     pub global: Vec<global::GlobalSeries>,
     pub work_precision: Vec<work_precision::WorkPrecisionSeries>,
     pub local: Vec<local::LocalSeries>,
+    /// Why the errors cannot be measured: the reference run (dp45 at rtol 1e-12) did not
+    /// reach t1, with its diagnosis. `None` when the reference is fine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnosis: Option<crate::driver::Diagnosis>,
 }
 
 /// Runs every study the spec asks for.
 pub fn convergence(spec: &ConvergenceSpec) -> Result<ConvergenceResult, OdeError> {
     let plan = spec.check()?;
     let reference = run::Reference::new(&plan)?;
+    let diagnosis = if reference.y1.iter().all(|v| v.is_finite()) {
+        None
+    } else {
+        reference
+            .failure(plan.t1)
+            .map(|d| crate::driver::Diagnosis {
+                message: format!(
+                    "The reference solution (dp45 at rtol 1e-12) could not be computed to \
+                 t1, so no error can be measured. {}",
+                    d.message
+                ),
+                ..d
+            })
+    };
     let mut global = Vec::new();
     for m in &plan.methods {
         global.push(global::global_series(&plan, &reference, m)?);
@@ -60,5 +78,6 @@ pub fn convergence(spec: &ConvergenceSpec) -> Result<ConvergenceResult, OdeError
         global,
         work_precision: work,
         local,
+        diagnosis,
     })
 }

@@ -47,16 +47,21 @@ pub fn run_to_end(spec: &SolveSpec) -> Result<RunEnd, OdeError> {
     })
 }
 
-/// A fixed-step run of `method` with step h over the plan's interval.
-pub fn fixed_step(plan: &Plan, method: &str, t1: f64, h: f64) -> Result<RunEnd, OdeError> {
-    run_to_end(&SolveSpec {
+/// The spec of a fixed-step run of `method` with step h over the plan's interval.
+pub fn fixed_spec(plan: &Plan, method: &str, t1: f64, h: f64) -> SolveSpec {
+    SolveSpec {
         method: method.to_string(),
         t1: Some(t1),
         h: Some(h),
         adaptive: Some(false),
         tableau: plan.tableau_for(method),
         ..plan.base.clone()
-    })
+    }
+}
+
+/// A fixed-step run of `method` with step h over the plan's interval.
+pub fn fixed_step(plan: &Plan, method: &str, t1: f64, h: f64) -> Result<RunEnd, OdeError> {
+    run_to_end(&fixed_spec(plan, method, t1, h))
 }
 
 /// The reference solution: the model's exact solution from (t0, y0) where it has one,
@@ -102,7 +107,13 @@ impl Reference {
                 return Ok(out);
             }
         }
-        let end = run_to_end(&SolveSpec {
+        let end = run_to_end(&self.reference_spec(t))?;
+        Ok(end.y)
+    }
+
+    /// The tight dp45 run the reference comes from, to t.
+    fn reference_spec(&self, t: f64) -> SolveSpec {
+        SolveSpec {
             method: "dp45".into(),
             t1: Some(t),
             rtol: Some(Tol::Scalar(1e-12)),
@@ -110,13 +121,21 @@ impl Reference {
             h: None,
             adaptive: Some(true),
             ..self.base.clone()
-        })?;
-        Ok(end.y)
+        }
     }
 
     /// The initial state the runs start from.
     pub fn y0(&self) -> &[f64] {
         &self.y0
+    }
+
+    /// Why the reference run did not reach t (its diagnosis, computed by `solve`), when
+    /// it did not.
+    pub fn failure(&self, t: f64) -> Option<crate::driver::Diagnosis> {
+        if self.exact {
+            return None;
+        }
+        crate::driver::diagnosis_of(&self.reference_spec(t))
     }
 
     pub fn describe(&self) -> String {

@@ -12,10 +12,14 @@
 //! - `outcome.rs`: what a step came to ([`StepOutcome`]): accepted, rejected and
 //!   retried, stopped (a warning) or failed (an error) — one decision for `solve`,
 //!   `Integrator.advance` and the labs.
+//! - `diagnosis.rs`: why a run stopped or why its result is doubtful ([`Diagnosis`],
+//!   its [`Code`] from the published list `Code::ALL`), computed after the run.
 //! - `solve.rs`: a whole run recorded into a [`Solution`]; `record.rs` keeps that
 //!   record within a memory budget (thinning a long run's points, refusing what
 //!   cannot fit).
 
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
+pub mod diagnosis;
 mod outcome;
 pub mod record;
 mod setup;
@@ -23,9 +27,10 @@ mod solve;
 mod stepping;
 
 pub use crate::stats::Stats;
+pub use diagnosis::{Code, Diagnosis, Fix};
 pub use outcome::{Disposition, StepOutcome};
 pub(crate) use setup::build_model;
-pub use solve::{solve, Solution};
+pub use solve::{diagnosis_of, solve, Solution};
 pub use stepping::{Integrator, StepInfo};
 
 /// A state component beyond this magnitude (or NaN) counts as a blow-up. It is far

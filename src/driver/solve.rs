@@ -1,6 +1,8 @@
 //! A whole run recorded: every accepted step's t, y, h, error estimate and the model's
 //! outputs, the requested tEval values and the events, into a [`Solution`].
 
+#[cfg(feature = "full")]
+use super::diagnosis::Diagnosis;
 use super::outcome::StepOutcome;
 use super::record::{fits, too_large, values_in, Point, Recorder};
 use super::stepping::Integrator;
@@ -41,6 +43,12 @@ pub struct Solution {
     pub warning: Option<String>,
     /// The same reason as a typed error.
     pub stopped_by: Option<OdeError>,
+    /// Why the run stopped, or why its result is doubtful though it reached t1 (it
+    /// grew far past its own scale where the method is unstable): the cause computed
+    /// from the run (`diagnosis.rs`). When present, `warning` is its text. Only in the
+    /// whole engine (cargo feature `full`): the first-load build refuses such a run.
+    #[cfg(feature = "full")]
+    pub diagnosis: Option<Diagnosis>,
     /// Re-partitions and Newton work of a constrained formulation (issue 8).
     pub constraint: Option<ConstraintReport>,
     /// Set when the run took more steps than fit in memory and only every 2ᵏ-th step
@@ -143,6 +151,16 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
     }
     debug_assert!(record.last_kept(), "the end of a run is kept");
     let thinned = record.note();
+    #[cfg(feature = "full")]
+    let diagnosis = diagnose(spec, &run, stopped_by.as_ref(), &record);
+    #[cfg(feature = "full")]
+    let warning = match (&diagnosis, &stopped_by) {
+        (Some(d), _) => Some(d.text()),
+        (None, Some(e)) => Some(e.to_string()),
+        (None, None) => None,
+    };
+    #[cfg(not(feature = "full"))]
+    let warning = undiagnosed(&run, stopped_by.as_ref(), &record)?;
     Ok(Solution {
         t: record.t,
         y: record.y,
@@ -162,9 +180,56 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
         t_eval,
         y_eval,
         stats: run.stats,
-        warning: stopped_by.as_ref().map(|e| e.to_string()),
+        warning,
         stopped_by,
+        #[cfg(feature = "full")]
+        diagnosis,
         constraint: run.model.constraint_report(),
         thinned,
     })
+}
+
+/// The run's diagnosis (`diagnosis.rs`), when it stopped or grew past its own scale.
+#[cfg(feature = "full")]
+fn diagnose(
+    spec: &SolveSpec,
+    run: &Integrator,
+    stop: Option<&OdeError>,
+    record: &Recorder,
+) -> Option<Diagnosis> {
+    let record = super::diagnosis::Record {
+        t: &record.t,
+        y: &record.y,
+        h: &record.h,
+    };
+    super::diagnosis::diagnose(spec, run, stop, &record)
+}
+
+/// The first-load build has no diagnosis: a run that stopped or grew past its own
+/// scale is refused, and the page's worker re-runs it in the whole engine.
+#[cfg(not(feature = "full"))]
+fn undiagnosed(
+    run: &Integrator,
+    stop: Option<&OdeError>,
+    record: &Recorder,
+) -> Result<Option<String>, OdeError> {
+    if stop.is_some() || super::diagnosis::growth_of(&run.y0, &record.y) > super::diagnosis::GROWTH
+    {
+        return Err(OdeError::NotInThisBuild {
+            what: "the diagnosis of a run that stopped or blew up",
+        });
+    }
+    Ok(None)
+}
+
+/// The diagnosis of the run `spec` describes (`None` when it is fine or refused).
+#[cfg(feature = "full")]
+pub fn diagnosis_of(spec: &SolveSpec) -> Option<Diagnosis> {
+    solve(spec).ok().and_then(|s| s.diagnosis)
+}
+
+/// The first-load build diagnoses nothing (the labs that ask are not in it).
+#[cfg(not(feature = "full"))]
+pub fn diagnosis_of(_: &SolveSpec) -> Option<super::Diagnosis> {
+    None
 }

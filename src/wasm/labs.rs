@@ -196,6 +196,9 @@ export interface GlobalSeries {
   /** Richardson's estimate of the error of y_n, D_n/(2^p − 1) (002 eq. 7.9). */
   richardson: Float64Array;
   fit: SlopeFit;
+  /** Why no slope could be fitted (fewer than two usable runs): the diagnosis of the
+   *  first run that stopped, in the words `solve` uses. */
+  diagnosis?: Diagnosis;
 }
 export interface WorkPrecisionSeries {
   method: string;
@@ -222,6 +225,8 @@ export interface ConvergenceResult {
   global: GlobalSeries[];
   workPrecision: WorkPrecisionSeries[];
   local: LocalSeries[];
+  /** Why no error can be measured: the reference run did not reach t1. */
+  diagnosis?: Diagnosis;
 }
 /** One order condition Σ bᵢ Φᵢ(t) = 1/γ(t) for a rooted tree t (HNW I §II.2). */
 export interface OrderCondition {
@@ -277,6 +282,12 @@ export interface TableauAnalysis {
 /// Solves `run` and `reference` (same model and interval) and compares them: per state
 /// the largest error and when it happens, relative and RMS errors, with the reference
 /// interpolated by a natural cubic spline (seed 001 §3.1).
+/// The published list of diagnosis codes (`Diagnosis.code`), in order.
+#[wasm_bindgen(js_name = diagnosisCodes, unchecked_return_type = "DiagnosisCode[]")]
+pub fn diagnosis_codes() -> Result<JsValue, JsError> {
+    to_js(crate::driver::Code::ALL)
+}
+
 #[wasm_bindgen(js_name = compareRuns, unchecked_return_type = "RunComparison")]
 pub fn compare_runs(
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] run: JsValue,
@@ -422,6 +433,9 @@ pub fn convergence(
     set(&obj, "reference", &JsValue::from_str(&r.reference))?;
     set(&obj, "t0", &JsValue::from_f64(r.t0))?;
     set(&obj, "t1", &JsValue::from_f64(r.t1))?;
+    if let Some(d) = &r.diagnosis {
+        set(&obj, "diagnosis", &to_js(d)?)?;
+    }
     let global = Array::new();
     for g in &r.global {
         let o = Object::new();
@@ -436,6 +450,9 @@ pub fn convergence(
         set(&o, "dRatio", &f64s(&g.d_ratio))?;
         set(&o, "richardson", &f64s(&g.richardson))?;
         set(&o, "fit", &to_js(&g.fit)?)?;
+        if let Some(d) = &g.diagnosis {
+            set(&o, "diagnosis", &to_js(d)?)?;
+        }
         global.push(&o);
     }
     set(&obj, "global", &global)?;

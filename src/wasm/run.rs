@@ -140,14 +140,50 @@ export interface Solution {
   stats: Stats;
   /** Why the run stopped before t1 (it blew up, step size underflow, step budget, a
    *  singular matrix, Newton failure, a non-finite exponential, a singular
-   *  saddle-point matrix, constraint Newton failure, an unfixable partition). */
+   *  saddle-point matrix, constraint Newton failure, an unfixable partition), or why
+   *  its result is doubtful: `diagnosis`'s message and advice when there is one. */
   warning?: string;
+  /** Why the run stopped or why its result is doubtful, computed from the run. */
+  diagnosis?: Diagnosis;
   /** Constrained formulations (SolveSpec.formulation): re-partitions, Newton work. */
   constraint?: ConstraintReport;
   /** Present when the run took more steps than fit in memory: only every 2^k-th step
    *  (and the start, every event and the end) was kept; says so in words. h[i] and
    *  errEst[i] are then the step that ended at t[i+1]. */
   thinned?: string;
+}
+/** The published list of diagnosis codes (`diagnosisCodes()` in the labs package). */
+export type DiagnosisCode =
+  | "stiff"
+  | "unstable-step"
+  | "newton"
+  | "not-finite"
+  | "solution-blow-up"
+  | "max-steps"
+  | "tolerance-too-tight"
+  | "event-chatter"
+  | "step-underflow"
+  | "singular-mechanism";
+/** One setting change that cures a diagnosed problem, and the words of its button. */
+export interface DiagnosisFix {
+  label: string;
+  method?: string;
+  h?: number;
+  rtol?: number;
+}
+/** Why a run stopped, or why its result is doubtful. */
+export interface Diagnosis {
+  code: DiagnosisCode;
+  /** What happened, in plain words. */
+  message: string;
+  /** What to do about it, naming controls the page has. */
+  advice: string;
+  /** Where it happened. */
+  t?: number;
+  /** The numbers behind it (eigenvalue, largest stable h…). */
+  detail?: string;
+  /** A one-click fix, when one setting change cures it. */
+  fix?: DiagnosisFix;
 }
 /** What `Integrator.advance(n)` returns: up to n steps, flat and row-major. */
 export interface Chunk {
@@ -161,6 +197,8 @@ export interface Chunk {
   stats: Stats;
   /** Why the run stopped early (e.g. it blew up), if it did. */
   warning?: string;
+  /** Its diagnosis (in the whole engine, the labs package). */
+  diagnosis?: Diagnosis;
 }
 /** What `Integrator.step()` returns. */
 export interface StepResult {
@@ -245,6 +283,10 @@ fn solution_to_js(sol: &Solution) -> Result<JsValue, JsError> {
     if let Some(w) = &sol.warning {
         set(&obj, "warning", &JsValue::from_str(w))?;
     }
+    #[cfg(feature = "full")]
+    if let Some(d) = &sol.diagnosis {
+        set(&obj, "diagnosis", &to_js(d)?)?;
+    }
     if let Some(c) = &sol.constraint {
         set(&obj, "constraint", &to_js(c)?)?;
     }
@@ -267,6 +309,16 @@ pub fn solve(
 #[wasm_bindgen]
 pub struct Integrator {
     inner: driver::Integrator,
+    /// The spec, to diagnose a stop (the whole run again, recorded: `driver::solve`).
+    #[cfg(feature = "full")]
+    spec: SolveSpec,
+}
+
+/// The diagnosis of the run `spec` describes, when it stops: the step-by-step run keeps
+/// no record, so the stop is diagnosed on the whole run again (same bits).
+#[cfg(feature = "full")]
+fn stop_diagnosis(spec: &SolveSpec) -> Option<driver::Diagnosis> {
+    driver::diagnosis_of(spec)
 }
 
 #[wasm_bindgen]
@@ -279,6 +331,8 @@ impl Integrator {
         let spec = read::<SolveSpec>("the spec", spec)?;
         Ok(Integrator {
             inner: driver::Integrator::new(&spec).map_err(js_error_with_code)?,
+            #[cfg(feature = "full")]
+            spec,
         })
     }
 
@@ -329,6 +383,8 @@ impl Integrator {
         let has_exact = self.inner.model_info().exact;
         let mut exact = Vec::new();
         let mut warning = None;
+        #[cfg(feature = "full")]
+        let mut diagnosis = None;
         for _ in 0..n {
             if self.inner.done() {
                 break;
@@ -338,6 +394,13 @@ impl Integrator {
                 driver::StepOutcome::Accepted(info) => t.push(info.t),
                 driver::StepOutcome::Stopped(e) => {
                     warning = Some(e.to_string());
+                    #[cfg(feature = "full")]
+                    {
+                        diagnosis = stop_diagnosis(&self.spec);
+                        if let Some(d) = &diagnosis {
+                            warning = Some(d.text());
+                        }
+                    }
                     break;
                 }
                 driver::StepOutcome::Failed(e) => return Err(js_error(e)),
@@ -362,6 +425,10 @@ impl Integrator {
         set(&obj, "stats", &to_js(&self.inner.stats())?)?;
         if let Some(w) = warning {
             set(&obj, "warning", &JsValue::from_str(&w))?;
+        }
+        #[cfg(feature = "full")]
+        if let Some(d) = &diagnosis {
+            set(&obj, "diagnosis", &to_js(d)?)?;
         }
         Ok(obj.into())
     }

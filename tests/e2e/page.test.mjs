@@ -72,7 +72,7 @@ test('a blow-up is drawn with a warning', async () => {
   await page.fill('#t1', '1000');
   await page.fill('#h', '0.1');
   await page.waitForSelector('body[data-status="warning"]');
-  assert.match(await page.textContent('#message'), /blew up .* try a smaller h/);
+  assert.match(await page.textContent('#message'), /blew up .* Use h ≤/);
   // The growing oscillation of the velocity u (second colour) fills the end of the plot.
   assert.ok((await countColouredPixels(page, '#plot-trajectory', [217, 72, 15])) > 50);
   await page.close();

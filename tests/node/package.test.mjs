@@ -23,7 +23,7 @@ before(async () => {
 // The public names (README "Using the engine from JavaScript"): the run API in both
 // packages (the labs package is the whole engine), the labs' own only in the labs one.
 const RUN_API = ['methods', 'models', 'stabilityMethods', 'describeSystem', 'solve', 'Integrator'];
-const LABS_API = ['stabilityMap', 'stabilityContour', 'stabilityFacts', 'stabilityAnalysis', 'spectrum', 'convergence', 'analyzeTableau', 'compareRuns', 'compareFormulations', 'exactAt', 'readAssignment', 'assignmentDigest', 'gradeAssignment'];
+const LABS_API = ['stabilityMap', 'stabilityContour', 'stabilityFacts', 'stabilityAnalysis', 'spectrum', 'convergence', 'analyzeTableau', 'compareRuns', 'compareFormulations', 'exactAt', 'readAssignment', 'assignmentDigest', 'gradeAssignment', 'diagnosisCodes'];
 
 test('the run API is in both packages, the labs API only in the labs package', () => {
   for (const name of RUN_API) {

@@ -1,0 +1,243 @@
+//! The diagnosis of a stopped or doubtful run (src/driver/diagnosis.rs): one case per
+//! code, each on a problem whose cause is known independently (a spectrum computed by
+//! hand, an exact blow-up time, a tolerance below round-off).
+
+use odelab::driver::{Code, Diagnosis};
+use odelab::solve;
+use odelab::spec::{SolveSpec, Tol};
+
+fn diagnosis_of(spec: &SolveSpec) -> Diagnosis {
+    let sol = solve(spec).expect("the spec is valid");
+    let d = sol
+        .diagnosis
+        .clone()
+        .unwrap_or_else(|| panic!("no diagnosis; warning {:?}", sol.warning));
+    // The warning is the diagnosis's text, whatever the stop.
+    assert_eq!(sol.warning.as_deref(), Some(d.text().as_str()));
+    println!(
+        "{:?}: {}\n  advice: {}\n  fix: {:?}",
+        d.code, d.message, d.advice, d.fix
+    );
+    d
+}
+
+fn system(text: &str, method: &str) -> SolveSpec {
+    SolveSpec {
+        system: Some(text.into()),
+        method: method.into(),
+        ..Default::default()
+    }
+}
+
+fn model(id: &str, method: &str) -> SolveSpec {
+    SolveSpec {
+        model: id.into(),
+        method: method.into(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn dp45_on_van_der_pol_mu_1000_is_stiff_and_names_the_eigenvalue() {
+    let mut spec = model("van-der-pol", "dp45");
+    spec.params.insert("mu".into(), 1000.0);
+    spec.t1 = Some(3000.0);
+    spec.max_steps = Some(100_000);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::Stiff);
+    assert!(d.message.contains("λ ≈ -"), "{}", d.message);
+    assert!(d.advice.contains("ros4"), "{}", d.advice);
+    assert!(!d.advice.contains("maxSteps") || d.advice.contains("no control"));
+    assert_eq!(d.fix.and_then(|f| f.method).as_deref(), Some("ros4"));
+}
+
+#[test]
+fn rk4_on_the_pendulum_particle_is_an_unstable_step_with_the_largest_stable_h() {
+    let mut spec = model("pendulum-particle", "rk4");
+    spec.h = Some(0.005);
+    spec.t1 = Some(10.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    assert!(d.message.contains("blew up"), "{}", d.message);
+    // Independently: RK4 reaches 2√2 up the imaginary axis, and the fast eigenvalue is
+    // ±i√(k/m) = ±i√(5/1e-5) = ±707.1i, so h_max = 2√2/707.1 = 0.0040000.
+    let h_max = 2.0 * 2f64.sqrt() / (5.0f64 / 1e-5).sqrt();
+    let fix = d.fix.expect("a fix");
+    let h = fix.h.expect("an h");
+    assert!(
+        h <= h_max * (1.0 + 1e-6) && h > 0.95 * h_max,
+        "fix h = {h}, independent {h_max}"
+    );
+    assert_eq!(fix.label, "Use h ≤ 0.004");
+    assert!(d.advice.contains("h ≤ 0.004"), "{}", d.advice);
+}
+
+#[test]
+fn one_over_x_from_zero_is_not_finite_in_equation_x_at_t_0() {
+    for method in ["rk4", "dp45"] {
+        let mut spec = system("x' = 1/x\nx(0) = 0", method);
+        spec.h = (method == "rk4").then_some(0.01);
+        spec.t1 = Some(1.0);
+        let d = diagnosis_of(&spec);
+        assert_eq!(d.code, Code::NotFinite, "{method}");
+        assert!(d.message.contains("t = 0:"), "{}", d.message);
+        assert!(d.message.contains("equation x'"), "{}", d.message);
+        assert!(d.message.contains("line 1, column 1"), "{}", d.message);
+        assert!(d.message.contains("division by zero"), "{}", d.message);
+        assert!(!d.advice.contains("smaller h"), "{}", d.advice);
+    }
+}
+
+#[test]
+fn x_squared_past_its_blow_up_is_a_solution_blow_up_for_fixed_and_adaptive_steps() {
+    // x' = x², x(0) = 1: x = 1/(1 − t) escapes at t = 1.
+    for method in ["rk4", "dp45"] {
+        let mut spec = system("x' = x^2\nx(0) = 1", method);
+        spec.h = (method == "rk4").then_some(0.01);
+        spec.t1 = Some(2.0);
+        let d = diagnosis_of(&spec);
+        assert_eq!(d.code, Code::SolutionBlowUp, "{method}");
+        let t = d.t.expect("a time");
+        assert!((t - 1.0).abs() < 0.1, "{method}: t = {t}");
+        assert!(d.advice.contains("No step size"), "{}", d.advice);
+        assert!(d.fix.is_none());
+    }
+}
+
+/// HIRES (Schäfer 1975; Hairer & Wanner, Solving ODEs II, §IV.10), eight states.
+const HIRES: &str = "y1' = -1.71*y1 + 0.43*y2 + 8.32*y3 + 0.0007
+y2' = 1.71*y1 - 8.75*y2
+y3' = -10.03*y3 + 0.43*y4 + 0.035*y5
+y4' = 8.32*y2 + 1.71*y3 - 1.12*y4
+y5' = -1.745*y5 + 0.43*y6 + 0.43*y7
+y6' = -280*y6*y8 + 0.69*y4 + 1.71*y5 - 0.43*y6 + 0.69*y7
+y7' = 280*y6*y8 - 1.81*y7
+y8' = -280*y6*y8 + 1.81*y7
+y1(0) = 1
+y2(0) = 0
+y3(0) = 0
+y4(0) = 0
+y5(0) = 0
+y6(0) = 0
+y7(0) = 0
+y8(0) = 0.0057";
+
+#[test]
+fn hires_with_rk4_at_too_large_a_fixed_h_is_an_unstable_step() {
+    let mut spec = system(HIRES, "rk4");
+    spec.h = Some(0.1);
+    spec.t1 = Some(321.8122);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    let h = d.fix.and_then(|f| f.h).expect("a stable h");
+    assert!(h < 0.1);
+    // The largest stable h it names does get through.
+    spec.h = Some(h);
+    let sol = solve(&spec).unwrap();
+    assert!(sol.diagnosis.is_none(), "{:?}", sol.warning);
+}
+
+#[test]
+fn an_rtol_below_round_off_is_too_tight() {
+    let mut spec = model("pendulum", "dp45");
+    spec.rtol = Some(Tol::Scalar(1e-16));
+    spec.atol = Some(Tol::Scalar(1e-16));
+    spec.t1 = Some(1.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::ToleranceTooTight);
+    assert_eq!(d.fix.and_then(|f| f.rtol), Some(1e-12));
+}
+
+#[test]
+fn a_chattering_contact_is_event_chatter() {
+    let mut spec = system("x' = if(x > 0, -1, 1)\nx(0) = 1\nevent z: x", "dp45");
+    spec.t1 = Some(3.0);
+    spec.max_steps = Some(2000);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::EventChatter);
+    assert!(d.message.contains("event z"), "{}", d.message);
+    let t = d.t.unwrap();
+    assert!((t - 1.0).abs() < 1e-3, "t = {t}");
+}
+
+#[test]
+fn a_singular_newton_matrix_is_a_newton_failure_that_says_singular() {
+    // y' = y/h·… : with backward Euler at h = 1, I − hJ = 1 − 1·1 = 0 for y' = y.
+    let mut spec = system("y' = y\ny(0) = 1", "backward-euler");
+    spec.h = Some(1.0);
+    spec.t1 = Some(3.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::Newton);
+    assert!(d.message.contains("singular"), "{}", d.message);
+}
+
+#[test]
+fn heat_equation_of_500_cells_with_rk4_at_h_0_01_is_an_unstable_step() {
+    let text = "param N = 500, D = 1
+u[i]' = D*(N+1)^2*(u[i-1] - 2*u[i] + u[i+1])   for i = 1..N
+u[0] = 0
+u[N+1] = 0
+u[i](0) = sin(pi*i/(N+1))                      for i = 1..N";
+    let mut spec = system(text, "rk4");
+    spec.h = Some(0.01);
+    spec.t1 = Some(0.5);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    // λ_min = −4·501²·sin²(500π/1002) ≈ −1.004e6; RK4's real intercept −2.7853.
+    let lambda = -4.0 * 501.0f64.powi(2) * (500.0 * std::f64::consts::PI / 1002.0).sin().powi(2);
+    let h_max = 2.785_293_563_405_282 / -lambda;
+    let h = d.fix.and_then(|f| f.h).unwrap();
+    assert!(
+        h <= h_max && h > 0.9 * h_max,
+        "h = {h}, independent {h_max}"
+    );
+}
+
+#[test]
+fn a_long_run_without_stiffness_is_max_steps() {
+    let mut spec = model("pendulum", "dp45");
+    spec.t1 = Some(1000.0);
+    spec.max_steps = Some(200);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::MaxSteps);
+    assert!(d.advice.contains("no control"), "{}", d.advice);
+}
+
+#[test]
+fn robertson_with_rk4_names_a_stable_h_that_gets_through() {
+    let mut spec = model("robertson", "rk4");
+    spec.h = Some(0.001);
+    spec.t1 = Some(40.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    assert!(d.advice.contains("ros4"), "{}", d.advice);
+    // The h it names is stable over the whole interval, not only up to the blow-up.
+    spec.h = d.fix.and_then(|f| f.h);
+    let sol = solve(&spec).unwrap();
+    assert!(sol.diagnosis.is_none(), "{:?}", sol.warning);
+    assert_eq!(*sol.t.last().unwrap(), 40.0);
+}
+
+#[test]
+fn a_run_that_reaches_t1_within_its_scale_has_no_diagnosis() {
+    let mut spec = model("pendulum", "rk4");
+    spec.h = Some(0.01);
+    spec.t1 = Some(5.0);
+    let sol = solve(&spec).unwrap();
+    assert!(sol.diagnosis.is_none());
+    assert!(sol.warning.is_none());
+}
+
+#[test]
+fn every_code_has_a_distinct_kebab_case_id() {
+    let ids: Vec<&str> = Code::ALL.iter().map(|c| c.id()).collect();
+    for (i, id) in ids.iter().enumerate() {
+        assert!(
+            id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            "{id}"
+        );
+        assert!(!ids[..i].contains(id), "{id} twice");
+        let json = serde_json::to_string(&Code::ALL[i]).unwrap();
+        assert_eq!(json, format!("\"{id}\""));
+    }
+}
