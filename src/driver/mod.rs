@@ -12,10 +12,13 @@
 //! - `outcome.rs`: what a step came to ([`StepOutcome`]): accepted, rejected and
 //!   retried, stopped (a warning) or failed (an error) — one decision for `solve`,
 //!   `Integrator.advance` and the labs.
+//! - `inspect.rs`: the step inspector (spec `inspect`): every attempt, accepted or
+//!   not and why, with its Newton, Jacobian and LU work.
 //! - `solve.rs`: a whole run recorded into a [`Solution`]; `record.rs` keeps that
 //!   record within a memory budget (thinning a long run's points, refusing what
 //!   cannot fit).
 
+pub mod inspect;
 mod outcome;
 pub mod record;
 mod setup;

@@ -1,6 +1,7 @@
 //! A whole run recorded: every accepted step's t, y, h, error estimate and the model's
 //! outputs, the requested tEval values and the events, into a [`Solution`].
 
+use super::inspect::StepLog;
 use super::outcome::StepOutcome;
 use super::record::{too_large, Point, Recorder, MAX_RECORDED_VALUES};
 use super::stepping::Integrator;
@@ -46,6 +47,8 @@ pub struct Solution {
     /// Set when the run took more steps than fit in memory and only every 2ᵏ-th step
     /// (plus the start, the events and the end) was kept: says so in words.
     pub thinned: Option<String>,
+    /// Every attempted step, when the spec asked (`inspect: true`).
+    pub inspect: Option<StepLog>,
 }
 
 /// How the step that reached the current point went: its h, error estimate, and
@@ -165,5 +168,6 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
         stopped_by,
         constraint: run.model.constraint_report(),
         thinned,
+        inspect: run.inspector.take().map(|log| *log),
     })
 }

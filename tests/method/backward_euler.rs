@@ -200,8 +200,9 @@ fn robertson_backward_euler(h: f64, steps: usize) -> [f64; 3] {
                 m.swap(col, p);
                 for r in col + 1..3 {
                     let factor = m[r][col] / m[col][col];
-                    for c in col..4 {
-                        m[r][c] -= factor * m[col][c];
+                    let pivot = m[col];
+                    for (v, p) in m[r][col..].iter_mut().zip(&pivot[col..]) {
+                        *v -= factor * p;
                     }
                 }
             }
