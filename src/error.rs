@@ -388,37 +388,34 @@ impl fmt::Display for OdeError {
                 iterations,
                 reason,
             } => {
-                let (t, h) = (num(*t), num(*h));
-                match reason {
-                    NewtonReason::Diverged { theta } => write!(
-                        f,
-                        "Newton's method diverged at t = {t} with h = {h}: its corrections \
-                         grew (contraction rate θ = {}) even with the Jacobian evaluated at \
-                         the latest iterate, after {iterations} iterations; the step is too \
-                         large for the nonlinearity here; try a smaller h",
-                        num(*theta)
-                    ),
-                    NewtonReason::SlowContraction { theta } => write!(
-                        f,
-                        "Newton's method did not converge in {iterations} iterations at t = \
-                         {t} with h = {h}: its corrections shrink too slowly (contraction \
-                         rate θ = {}, near 1) even with a refreshed Jacobian; try a smaller h",
-                        num(*theta)
-                    ),
-                    NewtonReason::Singular { what } => write!(
-                        f,
-                        "Newton's method cannot go on: the matrix {what} is singular at t = \
-                         {t} with h = {h} (at iteration {iterations}), so the step cannot be \
-                         solved; try a different step size h, or check the Jacobian"
-                    ),
-                    NewtonReason::NotFinite { component } => write!(
-                        f,
-                        "Newton's method cannot go on: f is not finite (NaN or ∞) in equation \
-                         {} at an iterate of the step at t = {t} with h = {h} (iteration \
-                         {iterations}); the right-hand side is undefined there",
-                        component + 1
-                    ),
-                }
+                let (how, theta) = match reason {
+                    NewtonReason::Diverged { theta } => ("diverged", theta),
+                    NewtonReason::SlowContraction { theta } => ("contracted too slowly", theta),
+                    NewtonReason::Singular { what } => {
+                        let what = what.clone();
+                        let (t, h) = (*t, *h);
+                        return OdeError::SingularMatrix { t, h, what }.fmt(f);
+                    }
+                    NewtonReason::NotFinite { component } => {
+                        return write!(
+                            f,
+                            "f is not finite in equation {} at a Newton iterate at t = {} with \
+                             h = {}",
+                            component + 1,
+                            num(*t),
+                            num(*h)
+                        )
+                    }
+                };
+                write!(
+                    f,
+                    "Newton's method {how} at t = {} with h = {} (contraction rate θ = {}, \
+                     {iterations} iterations): the step is too large for the nonlinearity \
+                     here; try a smaller h",
+                    num(*t),
+                    num(*h),
+                    num(*theta)
+                )
             }
             OdeError::ExpmNotFinite { t, h } => write!(
                 f,

@@ -24,7 +24,9 @@ pub struct Stats {
     /// Newton iterations of the implicit methods (each one linear solve).
     pub nnewton: u64,
     /// The attempts that did not become a step, by cause (`nreject` counts the ones an
-    /// adaptive run retried).
+    /// adaptive run retried). Counted in the whole engine only (cargo feature `full`,
+    /// with the step inspector): the first-load package leaves it out to stay small.
+    #[cfg_attr(not(feature = "full"), serde(skip))]
     pub rejected_by_cause: RejectedByCause,
 }
 

@@ -24,6 +24,7 @@ import type { Run } from './run';
 import { CUSTOM, customMethodInfo, toSpec } from './settings';
 import type { PinSettings, RunSettings } from './settings';
 import { HeatMap } from './heatmap';
+import { StepInspector, rejectionRows } from './inspector';
 import { Store } from './store';
 import { TimePlots } from './time-plots';
 
@@ -38,6 +39,7 @@ export class TrajectoryView {
   private readonly comparisons: Comparisons;
   private readonly playback: Playback;
   private readonly mechanism: MechanismView;
+  private readonly inspector: StepInspector;
   /** A solve is in flight; `queued` says the controls changed meanwhile. */
   private inflight = false;
   private queued = false;
@@ -59,6 +61,7 @@ export class TrajectoryView {
     this.form.onSystemError = () => this.setStatus('error', 'Your system has an error: see under the editor.');
     this.comparisons = new Comparisons(engine);
     new TimePlots(this.store);
+    this.inspector = new StepInspector(this.store, byId('fig-steps'), () => void this.run());
     // Heat map and profile of an indexed family (`u[1]` … `u[N]`).
     const heatmap = new HeatMap(byId('fig-heatmap'));
     this.store.subscribe('run', () => {
@@ -146,10 +149,11 @@ export class TrajectoryView {
     const method = this.form.methodInfo();
     const adaptive = this.form.isAdaptive();
     this.current = this.engine
-      .solve(toSpec(settings, model, method))
+      .solve(this.inspector.request(toSpec(settings, model, method)))
       .then((sol: Solution) => {
         const run = toRun(settings, model, method, adaptive, sol);
         this.store.setRun(run);
+        this.inspector.show(sol);
         // A run too long to keep whole is thinned by the core; the page says so.
         const notes = [sol.warning, sol.thinned].filter((n): n is string => n !== undefined);
         this.setStatus(notes.length > 0 ? 'warning' : 'ok', notes.join(' '));
@@ -200,6 +204,7 @@ export class TrajectoryView {
     const energy = run.outputs.energy;
     const rows: [string, string][] = [['steps', String(stats.naccept)]];
     if (stats.nreject > 0 || run.adaptive) rows.push(['rejected', String(stats.nreject)]);
+    rows.push(...rejectionRows(stats));
     rows.push(['f-evaluations', String(stats.nfev)], ['reached t', formatNumber(t[t.length - 1] ?? NaN)]);
     if (energy && energy.length > 0) {
       // Relative drift needs a nonzero reference; a run from E0 = 0 (the spring from

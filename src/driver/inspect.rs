@@ -1,7 +1,8 @@
 //! The step inspector (spec `inspect: true`): every attempted step of a run, accepted or
 //! not, with why not, its error norm and the Newton, Jacobian and LU work it cost, as
 //! flat columns. A run without the flag records nothing here (the log is `None` and
-//! no hook does any work); the counts by cause ([`RejectedByCause`]) are kept always.
+//! no hook does more than count); the counts by cause ([`RejectedByCause`]) are kept
+//! in every run of the whole engine.
 //!
 //! The log is in the whole engine only (cargo feature `full`): the first-load package
 //! refuses `inspect` with [`OdeError::NotInThisBuild`] and the page's worker runs the
@@ -10,7 +11,9 @@
 use super::outcome::StepOutcome;
 use super::stepping::Integrator;
 use crate::error::OdeError;
-use crate::stats::{RejectedByCause, Stats};
+use crate::stats::RejectedByCause;
+#[cfg(feature = "full")]
+use crate::stats::Stats;
 
 /// What came of an attempted step: accepted, or why it was not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,6 +93,7 @@ pub const MAX_ATTEMPTS: usize = 1 << 20;
 /// step `h[i]`, its error norm against 1 was `err[i]` (NaN without an estimate), it
 /// came to `cause[i]` (an index into [`CAUSES`]) and cost `newton[i]` Newton
 /// iterations, `jacobians[i]` Jacobian evaluations and `lus[i]` LU factorisations.
+#[cfg(feature = "full")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StepLog {
     pub t: Vec<f64>,
@@ -105,6 +109,13 @@ pub struct StepLog {
     mark: Stats,
 }
 
+/// The first-load build has no step log (a spec asking for one is refused), so its
+/// runs carry none and drop nothing.
+#[cfg(not(feature = "full"))]
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StepLog;
+
+#[cfg(feature = "full")]
 impl StepLog {
     /// An attempt begins with the run's counters at `stats`.
     pub fn begin(&mut self, stats: &Stats) {
@@ -156,41 +167,46 @@ impl Integrator {
     }
 
     /// The attempt from `t` came to `outcome`: counted by cause if it did not become a
-    /// step, and logged when inspecting.
+    /// step, and logged when inspecting (the whole engine only: the first-load package
+    /// counts nothing here).
     #[inline(always)]
     pub(super) fn after_attempt(&mut self, t: f64, outcome: &StepOutcome) {
-        let (cause, h, err) = match outcome {
-            StepOutcome::Accepted(_info) => {
-                #[cfg(feature = "full")]
-                if let Some(log) = &mut self.inspector {
-                    log.push(t, _info.h, _info.err_est, Cause::Accepted, &self.stats);
-                }
-                return;
-            }
-            StepOutcome::Rejected {
-                h, cause, err_est, ..
-            } => (*cause, *h, *err_est),
-            StepOutcome::Stopped(e) | StepOutcome::Failed(e) => match Cause::of(e) {
-                Some(cause) => (cause, Cause::h_of(e), None),
-                None => return,
-            },
-        };
-        cause.count(&mut self.stats.rejected_by_cause);
         #[cfg(feature = "full")]
-        if let Some(log) = &mut self.inspector {
-            log.push(t, h, err, cause, &self.stats);
+        {
+            let (cause, h, err) = match outcome {
+                StepOutcome::Accepted(info) => {
+                    if let Some(log) = &mut self.inspector {
+                        log.push(t, info.h, info.err_est, Cause::Accepted, &self.stats);
+                    }
+                    return;
+                }
+                StepOutcome::Rejected {
+                    h, cause, err_est, ..
+                } => (*cause, *h, *err_est),
+                StepOutcome::Stopped(e) | StepOutcome::Failed(e) => match Cause::of(e) {
+                    Some(cause) => (cause, Cause::h_of(e), None),
+                    None => return,
+                },
+            };
+            cause.count(&mut self.stats.rejected_by_cause);
+            if let Some(log) = &mut self.inspector {
+                log.push(t, h, err, cause, &self.stats);
+            }
         }
         #[cfg(not(feature = "full"))]
-        let _ = (t, h, err);
+        let _ = (t, outcome);
     }
 
     /// The step just attempted by `h` (error norm `err`) has an event inside: it is
     /// redone, ending there.
+    #[inline(always)]
     pub(super) fn cut_by_event(&mut self, h: f64, err: Option<f64>) {
-        Cause::Event.count(&mut self.stats.rejected_by_cause);
         #[cfg(feature = "full")]
-        if let Some(log) = &mut self.inspector {
-            log.push(self.t, h, err, Cause::Event, &self.stats);
+        {
+            Cause::Event.count(&mut self.stats.rejected_by_cause);
+            if let Some(log) = &mut self.inspector {
+                log.push(self.t, h, err, Cause::Event, &self.stats);
+            }
         }
         #[cfg(not(feature = "full"))]
         let _ = (h, err);

@@ -146,8 +146,9 @@ export interface Stats {
   /** Newton iterations. */
   nnewton: number;
   /** Attempts that did not become a step, by cause (nreject counts the retried ones;
-   *  event: steps redone to end at an event; stepFloor: h at 16 eps |t|, the stop). */
-  rejectedByCause: { error: number; newton: number; event: number; stepFloor: number; other: number };
+   *  event: steps redone to end at an event; stepFloor: h at 16 eps |t|, the stop).
+   *  In the whole engine only (pkg-labs, which runs every `inspect: true` spec). */
+  rejectedByCause?: { error: number; newton: number; event: number; stepFloor: number; other: number };
 }
 /** A tableau entry: a number, or a string such as "1/6", "-3/4", "0.5" or
  *  "(3-sqrt(3))/6" (the system language's functions and pi, e; no variables). */

@@ -134,7 +134,7 @@ fn newton_that_contracts_too_slowly_reports_slow_contraction() {
         }
         other => panic!("expected slow contraction, got {other:?}"),
     }
-    assert!(sol.warning.unwrap().contains("shrink too slowly"));
+    assert!(sol.warning.unwrap().contains("contracted too slowly"));
 }
 
 /// A right-hand side that is not finite at an iterate (here x' = 1/x at x = 0, the
