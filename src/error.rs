@@ -84,8 +84,14 @@ pub enum OdeError {
     /// The linear system of an implicit or linearly implicit step (I − γhJ, the Newton
     /// matrix, or the fast block g_z) is singular or too ill-conditioned to solve.
     SingularMatrix { t: f64, h: f64, what: String },
-    /// Newton's method did not converge within its iteration limit.
-    NewtonFailed { t: f64, h: f64, iterations: u32 },
+    /// Newton's method on the implicit equation of the step (t, h) stopped after
+    /// `iterations` corrections without converging; `reason` says why.
+    NewtonFailed {
+        t: f64,
+        h: f64,
+        iterations: u32,
+        reason: NewtonReason,
+    },
     /// A matrix exponential of a step came out non-finite (or its argument was too
     /// large to exponentiate).
     ExpmNotFinite { t: f64, h: f64 },
@@ -188,6 +194,38 @@ fn seven_digits(x: f64) -> (String, i32) {
         d = scaled(exponent);
     }
     ((d as u64).to_string(), exponent)
+}
+
+/// Why a Newton iteration gave up ([`OdeError::NewtonFailed`]). θ is the contraction
+/// rate ‖Δₖ‖/‖Δₖ₋₁‖ of successive corrections (Hairer & Wanner, Solving Ordinary
+/// Differential Equations II, 1996, §IV.8, "stopping criterion").
+#[derive(Debug, Clone, PartialEq)]
+pub enum NewtonReason {
+    /// The corrections grew (θ ≥ 1, or left the floating-point range) although the
+    /// Jacobian had just been evaluated at the iterate: Newton itself diverges from
+    /// this start with this h.
+    Diverged { theta: f64 },
+    /// The corrections shrink (θ < 1) but too slowly to reach the tolerance within the
+    /// iteration limit, even with a Jacobian refreshed at the iterates.
+    SlowContraction { theta: f64 },
+    /// The Newton matrix (`what`, e.g. I − hJ) is singular at an iterate: some hβλ of
+    /// the Jacobian equals 1, or the matrix is not finite.
+    Singular { what: String },
+    /// f(t, y) is not finite (NaN or ∞) in equation `component` (0-based) at an iterate.
+    NotFinite { component: usize },
+}
+
+impl NewtonReason {
+    /// A short stable name of the reason: `divergence`, `slow-contraction`, `singular`
+    /// or `not-finite`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            NewtonReason::Diverged { .. } => "divergence",
+            NewtonReason::SlowContraction { .. } => "slow-contraction",
+            NewtonReason::Singular { .. } => "singular",
+            NewtonReason::NotFinite { .. } => "not-finite",
+        }
+    }
 }
 
 impl fmt::Display for OdeError {
@@ -344,13 +382,41 @@ impl fmt::Display for OdeError {
                 num(*t),
                 num(*h)
             ),
-            OdeError::NewtonFailed { t, h, iterations } => write!(
-                f,
-                "Newton's method did not converge in {iterations} iterations at t = {} with \
-                 h = {}: the step is too large for the nonlinearity here; try a smaller h",
-                num(*t),
-                num(*h)
-            ),
+            OdeError::NewtonFailed {
+                t,
+                h,
+                iterations,
+                reason,
+            } => {
+                let (how, theta) = match reason {
+                    NewtonReason::Diverged { theta } => ("diverged", theta),
+                    NewtonReason::SlowContraction { theta } => ("contracted too slowly", theta),
+                    NewtonReason::Singular { what } => {
+                        let what = what.clone();
+                        let (t, h) = (*t, *h);
+                        return OdeError::SingularMatrix { t, h, what }.fmt(f);
+                    }
+                    NewtonReason::NotFinite { component } => {
+                        return write!(
+                            f,
+                            "f is not finite in equation {} at a Newton iterate at t = {} with \
+                             h = {}",
+                            component + 1,
+                            num(*t),
+                            num(*h)
+                        )
+                    }
+                };
+                write!(
+                    f,
+                    "Newton's method {how} at t = {} with h = {} (contraction rate θ = {}, \
+                     {iterations} iterations): the step is too large for the nonlinearity \
+                     here; try a smaller h",
+                    num(*t),
+                    num(*h),
+                    num(*theta)
+                )
+            }
             OdeError::ExpmNotFinite { t, h } => write!(
                 f,
                 "the matrix exponential of the step at t = {} with h = {} is not finite \

@@ -117,6 +117,11 @@ pub struct SolveSpec {
     /// ["φ1", "φ2"]); default: chosen by full-pivoting LU of Φ_q.
     #[serde(default)]
     pub independent: Option<Vec<String>>,
+    /// Record every attempted step (`driver::inspect`): t, h, error norm, accepted or
+    /// why not, Newton iterations, Jacobian and LU work. Off by default: a run without
+    /// it records nothing extra.
+    #[serde(default)]
+    pub inspect: Option<bool>,
 }
 
 /// Default relative tolerance (MATLAB's and SciPy's).

@@ -23,4 +23,28 @@ pub struct Stats {
     pub nexpm: u64,
     /// Newton iterations of the implicit methods (each one linear solve).
     pub nnewton: u64,
+    /// The attempts that did not become a step, by cause (`nreject` counts the ones an
+    /// adaptive run retried). Counted in the whole engine only (cargo feature `full`,
+    /// with the step inspector): the first-load package leaves it out to stay small.
+    #[cfg_attr(not(feature = "full"), serde(skip))]
+    pub rejected_by_cause: RejectedByCause,
+}
+
+/// Attempted steps that did not become a step, by why not.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RejectedByCause {
+    /// The error estimate failed its test (retried smaller).
+    pub error: u64,
+    /// Newton's method failed (retried smaller by an adaptive run; the run's stop on a
+    /// fixed grid).
+    pub newton: u64,
+    /// An event fell inside the step: it was redone, ending at the event.
+    pub event: u64,
+    /// The step size reached the floor 16·eps·|t| below which t + h cannot be told
+    /// from t (the run stops).
+    pub step_floor: u64,
+    /// Any other failure of a step: a singular matrix, an exponential that overflowed,
+    /// a blow-up.
+    pub other: u64,
 }

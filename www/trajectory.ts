@@ -25,6 +25,7 @@ import { CUSTOM, customMethodInfo, toSpec } from './settings';
 import type { PinSettings, RunSettings } from './settings';
 import { HeatMap } from './heatmap';
 import { attachPngExport } from './png';
+import { StepInspector, rejectionRows } from './inspector';
 import { Store } from './store';
 import { TimePlots } from './time-plots';
 
@@ -39,6 +40,7 @@ export class TrajectoryView {
   private readonly comparisons: Comparisons;
   private readonly playback: Playback;
   private readonly mechanism: MechanismView;
+  private readonly inspector: StepInspector;
   /** A solve is in flight; `queued` says the controls changed meanwhile. */
   private inflight = false;
   private queued = false;
@@ -63,6 +65,7 @@ export class TrajectoryView {
     this.form.onSystemError = () => this.setStatus('error', 'Your system has an error: see under the editor.');
     this.comparisons = new Comparisons(engine);
     new TimePlots(this.store, engine);
+    this.inspector = new StepInspector(this.store, byId('fig-steps'), () => void this.run());
     // Heat map and profile of an indexed family (`u[1]` … `u[N]`).
     const heatmap = new HeatMap(byId('fig-heatmap'));
     this.store.subscribe('run', () => {
@@ -165,10 +168,11 @@ export class TrajectoryView {
     const method = this.form.methodInfo();
     const adaptive = this.form.isAdaptive();
     this.current = this.engine
-      .solve(toSpec(settings, model, method))
+      .solve(this.inspector.request(toSpec(settings, model, method)))
       .then((sol: Solution) => {
         const run = toRun(settings, model, method, adaptive, sol);
         this.store.setRun(run);
+        this.inspector.show(sol);
         // A run too long to keep whole is thinned by the core; the page says so.
         // A stop or a doubtful run: the diagnosis's message and advice (`warning`),
         // and its fix as a button.
@@ -223,6 +227,7 @@ export class TrajectoryView {
     const energy = run.outputs.energy;
     const rows: [string, string][] = [['steps', String(stats.naccept)]];
     if (stats.nreject > 0 || run.adaptive) rows.push(['rejected', String(stats.nreject)]);
+    rows.push(...rejectionRows(stats));
     const last = t[t.length - 1] ?? NaN;
     rows.push(['f-evaluations', String(stats.nfev)], ['reached t', formatNumber(last, 6)]);
     // A stopped run keeps its last accepted point; the stop names the end of the step

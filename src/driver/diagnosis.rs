@@ -29,7 +29,7 @@
 //! re-runs it there, with the same bits.
 
 use super::stepping::{Integrator, Pacing};
-use crate::error::{num, OdeError};
+use crate::error::{num, NewtonReason, OdeError};
 use crate::spec::SolveSpec;
 use crate::stability::facts::boundary_along;
 use crate::stability::{Amplification, StabilitySpec};
@@ -306,14 +306,46 @@ impl Diagnoser<'_> {
             return Some(d);
         }
         match stop {
-            OdeError::NewtonFailed { t, h, iterations } => Some(self.newton(
+            OdeError::NewtonFailed {
+                t,
+                h,
+                iterations,
+                reason,
+            } => Some(self.newton(
                 *t,
-                format!(
-                    "Newton's method did not converge in {iterations} iterations at t = {} \
-                     with h = {}: its iterates diverge or contract too slowly for this step",
-                    num(*t),
-                    num(*h)
-                ),
+                match reason {
+                    NewtonReason::Diverged { theta } => format!(
+                        "Newton's method diverges at t = {} with h = {}: a correction grew \
+                         {}-fold although the Jacobian had just been evaluated at the \
+                         iterate, so this step's implicit equation has no solution Newton \
+                         can reach from the start",
+                        num(*t),
+                        num(*h),
+                        num(*theta)
+                    ),
+                    NewtonReason::SlowContraction { theta } => format!(
+                        "Newton's method contracts too slowly at t = {} with h = {}: after \
+                         {iterations} iterations each correction is still {} of the one \
+                         before",
+                        num(*t),
+                        num(*h),
+                        num(*theta)
+                    ),
+                    NewtonReason::Singular { what } => format!(
+                        "the Newton matrix {what} is singular at t = {} with h = {}, so the \
+                         implicit step cannot be solved",
+                        num(*t),
+                        num(*h)
+                    ),
+                    NewtonReason::NotFinite { component } => format!(
+                        "f is not finite in equation {} at a Newton iterate at t = {} with \
+                         h = {}: the iteration left the region where the equations are \
+                         defined",
+                        component + 1,
+                        num(*t),
+                        num(*h)
+                    ),
+                },
             )),
             OdeError::SingularMatrix { t, h, what } => Some(self.newton(
                 *t,

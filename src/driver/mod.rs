@@ -14,12 +14,15 @@
 //!   `Integrator.advance` and the labs.
 //! - `diagnosis.rs`: why a run stopped or why its result is doubtful ([`Diagnosis`],
 //!   its [`Code`] from the published list `Code::ALL`), computed after the run.
+//! - `inspect.rs`: the step inspector (spec `inspect`): every attempt, accepted or
+//!   not and why, with its Newton, Jacobian and LU work.
 //! - `solve.rs`: a whole run recorded into a [`Solution`]; `record.rs` keeps that
 //!   record within a memory budget (thinning a long run's points, refusing what
 //!   cannot fit).
 
 #[cfg_attr(not(feature = "full"), allow(dead_code))]
 pub mod diagnosis;
+pub mod inspect;
 mod outcome;
 pub mod record;
 mod setup;

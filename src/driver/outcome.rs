@@ -3,6 +3,7 @@
 //! page's Animate) and the labs all read this one decision, so the same stop is
 //! reported the same way everywhere.
 
+use super::inspect::Cause;
 use super::stepping::StepInfo;
 use crate::error::OdeError;
 
@@ -46,8 +47,15 @@ pub enum StepOutcome {
     /// The step was taken.
     Accepted(StepInfo),
     /// The attempt failed its error test (or its linear algebra) and is retried with
-    /// the smaller step `h_next` from the same point.
-    Rejected { t: f64, h: f64, h_next: f64 },
+    /// the smaller step `h_next` from the same point; `cause` says which, `err_est` is
+    /// the error norm it failed with (when measured).
+    Rejected {
+        t: f64,
+        h: f64,
+        h_next: f64,
+        cause: Cause,
+        err_est: Option<f64>,
+    },
     /// The run ended early for the reason given (a warning; what was computed stands).
     Stopped(OdeError),
     /// The run cannot go on: an error.

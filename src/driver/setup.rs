@@ -345,6 +345,7 @@ impl Integrator {
             stopped_by_event: false,
             stopped: None,
             stats,
+            inspector: super::inspect::for_spec(spec)?,
         })
     }
 }

@@ -3,6 +3,7 @@
 
 #[cfg(feature = "full")]
 use super::diagnosis::Diagnosis;
+use super::inspect::StepLog;
 use super::outcome::StepOutcome;
 use super::record::{fits, too_large, values_in, Point, Recorder};
 use super::stepping::Integrator;
@@ -54,6 +55,8 @@ pub struct Solution {
     /// Set when the run took more steps than fit in memory and only every 2ᵏ-th step
     /// (plus the start, the events and the end) was kept: says so in words.
     pub thinned: Option<String>,
+    /// Every attempted step, when the spec asked (`inspect: true`).
+    pub inspect: Option<StepLog>,
 }
 
 /// How the step that reached the current point went: its h, error estimate, and
@@ -186,6 +189,7 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
         diagnosis,
         constraint: run.model.constraint_report(),
         thinned,
+        inspect: run.inspector.take().map(|log| *log),
     })
 }
 

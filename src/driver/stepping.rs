@@ -2,6 +2,7 @@
 //! step (with its rejections and retries), cut at the earliest event, followed by the
 //! model's after-step work (a constrained formulation's partition check or projection).
 
+use super::inspect::{Cause, StepLog};
 use super::outcome::{Disposition, StepOutcome};
 use super::BLOW_UP;
 use crate::control::{Controller, ErrorMeasure, ErrorNorm, StepControl, Tolerance};
@@ -67,6 +68,9 @@ fn own_control(stepper: &mut dyn Stepper, method_control: bool) -> Option<&mut d
 /// A step that passed: (t_new, the method's h, its error estimate).
 type Passed = (f64, f64, Option<f64>);
 
+/// An attempt that did not pass: (h, the next h, why not, its error norm if measured).
+type NotPassed = (f64, f64, Cause, Option<f64>);
+
 /// How the next step size is chosen.
 pub(super) enum Pacing {
     /// A checked grid; `k` is the index of the last grid point reached. `max_steps`
@@ -130,6 +134,8 @@ pub struct Integrator {
     /// Why the run stopped early (a [`StepOutcome::Stopped`] reason), once it has.
     pub(super) stopped: Option<OdeError>,
     pub(super) stats: Stats,
+    /// Every attempted step, when the spec asks (`inspect`; `inspect.rs`).
+    pub(super) inspector: Option<Box<StepLog>>,
 }
 
 /// What one step did.
@@ -191,7 +197,7 @@ impl Integrator {
 
     /// One attempt of an adaptive step: (t_new, h, error estimate) if it passes the
     /// error test, or the rejected h and the smaller one the controller proposes next.
-    fn adaptive_attempt(&mut self) -> Result<Result<Passed, (f64, f64)>, OdeError> {
+    fn adaptive_attempt(&mut self) -> Result<Result<Passed, NotPassed>, OdeError> {
         let Pacing::Adaptive {
             controller,
             h: h_proposed,
@@ -255,7 +261,8 @@ impl Integrator {
                     Some(own) => own.after_failure(h),
                     None => controller.after_reject(h, f64::INFINITY),
                 };
-                return Ok(Err((h, *h_proposed)));
+                let cause = Cause::of(&e).unwrap_or(Cause::Other);
+                return Ok(Err((h, *h_proposed, cause, None)));
             }
         };
         self.stats.nsteps += 1;
@@ -276,7 +283,7 @@ impl Integrator {
             Some(own) => own.after_reject(h, r),
             None => controller.after_reject(h, r),
         };
-        Ok(Err((h, *h_proposed)))
+        Ok(Err((h, *h_proposed, Cause::Error, Some(err))))
     }
 
     /// The earliest crossing of a watched function in the step from (t, y) to
@@ -316,6 +323,7 @@ impl Integrator {
             return Ok((t_new, err_est, 0, false));
         };
         let mut err_est = err_est;
+        self.cut_by_event(h_method, err_est);
         for pass in 1..=MAX_PASSES {
             let h = t_cut - self.t;
             let err = method_step(
@@ -341,7 +349,10 @@ impl Integrator {
             // None: the recomputed step stops short of the switch; the next step
             // starts there and finds it again.
             match self.find_crossing(t_cut, h)? {
-                Some(again) if t_cut - again > EVENT_RTOL * t_cut.abs().max(h) => t_cut = again,
+                Some(again) if t_cut - again > EVENT_RTOL * t_cut.abs().max(h) => {
+                    self.cut_by_event(h, err_est);
+                    t_cut = again;
+                }
                 _ => break,
             }
         }
@@ -364,7 +375,9 @@ impl Integrator {
     ///
     /// [`done`]: Integrator::done
     pub fn attempt(&mut self) -> StepOutcome {
-        match self.try_attempt() {
+        let t = self.t;
+        self.inspect_begin();
+        let outcome = match self.try_attempt() {
             Ok(outcome) => outcome,
             Err(e) => {
                 let outcome = StepOutcome::from_error(e);
@@ -373,7 +386,9 @@ impl Integrator {
                 }
                 outcome
             }
-        }
+        };
+        self.after_attempt(t, &outcome);
+        outcome
     }
 
     /// Attempts until a step is accepted or the run stops or fails.
@@ -418,11 +433,13 @@ impl Integrator {
             Pacing::Fixed { .. } => self.fixed_step()?,
             Pacing::Adaptive { .. } => match self.adaptive_attempt()? {
                 Ok(passed) => passed,
-                Err((h, h_next)) => {
+                Err((h, h_next, cause, err_est)) => {
                     return Ok(StepOutcome::Rejected {
                         t: self.t,
                         h,
                         h_next,
+                        cause,
+                        err_est,
                     })
                 }
             },

@@ -26,7 +26,7 @@ pub(crate) mod history;
 mod implicit;
 pub mod llm;
 mod midpoint2;
-mod newton;
+pub mod newton;
 pub mod radau5;
 mod rk4;
 pub mod ros4;

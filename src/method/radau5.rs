@@ -57,7 +57,7 @@
 
 use super::{MethodInfo, Stepper};
 use crate::control::{Predictive, StepControl, Tolerance};
-use crate::error::OdeError;
+use crate::error::{NewtonReason, OdeError};
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::problem::System;
 use crate::stats::Stats;
@@ -505,7 +505,14 @@ impl Radau5 {
                 } else if !all_finite(&self.rhs_re) || !all_finite(&self.rhs_im) {
                     self.lu.refused_complex()
                 } else {
-                    self.failed(t, h, newt)
+                    self.failed(
+                        t,
+                        h,
+                        newt,
+                        NewtonReason::Diverged {
+                            theta: f64::INFINITY,
+                        },
+                    )
                 });
             }
             if newt > 1 && newt < MAX_NEWTON {
@@ -529,10 +536,17 @@ impl Radau5 {
                         let q = dyth.clamp(1e-4, 20.0);
                         self.failure_factor =
                             0.8 * crate::math::powf(q, -1.0 / (4.0 + remaining as f64));
-                        return Err(self.failed(t, h, newt));
+                        let theta = self.theta;
+                        return Err(self.failed(
+                            t,
+                            h,
+                            newt,
+                            NewtonReason::SlowContraction { theta },
+                        ));
                     }
                 } else {
-                    return Err(self.failed(t, h, newt));
+                    let theta = self.theta;
+                    return Err(self.failed(t, h, newt, NewtonReason::Diverged { theta }));
                 }
             }
             dynold = dyno.max(f64::EPSILON);
@@ -547,7 +561,8 @@ impl Radau5 {
                 return Ok(());
             }
         }
-        Err(self.failed(t, h, MAX_NEWTON))
+        let theta = self.theta;
+        Err(self.failed(t, h, MAX_NEWTON, NewtonReason::SlowContraction { theta }))
     }
 
     /// RADAU5's FACCON, the power left pending by [`Radau5::newton`] computed now.
@@ -558,9 +573,14 @@ impl Radau5 {
         self.faccon
     }
 
-    fn failed(&mut self, t: f64, h: f64, iterations: u32) -> OdeError {
+    fn failed(&mut self, t: f64, h: f64, iterations: u32, reason: NewtonReason) -> OdeError {
         self.last_failed = true;
-        OdeError::NewtonFailed { t, h, iterations }
+        OdeError::NewtonFailed {
+            t,
+            h,
+            iterations,
+            reason,
+        }
     }
 
     /// err = (γ̂/h · I − J)⁻¹ (f + Σ eᵢzᵢ/h) into `self.error`, with f = f(tₙ, yₙ)

@@ -127,6 +127,9 @@ export interface SolveSpec {
   /** State-space: the initial independent coordinates by name, e.g. ["φ1", "φ2"]
    *  (default: chosen by full-pivoting LU of Φq). */
   independent?: string[];
+  /** Record every attempted step (default false): Solution.inspect. Runs without it
+   *  record nothing extra. */
+  inspect?: boolean;
 }
 /** Work counters of a run. */
 export interface Stats {
@@ -143,6 +146,10 @@ export interface Stats {
   nexpm: number;
   /** Newton iterations. */
   nnewton: number;
+  /** Attempts that did not become a step, by cause (nreject counts the retried ones;
+   *  event: steps redone to end at an event; stepFloor: h at 16 eps |t|, the stop).
+   *  In the whole engine only (pkg-labs, which runs every `inspect: true` spec). */
+  rejectedByCause?: { error: number; newton: number; event: number; stepFloor: number; other: number };
 }
 /** A tableau entry: a number, or a string such as "1/6", "-3/4", "0.5" or
  *  "(3-sqrt(3))/6" (the system language's functions and pi, e; no variables). */

@@ -151,6 +151,24 @@ export interface Solution {
    *  (and the start, every event and the end) was kept; says so in words. h[i] and
    *  errEst[i] are then the step that ended at t[i+1]. */
   thinned?: string;
+  /** Every attempted step, when the spec asked (`inspect: true`). */
+  inspect?: StepLog;
+}
+/** Every attempted step of a run, column by column: attempt i began at t[i] with step
+ *  h[i], had the error norm err[i] against 1 (NaN without an estimate), came to
+ *  causes[cause[i]] ("accepted", "error", "newton", "event", "step-floor", "other") and
+ *  cost newton[i] Newton iterations, jacobians[i] Jacobian evaluations and lus[i] LU
+ *  factorisations. `truncated`: more than 2^20 attempts, the later ones not logged. */
+export interface StepLog {
+  t: Float64Array;
+  h: Float64Array;
+  err: Float64Array;
+  cause: Uint8Array;
+  newton: Uint32Array;
+  jacobians: Uint32Array;
+  lus: Uint32Array;
+  causes: string[];
+  truncated: boolean;
 }
 /** The published list of diagnosis codes (`diagnosisCodes()` in the labs package). */
 export type DiagnosisCode =
@@ -293,8 +311,32 @@ fn solution_to_js(sol: &Solution) -> Result<JsValue, JsError> {
     if let Some(note) = &sol.thinned {
         set(&obj, "thinned", &JsValue::from_str(note))?;
     }
+    #[cfg(feature = "full")]
+    if let Some(log) = &sol.inspect {
+        set(&obj, "inspect", &step_log_to_js(log)?)?;
+    }
     Ok(obj.into())
 }
+/// The step inspector's columns (`driver::inspect`).
+#[cfg(feature = "full")]
+fn step_log_to_js(log: &driver::inspect::StepLog) -> Result<JsValue, JsError> {
+    let obj = Object::new();
+    set(&obj, "t", &Float64Array::from(&log.t[..]))?;
+    set(&obj, "h", &Float64Array::from(&log.h[..]))?;
+    set(&obj, "err", &Float64Array::from(&log.err[..]))?;
+    set(&obj, "cause", &js_sys::Uint8Array::from(&log.cause[..]))?;
+    set(&obj, "newton", &js_sys::Uint32Array::from(&log.newton[..]))?;
+    set(
+        &obj,
+        "jacobians",
+        &js_sys::Uint32Array::from(&log.jacobians[..]),
+    )?;
+    set(&obj, "lus", &js_sys::Uint32Array::from(&log.lus[..]))?;
+    set(&obj, "causes", &to_js(&driver::inspect::CAUSES)?)?;
+    set(&obj, "truncated", &JsValue::from_bool(log.truncated))?;
+    Ok(obj.into())
+}
+
 /// Integrates `spec` from t0 to t1; throws an `Error` saying what is wrong with a bad spec.
 #[wasm_bindgen(unchecked_return_type = "Solution")]
 pub fn solve(

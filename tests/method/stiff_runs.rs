@@ -80,7 +80,15 @@ fn issue_4_singular_rosenbrock_matrix_stops_the_run_with_a_typed_error() {
     let sol = odelab::solve(&spec).unwrap();
     assert_eq!(sol.t, vec![0.0]);
     assert!(
-        matches!(sol.stopped_by, Some(OdeError::SingularMatrix { t, h, .. }) if t == 0.0 && h == 1.0),
+        matches!(
+            sol.stopped_by,
+            Some(OdeError::NewtonFailed {
+                t,
+                h,
+                reason: odelab::error::NewtonReason::Singular { .. },
+                ..
+            }) if t == 0.0 && h == 1.0
+        ),
         "{:?}",
         sol.stopped_by
     );
@@ -91,7 +99,7 @@ fn issue_4_singular_rosenbrock_matrix_stops_the_run_with_a_typed_error() {
     );
     // The step-by-step Integrator reports it as an error.
     let mut run = odelab::Integrator::new(&spec).unwrap();
-    assert!(matches!(run.step(), Err(OdeError::SingularMatrix { .. })));
+    assert!(matches!(run.step(), Err(OdeError::NewtonFailed { .. })));
 }
 
 #[test]
@@ -104,10 +112,12 @@ fn issue_4_pinned_counts_w2_and_bdf2() {
     let mut s = fixed("van-der-pol", "bdf2", 1.0, 300.0);
     s.params.insert("mu".into(), 1000.0);
     let bdf2 = odelab::solve(&s).unwrap().stats;
-    // One J and one LU per step, about three Newton iterations (one f each) per step.
+    // One J and one LU per step, two Newton iterations (one f each) per step and two
+    // more in all: the second correction's predicted error θ/(1 − θ)‖Δ‖ is already
+    // below the tolerance (Hairer–Wanner II §IV.8), so no third is made to confirm it.
     assert_eq!(
         (bdf2.nsteps, bdf2.nfev, bdf2.njev, bdf2.nlu, bdf2.nnewton),
-        (300, 902, 300, 300, 902)
+        (300, 602, 300, 300, 602)
     );
 }
 

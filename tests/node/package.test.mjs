@@ -84,7 +84,10 @@ test('the run package and the whole engine give bitwise the same catalogue runs'
     { model: 'bouncing-balls', method: 'llm', t1: 1, events: [{ id: 'psi1' }] },
   ]) {
     const [a, b] = [solve(spec), labsPackage.solve(spec)];
-    assert.deepEqual([a.t, a.y, a.stats], [b.t, b.y, b.stats], spec.method);
+    // Rejections by cause are counted in the whole engine only (the step inspector's).
+    const wholeStats = { ...b.stats };
+    delete wholeStats.rejectedByCause;
+    assert.deepEqual([a.t, a.y, a.stats], [b.t, b.y, wholeStats], spec.method);
   }
 });
 
