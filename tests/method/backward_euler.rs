@@ -102,7 +102,7 @@ fn newton_without_a_root_reports_divergence() {
     }
     let warning = sol.warning.unwrap();
     assert!(
-        warning.contains("diverged at t = 0 with h = 1") && warning.contains("try a smaller h"),
+        warning.contains("diverges at t = 0 with h = 1") && warning.contains("smaller h"),
         "{warning}"
     );
 }
@@ -134,7 +134,8 @@ fn newton_that_contracts_too_slowly_reports_slow_contraction() {
         }
         other => panic!("expected slow contraction, got {other:?}"),
     }
-    assert!(sol.warning.unwrap().contains("contracted too slowly"));
+    let warning = sol.warning.unwrap();
+    assert!(warning.contains("contracts too slowly"), "{warning}");
 }
 
 /// A right-hand side that is not finite at an iterate (here x' = 1/x at x = 0, the
@@ -161,7 +162,8 @@ fn newton_on_a_non_finite_f_names_the_equation() {
         "{:?}",
         sol.stopped_by
     );
-    assert!(sol.warning.unwrap().contains("in equation 2"));
+    let warning = sol.warning.unwrap();
+    assert!(warning.contains("equation x'"), "{warning}");
 }
 
 /// y1, y2, y3 of Robertson's kinetics (the `robertson` model, k = 0.04, 1e4, 3e7).
