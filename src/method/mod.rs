@@ -23,6 +23,8 @@ mod fixed_rk;
 mod hermite;
 mod heun;
 pub(crate) mod history;
+// Backward Euler and BDF2 are the whole engine's (see `implicit_stepper`).
+#[cfg(feature = "full")]
 mod implicit;
 pub mod llm;
 mod midpoint2;
@@ -66,7 +68,7 @@ pub struct MethodInfo {
     pub stages: u32,
     /// Whether the method has an error estimate and so adapts its step by default.
     pub adaptive: bool,
-    /// Order of the embedded formula that estimates the error (q of 001 eq. 6).
+    /// Order of the embedded formula that estimates the error (q of Negrut et al. 2003 eq. 6).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub embedded_order: Option<u32>,
     /// First same as last: the last stage of a step is the first of the next.
@@ -90,7 +92,7 @@ pub struct MethodInfo {
 #[derive(Debug, Clone, Default)]
 pub struct MethodOptions {
     pub jacobian: JacobianOptions,
-    /// Indices of the fast states (slow/fast partition, seed 003 eq. 17).
+    /// Indices of the fast states (slow/fast partition, Gil, Sanfelice & Nikravesh 2013 eq. 17).
     pub fast: Vec<usize>,
     /// Method `"custom"`: the user's checked tableau and the method it defines (see
     /// [`resolve`]).
@@ -223,7 +225,7 @@ pub fn info(id: &str) -> Result<&'static MethodInfo, OdeError> {
 /// The Rosenbrock and W-method coefficient tables, for stability analysis and tests.
 pub fn rosenbrock_tableau(id: &str) -> Option<&'static RosenbrockTableau> {
     match id {
-        // ros4-t2 is the same method (001 Table 2 is Table 1 transformed): same R(z).
+        // ros4-t2 is the same method (Negrut et al. 2003 Table 2 is Table 1 transformed): same R(z).
         "ros4" | "ros4-t2" => Some(&ros4::TABLEAU),
         "w2" => Some(&w2::TABLEAU),
         _ => None,
@@ -274,7 +276,7 @@ fn custom_method(
     })
 }
 
-/// The slow/fast scheme (seed 003) on the partition of `options.fast`.
+/// The slow/fast scheme (Gil, Sanfelice & Nikravesh 2013) on the partition of `options.fast`.
 #[cfg(feature = "full")]
 fn slowfast_stepper(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
     Ok(Box::new(slowfast::SlowFast::new(
@@ -290,6 +292,46 @@ fn slowfast_stepper(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepp
 fn slowfast_stepper(_: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
     Err(OdeError::NotInThisBuild {
         what: "method \"slowfast\"",
+    })
+}
+
+/// Backward Euler or BDF2 with their Newton iteration.
+#[cfg(feature = "full")]
+fn implicit_stepper(
+    info: &'static MethodInfo,
+    bdf2: bool,
+    dim: usize,
+    options: &MethodOptions,
+) -> Result<Box<dyn Stepper>, OdeError> {
+    let formula = if bdf2 {
+        implicit::Formula::Bdf2
+    } else {
+        implicit::Formula::BackwardEuler
+    };
+    Ok(Box::new(implicit::ImplicitStepper::new(
+        info,
+        formula,
+        dim,
+        options.jacobian,
+    )))
+}
+
+/// The first-load build leaves out backward Euler and BDF2 (cargo feature `full`): no
+/// first plot uses them, and their Newton iteration (convergence-rate test, refreshed
+/// Jacobians) is the size the run package's budget cannot spare.
+#[cfg(not(feature = "full"))]
+fn implicit_stepper(
+    info: &'static MethodInfo,
+    _: bool,
+    _: usize,
+    _: &MethodOptions,
+) -> Result<Box<dyn Stepper>, OdeError> {
+    Err(OdeError::NotInThisBuild {
+        what: if info.id == bdf2::INFO.id {
+            "method \"bdf2\""
+        } else {
+            "method \"backward-euler\""
+        },
     })
 }
 
@@ -317,17 +359,7 @@ pub fn create_with(
         return Ok(Box::new(Midpoint2::new(dim)));
     }
     if id == backward_euler::INFO.id || id == bdf2::INFO.id {
-        let formula = if id == bdf2::INFO.id {
-            implicit::Formula::Bdf2
-        } else {
-            implicit::Formula::BackwardEuler
-        };
-        return Ok(Box::new(implicit::ImplicitStepper::new(
-            info,
-            formula,
-            dim,
-            options.jacobian,
-        )));
+        return implicit_stepper(info, id == bdf2::INFO.id, dim, options);
     }
     if id == ab3::INFO.id || id == am_pece::INFO.id {
         let scheme = if id == ab3::INFO.id {
