@@ -1,12 +1,12 @@
-//! The two formulations side by side on one mechanism, in the layout of seed 001
+//! The two formulations side by side on one mechanism, in the layout of Negrut et al. 2003
 //! Tables 4–6: for each formulation the work (steps, rejections, f-evaluations,
 //! Jacobians, LUs, Newton iterations, re-partitions), the constraint drift (largest
 //! ‖Φ‖ and ‖Φ_q q̇‖ along the run and at the end), the time taken, and the error of body
 //! 1's angle φ1 (Table 4) and rate φ̇1 (Table 6) against a reference: t* where the
 //! largest error Δ occurred, Δ, RelErr [%] = Δ/|E*|·100, and the RMS error Δ̄ over the
-//! steps (001 §3.1). The reference is the native formulation run with ros4 (analytic
+//! steps (Negrut et al. 2003 §3.1). The reference is the native formulation run with ros4 (analytic
 //! Jacobian) at rtol = atol = [`REFERENCE_TOL`], read at each compared step's time from its dense
-//! output (the seed interpolates a fine constant-step run with cubic splines; a
+//! output (the paper interpolates a fine constant-step run with cubic splines; a
 //! dense output of a run 1e4–1e7 times more accurate plays the same role).
 //!
 //! For `vehicle-stiff` the compared quantity is the chassis height y_c and its rate (001
@@ -27,7 +27,7 @@ use serde::Serialize;
 /// Tolerance of the reference run.
 pub const REFERENCE_TOL: f64 = 1e-10;
 
-/// Error of one quantity against the reference (a row of 001 Table 4 or 6).
+/// Error of one quantity against the reference (a row of Negrut et al. 2003 Table 4 or 6).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorRow {

@@ -95,7 +95,7 @@ pub enum OdeError {
     /// A matrix exponential of a step came out non-finite (or its argument was too
     /// large to exponentiate).
     ExpmNotFinite { t: f64, h: f64 },
-    /// The saddle-point matrix of seed 000 eq. (9) is singular (redundant or
+    /// The saddle-point matrix of Gil, Sanfelice & Nikravesh (LLM) eq. (9) is singular (redundant or
     /// degenerate joints) at the step (t, h).
     SingularSaddlePoint { t: f64, h: f64 },
     /// Newton on the position constraints Φ(v, u) = 0 (state-space recovery, or the

@@ -14,7 +14,7 @@
 //! `jacobianUpdate: k` (keep J frozen for k steps) and `jacobianScale: s` (hand the
 //! method s·J: 0 gives J = 0, 3 gives J = 3·exact), which show that a W-method keeps
 //! its order with an inexact Jacobian while a Rosenbrock method does not
-//! (`../shared/METHODS.md`). A retried step from the same (t, y) (after a rejection or
+//! (the Sources panel's errata). A retried step from the same (t, y) (after a rejection or
 //! an event cut) reuses the Jacobian: `njev` counts real evaluations only.
 //!
 //! The provider keeps its dense matrix and ∂f/∂t and refills them each evaluation

@@ -1,4 +1,4 @@
-//! The elementary functions of the core, the same bits on every target (issue 9).
+//! The elementary functions of the core, the same bits on every target.
 //!
 //! `f64::sin`, `exp`, `powf`… call the platform's C library natively (glibc's here)
 //! and the `libm` crate's Rust port in WebAssembly; the two differ in the last bit now

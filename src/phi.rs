@@ -6,8 +6,8 @@
 //! φ_k(Z) = I/k! + Z φ_{k+1}(Z)
 //! ```
 //!
-//! so h φ₁(hJ) f + h² φ₂(hJ) g = ∫₀ʰ e^{J(h−u)} (f + g u) du — the integrals seed 000
-//! reads from Van Loan's block exponential (000 eqs. 3–6, 32–33) — without exponentiating
+//! so h φ₁(hJ) f + h² φ₂(hJ) g = ∫₀ʰ e^{J(h−u)} (f + g u) du — the integrals Gil, Sanfelice & Nikravesh (LLM)
+//! reads from Van Loan's block exponential (Gil, Sanfelice & Nikravesh (LLM) eqs. 3–6, 32–33) — without exponentiating
 //! an (m+2) or (m+3) block: one evaluation gives every φ_k the step and its error
 //! estimate need, as m × m matrices that are then applied to vectors.
 //!

@@ -1,4 +1,4 @@
-//! Comparing a run against a fine reference run, the way seed 001 §3.1 does (its
+//! Comparing a run against a fine reference run, the way Negrut et al. 2003 §3.1 does (its
 //! Tables 4 and 6): for each state, the largest error Δ and the time t* where it occurs,
 //! the relative error Δ / max|y_ref|, and the RMS error over the run's points. The
 //! reference is interpolated at the run's times by a natural cubic spline through its
@@ -25,7 +25,7 @@ pub struct ComponentError {
     pub rms_error: f64,
 }
 
-/// The error statistics of 001 Tables 4 and 6 over paired samples: the largest error Δ,
+/// The error statistics of Negrut et al. 2003 Tables 4 and 6 over paired samples: the largest error Δ,
 /// the time t* where it occurs (and the reference there), and the RMS error Δ̄.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ErrorStats {

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 pub const DEFAULT_MAX_STEPS: usize = 1_000_000;
 
 /// The largest `maxSteps` a spec may ask for: a run records every step, so a larger
-/// budget could only end in the page running out of memory (issue 9's budgets).
+/// budget could only end in the page running out of memory (the budgets).
 pub const MAX_STEPS_LIMIT: usize = 10_000_000;
 
 /// The most output times `tEval` may list (each is one interpolated state).
@@ -61,7 +61,7 @@ pub struct SolveSpec {
     /// [`DEFAULT_ATOL`]).
     #[serde(default)]
     pub atol: Option<Tol>,
-    /// The error norm: "rms" (seed 001 eq. 5, default) or "max" (the ode23/ode45 listings).
+    /// The error norm: "rms" (Negrut et al. 2003 eq. 5, default) or "max" (the ode23/ode45 listings).
     #[serde(default)]
     pub norm: Option<String>,
     /// Step-size controller settings (adaptive methods).
@@ -94,11 +94,11 @@ pub struct SolveSpec {
     /// `ModelInfo.fast`).
     #[serde(default)]
     pub fast: Option<Vec<usize>>,
-    /// Method `"custom"`: your own Butcher tableau (issue 7, `crate::tableau`).
+    /// Method `"custom"`: your own Butcher tableau (`crate::tableau`).
     #[serde(default)]
     pub tableau: Option<crate::tableau::TableauSpec>,
-    /// Constrained models (issue 8, `crate::multibody`): "native" (default, the model
-    /// file's own), "augmented" (000 eq. 9) or "state-space" (001 Algorithm 1).
+    /// Constrained models (`crate::multibody`): "native" (default, the model
+    /// file's own), "augmented" (Gil, Sanfelice & Nikravesh (LLM) eq. 9) or "state-space" (Negrut et al. 2003 Algorithm 1).
     #[serde(default)]
     pub formulation: Option<String>,
     /// Augmented formulation: "none" (default), "baumgarte" or "projection".
@@ -145,7 +145,7 @@ pub enum Tol {
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ControllerSpec {
-    /// "i" (elementary, seed 000 eq. 38; the default) or "pi" (000 eq. 40).
+    /// "i" (elementary, Gil, Sanfelice & Nikravesh (LLM) eq. 38; the default) or "pi" (Gil, Sanfelice & Nikravesh (LLM) eq. 40).
     #[serde(default)]
     pub kind: Option<String>,
     #[serde(default)]
@@ -158,7 +158,7 @@ pub struct ControllerSpec {
     pub fac_min: Option<f64>,
     #[serde(default)]
     pub fac_max: Option<f64>,
-    /// Control the error per unit step (000 eq. 39) instead of per step.
+    /// Control the error per unit step (Gil, Sanfelice & Nikravesh (LLM) eq. 39) instead of per step.
     #[serde(default)]
     pub per_unit_step: Option<bool>,
 }

@@ -1,5 +1,5 @@
 //! The spectrum of ∂f/∂y at a state: the eigenvalues λᵢ whose products hλᵢ the
-//! stability view draws over a method's region (seed 003 §4: why RK4 fails at h = 0.005
+//! stability view draws over a method's region (Gil, Sanfelice & Nikravesh 2013 §4: why RK4 fails at h = 0.005
 //! on the pendulum-plus-particle system). Eigenvalues come from nalgebra's real Schur
 //! decomposition, with an iteration cap so no matrix can hang or panic the core.
 
@@ -78,7 +78,7 @@ pub struct SpectrumSpec {
     pub y: Option<Vec<f64>>,
     /// A constrained model's formulation ("augmented", "state-space"): the eigenvalues
     /// are then those of that formulation's ODE in its own coordinates (y in its
-    /// layout), e.g. the state-space ODE whose dominant eigenvalue 001 §3.2 quotes.
+    /// layout), e.g. the state-space ODE whose dominant eigenvalue Negrut et al. 2003 §3.2 quotes.
     #[serde(default)]
     pub formulation: Option<String>,
     /// The state-space formulation's independent coordinates y is written in (after a

@@ -56,7 +56,7 @@ fn message(s: &SolveSpec) -> String {
 }
 
 #[test]
-fn issue_2_bad_input_gets_a_clear_error() {
+fn bad_input_gets_a_clear_error() {
     let base = spec("pendulum", "rk4", 0.01, 1.0);
     let cases: Vec<(SolveSpec, &str)> = vec![
         (
@@ -178,10 +178,10 @@ fn dp45(model: &str) -> SolveSpec {
     adaptive(model, "dp45", 1e-6, 1e-9, 10.0)
 }
 
-/// Issue 3's inputs: tolerances, controller, events, tEval, adaptive h. Each gets a
+/// Step-control inputs: tolerances, controller, events, tEval, adaptive h. Each gets a
 /// typed error whose message says what is wrong and what is allowed.
 #[test]
-fn issue_3_bad_input_gets_a_clear_error() {
+fn bad_step_control_input_gets_a_clear_error() {
     let base = dp45("pendulum");
     let ctl = |c: ControllerSpec| SolveSpec {
         controller: Some(c),
@@ -408,7 +408,7 @@ fn issue_3_bad_input_gets_a_clear_error() {
 /// Specs as the front end writes them (camelCase JSON): every new field is read, and
 /// a misspelt one is refused rather than ignored.
 #[test]
-fn issue_3_spec_fields_have_their_js_names() {
+fn spec_fields_have_their_js_names() {
     let json = r#"{
         "model": "bouncing-balls", "method": "dp45", "t1": 1.0,
         "rtol": 1e-6, "atol": [1e-9, 1e-9, 1e-8, 1e-8], "norm": "max",
@@ -444,7 +444,7 @@ fn issue_3_spec_fields_have_their_js_names() {
 /// tEval values come from the dense output: on the mass–spring–damper they match the
 /// exact solution to about the tolerance, include t0 and t1, and cost no evaluations.
 #[test]
-fn issue_3_t_eval_is_served_from_dense_output() {
+fn t_eval_is_served_from_dense_output() {
     let times: Vec<f64> = (0..=40).map(|i| i as f64 * 0.125).collect();
     let mut s = adaptive("mass-spring-damper", "dp45", 1e-8, 1e-10, 5.0);
     let without = odelab::solve(&s).unwrap();
@@ -476,7 +476,7 @@ fn issue_3_t_eval_is_served_from_dense_output() {
 /// An adaptive run: the step and error-estimate series line up with the points, and
 /// the last step lands exactly on t1.
 #[test]
-fn issue_3_adaptive_solution_records_steps_and_estimates() {
+fn adaptive_solution_records_steps_and_estimates() {
     let sol = odelab::solve(&dp45("pendulum")).unwrap();
     let n = sol.t.len();
     assert_eq!(sol.h.len(), n - 1);
@@ -497,7 +497,7 @@ fn issue_3_adaptive_solution_records_steps_and_estimates() {
 
 /// `Integrator` takes one accepted step per call and reproduces `solve`, events included.
 #[test]
-fn issue_3_adaptive_integrator_steps_reproduce_solve() {
+fn adaptive_integrator_steps_reproduce_solve() {
     let mut s = adaptive("bouncing-balls", "dp45", 1e-6, 1e-9, 1.0);
     s.events = watch(&["psi1", "psi2"]);
     let sol = odelab::solve(&s).unwrap();
@@ -524,7 +524,7 @@ fn issue_3_adaptive_integrator_steps_reproduce_solve() {
 /// retry overflows too, and h shrinks to the floor 16·eps·|t|. `solve` keeps the points
 /// and says where; `Integrator` returns the typed error.
 #[test]
-fn issue_3_step_size_underflow_is_a_typed_stop() {
+fn step_size_underflow_is_a_typed_stop() {
     let mut s = adaptive("mass-spring-damper", "dp45", 1e-3, 1e-6, 5.0);
     s.params.insert("c".into(), -1000.0);
     let sol = odelab::solve(&s).unwrap();
@@ -554,7 +554,7 @@ fn issue_3_step_size_underflow_is_a_typed_stop() {
 }
 
 #[test]
-fn issue_3_adaptive_step_budget_stops_with_a_warning() {
+fn adaptive_step_budget_stops_with_a_warning() {
     let s = SolveSpec {
         max_steps: Some(20),
         ..dp45("pendulum")
@@ -567,7 +567,7 @@ fn issue_3_adaptive_step_budget_stops_with_a_warning() {
 
 /// A user-given h is the first step of an adaptive run.
 #[test]
-fn issue_3_given_h_is_the_first_adaptive_step() {
+fn given_h_is_the_first_adaptive_step() {
     let s = SolveSpec {
         h: Some(1e-4),
         ..dp45("pendulum")
@@ -582,7 +582,7 @@ fn issue_3_given_h_is_the_first_adaptive_step() {
 /// The binding checks JS keys against serde's own field lists (serde-wasm-bindgen reads
 /// only known fields, so a misspelt key would otherwise be silently ignored).
 #[test]
-fn issue_3_field_lists_for_the_binding_match_the_js_names() {
+fn field_lists_for_the_binding_match_the_js_names() {
     use odelab::spec::{check_fields, field_names};
     let spec = field_names::<SolveSpec>();
     for f in [
@@ -635,7 +635,7 @@ fn issue_3_field_lists_for_the_binding_match_the_js_names() {
 /// vehicle takes 11 steps over 2 s and never sees the 22 ms bump. `hMax` (MATLAB's
 /// MaxStep) makes it land on the bump.
 #[test]
-fn issue_6_h_max_keeps_ros4_from_stepping_over_the_bump() {
+fn h_max_keeps_ros4_from_stepping_over_the_bump() {
     let chassis_range = |h_max: Option<f64>| {
         let s = SolveSpec {
             rtol: Some(odelab::spec::Tol::Scalar(1e-3)),

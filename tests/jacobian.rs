@@ -25,7 +25,7 @@ impl System for NoJac {
 }
 
 #[test]
-fn issue_4_finite_differences_agree_with_analytic() {
+fn finite_differences_agree_with_analytic() {
     let (_, model) = odelab::model::build("van-der-pol", &Default::default()).unwrap();
     let y = [1.5, -0.3];
     let mut stats = Stats::default();
@@ -65,7 +65,7 @@ fn issue_4_finite_differences_agree_with_analytic() {
 
 /// A model without derivatives is refused unless finite differences were requested.
 #[test]
-fn issue_4_missing_jacobian_is_a_typed_error_unless_fd_requested() {
+fn missing_jacobian_is_a_typed_error_unless_fd_requested() {
     for id in ["ros4", "w2", "llm", "backward-euler", "bdf2"] {
         let mut s = create(id, 1).unwrap();
         let mut y1 = [0.0];
@@ -86,12 +86,12 @@ fn issue_4_missing_jacobian_is_a_typed_error_unless_fd_requested() {
     let mut y1 = [0.0];
     s.step(&NoJac, 0.5, &[0.8], 0.1, &mut y1, &mut Stats::default())
         .unwrap();
-    // The golden value of METHODS.md, to finite-difference accuracy.
+    // The golden value of the Sources panel's errata, to finite-difference accuracy.
     assert!((y1[0] - 0.7352912959643092).abs() < 1e-8, "{}", y1[0]);
 }
 
 #[test]
-fn issue_4_jacobian_spec_fields_are_checked() {
+fn jacobian_spec_fields_are_checked() {
     let mut s = spec("van-der-pol", "ros4", 0.01, 1.0);
     s.jacobian = Some("ad".into());
     assert!(run_err(&s).to_string().contains("unknown jacobian \"ad\""));
@@ -105,7 +105,7 @@ fn issue_4_jacobian_spec_fields_are_checked() {
 
 /// `jacobian: "fd"` through the whole driver gives nearly the analytic run.
 #[test]
-fn issue_4_fd_run_matches_analytic_run() {
+fn fd_run_matches_analytic_run() {
     let mut s = adaptive("van-der-pol", "ros4", 1e-6, 1e-8, 1.0);
     s.params.insert("mu".into(), 10.0);
     let analytic = odelab::solve(&s).unwrap();
@@ -120,7 +120,7 @@ fn issue_4_fd_run_matches_analytic_run() {
 
 /// Frozen for k steps: one evaluation per k accepted steps on a fixed grid.
 #[test]
-fn issue_4_frozen_jacobian_is_evaluated_every_k_steps() {
+fn frozen_jacobian_is_evaluated_every_k_steps() {
     let mut s = fixed("van-der-pol", "w2", 0.01, 1.0);
     s.jacobian_update = Some(10);
     let sol = odelab::solve(&s).unwrap();
@@ -129,10 +129,10 @@ fn issue_4_frozen_jacobian_is_evaluated_every_k_steps() {
     assert_eq!(sol.stats.nlu, 100);
 }
 
-/// The JS contract of issue 4: new spec fields read in camelCase, new Stats and
+/// The JS contract: new spec fields read in camelCase, new Stats and
 /// MethodInfo fields written in camelCase (additions only).
 #[test]
-fn issue_4_js_field_names() {
+fn js_field_names() {
     let spec: odelab::spec::SolveSpec = serde_json::from_str(
         r#"{"model": "slowfast-linear", "method": "slowfast", "h": 0.01, "t1": 0.1,
             "jacobian": "fd", "jacobianUpdate": 2, "jacobianScale": 1, "fast": [2, 3]}"#,

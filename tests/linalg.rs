@@ -13,7 +13,7 @@ use odelab::OdeError;
 /// [[hλ, h, 0], [0, 0, h], [0, 0, 0]]: F = e^{hλ}, G = h φ₁(hλ) = (e^{hλ} − 1)/λ,
 /// top-right = h² φ₂(hλ) = (e^{hλ} − 1 − hλ)/λ², each relative to its own size.
 #[test]
-fn issue_4_expm_of_scalar_van_loan_block_matches_phi_functions() {
+fn expm_of_scalar_van_loan_block_matches_phi_functions() {
     let mut worst: f64 = 0.0;
     for &z in &[-100.0, -30.0, -5.0, -1.0, -0.1, -1e-4, 0.5, 1.0] {
         let h = 0.1;
@@ -48,7 +48,7 @@ fn issue_4_expm_of_scalar_van_loan_block_matches_phi_functions() {
 /// top-left e^{a}(cos b, sin b), top-right ∫₀¹ e^{Λ(1−s)} e₁ ds in closed form
 /// (Λ⁻¹(e^Λ − I) e₁ with Λ⁻¹ = [[a, b], [−b, a]]/(a² + b²)).
 #[test]
-fn issue_4_expm_of_rotation_block_matches_closed_form() {
+fn expm_of_rotation_block_matches_closed_form() {
     let mut worst: f64 = 0.0;
     for &(a, b) in &[
         (0.0, 100.0),
@@ -86,7 +86,7 @@ fn issue_4_expm_of_rotation_block_matches_closed_form() {
 }
 
 #[test]
-fn issue_4_expm_refuses_non_finite_and_overflow() {
+fn expm_refuses_non_finite_and_overflow() {
     let mut stats = Stats::default();
     let nan = DMatrix::from_element(2, 2, f64::NAN);
     assert!(matches!(
@@ -102,7 +102,7 @@ fn issue_4_expm_refuses_non_finite_and_overflow() {
 }
 
 #[test]
-fn issue_4_singular_lu_is_a_typed_error() {
+fn singular_lu_is_a_typed_error() {
     let mut stats = Stats::default();
     let m = DMatrix::from_row_slice(2, 2, &[1.0, 2.0, 2.0, 4.0]);
     let err = Factored::new(m, "the test matrix", 3.0, 0.25, &mut stats)

@@ -1,4 +1,4 @@
-//! Issue 9, determinism: the core computes its elementary functions through
+//! the core computes its elementary functions through
 //! `odelab::math` (the libm crate on every target), so a run is bitwise the same natively
 //! and in WASM (`tests/node/determinism.test.mjs` checks the outputs themselves).
 
@@ -22,7 +22,7 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 }
 
 #[test]
-fn issue_9_no_platform_math_in_the_core() {
+fn no_platform_math_in_the_core() {
     let mut files = Vec::new();
     rust_files(
         Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src")),
@@ -52,7 +52,7 @@ fn issue_9_no_platform_math_in_the_core() {
 }
 
 #[test]
-fn issue_9_math_matches_the_platform_closely() {
+fn math_matches_the_platform_closely() {
     // Not bitwise (that is the point), but within a few ulps of the C library.
     for i in 0..1000 {
         let x = -20.0 + 0.04 * i as f64 + 1e-3;

@@ -1,5 +1,5 @@
-//! Comparing a run with a reference run (001 §3.1, Tables 4 and 6): the cubic spline and
-//! the error table (issue 6).
+//! Comparing a run with a reference run (Negrut et al. 2003 §3.1, Tables 4 and 6): the cubic spline and
+//! the error table.
 
 mod common;
 use common::*;
@@ -29,7 +29,7 @@ fn spline_interpolates_knots_and_lines_exactly_and_smooth_functions_closely() {
 
 /// Against a tight dp45 reference the table reproduces the error the exact solution gives.
 #[test]
-fn issue_6_reference_table_matches_the_exact_error() {
+fn reference_table_matches_the_exact_error() {
     let run = spec("mass-spring-damper", "rk4", 0.01, 2.0);
     let reference = SolveSpec {
         h: None,

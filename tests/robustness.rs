@@ -1,4 +1,4 @@
-//! Issue 9: property tests (proptest) over random input at the two doors user input
+//! Property tests (proptest) over random input at the two doors user input
 //! comes through — a spec (`SolveSpec` → `solve`) and user text (the expression
 //! parser) — plus the budgets every entry point has. Nothing may panic; bad input is a
 //! typed `Err`; a good run has consistent shapes.
@@ -249,7 +249,7 @@ proptest! {
     /// Random specs never panic; a spec with a NaN or an infinity anywhere is refused;
     /// a run that succeeds has consistent shapes.
     #[test]
-    fn issue_9_random_specs_never_panic(spec in any_spec()) {
+    fn random_specs_never_panic(spec in any_spec()) {
         let spec = bounded(spec);
         match solve(&spec) {
             Ok(sol) => {
@@ -263,7 +263,7 @@ proptest! {
     /// The same through JSON, as the fuzz target and a JS front end feed it: random
     /// field presence and random values of the right and the wrong type.
     #[test]
-    fn issue_9_random_json_specs_never_panic(
+    fn random_json_specs_never_panic(
         fields in proptest::collection::btree_map(
             prop_oneof![Just("model"), Just("method"), Just("t1"), Just("h"), Just("y0"),
                         Just("rtol"), Just("atol"), Just("maxSteps"), Just("tEval"),
@@ -290,7 +290,7 @@ proptest! {
     /// Random text through the system parser and the expression compiler never panics,
     /// and a system that compiles evaluates (to numbers, or NaN) without panicking.
     #[test]
-    fn issue_9_random_text_never_panics(text in prop_oneof![
+    fn random_text_never_panics(text in prop_oneof![
         any::<String>(),
         "[a-z0-9'=+*/^(),.:;?<>!&|#\n -]{0,80}",
         "(param [a-z] = [0-9.e-]{1,6}\n)?([a-z]' = [a-z0-9+*/^()-]{1,20}\n){1,3}([a-z]\\(0\\) = [0-9.]{1,4}\n)?",
@@ -308,7 +308,7 @@ proptest! {
 }
 
 #[test]
-fn issue_9_max_steps_has_an_upper_limit() {
+fn max_steps_has_an_upper_limit() {
     // A huge budget on a tiny step would otherwise reserve memory for every step.
     let spec = SolveSpec {
         model: "pendulum".into(),
@@ -331,7 +331,7 @@ fn issue_9_max_steps_has_an_upper_limit() {
 }
 
 #[test]
-fn issue_9_t_eval_has_an_upper_limit() {
+fn t_eval_has_an_upper_limit() {
     let spec = SolveSpec {
         model: "pendulum".into(),
         method: "dp45".into(),
@@ -389,7 +389,7 @@ fn event_cuts_on_a_fixed_grid_count_against_the_step_budget() {
     assert!(sol.warning.unwrap().contains("budget of 200 steps"));
 }
 
-/// Field names of the homework formats (issue 15), so random JSON often has the right
+/// Field names of the homework formats, so random JSON often has the right
 /// shape and reaches the graders, plus a few random keys.
 fn homework_key() -> impl Strategy<Value = String> {
     prop_oneof![

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 #[test]
 fn mass_spring_damper_eigenvalues_are_the_characteristic_roots() {
-    // λ = −c/2m ± i√(k/m − (c/2m)²) = −0.25 ± 9.99687i for m = 1, k = 100, c = 0.5 (002 eq. 7.12).
+    // λ = −c/2m ± i√(k/m − (c/2m)²) = −0.25 ± 9.99687i for m = 1, k = 100, c = 0.5 (Schwab & Delhaes eq. 7.12).
     let (_, model) = build("mass-spring-damper", &BTreeMap::new()).unwrap();
     let l = of_model(model.as_ref(), 0.0, &[0.0, 0.0]).unwrap();
     assert_eq!(l.len(), 2);
@@ -19,7 +19,7 @@ fn mass_spring_damper_eigenvalues_are_the_characteristic_roots() {
     }
 }
 
-/// METHODS.md: the pendulum-plus-particle fast eigenvalue is ±i√(k/m2) ≈ ±707.1i.
+/// the Sources panel's errata: the pendulum-plus-particle fast eigenvalue is ±i√(k/m2) ≈ ±707.1i.
 #[test]
 fn pendulum_particle_fast_pair() {
     let (info, model) = build("pendulum-particle", &BTreeMap::new()).unwrap();
@@ -43,12 +43,12 @@ fn bad_input_is_an_error_not_a_panic() {
         .is_empty());
 }
 
-/// Issue 8: spectrum() of a formulation's own ODE. The stiff vehicle's state-space ODE
-/// (001 §3.2: "the dominant eigenvalue of the corresponding SODE has a real component
+/// spectrum() of a formulation's own ODE. The stiff vehicle's state-space ODE
+/// (Negrut et al. 2003 §3.2: "the dominant eigenvalue of the corresponding SODE has a real component
 /// of approximately −2.6E5") has the native half-car's dominant eigenvalue, and so has
 /// the augmented ODE in body coordinates.
 #[test]
-fn issue_8_spectrum_of_a_formulation() {
+fn spectrum_of_a_formulation() {
     use odelab::spectrum::{of_spec, SpectrumSpec};
     let native = of_spec(&SpectrumSpec {
         model: "vehicle-stiff".into(),

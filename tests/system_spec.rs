@@ -1,5 +1,5 @@
 //! `solve` with `system: "<text>"` in place of `model`, and `expr` events: the
-//! expression language wired into the driver (issue 7, with issue 3's events).
+//! expression language wired into the driver (with the events).
 
 mod common;
 use common::*;
@@ -20,7 +20,7 @@ fn system_spec(text: &str, method: &str, h: f64, t1: f64) -> SolveSpec {
 }
 
 #[test]
-fn issue_7_system_text_reproduces_the_built_in_model() {
+fn system_text_reproduces_the_built_in_model() {
     let built_in = run("mass-spring-damper", "rk4", 1e-3, 1.0);
     let user = odelab::solve(&system_spec(MSD_TEXT, "rk4", 1e-3, 1.0)).unwrap();
     assert_eq!(user.names, ["x", "u"]);
@@ -38,7 +38,7 @@ fn issue_7_system_text_reproduces_the_built_in_model() {
 }
 
 #[test]
-fn issue_7_params_of_a_system_are_overridable() {
+fn params_of_a_system_are_overridable() {
     let mut s = system_spec(MSD_TEXT, "rk4", 1e-3, 1.0);
     s.params.insert("k".into(), 400.0);
     let user = odelab::solve(&s).unwrap();
@@ -48,7 +48,7 @@ fn issue_7_params_of_a_system_are_overridable() {
 }
 
 #[test]
-fn issue_7_text_events_are_watched_and_terminal_stops_the_run() {
+fn text_events_are_watched_and_terminal_stops_the_run() {
     let text = "param g = 9.81
 y' = v
 v' = -g
@@ -73,7 +73,7 @@ event ground: y, falling, terminal";
 }
 
 #[test]
-fn issue_7_expr_event_finds_the_same_contacts_as_the_model_event() {
+fn expr_event_finds_the_same_contacts_as_the_model_event() {
     let base = SolveSpec {
         rtol: Some(Tol::Scalar(1e-8)),
         h: None,
@@ -103,7 +103,7 @@ fn issue_7_expr_event_finds_the_same_contacts_as_the_model_event() {
 }
 
 #[test]
-fn issue_7_bad_system_text_points_at_the_error() {
+fn bad_system_text_points_at_the_error() {
     let err = run_err(&system_spec("x' = -kk*x\nx(0) = 1", "rk4", 0.1, 1.0)).to_string();
     assert!(
         err.starts_with("line 1, column 7: unknown name \"kk\""),

@@ -114,12 +114,12 @@ export class EngineClient {
     return this.request<TableauAnalysis>({ op: 'tableau', tableau });
   }
 
-  /** A run against a reference run (seed 001 §3.1). */
+  /** A run against a reference run (Negrut et al. 2003 §3.1). */
   compare(run: SolveSpec, reference: SolveSpec): Promise<RunComparison> {
     return this.request<RunComparison>({ op: 'compare', run, reference });
   }
 
-  /** The two formulations of a constrained model side by side (001 Tables 4–6). */
+  /** The two formulations of a constrained model side by side (Negrut et al. 2003 Tables 4–6). */
   formulations(spec: SolveSpec): Promise<FormulationComparison> {
     return this.request<FormulationComparison>({ op: 'formulations', spec });
   }

@@ -1,7 +1,7 @@
 /**
  * Comparisons of the current run against more accurate ones, as tables: a reference run
- * of the same model (seed 001 §3.1, Tables 4 and 6) and the augmented against the
- * state-space formulation (seed 001 Tables 4–6). Computed in the worker.
+ * of the same model (Negrut et al. 2003 §3.1, Tables 4 and 6) and the augmented against the
+ * state-space formulation (Negrut et al. 2003 Tables 4–6). Computed in the worker.
  */
 import { byId, fillTable } from './dom';
 import { CancelledError } from './client';
@@ -34,7 +34,7 @@ export class Comparisons {
 
   /**
    * Compares the current run with a reference run of the same model over the same
-   * interval ([`referenceSpec`]), as seed 001 §3.1 does in its Tables 4 and 6.
+   * interval ([`referenceSpec`]), as Negrut et al. 2003 §3.1 does in its Tables 4 and 6.
    */
   async compare(spec: SolveSpec, needsJacobian: boolean): Promise<void> {
     const reference = referenceSpec(spec, needsJacobian);
@@ -63,7 +63,7 @@ export class Comparisons {
 
   /**
    * The augmented and the state-space formulation of the current mechanism side by side
-   * against a fine reference, in the layout of seed 001 Tables 4–6.
+   * against a fine reference, in the layout of Negrut et al. 2003 Tables 4–6.
    */
   async compareFormulations(current: SolveSpec): Promise<void> {
     const box = byId('formulations-box');

@@ -2,8 +2,8 @@
  * The convergence view: how the error falls with h. For the trajectory view's model it
  * runs each chosen method at h = T/2ⁿ and plots the global error at t1 against h on
  * log–log axes, with the fitted slope (the observed order) in the legend and the
- * round-off floor of seed 002 §7.5 where the error stops falling; the Dₙ = |yₙ − yₙ₋₁|
- * sequence with Richardson's estimate (002 eq. 7.9); error against f-evaluations over a
+ * round-off floor of Schwab & Delhaes §7.5 where the error stops falling; the Dₙ = |yₙ − yₙ₋₁|
+ * sequence with Richardson's estimate (Schwab & Delhaes eq. 7.9); error against f-evaluations over a
  * tolerance sweep for the adaptive methods; and the error of one step against h (000
  * Fig. 6, with the method's own estimate where it has one). The numbers come from
  * `convergence()` in the worker; this view only draws.

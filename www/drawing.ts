@@ -66,7 +66,7 @@ const pendulum: Describe = ({ value: v }) => {
   ];
 };
 
-/** Seed 001's double pendulum from its absolute angles (joint at 2L1 e(θ1)). */
+/** Negrut et al.'s double pendulum from its absolute angles (joint at 2L1 e(θ1)). */
 const rsdaNative: Describe = (f) => {
   const v = f.value;
   const [L1, L2] = [v('L1'), v('L2')];
@@ -85,7 +85,7 @@ const rsdaNative: Describe = (f) => {
   );
 };
 
-/** The bar hinged at the origin, its tip 2s, the spring and the particle (seed 003 Fig. 6). */
+/** The bar hinged at the origin, its tip 2s, the spring and the particle (Gil, Sanfelice & Nikravesh 2013 Fig. 6). */
 function barAndParticle(hinge: [number, number], tip: [number, number], particle: [number, number], L: number): Shape[] {
   return [
     { kind: 'rod', x1: hinge[0], y1: hinge[1], x2: tip[0], y2: tip[1] },
@@ -185,7 +185,7 @@ const vehicleBodies: Describe = ({ t, value: v }) => {
   ];
 };
 
-/** Mass–spring–damper hanging from a ceiling, x down (seed 002 eq. 7.7). */
+/** Mass–spring–damper hanging from a ceiling, x down (Schwab & Delhaes eq. 7.7). */
 const massSpringDamper: Describe = ({ value: v }) => {
   const rest = 0.3;
   const size = 0.14;

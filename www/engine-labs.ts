@@ -83,7 +83,7 @@ export function compareRuns(run: wasm.SolveSpec, reference: wasm.SolveSpec): was
   return wasm.compareRuns(run, reference);
 }
 
-/** A constrained model in the augmented and the state-space formulation against a reference (001 Tables 4–6). */
+/** A constrained model in the augmented and the state-space formulation against a reference (Negrut et al. 2003 Tables 4–6). */
 export function compareFormulations(spec: wasm.SolveSpec): wasm.FormulationComparison {
   return wasm.compareFormulations(spec);
 }

@@ -1,5 +1,5 @@
 /**
- * The lecturer's page (`?assignment=<URL>&grade=1`, issue 15): any number of work files,
+ * The lecturer's page (`?assignment=<URL>&grade=1`): any number of work files,
  * dropped or picked, each re-graded in the engine worker from its answers (a score
  * written in the file is never read), shown as a students × tasks table with the
  * messages, and exported as CSV. `gradesToCsv` is pure and unit-tested.

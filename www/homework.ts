@@ -1,5 +1,5 @@
 /**
- * The student's homework panel (`?assignment=<URL>`, issue 15): the assignment's intro
+ * The student's homework panel (`?assignment=<URL>`): the assignment's intro
  * and tasks next to the playground. Each task takes its answer from the playground
  * ("Use my current system / tableau / run") or a number field; Check grades it in the
  * engine worker (the core's `gradeAssignment`) and shows the message; the score is the

@@ -39,7 +39,7 @@ export interface RunSettings {
   events?: boolean;
   /** Your own Butcher tableau, used when method is `custom`. */
   tableau?: TableauSpec;
-  /** A constrained mechanism's formulation: augmented (000 eq. 9) or state-space (001). */
+  /** A constrained mechanism's formulation: augmented (Gil, Sanfelice & Nikravesh (LLM) eq. 9) or state-space (001). */
   formulation?: string;
   /** Constraint stabilisation of the augmented formulation: baumgarte or projection. */
   stabilization?: string;

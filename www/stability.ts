@@ -7,7 +7,7 @@
  * wheel to zoom; on a touch screen two fingers pinch-zoom (each pointer is tracked, and
  * `touch-action: pan-y` leaves vertical swipes to the page so it still scrolls); from
  * the keyboard the focused plane pans with the arrow keys and zooms with + and −, as
- * the visible +/− buttons do. α and β reshape the slow/fast map (seed 003 Figs. 2–3).
+ * the visible +/− buttons do. α and β reshape the slow/fast map (Gil, Sanfelice & Nikravesh 2013 Figs. 2–3).
  * The current window is published as `data-window` on the canvas (re0,re1,im0,im1).
  */
 import { byId, fillDefinitions, sizeCanvas } from './dom';

@@ -1,9 +1,9 @@
-//! Step-size controllers: the elementary controller of seed 000 eq. (38) with the safety
-//! factor and the facmin/facmax limits of seed 001 eq. (7), error per step or per unit
-//! step (000 eq. 39), and the PI controller of 000 eq. (40).
+//! Step-size controllers: the elementary controller of Gil, Sanfelice & Nikravesh (LLM) eq. (38) with the safety
+//! factor and the facmin/facmax limits of Negrut et al. 2003 eq. (7), error per step or per unit
+//! step (Gil, Sanfelice & Nikravesh (LLM) eq. 39), and the PI controller of Gil, Sanfelice & Nikravesh (LLM) eq. (40).
 //!
 //! Errors arrive normalised (`err` ≤ 1 means "within tolerance", see `norm.rs`), so the
-//! tol of 000 eqs. (38)/(40) is 1 here.
+//! tol of Gil, Sanfelice & Nikravesh (LLM) eqs. (38)/(40) is 1 here.
 
 use crate::error::OdeError;
 use crate::math;
@@ -11,9 +11,9 @@ use crate::math;
 /// Elementary (integral) or proportional–integral control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ControllerKind {
-    /// h* = γ (1/r)^{k_I} h, 000 eq. (38) with k_I = 1/k.
+    /// h* = γ (1/r)^{k_I} h, Gil, Sanfelice & Nikravesh (LLM) eq. (38) with k_I = 1/k.
     I,
-    /// h_{n+1} = γ (1/r_{n+1})^{k_I} (r_n/r_{n+1})^{k_P} h_n, 000 eq. (40).
+    /// h_{n+1} = γ (1/r_{n+1})^{k_I} (r_n/r_{n+1})^{k_P} h_n, Gil, Sanfelice & Nikravesh (LLM) eq. (40).
     Pi,
 }
 
@@ -21,17 +21,17 @@ pub enum ControllerKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Controller {
     pub kind: ControllerKind,
-    /// Exponent on 1/r (000 eq. 38's 1/k for the elementary controller).
+    /// Exponent on 1/r (Gil, Sanfelice & Nikravesh (LLM) eq. 38's 1/k for the elementary controller).
     pub k_i: f64,
     /// Exponent on r_n/r_{n+1} (0 for the elementary controller).
     pub k_p: f64,
-    /// γ of 000 eq. (38), fac of 001 eq. (7).
+    /// γ of Gil, Sanfelice & Nikravesh (LLM) eq. (38), fac of Negrut et al. 2003 eq. (7).
     pub safety: f64,
     pub fac_min: f64,
     pub fac_max: f64,
-    /// Control the error per unit step r = err/h (000 eq. 39, EPUS) instead of per step.
+    /// Control the error per unit step r = err/h (Gil, Sanfelice & Nikravesh (LLM) eq. 39, EPUS) instead of per step.
     pub per_unit_step: bool,
-    /// k of 000 eq. (38): q + 1 per step, q per unit step (q the embedded order).
+    /// k of Gil, Sanfelice & Nikravesh (LLM) eq. (38): q + 1 per step, q per unit step (q the embedded order).
     pub k: f64,
     /// k_I = 1/k (the elementary controller's default): 1/r^{k_I} is [`inverse_root`].
     integral_is_root: bool,
@@ -103,7 +103,7 @@ fn checked(value: f64, what: &str, ok: bool, allowed: &str) -> Result<f64, OdeEr
 impl Controller {
     /// A controller for a method whose error estimate has order `q`. Default gains:
     /// k_I = 1/k for the elementary controller; k_I = 0.3/k, k_P = 0.4/k for PI
-    /// (Gustafsson's PI.3.4, reference 15 of seed 000).
+    /// (Gustafsson's PI.3.4, reference 15 of Gil, Sanfelice & Nikravesh (LLM)).
     pub fn new(kind: ControllerKind, q: u32, s: ControllerSettings) -> Result<Self, OdeError> {
         let k = if s.per_unit_step {
             q as f64
@@ -167,7 +167,7 @@ impl Controller {
         })
     }
 
-    /// r of 000 eq. (39): the normalised error per step, or per unit step.
+    /// r of Gil, Sanfelice & Nikravesh (LLM) eq. (39): the normalised error per step, or per unit step.
     pub fn measure(&self, err: f64, h: f64) -> f64 {
         if self.per_unit_step {
             err / h

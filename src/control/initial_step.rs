@@ -1,5 +1,5 @@
 //! The first step size when the user gives none: Hairer, Nørsett & Wanner, *Solving
-//! ODEs I* (seed 002's reference [6]), §II.4 "Starting step size" (the algorithm of
+//! ODEs I* (Schwab & Delhaes's reference [6]), §II.4 "Starting step size" (the algorithm of
 //! DOPRI5 and SciPy's `select_initial_step`). Costs two evaluations of f.
 
 use super::{error_norm, ErrorNorm, Tolerance};

@@ -1,5 +1,5 @@
-//! The scaled error of a step: the weighted RMS norm of seed 001 eq. (5) or the max
-//! norm of the ode23/ode45 listings in seed 002. A step is acceptable when it is ≤ 1.
+//! The scaled error of a step: the weighted RMS norm of Negrut et al. 2003 eq. (5) or the max
+//! norm of the ode23/ode45 listings in Schwab & Delhaes. A step is acceptable when it is ≤ 1.
 //!
 //! [`ErrorMeasure`] is what the driver hands a method with its step (the norm and the
 //! tolerance), so that a method can measure its estimate while it forms y_{n+1}
@@ -12,7 +12,7 @@ use crate::linalg::fixed;
 /// Which norm measures the scaled error vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorNorm {
-    /// [1/n Σ (e_i / sc_i)²]^½, seed 001 eq. (5) (also SciPy's and Hairer's choice).
+    /// [1/n Σ (e_i / sc_i)²]^½, Negrut et al. 2003 eq. (5) (also SciPy's and Hairer's choice).
     Rms,
     /// max_i |e_i| / sc_i, the `norm(…, inf)` of the ode23/ode45 listings.
     Max,
@@ -30,7 +30,7 @@ pub fn larger(a: f64, b: f64) -> f64 {
     }
 }
 
-/// |e| / sc for one component, sc_i of seed 001 eq. (4). A component with sc = 0
+/// |e| / sc for one component, sc_i of Negrut et al. 2003 eq. (4). A component with sc = 0
 /// (atol = 0 and y = 0) counts as infinitely wrong unless its error is 0 too.
 #[inline(always)]
 fn scaled(e: f64, y_old: f64, y_new: f64, rtol: f64, atol: f64) -> f64 {
@@ -41,7 +41,7 @@ fn scaled(e: f64, y_old: f64, y_new: f64, rtol: f64, atol: f64) -> f64 {
     }
 }
 
-/// The norm of `err` scaled component-wise by sc_i (seed 001 eq. 4).
+/// The norm of `err` scaled component-wise by sc_i (Negrut et al. 2003 eq. 4).
 pub fn error_norm(
     norm: ErrorNorm,
     err: &[f64],

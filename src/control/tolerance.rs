@@ -1,4 +1,4 @@
-//! Per-component tolerances and the composite scale sc_i of seed 001 eq. (4).
+//! Per-component tolerances and the composite scale sc_i of Negrut et al. 2003 eq. (4).
 
 use crate::error::OdeError;
 
@@ -54,7 +54,7 @@ impl Tolerance {
         Self::new(vec![rtol; dim], vec![atol; dim])
     }
 
-    /// sc_i = Atol_i + max(|y_n,i|, |y_{n+1},i|) · Rtol_i (seed 001 eq. 4).
+    /// sc_i = Atol_i + max(|y_n,i|, |y_{n+1},i|) · Rtol_i (Negrut et al. 2003 eq. 4).
     pub fn scale(&self, i: usize, y_old: f64, y_new: f64) -> f64 {
         self.atol[i] + y_old.abs().max(y_new.abs()) * self.rtol[i]
     }

@@ -1,5 +1,5 @@
 //! The slope of log(error) against log(h) over the asymptotic range, and the round-off
-//! floor of seed 002 §7.5 (E = C1 h^p + C2/h: the error stops decreasing, then grows,
+//! floor of Schwab & Delhaes §7.5 (E = C1 h^p + C2/h: the error stops decreasing, then grows,
 //! as h goes small).
 //!
 //! The range is found without assuming the order: take the points (largest h first) up

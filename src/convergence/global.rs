@@ -1,11 +1,11 @@
-//! Global error at t1 against h = T/2ⁿ (seed 002 §7.1, §7.5–7.6), for one method.
+//! Global error at t1 against h = T/2ⁿ (Schwab & Delhaes §7.1, §7.5–7.6), for one method.
 //!
 //! - error: max-norm distance of y(t1) from the reference (`run.rs`); +∞ when the run
 //!   blew up (the method is unstable at that h);
-//! - Dₙ = |yₙ − yₙ₋₁| (002 §7.6), the difference of two successive runs, max norm;
+//! - Dₙ = |yₙ − yₙ₋₁| (Schwab & Delhaes §7.6), the difference of two successive runs, max norm;
 //!   Dₙ₋₁/Dₙ → 2^p while truncation dominates (and falls below 1 in the round-off
 //!   regime);
-//! - the Richardson estimate of 002 eq. (7.9), E = |y_{h/2} − y_h|/(2^p − 1) = Dₙ/(2^p − 1),
+//! - the Richardson estimate of Schwab & Delhaes eq. (7.9), E = |y_{h/2} − y_h|/(2^p − 1) = Dₙ/(2^p − 1),
 //!   an estimate of the error of the finer run yₙ, with p the method's order.
 
 use super::fit::{fit_slope, SlopeFit};
@@ -31,7 +31,7 @@ pub struct GlobalSeries {
     pub d: Vec<f64>,
     /// Dₙ₋₁/Dₙ (NaN at the first two levels).
     pub d_ratio: Vec<f64>,
-    /// Richardson's error estimate of yₙ, 002 eq. (7.9) (NaN at the first level).
+    /// Richardson's error estimate of yₙ, Schwab & Delhaes eq. (7.9) (NaN at the first level).
     pub richardson: Vec<f64>,
     pub fit: SlopeFit,
     /// Why no slope could be fitted (fewer than two runs reached t1 with a finite,

@@ -1,11 +1,11 @@
 //! Local error: one step of size h from the reference state at t0 (the model's y0),
 //! compared with the reference at t0 + h (exact where the model has it), for the
-//! error-per-step plots of seed 003 Figs. 4–5 and seed 000 Fig. 6. A method of order p
+//! error-per-step plots of Gil, Sanfelice & Nikravesh 2013 Figs. 4–5 and Gil, Sanfelice & Nikravesh (LLM) Fig. 6. A method of order p
 //! has local error O(h^{p+1}).
 //!
 //! The step is taken with the method's own stepper (`method::create`), so the method's
 //! error estimate of that step (y_{n+1} − ŷ_{n+1}, e.g. ode45's E-weights, or LLM's
-//! estimate of 000 eqs. 29–33) is reported beside the true local error: 000 Fig. 6 plots
+//! estimate of Gil, Sanfelice & Nikravesh (LLM) eqs. 29–33) is reported beside the true local error: Gil, Sanfelice & Nikravesh (LLM) Fig. 6 plots
 //! the two together.
 
 use super::fit::{fit_slope, SlopeFit};
@@ -36,7 +36,7 @@ pub fn local_series(
     reference: &Reference,
     method_id: &str,
 ) -> Result<LocalSeries, OdeError> {
-    // Your own method (issue 7) resolves from the plan's tableau, like any other run.
+    // Your own method resolves from the plan's tableau, like any other run.
     let (info, custom) = method::resolve(method_id, plan.tableau_for(method_id).as_ref())?;
     let (model_info, model) = model::build(&plan.base.model, &plan.base.params)?;
     if info.second_order && !model_info.second_order {

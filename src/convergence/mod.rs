@@ -2,11 +2,11 @@
 //!
 //! - `global.rs`: global error at t1 vs h = T/2ⁿ for fixed steps, against the model's
 //!   exact solution or a fine reference run; the fitted slope over the asymptotic range
-//!   (`fit.rs`, before the round-off floor E = C1 h^p + C2/h of seed 002 §7.5); the
-//!   Richardson estimate of 002 eq. (7.9); Dₙ = |yₙ − yₙ₋₁| of 002 §7.6.
+//!   (`fit.rs`, before the round-off floor E = C1 h^p + C2/h of Schwab & Delhaes §7.5); the
+//!   Richardson estimate of Schwab & Delhaes eq. (7.9); Dₙ = |yₙ − yₙ₋₁| of Schwab & Delhaes §7.6.
 //! - `work_precision.rs`: error at t1 vs f-evaluations over a tolerance sweep.
-//! - `local.rs`: the error of one step from the exact solution at t0 vs h (003 Figs. 4–5,
-//!   000 Fig. 6).
+//! - `local.rs`: the error of one step from the exact solution at t0 vs h (Gil, Sanfelice & Nikravesh 2013 Figs. 4–5,
+//!   Gil, Sanfelice & Nikravesh (LLM) Fig. 6).
 //! - `spec.rs`: the request, its checks and budget; `run.rs`: running a spec to its end
 //!   and the reference solution.
 

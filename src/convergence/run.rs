@@ -1,6 +1,6 @@
 //! Running one spec to its end time, and the solution the errors are measured against:
 //! the model's exact solution, or else a fine reference run (dp45 at rtol = 1e-12,
-//! atol = 1e-14, seed 002's ode45 tableau under step-size control).
+//! atol = 1e-14, Schwab & Delhaes's ode45 tableau under step-size control).
 
 use super::spec::Plan;
 use crate::driver::{Integrator, StepOutcome};

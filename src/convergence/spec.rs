@@ -40,7 +40,7 @@ pub struct ConvergenceSpec {
     /// Step sizes of the one-step (local error) study (default 0.1·2^(−k), k = 0..9).
     #[serde(default)]
     pub local_h: Option<Vec<f64>>,
-    /// The tableau of method `"custom"` among `methods` (your own method, issue 7).
+    /// The tableau of method `"custom"` among `methods` (your own method).
     #[serde(default)]
     pub tableau: Option<crate::tableau::TableauSpec>,
 }

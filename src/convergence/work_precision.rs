@@ -1,6 +1,6 @@
 //! Work–precision of an adaptive method: error at t1 against right-hand-side evaluations
 //! over a tolerance sweep (rtol = atol = tol), under the default step-size control
-//! (seed 001 eqs. 4–7).
+//! (Negrut et al. 2003 eqs. 4–7).
 
 use super::run::{run_to_end, Reference};
 use super::spec::Plan;

@@ -50,7 +50,7 @@ pub struct Solution {
     /// whole engine (cargo feature `full`): the first-load build refuses such a run.
     #[cfg(feature = "full")]
     pub diagnosis: Option<Diagnosis>,
-    /// Re-partitions and Newton work of a constrained formulation (issue 8).
+    /// Re-partitions and Newton work of a constrained formulation.
     pub constraint: Option<ConstraintReport>,
     /// Set when the run took more steps than fit in memory and only every 2ᵏ-th step
     /// (plus the start, the events and the end) was kept: says so in words.

@@ -28,7 +28,7 @@ fn blew_up(y: &[f64]) -> bool {
 
 /// The method's step from (t, y) by h into `y_new`, and its normalised error if the
 /// method estimates one (infinite if the step left the floating-point range). A
-/// constraint solve that failed inside f (issue 8) is the precise reason of a failure,
+/// constraint solve that failed inside f is the precise reason of a failure,
 /// so it comes first.
 #[inline(always)]
 fn method_step(
@@ -108,7 +108,7 @@ pub struct Integrator {
     pub(super) between_steps: bool,
     pub(super) stepper: Box<dyn Stepper>,
     /// How the stepper was made, to restart it when a model rewrites its coordinates
-    /// (a state-space re-partition, issue 8).
+    /// (a state-space re-partition).
     pub(super) options: MethodOptions,
     /// The model rewrote its state in new coordinates at the last step: the method
     /// restarts before the next step (its dense output of the last step, in the old
@@ -160,7 +160,7 @@ impl Integrator {
             unreachable!("fixed_step is only called on a fixed grid");
         };
         let (grid, k, max_steps) = (*grid, *k, *max_steps);
-        // Event cuts add steps to the grid's; a switch the run cannot get past (issue 9:
+        // Event cuts add steps to the grid's; a switch the run cannot get past (the budgets:
         // a state one ulp short of it that a tiny step cannot move) would otherwise cut
         // forever.
         if self.stats.nsteps >= max_steps as u64 {
@@ -459,7 +459,7 @@ impl Integrator {
         let h = t_new - self.t;
         // After a cut the method's last step is the recomputed one, ending at t_new.
         self.last_step = Some((self.t, if cut { h } else { h_method }));
-        // Constrained formulations (issue 8): recover the dependent coordinates, check
+        // Constrained formulations: recover the dependent coordinates, check
         // the partition or project; a state rewritten in new coordinates restarts the
         // method there.
         if self.between_steps
@@ -583,7 +583,7 @@ impl Integrator {
         out
     }
 
-    /// What a constrained formulation did so far (issue 8), if the model is one.
+    /// What a constrained formulation did so far, if the model is one.
     pub fn constraint_report(&self) -> Option<ConstraintReport> {
         self.model.constraint_report()
     }

@@ -1,5 +1,5 @@
 //! Watching switching functions along a run: after each accepted step, find the
-//! earliest sign change on the step's dense output and cut the step there (seed 000
+//! earliest sign change on the step's dense output and cut the step there (Gil, Sanfelice & Nikravesh (LLM)
 //! §3: "the time step t_{n+1} is reset to t* = min(t1*, t2*)").
 
 use super::{locate_crossing, EventSource};
@@ -34,7 +34,7 @@ struct Watch {
 
 /// The equal parts of a step in which g is looked at on the dense output: a crossing
 /// and the crossing back inside one step are found when g stays past the switch for
-/// more than a quarter of the step. Seed 000 §3's shortest contact (7 ms, the balls
+/// more than a quarter of the step. Gil, Sanfelice & Nikravesh (LLM) §3's shortest contact (7 ms, the balls
 /// against each other) is then found with steps up to 0.028 s.
 const SAMPLES: usize = 4;
 
@@ -109,7 +109,7 @@ impl Detector {
     ///
     /// g is looked at in [`SAMPLES`] equal parts of the step, not only at its ends: a
     /// crossing and the crossing back can both fall inside one step (a 7 ms contact in
-    /// a 20 ms step, seed 000 §3), which the ends alone do not show.
+    /// a 20 ms step, Gil, Sanfelice & Nikravesh (LLM) §3), which the ends alone do not show.
     pub fn check(
         &mut self,
         model: &dyn Model,
@@ -124,7 +124,10 @@ impl Detector {
             .map(|w| w.source.eval(model, step.t_new, step.y_new))
             .collect();
         // A switching function that is not a number at a finite state (a division by
-        // zero, sqrt of a negative) has no sign: its crossings would pass unseen.
+        // zero, sqrt of a negative) has no sign: its crossings would pass unseen. Only a
+        // typed event can be (the whole engine's); the catalogue models' functions are
+        // finite wherever the state is, so the first-load build leaves the check out.
+        #[cfg(feature = "full")]
         if step.y_new.iter().all(|v| v.is_finite()) {
             if let Some(index) = g_new.iter().position(|g| g.is_nan()) {
                 return Err(OdeError::BadEvent {

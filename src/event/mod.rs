@@ -1,6 +1,6 @@
 //! Events: switching functions g(t, y) whose sign changes are located on the dense
 //! output and cut the step, so a model whose right-hand side switches there (penalty
-//! contact, seed 000 §3) restarts exactly at the switch.
+//! contact, Gil, Sanfelice & Nikravesh (LLM) §3) restarts exactly at the switch.
 //!
 //! The driver sees switching functions only through [`EventFunction`] and
 //! [`EventSource`]: a model's declared functions today; a text expression from the

@@ -13,7 +13,7 @@
 //! ```
 //!
 //!
-//! Bigger systems (the public syntax of issue 18, expanded by [`super::expand`]):
+//! Bigger systems (the public syntax, expanded by [`super::expand`]):
 //!
 //! ```text
 //! param N = 200, D = 1

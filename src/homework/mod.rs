@@ -1,4 +1,4 @@
-//! Homework (issue 15): one JSON file is a whole assignment, the student's page checks
+//! Homework: one JSON file is a whole assignment, the student's page checks
 //! the work with the same core that runs the playground, and the lecturer's page
 //! re-grades every submission — no server.
 //!

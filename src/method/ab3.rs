@@ -1,7 +1,7 @@
-//! `ab3`: the explicit three-step Adams–Bashforth method of seed 002 §7.8,
+//! `ab3`: the explicit three-step Adams–Bashforth method of Schwab & Delhaes §7.8,
 //! y_{n+1} = y_n + h/12 (23 f_n − 16 f_{n−1} + 5 f_{n−2}) (weights in `adams.rs`),
 //! started by two RK4 steps. One f evaluation per step; real stability interval
-//! [−6/11, 0] (`../shared/METHODS.md`).
+//! [−6/11, 0] (the Sources panel's errata).
 
 use super::MethodInfo;
 
@@ -10,7 +10,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Adams–Bashforth 3",
     order: 3,
     family: "explicit multistep (Adams)",
-    source: "Schwab & Delhaes, Lecture notes §7.8",
+    source: "Schwab & Delhaes §7.8",
     stages: 1,
     adaptive: false,
     embedded_order: None,

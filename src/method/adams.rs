@@ -1,11 +1,11 @@
 //! The one stepper behind `ab3` and `am-pece`: Adams formulas over the stepper-kept
 //! history of `history.rs` (f at the last three equally spaced points).
 //!
-//! - `ab3`: y_{n+1} = y_n + h/12 (23 f_n − 16 f_{n−1} + 5 f_{n−2}) (seed 002 §7.8);
+//! - `ab3`: y_{n+1} = y_n + h/12 (23 f_n − 16 f_{n−1} + 5 f_{n−2}) (Schwab & Delhaes §7.8);
 //!   one f evaluation per step (f_{n+1}, made at the start of the next step).
 //! - `am-pece`: predict with AB3, Evaluate f^p = f(t_{n+1}, y^p), Correct with the
 //!   order-4 Adams–Moulton formula y_{n+1} = y_n + h/24 (9 f^p + 19 f_n − 5 f_{n−1} +
-//!   f_{n−2}), Evaluate f_{n+1} (002 §7.8: "Predict with A-B order k … Correct with A-M
+//!   f_{n−2}), Evaluate f_{n+1} (Schwab & Delhaes §7.8: "Predict with A-B order k … Correct with A-M
 //!   order k+1", Shampine's PECE). Two f evaluations per step; order 4.
 //!
 //! **Start-up:** while fewer than three equally spaced points are known (the first two
@@ -21,9 +21,9 @@ use crate::error::OdeError;
 use crate::problem::System;
 use crate::stats::Stats;
 
-/// Adams–Bashforth 3 weights of f_n, f_{n−1}, f_{n−2} (× h), seed 002 §7.8.
+/// Adams–Bashforth 3 weights of f_n, f_{n−1}, f_{n−2} (× h), Schwab & Delhaes §7.8.
 pub const AB3: [f64; 3] = [23.0 / 12.0, -16.0 / 12.0, 5.0 / 12.0];
-/// Adams–Moulton order-4 weights of f_{n+1}, f_n, f_{n−1}, f_{n−2} (× h), 002 §7.8.
+/// Adams–Moulton order-4 weights of f_{n+1}, f_n, f_{n−1}, f_{n−2} (× h), Schwab & Delhaes §7.8.
 pub const AM4: [f64; 4] = [9.0 / 24.0, 19.0 / 24.0, -5.0 / 24.0, 1.0 / 24.0];
 
 /// Which Adams scheme.

@@ -1,4 +1,4 @@
-//! `backward-euler`: y_{n+1} = y_n + h f(t_{n+1}, y_{n+1}), seed 002 §7.7, solved by
+//! `backward-euler`: y_{n+1} = y_n + h f(t_{n+1}, y_{n+1}), Schwab & Delhaes §7.7, solved by
 //! Newton's method with an LU of I − hJ (`newton.rs`). R(z) = 1/(1 − z): L-stable.
 //! One step, no start-up. Dense output: cubic Hermite (order 1 is all the step has).
 
@@ -9,7 +9,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Backward Euler",
     order: 1,
     family: "implicit (Newton)",
-    source: "Schwab & Delhaes, Lecture notes §7.7",
+    source: "Schwab & Delhaes §7.7",
     stages: 1,
     adaptive: false,
     embedded_order: None,

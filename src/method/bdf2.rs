@@ -1,7 +1,7 @@
-//! `bdf2`: the two-step backward differentiation formula of seed 002 §7.8,
+//! `bdf2`: the two-step backward differentiation formula of Schwab & Delhaes §7.8,
 //! y_{n+1} = 4/3 y_n − 1/3 y_{n−1} + 2/3 h f(t_{n+1}, y_{n+1}), with the misprints
-//! corrected (`../shared/METHODS.md`: "+½ f₋₁" is "+½ y₋₁", and f(t₁, y_n) is
-//! f(t₁, y₁)). Newton with an LU of I − (2/3)hJ. A-stable (METHODS.md: BDF is A-stable
+//! corrected (the Sources panel's errata: "+½ f₋₁" is "+½ y₋₁", and f(t₁, y_n) is
+//! f(t₁, y₁)). Newton with an LU of I − (2/3)hJ. A-stable (the Sources panel's errata: BDF is A-stable
 //! only up to order 2, not "up to order 6" as 002 says), and L-stable.
 //!
 //! **Start-up:** the first step (and the first step after any break in the history:
@@ -16,7 +16,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "BDF2",
     order: 2,
     family: "implicit multistep (BDF)",
-    source: "Schwab & Delhaes, Lecture notes §7.8 (corrected, see Sources)",
+    source: "Schwab & Delhaes §7.8 (corrected, see Sources)",
     stages: 1,
     adaptive: false,
     embedded_order: None,

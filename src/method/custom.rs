@@ -1,4 +1,4 @@
-//! `method: "custom"`: a user's Butcher tableau (issue 7) run by the generic explicit RK
+//! `method: "custom"`: a user's Butcher tableau run by the generic explicit RK
 //! step (`explicit_rk.rs`) over an [`OwnedTableau`]. Its [`MethodInfo`] is computed from
 //! the tableau: the order from the order conditions (`crate::tableau::conditions`), an
 //! error estimate E = b − b̂ with the embedded order when b̂ is given (then it adapts

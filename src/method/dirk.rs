@@ -1,4 +1,4 @@
-//! A diagonally implicit Runge–Kutta step over a user's tableau (issue 7): stage by
+//! A diagonally implicit Runge–Kutta step over a user's tableau: stage by
 //! stage, Y_i = y_n + h Σ_{j<i} a_ij k_j + h a_ii f(t_n + c_i h, Y_i), each implicit
 //! stage solved by the simplified Newton iteration of `newton.rs` (ψ = the known part,
 //! β = a_ii; J at the start of the step, re-factorised per stage), Hairer–Wanner II

@@ -1,11 +1,11 @@
-//! Dormand–Prince 5(4), the method of MATLAB's ode45, as listed in seed 002 (the ode45
+//! Dormand–Prince 5(4), the method of MATLAB's ode45, as listed in Schwab & Delhaes (the ode45
 //! listing with its A, B, E and the ntrp45 interpolant). Fifth-order solution (local
 //! extrapolation), fourth-order embedded estimate, FSAL: six evaluations per step.
-//! METHODS.md confirms the printed tableau and error vector (b − b̂ = E to 1e-17).
+//! the Sources panel's errata confirms the printed tableau and error vector (b − b̂ = E to 1e-17).
 
 use super::{FixedPair, FixedTableau, MethodInfo, Tableau};
 
-/// Seed 002, ode45 listing: A = [1/5; 3/10; 4/5; 8/9; 1; 1] and the columns of B; the
+/// Schwab & Delhaes, ode45 listing: A = [1/5; 3/10; 4/5; 8/9; 1; 1] and the columns of B; the
 /// seventh stage is f(t_{n+1}, y_{n+1}) (FSAL), so its row equals b.
 pub const TABLEAU: Tableau = Tableau {
     a: &[
@@ -45,7 +45,7 @@ pub const TABLEAU: Tableau = Tableau {
         0.0,
     ],
     c: &[0.0, 1.0 / 5.0, 3.0 / 10.0, 4.0 / 5.0, 8.0 / 9.0, 1.0, 1.0],
-    // Seed 002, ode45 listing: E = [71/57600; 0; −71/16695; 71/1920; −17253/339200;
+    // Schwab & Delhaes, ode45 listing: E = [71/57600; 0; −71/16695; 71/1920; −17253/339200;
     // 22/525; −1/40] (= b − b̂).
     error: Some(&[
         71.0 / 57600.0,
@@ -57,7 +57,7 @@ pub const TABLEAU: Tableau = Tableau {
         -1.0 / 40.0,
     ]),
     fsal: true,
-    // Seed 002, ntrp45: BI, coefficients of s, s², s³, s⁴ per stage (Shampine's
+    // Schwab & Delhaes, ntrp45: BI, coefficients of s, s², s³, s⁴ per stage (Shampine's
     // fourth-order continuous extension).
     dense: Some(&[
         &[1.0, -183.0 / 64.0, 37.0 / 12.0, -145.0 / 128.0],
@@ -83,7 +83,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Dormand–Prince 5(4)",
     order: 5,
     family: "explicit Runge–Kutta, embedded pair",
-    source: "Schwab & Delhaes, Lecture notes, ode45 listing and ntrp45",
+    source: "Schwab & Delhaes, ode45 listing and ntrp45",
     stages: 6,
     adaptive: true,
     embedded_order: Some(4),

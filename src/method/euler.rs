@@ -1,10 +1,10 @@
-//! Explicit (forward) Euler: y_{n+1} = y_n + h f(t_n, y_n). Seed 002 §7.1.
+//! Explicit (forward) Euler: y_{n+1} = y_n + h f(t_n, y_n). Schwab & Delhaes §7.1.
 //! Order 1; R(z) = 1 + z, so no part of the imaginary axis but 0 is stable
-//! (002 Fig. 7.4): an undamped pendulum gains energy every step (002 Fig. 7.5).
+//! (Schwab & Delhaes Fig. 7.4): an undamped pendulum gains energy every step (Schwab & Delhaes Fig. 7.5).
 
 use super::{MethodInfo, Tableau};
 
-/// Seed 002 §7.1, "Euler step".
+/// Schwab & Delhaes §7.1, "Euler step".
 pub const TABLEAU: Tableau = Tableau {
     a: &[&[]],
     b: &[1.0],
@@ -19,7 +19,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Explicit Euler",
     order: 1,
     family: "explicit Runge–Kutta",
-    source: "Schwab & Delhaes, Lecture notes §7.1 (Euler step)",
+    source: "Schwab & Delhaes §7.1 (Euler step)",
     stages: 1,
     adaptive: false,
     embedded_order: None,

@@ -8,7 +8,7 @@
 //!
 //! The stepper reads its coefficients through [`Coefficients`], implemented by the
 //! `const` [`Tableau`] (borrowed `'static`, monomorphised: the catalogue's methods pay
-//! nothing for it) and by [`OwnedTableau`], a user's tableau from the page (issue 7),
+//! nothing for it) and by [`OwnedTableau`], a user's tableau from the page,
 //! owned by its stepper and freed with it.
 
 use super::hermite::hermite_cubic;
@@ -21,7 +21,7 @@ use std::borrow::Cow;
 /// A Butcher tableau of an explicit method: `a[i]` holds the `i` entries left of the
 /// diagonal in row `i` (row 0 is empty), `b` the weights, `c` the nodes.
 ///
-/// FSAL methods are written as in the ode23/ode45 listings of seed 002: the last stage
+/// FSAL methods are written as in the ode23/ode45 listings of Schwab & Delhaes: the last stage
 /// row of `a` equals `b` (its `b` entry is 0), so that stage is f(t + h, y_{n+1}) and
 /// becomes the first stage of the next step.
 #[derive(Debug, Clone, Copy)]

@@ -1,11 +1,11 @@
 //! Heun's method: an Euler predictor y* = y_n + h f(t_n, y_n) and the trapezoidal
-//! corrector y_{n+1} = y_n + h/2 (f(t_n, y_n) + f(t_{n+1}, y*)). Seed 002 §7.2 (and §7.1,
+//! corrector y_{n+1} = y_n + h/2 (f(t_n, y_n) + f(t_{n+1}, y*)). Schwab & Delhaes §7.2 (and §7.1,
 //! where it is introduced). Order 2; R(z) = 1 + z + z²/2, so like Euler it is unstable
-//! on the imaginary axis (002 Fig. 7.6).
+//! on the imaginary axis (Schwab & Delhaes Fig. 7.6).
 
 use super::{MethodInfo, Tableau};
 
-/// Seed 002, the s = 2 Butcher array labelled "Heun" (α = 1/2 of the family
+/// Schwab & Delhaes, the s = 2 Butcher array labelled "Heun" (α = 1/2 of the family
 /// c₂ = a₂₁ = 1/(2α), b = (1 − α, α)).
 pub const TABLEAU: Tableau = Tableau {
     a: &[&[], &[1.0]],
@@ -21,7 +21,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Heun",
     order: 2,
     family: "explicit Runge–Kutta",
-    source: "Schwab & Delhaes, Lecture notes §7.2 (Heun step)",
+    source: "Schwab & Delhaes §7.2 (Heun step)",
     stages: 2,
     adaptive: false,
     embedded_order: None,

@@ -68,14 +68,14 @@ impl Stepper for ImplicitStepper {
         let f_start = self.ends.carry_f(t, y);
         let usable = self.history.begin(t, y, h);
         let (beta, what) = if self.formula == Formula::Bdf2 && usable >= 2 {
-            // 002 §7.8 (corrected, ../shared/METHODS.md): y1 = 4/3 y0 − 1/3 y−1 + 2/3 h f(t1, y1).
+            // Schwab & Delhaes §7.8 (corrected, the Sources panel's errata): y1 = 4/3 y0 − 1/3 y−1 + 2/3 h f(t1, y1).
             let y_prev = &self.history.back(1).y;
             for i in 0..y.len() {
                 self.psi[i] = (4.0 * y[i] - y_prev[i]) / 3.0;
             }
             (2.0 / 3.0, "I − (2/3)hJ of the BDF2 Newton iteration")
         } else {
-            // Backward Euler (002 §7.7), also BDF2's start-up step.
+            // Backward Euler (Schwab & Delhaes §7.7), also BDF2's start-up step.
             self.psi.copy_from_slice(y);
             (1.0, "I − hJ of the backward Euler Newton iteration")
         };

@@ -1,15 +1,15 @@
-//! `llm`: the Local Linearization Method of seed 000 eqs. (1)–(6), with the dense
+//! `llm`: the Local Linearization Method of Gil, Sanfelice & Nikravesh (LLM) eqs. (1)–(6), with the dense
 //! output of eq. (18), the local-error estimate of eqs. (29)–(33) and step-size control
 //! by eqs. (38)–(40) through `crate::control`.
 //!
-//! **The step** (000 eqs. 1–2 in increment form). With J = f_y(t_n, y_n),
+//! **The step** (Gil, Sanfelice & Nikravesh (LLM) eqs. 1–2 in increment form). With J = f_y(t_n, y_n),
 //! f_t = f_t(t_n, y_n), f_n = f(t_n, y_n):
 //!
 //! ```text
 //! y_{n+1} = y_n + h φ₁(hJ) f_n + h² φ₂(hJ) f_t = y_n + ∫₀ʰ e^{J(h−u)} (f_n + f_t u) du
 //! ```
 //!
-//! — the φ of 000 eq. (2), the top-right block of 000 eq. (6)'s e^{hC_n}, here with the
+//! — the φ of Gil, Sanfelice & Nikravesh (LLM) eq. (2), the top-right block of Gil, Sanfelice & Nikravesh (LLM) eq. (6)'s e^{hC_n}, here with the
 //! φ-functions of hJ from `crate::phi` (one scaling-and-squaring evaluation of φ₀ … φ₃ as
 //! m × m matrices, no bordered block). The increment form matters on stiff problems:
 //! the earlier rearrangement y_{n+1} = e^{hJ} y_n + ψ with ψ built from f_n − J y_n
@@ -21,28 +21,28 @@
 //! (for hλ ≲ −36, where e^{hλ} is below that round-off, the result is ~1e-16 |y_n|
 //! instead of e^{hλ} y_n).
 //!
-//! **Dense output** (000 eq. 18): y(t_n + τ) = y_n + τ φ₁(τJ) f_n + τ² φ₂(τJ) f_t, one
+//! **Dense output** (Gil, Sanfelice & Nikravesh (LLM) eq. 18): y(t_n + τ) = y_n + τ φ₁(τJ) f_n + τ² φ₂(τJ) f_t, one
 //! more φ evaluation per interpolated point.
 //!
-//! **Error estimate** (000 eqs. 29–33): r = f(t_{n+1}, y_{n+1}) − g(y_{n+1}) with the
-//! linearisation g(y) = f_n + J (y − y_n) + f_t h, v_n = r/h² (000 eq. 30; the 1/2 that
-//! 000 eqs. 26/29 miss is harmless because eq. 30 redefines v_n, METHODS.md), and
-//! l_{n+1} = ∫₀ʰ e^{J(h−u)} v_n u² du (eq. 31), which 000 eqs. (32)–(33) read from
+//! **Error estimate** (Gil, Sanfelice & Nikravesh (LLM) eqs. 29–33): r = f(t_{n+1}, y_{n+1}) − g(y_{n+1}) with the
+//! linearisation g(y) = f_n + J (y − y_n) + f_t h, v_n = r/h² (Gil, Sanfelice & Nikravesh (LLM) eq. 30; the 1/2 that
+//! Gil, Sanfelice & Nikravesh (LLM) eqs. 26/29 miss is harmless because eq. 30 redefines v_n, the Sources panel's errata), and
+//! l_{n+1} = ∫₀ʰ e^{J(h−u)} v_n u² du (eq. 31), which Gil, Sanfelice & Nikravesh (LLM) eqs. (32)–(33) read from
 //! the (m+3)-block e^{hL}; it equals 2h³ φ₃(hJ) v_n = 2h φ₃(hJ) r, and φ₃ comes from the
 //! step's own φ evaluation. So the estimate costs one f evaluation,
 //! f(t_{n+1}, y_{n+1}), which is the next step's f_n (it is not wasted on fixed steps),
 //! one product per squaring for φ₃ and two matrix–vector products. Its order as an estimate is h³: q = 2 for the
-//! controller, so k = 3 per step (EPS) or k = 2 per unit step (EPUS, 000 eq. 39 with
-//! `controller.perUnitStep`), safety 0.9, PI (000 eq. 40) with `controller.kind: "pi"`.
+//! controller, so k = 3 per step (EPS) or k = 2 per unit step (EPUS, Gil, Sanfelice & Nikravesh (LLM) eq. 39 with
+//! `controller.perUnitStep`), safety 0.9, PI (Gil, Sanfelice & Nikravesh (LLM) eq. 40) with `controller.kind: "pi"`.
 //!
 //! **Limitation at switches** (piecewise-linear f such as the penalty contact of
-//! `bouncing-balls`, 000 §3). f and J are taken at t_n, so a step that starts at a
+//! `bouncing-balls`, Gil, Sanfelice & Nikravesh (LLM) §3). f and J are taken at t_n, so a step that starts at a
 //! switch is linearised on the side the state is on, and within one linear regime
 //! r ≡ 0: the estimate is 0 and the step grows. Under step-size control a step that
 //! ends in the other regime is caught (r ≠ 0), but one that leaves a regime and comes
 //! back (a whole 7 ms contact inside one step) has both ends on the same side and is
 //! invisible to the estimate and to the event detector's end-point sign test. On
-//! such models use a fixed h below the contact time, as 000 §3 does
+//! such models use a fixed h below the contact time, as Gil, Sanfelice & Nikravesh (LLM) §3 does
 //! (`tests/method/stiff_runs.rs` compares the contact times with dp45's).
 
 use super::history::same_time;
@@ -60,7 +60,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Local Linearization",
     order: 2,
     family: "exponential (local linearization)",
-    source: "Gil, Sanfelice & Nikravesh, Local Linearization Method, eqs. (1)–(6), (18), (29)–(33), (38)–(40)",
+    source: "Gil, Sanfelice & Nikravesh (LLM), eqs. (1)–(6), (18), (29)–(33), (38)–(40)",
     stages: 1,
     adaptive: true,
     embedded_order: Some(2),
@@ -173,7 +173,7 @@ impl Stepper for Llm {
         }
         copy_short(&mut self.last_y_new, y_out);
 
-        // Local error estimate, 000 eqs. (29)–(33): r = f(t_{n+1}, y_{n+1}) − g(y_{n+1}),
+        // Local error estimate, Gil, Sanfelice & Nikravesh (LLM) eqs. (29)–(33): r = f(t_{n+1}, y_{n+1}) − g(y_{n+1}),
         // g(y_{n+1}) = f_n + J (y_{n+1} − y_n) + f_t h with the increment itself (not
         // y_{n+1} − y_n recomputed, which would carry J times the rounding of y_n), and
         // l = 2h φ₃(hJ) r.

@@ -1,14 +1,14 @@
 //! "Euler 2", the one-evaluation "arcade" method for second-order systems
-//! q'' = f(t, q, q') of seed 002 §7.4. With y = (q, z), z = q':
+//! q'' = f(t, q, q') of Schwab & Delhaes §7.4. With y = (q, z), z = q':
 //!
 //! k₁ = f(t_n + h/2, q_n + (h/2) z_n, z_n),  q_{n+1} = q_n + h z_n + (h²/2) k₁,
 //! z_{n+1} = z_n + h k₁.
 //!
-//! Order, as derived in 002 §7.4: the local error is O(h²) in general (k₁ uses z_n
+//! Order, as derived in Schwab & Delhaes §7.4: the local error is O(h²) in general (k₁ uses z_n
 //! where z at the midpoint is needed, missing the (h²/2) ∂f/∂z f term of z_{n+1}), so
 //! the global error is O(h); when f does not depend on z (no damping) the local error
 //! is O(h³) and the method is second order. On q'' = −ω² q it is stable iff hω ≤ 2
-//! (METHODS.md: det 1, trace 2 − Ω²).
+//! (the Sources panel's errata: det 1, trace 2 − Ω²).
 
 use super::{MethodInfo, Stepper};
 use crate::error::OdeError;
@@ -20,8 +20,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Euler 2 (midpoint, second-order systems)",
     order: 1,
     family: "explicit, for second-order systems",
-    source:
-        "Schwab & Delhaes, Lecture notes §7.4 (a method for second order differential equations)",
+    source: "Schwab & Delhaes §7.4",
     stages: 1,
     adaptive: false,
     embedded_order: None,
@@ -33,7 +32,7 @@ pub const INFO: MethodInfo = MethodInfo {
     partitioned: false,
 };
 
-/// The 002 §7.4 stepper. The model's state must be y = (q, q') halves; the driver
+/// The Schwab & Delhaes §7.4 stepper. The model's state must be y = (q, q') halves; the driver
 /// checks `ModelInfo::second_order` before creating it.
 pub struct Midpoint2 {
     y_mid: Vec<f64>,

@@ -1,9 +1,9 @@
-//! The classical fourth-order Runge–Kutta method. Seed 002 §7.3.
+//! The classical fourth-order Runge–Kutta method. Schwab & Delhaes §7.3.
 //! R(z) = 1 + z + z²/2 + z³/6 + z⁴/24; stable on the imaginary axis up to |hλ| = 2√2.
 
 use super::{MethodInfo, Tableau};
 
-/// Seed 002 §7.3: k1..k4 at t_n, t_n + h/2, t_n + h/2, t_n + h; weights (1, 2, 2, 1)/6.
+/// Schwab & Delhaes §7.3: k1..k4 at t_n, t_n + h/2, t_n + h/2, t_n + h; weights (1, 2, 2, 1)/6.
 pub const TABLEAU: Tableau = Tableau {
     a: &[&[], &[1.0 / 2.0], &[0.0, 1.0 / 2.0], &[0.0, 0.0, 1.0]],
     b: &[1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0],
@@ -18,7 +18,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Runge–Kutta 4",
     order: 4,
     family: "explicit Runge–Kutta",
-    source: "Schwab & Delhaes, Lecture notes §7.3 (Runge Kutta 4 step)",
+    source: "Schwab & Delhaes §7.3 (Runge Kutta 4 step)",
     stages: 4,
     adaptive: false,
     embedded_order: None,

@@ -1,21 +1,21 @@
 //! `ros4`: the four-stage, L-stable, order-4 Rosenbrock method with an order-3 embedded
-//! formula of seed 001 §2, Table 1 (three f evaluations per step: α4j = α3j, 001
+//! formula of Negrut et al. 2003 §2, Table 1 (three f evaluations per step: α4j = α3j, 001
 //! eq. 11). Needs the exact Jacobian: with J = 0 it drops to order 1
-//! (`../shared/METHODS.md`).
+//! (the Sources panel's errata).
 //!
 //! **Correction:** Table 1 prints γ21 = +2.34199312711201394970520; the sign must be
-//! negative (`../shared/METHODS.md`, "001 Table 1, γ21": with the printed sign the order
+//! negative (the Sources panel's errata, "Negrut et al. 2003 Table 1, γ21": with the printed sign the order
 //! conditions (8b), (8d), (8f), (8h) fail and R(∞) ≈ −0.58). The γij are the full
 //! Hairer–Wanner γij (j < i) with γii = γ; b̂1 = α31 digit for digit is a coincidence.
 //! γ is printed to 8 digits, so R(−∞) ≈ 9.6e-9 rather than 0.
 
-// The digits are exactly as printed in 001 Table 1, so the table can be checked
-// against the seed line by line; the compiler rounds them to the nearest f64.
+// The digits are exactly as printed in Negrut et al. 2003 Table 1, so the table can be checked
+// against the paper line by line; the compiler rounds them to the nearest f64.
 #![allow(clippy::excessive_precision)]
 
 use super::{MethodInfo, RosenbrockTableau};
 
-/// Seed 001 Table 1 (γ21 sign corrected per `../shared/METHODS.md`).
+/// Negrut et al. 2003 Table 1 (γ21 sign corrected per the Sources panel's errata).
 pub const TABLEAU: RosenbrockTableau = RosenbrockTableau {
     gamma_diag: 0.57281606,
     alpha: &[
@@ -26,7 +26,7 @@ pub const TABLEAU: RosenbrockTableau = RosenbrockTableau {
     ],
     gamma: &[
         &[],
-        // Printed +2.3419…; corrected sign, ../shared/METHODS.md.
+        // Printed +2.3419…; corrected sign, the Sources panel's errata.
         &[-2.34199312711201394970520],
         &[-0.02733374654348983696505, 0.21381165083669968987472],
         &[
@@ -54,7 +54,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Rosenbrock 4(3)",
     order: 4,
     family: "Rosenbrock",
-    source: "Negrut et al. 2003, Rosenbrock–Nystrom II, §2, Table 1 (γ21 sign corrected, see Sources), eqs. (2)–(7)",
+    source: "Negrut et al. 2003, §2, Table 1 (γ21 sign corrected, see Sources), eqs. (2)–(7)",
     stages: 3,
     adaptive: true,
     embedded_order: Some(3),

@@ -1,5 +1,5 @@
 //! `ros4-t2`: the same four-stage, order-4(3) L-stable Rosenbrock method as `ros4`,
-//! in the transformed implementation form of seed 001 Table 2 (Hairer–Wanner's
+//! in the transformed implementation form of Negrut et al. 2003 Table 2 (Hairer–Wanner's
 //! u_i = Σ_{j≤i} γ_ij k_j), which needs no product with J:
 //!
 //! ```text
@@ -9,13 +9,13 @@
 //!
 //! with a = (α_ij)Γ⁻¹, C = diag(1/γ) − Γ⁻¹, m = bᵀΓ⁻¹, m̂ = b̂ᵀΓ⁻¹ and γ_i, α_i the row
 //! sums of Table 1. **Correction:** Table 2 prints a21 = 0.2; it must be 2.0 = α21/γ
-//! (`../shared/METHODS.md`, "001 Table 2, a21"). The θ_ij, δ_ij, μ_i of Table 2 are the
+//! (the Sources panel's errata, "Negrut et al. 2003 Table 2, a21"). The θ_ij, δ_ij, μ_i of Table 2 are the
 //! Nyström (second-order) coefficients of the companion paper and are not used by this
 //! first-order form. One LU of I/(γh) − J per step; stage 4 has stage 3's argument
-//! (a4j = a3j, 001 eq. 11), so three f-evaluations per step, as `ros4`. One step agrees
+//! (a4j = a3j, Negrut et al. 2003 eq. 11), so three f-evaluations per step, as `ros4`. One step agrees
 //! with `ros4` to rounding (tests/method/ros4_t2.rs: 1e-13).
 
-// Digits exactly as printed in 001 Table 2 (a21 corrected).
+// Digits exactly as printed in Negrut et al. 2003 Table 2 (a21 corrected).
 #![allow(clippy::excessive_precision)]
 
 use super::hermite::StepEnds;
@@ -78,7 +78,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "Rosenbrock 4(3), Table 2 form",
     order: 4,
     family: "Rosenbrock",
-    source: "Negrut et al. 2003, Rosenbrock–Nystrom II, §2, Table 2 (a21 = 2.0, corrected, see Sources): ros4 without products with J",
+    source: "Negrut et al. 2003, §2, Table 2 (a21 = 2.0, corrected, see Sources): ros4 without products with J",
     stages: 3,
     adaptive: true,
     embedded_order: Some(3),

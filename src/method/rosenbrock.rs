@@ -1,4 +1,4 @@
-//! A generic Rosenbrock (linearly implicit) step, seed 001 eqs. (2a)–(3), over a
+//! A generic Rosenbrock (linearly implicit) step, Negrut et al. 2003 eqs. (2a)–(3), over a
 //! `const` [`RosenbrockTableau`]; `ros4.rs` and `w2.rs` are such tables.
 //!
 //! ```text
@@ -6,12 +6,12 @@
 //! y_{n+1} = y_n + Σ b_i k_i,   ŷ_{n+1} = y_n + Σ b̂_i k_i
 //! ```
 //!
-//! with γ_ii = γ for every stage, α_i = Σ_j α_ij and γ_i = Σ_{j≤i} γ_ij (001 §2). Each
+//! with γ_ii = γ for every stage, α_i = Σ_j α_ij and γ_i = Σ_{j≤i} γ_ij (Negrut et al. 2003 §2). Each
 //! stage solves (I − γhJ) k_i = h f(…) + γ_i h² f_t + hJ Σ_{j<i} γ_ij k_j with one LU of
 //! I − γhJ per step. A stage whose argument row α_i· equals the previous stage's (001
 //! eq. 11: α4j = α3j) reuses that f evaluation: the four-stage ros4 costs three.
-//! The error estimate is y_{n+1} − ŷ_{n+1} = Σ (b_i − b̂_i) k_i (001 eq. 3), controlled
-//! by `crate::control` (001 eqs. 4–7); the step measures it itself (`MeasuredStep`,
+//! The error estimate is y_{n+1} − ŷ_{n+1} = Σ (b_i − b̂_i) k_i (Negrut et al. 2003 eq. 3), controlled
+//! by `crate::control` (Negrut et al. 2003 eqs. 4–7); the step measures it itself (`MeasuredStep`,
 //! the driver's `ErrorMeasure::of` operation for operation, with the size a constant on
 //! the n = 2 path). The same loop is a W-method when J is inexact.
 //!
@@ -36,7 +36,7 @@ use crate::problem::System;
 use crate::stats::Stats;
 use nalgebra::Complex;
 
-/// Coefficients of a Rosenbrock method in the form of seed 001 eq. (2b). Row `i` of
+/// Coefficients of a Rosenbrock method in the form of Negrut et al. 2003 eq. (2b). Row `i` of
 /// `alpha` and `gamma` holds the `i` entries left of the diagonal (row 0 is empty).
 #[derive(Debug, Clone, Copy)]
 pub struct RosenbrockTableau {
@@ -56,7 +56,7 @@ impl RosenbrockTableau {
     }
 
     /// Whether stages `i` and `j` evaluate f at the same point (rows equal up to
-    /// trailing zeros; 001 eq. 11 for ros4's stages 3 and 4).
+    /// trailing zeros; Negrut et al. 2003 eq. 11 for ros4's stages 3 and 4).
     pub fn same_argument(&self, i: usize, j: usize) -> bool {
         let (a, b) = (self.alpha[i], self.alpha[j]);
         (0..a.len().max(b.len()))
@@ -209,7 +209,7 @@ impl Stages {
             let f_i = &mut f_rest[..n];
             if i > 0 {
                 if reuses_f {
-                    // Same argument as the previous stage (001 eq. 11): reuse its f.
+                    // Same argument as the previous stage (Negrut et al. 2003 eq. 11): reuse its f.
                     f_i.copy_from_slice(&f_done[(i - 1) * n..]);
                 } else {
                     y_stage.copy_from_slice(y);

@@ -1,21 +1,21 @@
-//! `slowfast`: the multiple-timescale scheme of seed 003 eqs. (17)–(47): RK4 for the
+//! `slowfast`: the multiple-timescale scheme of Gil, Sanfelice & Nikravesh 2013 eqs. (17)–(47): RK4 for the
 //! slow states x on the approximate slow manifold z̄ = H(x), block-matrix exponentials
 //! for the fast states z. The partition is `MethodOptions::fast` (the model's
 //! `ModelInfo.fast`, or the spec's `fast`).
 //!
 //! With J = ∂f/∂y at (t_n, y_n) split into f_z (slow rows, fast columns), g_x, g_z, and
-//! f_n = (f(x_n, z_n), g(x_n, z_n)), one step is (003 eqs. 43–47):
+//! f_n = (f(x_n, z_n), g(x_n, z_n)), one step is (Gil, Sanfelice & Nikravesh 2013 eqs. 43–47):
 //!
 //! 1. σ = g_z⁻¹ g(x_n, z_n), γ = g_z⁻¹ g_x f(x_n, z_n); from e^{h D₁} with
 //!    D₁ = [[0, I, 0], [0, g_z, γ], [0, 0, 0]] (eq. 34/44): ∫y = G₁σ + J₁ (eq. 43;
 //!    G₁ = ∫₀ʰ e^{g_z s} ds = g_z⁻¹(F₂ − I), read from the same exponential).
-//! 2. H(x) = z_n − g_z⁻¹ (g_x (x − x_n) + g(x_n, z_n)) (eq. 45, with `../shared/METHODS.md`'s
+//! 2. H(x) = z_n − g_z⁻¹ (g_x (x − x_n) + g(x_n, z_n)) (eq. 45, with the Sources panel's errata's
 //!    correction: "y_n − (g_y)⁻¹" reads z_n − (g_z)⁻¹); x̂ by RK4 on x' = f(x, H(x)),
 //!    x_{n+1} = x̂ + f_z ∫y (eq. 45).
 //! 3. A = g_z + g_z⁻¹ g_x f_z, B = Aσ + g_z⁻¹ g_x f(x_n, H(x_n)),
 //!    C = g_z⁻¹ g_x (f(x_{n+1}, H(x_{n+1})) − f(x_n, H(x_n)))/h; φ is the top-right block
-//!    of e^{hD} with D = [[A, C, B], [0, 0, 1], [0, 0, 0]] — `../shared/METHODS.md`
-//!    "003 eq. (47), matrix D": B (the constant term) belongs in the last column, B and C
+//!    of e^{hD} with D = [[A, C, B], [0, 0, 1], [0, 0, 0]] — the Sources panel's errata
+//!    "Gil, Sanfelice & Nikravesh 2013 eq. (47), matrix D": B (the constant term) belongs in the last column, B and C
 //!    are swapped as printed; then z_{n+1} = H(x_{n+1}) + σ + φ (eq. 46).
 //!
 //! Cost per step: 6 f evaluations (f_n, four RK4 stages, f at x_{n+1}), one Jacobian,
@@ -26,8 +26,8 @@
 //! and A = g_z when g_z⁻¹g_x f_z vanishes. A step allocates nothing else: blocks and
 //! vectors live in `Work`, and the small products are loops in nalgebra's order. Time enters the RK4 stages at their nodes; the
 //! linearisation of the fast part is frozen at t_n (003 treats autonomous systems).
-//! Global order 1 on 003 eq. (50) (the superposition of eq. 30 is first order), as in
-//! 003 Figs. 4–5. Dense output: cubic Hermite on f at both ends.
+//! Global order 1 on Gil, Sanfelice & Nikravesh 2013 eq. (50) (the superposition of eq. 30 is first order), as in
+//! Gil, Sanfelice & Nikravesh 2013 Figs. 4–5. Dense output: cubic Hermite on f at both ends.
 
 use super::hermite::StepEnds;
 use super::{MethodInfo, Stepper};
@@ -56,7 +56,7 @@ pub const INFO: MethodInfo = MethodInfo {
     partitioned: true,
 };
 
-/// RK4 nodes and weights for the slow part (seed 003 eq. 45, as 002 §7.3).
+/// RK4 nodes and weights for the slow part (Gil, Sanfelice & Nikravesh 2013 eq. 45, as Schwab & Delhaes §7.3).
 const RK4_C: [f64; 4] = [0.0, 0.5, 0.5, 1.0];
 const RK4_B: [f64; 4] = [1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0];
 
@@ -182,7 +182,7 @@ impl SlowFast {
     }
 
     /// The slow part of f(t, (x, H(x))) into `fs`, with x = `x_stage` (or `x_new` when
-    /// `at_new`), H(x) = z_n − σ − K (x − x_n) into `z` (003 eq. 45, corrected).
+    /// `at_new`), H(x) = z_n − σ − K (x − x_n) into `z` (Gil, Sanfelice & Nikravesh 2013 eq. 45, corrected).
     #[inline(always)]
     fn slow_rhs<const NS: usize, const NF: usize>(
         &mut self,

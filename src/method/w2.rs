@@ -1,9 +1,9 @@
-//! `w2`: the second-order W-method ROS2 of Verwer et al., seed 001 Table 3 (and the
+//! `w2`: the second-order W-method ROS2 of Verwer et al., Negrut et al. 2003 Table 3 (and the
 //! text after Table 2). A W-method keeps its order with any matrix in place of the
 //! Jacobian, so it tolerates a frozen (`jacobianUpdate`) or perturbed
 //! (`jacobianScale`) one; ros4 does not.
 //!
-//! In the form of 001 eq. (2b) (`../shared/METHODS.md`, "001 Table 3 … is consistent"):
+//! In the form of Negrut et al. 2003 eq. (2b) (the Sources panel's errata, "Negrut et al. 2003 Table 3 … is consistent"):
 //! γ = 1 + 1/√2, α21 = 1, γ21 = −2γ, b = (1/2, 1/2), b̂ = (0, 1). The order-2
 //! conditions that hold for any J: Σb = 1, b2 α21 = 1/2 and Σ b_i γ_i = 0
 //! (γ1 = γ, γ2 = −γ as Table 3 prints). R(z) = (1 + (1 − 2γ)z)/(1 − γz)² since the z²
@@ -15,7 +15,7 @@ use super::{MethodInfo, RosenbrockTableau};
 /// γ = 1 + 1/√2 (Table 3 prints 1.70710678118650).
 const GAMMA: f64 = 1.0 + std::f64::consts::FRAC_1_SQRT_2;
 
-/// Seed 001 Table 3 in the form of 001 eq. (2b) (`../shared/METHODS.md`).
+/// Negrut et al. 2003 Table 3 in the form of Negrut et al. 2003 eq. (2b) (the Sources panel's errata).
 pub const TABLEAU: RosenbrockTableau = RosenbrockTableau {
     gamma_diag: GAMMA,
     alpha: &[&[], &[1.0]],
@@ -29,7 +29,7 @@ pub const INFO: MethodInfo = MethodInfo {
     name: "W-method ROS2",
     order: 2,
     family: "W-method (Rosenbrock type)",
-    source: "Negrut et al. 2003, Rosenbrock–Nystrom II, Table 3 (Verwer et al. ROS2), eqs. (2)–(7)",
+    source: "Negrut et al. 2003, Table 3 (Verwer et al. ROS2), eqs. (2)–(7)",
     stages: 2,
     adaptive: true,
     embedded_order: Some(1),

@@ -1,19 +1,19 @@
-//! Two bouncing balls, seed 000 §3, eqs. (19)–(21) and Figs. 3–4: two unit masses move
+//! Two bouncing balls, Gil, Sanfelice & Nikravesh (LLM) §3, eqs. (19)–(21) and Figs. 3–4: two unit masses move
 //! vertically under gravity; contact between the balls and with the ground is a penalty
-//! spring of stiffness K (10⁵ N/m in the seed) that acts only while bodies overlap.
+//! spring of stiffness K (10⁵ N/m in the paper) that acts only while bodies overlap.
 //!
 //! State (eq. 20): y = (y1, y2, ẏ1, ẏ2), ball 1 above ball 2. Switching functions
 //! (eq. 19): Ψ1 = 2R − (y1 − y2) (the balls overlap when > 0), Ψ2 = R − y2 (ball 2
 //! penetrates the ground when > 0). Dynamics (eq. 21):
 //! ÿ1 = −g + F1, ÿ2 = −g − F1 + F2, F1 = K Ψ1 if Ψ1 > 0 else 0, F2 = K Ψ2 if Ψ2 > 0
-//! else 0. The seed's F2 conditions overlap at Ψ2 = 0 ("≥ 0" and "≤ 0"); both give 0
-//! there, the force is continuous (`../shared/METHODS.md`, 000 eq. 21).
+//! else 0. The paper's F2 conditions overlap at Ψ2 = 0 ("≥ 0" and "≤ 0"); both give 0
+//! there, the force is continuous (the Sources panel's errata, Gil, Sanfelice & Nikravesh (LLM) eq. 21).
 //!
 //! f is continuous but its Jacobian jumps when a contact starts or ends: declaring Ψ1,
 //! Ψ2 as events lets the driver cut the step there so each step sees one smooth regime.
 //! A step cut exactly on a switch (Ψ = 0) takes the Jacobian of the regime the motion
 //! leads into (contact if Ψ is growing): the linearising methods (LLM, Rosenbrock) then
-//! integrate the next regime, and LLM is exact on it (000 §3: "without error").
+//! integrate the next regime, and LLM is exact on it (Gil, Sanfelice & Nikravesh (LLM) §3: "without error").
 
 use super::{strings, EventInfo, Model, ModelInfo, ParamInfo};
 use crate::problem::System;
@@ -30,10 +30,10 @@ pub fn info() -> ModelInfo {
             ParamInfo::new("K", 1e5, "N/m", "penalty contact stiffness").above(0.0),
             ParamInfo::new("R", 0.1, "m", "ball radius").above(0.0),
         ],
-        // Seed 000 §3: ball 1 at 1.0 m, ball 2 at 0.5 m, both at rest.
+        // Gil, Sanfelice & Nikravesh (LLM) §3: ball 1 at 1.0 m, ball 2 at 0.5 m, both at rest.
         y0: vec![1.0, 0.5, 0.0, 0.0],
         t1: 3.0,
-        source: "Gil, Sanfelice & Nikravesh, Local Linearization Method, §3, eqs. (19)–(21)".into(),
+        source: "Gil, Sanfelice & Nikravesh (LLM), §3, eqs. (19)–(21)".into(),
         outputs: strings(&["energy"]),
         exact: false,
         second_order: true,
@@ -43,11 +43,11 @@ pub fn info() -> ModelInfo {
         events: vec![
             EventInfo::new(
                 "psi1",
-                "Ψ1 = 2R − (y1 − y2), Gil, Sanfelice & Nikravesh, Local Linearization Method, eq. (19): > 0 while the balls overlap",
+                "Ψ1 = 2R − (y1 − y2), Gil, Sanfelice & Nikravesh (LLM), eq. (19): > 0 while the balls overlap",
             ),
             EventInfo::new(
                 "psi2",
-                "Ψ2 = R − y2, Gil, Sanfelice & Nikravesh, Local Linearization Method, eq. (19): > 0 while the lower ball is in the ground",
+                "Ψ2 = R − y2, Gil, Sanfelice & Nikravesh (LLM), eq. (19): > 0 while the lower ball is in the ground",
             ),
         ],
     }
@@ -87,7 +87,7 @@ impl System for BouncingBalls {
         4
     }
 
-    /// Seed 000 eq. (21), unit masses.
+    /// Gil, Sanfelice & Nikravesh (LLM) eq. (21), unit masses.
     fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
         let (psi1, psi2) = self.psi(y);
         let f1 = if psi1 > 0.0 { self.k * psi1 } else { 0.0 };
@@ -135,7 +135,7 @@ impl System for BouncingBalls {
 impl Model for BouncingBalls {
     /// Total energy: kinetic + gravity + the penalty springs' ½ K Ψ² while in contact.
     /// Constant along exact solutions (there is no damping), so its drift measures the
-    /// integration error (seed 000 Fig. 5).
+    /// integration error (Gil, Sanfelice & Nikravesh (LLM) Fig. 5).
     fn outputs(&self, _t: f64, y: &[f64], out: &mut [f64]) {
         let (psi1, psi2) = self.psi(y);
         let spring = |psi: f64| {

@@ -10,7 +10,7 @@ use serde::Serialize;
 /// What went wrong inside a constraint solve (the driver adds the t and h).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ConstraintFailure {
-    /// The saddle-point matrix of 000 eq. (9) is singular (redundant or degenerate
+    /// The saddle-point matrix of Gil, Sanfelice & Nikravesh (LLM) eq. (9) is singular (redundant or degenerate
     /// joints).
     SingularSaddlePoint,
     /// Newton on Φ(v, u) = 0 (or the projection) did not converge.

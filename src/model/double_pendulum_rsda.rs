@@ -1,33 +1,33 @@
-//! The double pendulum with two rotational spring-damper-actuators (RSDAs) of seed 001
+//! The double pendulum with two rotational spring-damper-actuators (RSDAs) of Negrut et al. 2003
 //! §3.1 (Fig. 1, Tables 4–6), the validation problem of the Rosenbrock–Nyström method.
 //!
-//! **What the seed gives.** m1 = 3, m2 = 0.3, L1 = 1, L2 = 1.5, k1 = 400, k2 = 3e5,
+//! **What the paper gives.** m1 = 3, m2 = 0.3, L1 = 1, L2 = 1.5, k1 = 400, k2 = 3e5,
 //! c1 = 15, c2 = 5e4, zero-tension angles α1⁰ = 3π/2 (body 1 against the ground) and
 //! α2⁰ = 0 (body 2 against body 1), SI units, t ∈ [0, 2]. Initial state: body 1's CM at
 //! (1, 0) with θ1 "parallel with the global frame", body 2's CM at (3.4488887, −0.388228)
 //! with θ2 = 23π/12, body 1 at rest, body 2 with (ẋ, ẏ, θ̇) = (3.8822857, 14.4888887, 10).
-//! As checked in `../shared/METHODS.md`, L1 and L2 are the distances from each body's
+//! As checked in the Sources panel's errata, L1 and L2 are the distances from each body's
 //! inboard revolute joint to its CM: body 1 is hinged at the origin, the joint between
 //! the bodies is at (2L1, 0) = (2, 0), and body 2's CM is at 2L1 e(θ1) + L2 e(θ2),
 //! e(θ) = (cos θ, sin θ). Gravity is g = 9.81 along −y (body 1 settles at 3π/2,
-//! hanging down, as the seed says).
+//! hanging down, as the paper says).
 //!
-//! **What the seed does not give, and the choices made here.**
+//! **What the paper does not give, and the choices made here.**
 //! - Moments of inertia: not printed. The geometry (joint at 2L1, CM at L1) is that of
 //!   a uniform slender rod of length 2Lᵢ hinged at one end, so the defaults are the
 //!   centroidal inertias Jᵢ = mᵢ(2Lᵢ)²/12 = mᵢLᵢ²/3: J1 = 1, J2 = 0.225 kg·m² (parameters).
-//! - How the RSDA angles wrap: the seed's θ1 = 0 is 3π/2 away from α1⁰, but the seed
+//! - How the RSDA angles wrap: the paper's θ1 = 0 is 3π/2 away from α1⁰, but the paper
 //!   also says θ1 oscillates between about 4 and 6 and settles at 3π/2, i.e. body 1
 //!   swings *down* (clockwise) from the horizontal: the spring sees the deflection
 //!   0 − 3π/2 ≡ +π/2 (mod 2π), and body 2's deflection is 23π/12 − 0 ≡ −π/12. The
 //!   model uses smooth, unwrapped angles (a wrapped spring would make f discontinuous)
-//!   and starts at θ1 = 2π, the same configuration as the seed's θ1 = 0, so that the
+//!   and starts at θ1 = 2π, the same configuration as the paper's θ1 = 0, so that the
 //!   deflections are exactly those: θ1 − α1⁰ = π/2 and θ2 − θ1 − α2⁰ = −π/12.
 //!
 //! **Formulation (minimal coordinates).** The state is y = (θ1, θ2, θ̇1, θ̇2), the
-//! absolute angles of the two bodies. (The seed's Rosenbrock–Nyström code integrates the
-//! same two independent coordinates after coordinate partitioning, 001 Algorithm 1; the
-//! body-coordinate form is issue 8.) With a = J1 + m1L1² + 4m2L1², b = J2 + m2L2²,
+//! absolute angles of the two bodies. (The paper's Rosenbrock–Nyström code integrates the
+//! same two independent coordinates after coordinate partitioning, Negrut et al. 2003 Algorithm 1; the
+//! body-coordinate form is in `crate::multibody`.) With a = J1 + m1L1² + 4m2L1², b = J2 + m2L2²,
 //! c = 2m2L1L2, δ = θ1 − θ2, Lagrange's equations are M(q) q̈ = Q − (c sin δ θ̇2², −c sin δ θ̇1²),
 //! M = [[a, c cos δ], [c cos δ, b]], with generalised forces
 //!
@@ -37,10 +37,10 @@
 //! ```
 //!
 //! The Jacobian is analytic: ∂q̈/∂y = M⁻¹(∂R/∂y − (∂M/∂y) q̈), R the right-hand side.
-//! At the initial state its dominant eigenvalue is ≈ −1.3e5 (the seed: "a real part of
+//! At the initial state its dominant eigenvalue is ≈ −1.3e5 (the paper: "a real part of
 //! the order −10E5"), from c2 acting on the light body 2.
 //! Outputs: energy (kinetic + gravity + both springs; it decreases through c1, c2), and
-//! body 2's CM position and velocity (the seed's printed initial data).
+//! body 2's CM position and velocity (the paper's printed initial data).
 
 use super::{strings, Model, ModelInfo, ParamInfo};
 use crate::math;
@@ -90,10 +90,9 @@ pub fn info() -> ModelInfo {
         y0: vec![2.0 * PI, 23.0 * PI / 12.0, 0.0, 10.0],
         t0: 0.0,
         t1: 2.0,
-        source:
-            "Negrut et al. 2003, Rosenbrock–Nystrom II, §3.1, Fig. 1 (geometry and initial state \
+        source: "Negrut et al. 2003, §3.1, Fig. 1 (geometry and initial state \
                  checked, see Sources)"
-                .into(),
+            .into(),
         outputs: strings(&["energy", "x2", "y2", "ẋ2", "ẏ2"]),
         exact: false,
         fast: vec![],

@@ -1,7 +1,7 @@
-//! The stiff double pendulum of seed 000 §2 (Fig. 1, Fig. 2), in body coordinates with
-//! the revolute joints enforced at acceleration level, 000 eqs. (7)–(9).
+//! The stiff double pendulum of Gil, Sanfelice & Nikravesh (LLM) §2 (Fig. 1, Fig. 2), in body coordinates with
+//! the revolute joints enforced at acceleration level, Gil, Sanfelice & Nikravesh (LLM) eqs. (7)–(9).
 //!
-//! **What the seed gives.** Two links, a torsional spring k = 3000 N·m/deg between them
+//! **What the paper gives.** Two links, a torsional spring k = 3000 N·m/deg between them
 //! ("a very stiff torsional spring … resulting into a highly oscillatory system"), the
 //! body-coordinate formulation, the Jacobian of eqs. (10)–(15), LLM at h = 0.02.
 //! **What it does not give** (choices here, all parameters): uniform slender links of
@@ -9,8 +9,8 @@
 //! at one end, link 2 hinged to the other end of link 1, the spring relaxed when the
 //! links are aligned, no damping, gravity 9.81 along −y, released from rest with link 1
 //! horizontal (`phi0` = 0) and the links aligned (`bend0` = 0): the fast oscillation of
-//! the lower link is then excited by gravity alone, as the seed describes. The spring
-//! constant is entered in the seed's unit, N·m/deg, and converted:
+//! the lower link is then excited by gravity alone, as the paper describes. The spring
+//! constant is entered in the paper's unit, N·m/deg, and converted:
 //! k_rad = k · 180/π N·m/rad (3000 N·m/deg = 171 887 N·m/rad).
 //!
 //! **Equations.** q = (x1, y1, φ1, x2, y2, φ2) (CM positions and angles), y = (q, q̇),
@@ -35,7 +35,7 @@
 //!
 //! Outputs: energy (kinetic + gravity + spring, conserved without damping), the
 //! constraint violation ‖Φ(q)‖₂ and the velocity-constraint violation ‖Φ_q q̇‖₂ (they
-//! drift: the index-1 formulation only keeps Φ̈ = 0; 000 Fig. 2 plots this).
+//! drift: the index-1 formulation only keeps Φ̈ = 0; Gil, Sanfelice & Nikravesh (LLM) Fig. 2 plots this).
 
 use super::{strings, Model, ModelInfo, ParamInfo};
 use crate::math;
@@ -73,7 +73,7 @@ pub fn info() -> ModelInfo {
                 "k",
                 3000.0,
                 "N·m/deg",
-                "torsional spring between the links (Gil, Sanfelice & Nikravesh, Local Linearization Method, §2)",
+                "torsional spring between the links (Gil, Sanfelice & Nikravesh (LLM), §2)",
             ),
             ParamInfo::new("c", 0.0, "N·m·s/rad", "torsional damper between the links"),
             ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration (along −y)"),
@@ -93,7 +93,7 @@ pub fn info() -> ModelInfo {
         y0: vec![0.5, 0.0, 0.0, 1.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         t0: 0.0,
         t1: 2.0,
-        source: "Gil, Sanfelice & Nikravesh, Local Linearization Method, §2, eqs. (7)–(15), Figs. 1–2 (masses and lengths chosen here)".into(),
+        source: "Gil, Sanfelice & Nikravesh (LLM), §2, eqs. (7)–(15), Figs. 1–2 (masses and lengths chosen here)".into(),
         outputs: strings(&["energy", "constraint |Φ|", "velocity constraint |Φq q̇|"]),
         exact: false,
         fast: vec![],

@@ -1,4 +1,4 @@
-//! What a model declares about its switching functions (seed 000 §3's Ψ1, Ψ2; a user
+//! What a model declares about its switching functions (Gil, Sanfelice & Nikravesh (LLM) §3's Ψ1, Ψ2; a user
 //! system's `event` lines): ids a spec names, what each measures, and the defaults the
 //! driver's detector (`crate::event`) watches them with.
 

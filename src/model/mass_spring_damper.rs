@@ -1,5 +1,5 @@
-//! Mass–spring–damper under gravity, seed 002 eq. (7.7):
-//! x' = u, u' = g − (k/m) x − (c/m) u, from rest by default (002 §7, "starting from rest").
+//! Mass–spring–damper under gravity, Schwab & Delhaes eq. (7.7):
+//! x' = u, u' = g − (k/m) x − (c/m) u, from rest by default (Schwab & Delhaes §7, "starting from rest").
 //! Linear, so the exact solution is known in closed form for every damping ratio.
 
 use super::{strings, Model, ModelInfo, ParamInfo};
@@ -27,7 +27,7 @@ pub fn info() -> ModelInfo {
         y0: vec![0.0, 0.0],
         t0: 0.0,
         t1: 5.0,
-        source: "Schwab & Delhaes, Lecture notes, eq. (7.7)".into(),
+        source: "Schwab & Delhaes, eq. (7.7)".into(),
         outputs: strings(&["energy"]),
         exact: true,
         second_order: true,

@@ -74,7 +74,7 @@ pub struct ModelInfo {
     /// The formulations a spec may ask for (`SolveSpec.formulation`); empty when the
     /// model has only its own (see `src/multibody`).
     pub formulations: Vec<String>,
-    /// Indices of the fast states (the z of a slow/fast partition, seed 003 eq. 65);
+    /// Indices of the fast states (the z of a slow/fast partition, Gil, Sanfelice & Nikravesh 2013 eq. 65);
     /// empty when the model declares no partition.
     pub fast: Vec<usize>,
 }
@@ -130,7 +130,7 @@ pub trait Model: System {
 
     /// A constraint solve that failed inside f since the last call (a singular
     /// saddle-point matrix, Newton not converging), taken so the driver can report it
-    /// with the t and h of the step (issue 8; `crate::multibody`).
+    /// with the t and h of the step (`crate::multibody`).
     fn take_failure(&self) -> Option<ConstraintFailure> {
         None
     }
@@ -146,7 +146,7 @@ pub trait Model: System {
     }
 
     /// Called after every accepted step with the new state: the state-space
-    /// formulation recovers u and checks its partition here (001 Algorithm 1 steps
+    /// formulation recovers u and checks its partition here (Negrut et al. 2003 Algorithm 1 steps
     /// 6–7), a projection adjusts y. Returns true when y was rewritten in new
     /// coordinates, so the method must restart.
     fn after_step(&mut self, _t: f64, _y: &mut [f64]) -> Result<bool, ConstraintFailure> {

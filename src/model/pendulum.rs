@@ -1,4 +1,4 @@
-//! The undamped pendulum θ'' = −(g/L) sin θ, seed 002 Fig. 7.5 (the figure where
+//! The undamped pendulum θ'' = −(g/L) sin θ, Schwab & Delhaes Fig. 7.5 (the figure where
 //! explicit Euler gains energy every step and the swing grows without bound).
 
 use super::{strings, Model, ModelInfo, ParamInfo};
@@ -19,7 +19,7 @@ pub fn info() -> ModelInfo {
         y0: vec![1.0, 0.0],
         t0: 0.0,
         t1: 10.0,
-        source: "Schwab & Delhaes, Lecture notes §7.1, Fig. 7.5".into(),
+        source: "Schwab & Delhaes §7.1, Fig. 7.5".into(),
         outputs: strings(&["energy"]),
         exact: false,
         second_order: true,

@@ -1,5 +1,5 @@
-//! The pendulum-plus-particle of seed 003 (Fig. 6, eqs. (63)–(68)), with the corrections
-//! of `../shared/METHODS.md` (gravity sign in eqs. (66)/(67), the missing ṙ2 rows of
+//! The pendulum-plus-particle of Gil, Sanfelice & Nikravesh 2013 (Fig. 6, eqs. (63)–(68)), with the corrections
+//! of the Sources panel's errata (gravity sign in eqs. (66)/(67), the missing ṙ2 rows of
 //! eq. (66), and the fast eigenvalue i√(k/m2), not (k/m2)i).
 //!
 //! A bar (mass m1, centroidal inertia J1, length L) hinged at the origin carries, at its
@@ -7,10 +7,10 @@
 //! (θ = 0 hanging down), the hinge constraint of eq. (64), Φ = r1 − s = 0, fixes the
 //! bar's centre of mass at r1 = s; the tip is r1 + s = 2s.
 //!
-//! **Formulation.** The seed writes eq. (63) in body coordinates (r1, θ) with a
+//! **Formulation.** The paper writes eq. (63) in body coordinates (r1, θ) with a
 //! multiplier for eq. (64). Here the hinge is eliminated exactly (one bar, one joint:
 //! r1 = s(θ) is explicit), which leaves the minimal state
-//! y = (θ, θ̇, r2x, r2y, ṙ2x, ṙ2y): the seed's slow state x of eq. (65) reduced to (θ, θ̇),
+//! y = (θ, θ̇, r2x, r2y, ṙ2x, ṙ2y): the paper's slow state x of eq. (65) reduced to (θ, θ̇),
 //! and its fast state z = (r2, ṙ2) unchanged. Eliminating the multiplier of eq. (63a)
 //! by the virtual-work principle about the hinge gives
 //!
@@ -22,9 +22,9 @@
 //! where (2s) × fs = k (L sin θ · r2y + L cos θ · r2x) (the 2s × 2s term vanishes). The
 //! slow manifold (eq. (67), corrected) is r2 = 2s + (m2/k) g: the particle hangs
 //! (m2/k)g ≈ 2e-5 m below the tip. The default start puts it *at* the tip, at rest, as
-//! issue 6 asks, so a fast oscillation of amplitude ≈ 2e-5 m rides on the swing.
+//! the example asks, so a fast oscillation of amplitude ≈ 2e-5 m rides on the swing.
 //!
-//! Fast eigenvalue of ∂f/∂y: ≈ ±i√(k/m2) = ±707.1i (METHODS.md). With h = 0.005,
+//! Fast eigenvalue of ∂f/∂y: ≈ ±i√(k/m2) = ±707.1i (the Sources panel's errata). With h = 0.005,
 //! hλ ≈ 3.54i lies outside rk4's stability interval (2.83i): rk4 blows up there.
 //! Energy, eq. (68): ½m1|ṙ1|² + ½J1θ̇² + ½m2|ṙ2|² + g(m1 r1y + m2 r2y) + ½k|r2 − 2s|²,
 //! conserved (no damping).
@@ -155,7 +155,7 @@ impl Model for PendulumParticle {
         Some(vec![self.theta0, 0.0, self.l * sn, -self.l * cs, 0.0, 0.0])
     }
 
-    /// Total energy, seed 003 eq. (68), with r1 = s and |ṙ1| = (L/2)|θ̇|.
+    /// Total energy, Gil, Sanfelice & Nikravesh 2013 eq. (68), with r1 = s and |ṙ1| = (L/2)|θ̇|.
     fn outputs(&self, _t: f64, y: &[f64], out: &mut [f64]) {
         let (sn, cs) = math::sin_cos(y[0]);
         let h = 0.5 * self.l;

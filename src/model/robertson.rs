@@ -30,9 +30,7 @@ pub fn info() -> ModelInfo {
         y0: vec![1.0, 0.0, 0.0],
         t0: 0.0,
         t1: 40.0,
-        source: "classic stiff test (Robertson 1966; Hairer–Wanner II §IV.1), not from the four \
-                 works in Sources; Negrut et al. 2003, Rosenbrock–Nystrom II, §2 motivates L-stable methods on such problems"
-            .into(),
+        source: "classic stiff test (Robertson 1966; Hairer–Wanner II §IV.1)".into(),
         outputs: strings(&["mass defect"]),
         exact: false,
         fast: vec![],

@@ -1,11 +1,11 @@
-//! The rotating test problem of seed 000 eq. (35), used there (Fig. 6) to check the
+//! The rotating test problem of Gil, Sanfelice & Nikravesh (LLM) eq. (35), used there (Fig. 6) to check the
 //! LLM's local error estimate:
 //!
 //! ```text
 //! x1' = −x2 / x3²,   x2' = x1 / x3²,   x3' = 1,      x(1/π) = [0, −1, 1/π]
 //! ```
 //!
-//! with exact solution x(t) = [sin(1/t), cos(1/t), t] (000 eq. (36)). The natural start
+//! with exact solution x(t) = [sin(1/t), cos(1/t), t] (Gil, Sanfelice & Nikravesh (LLM) eq. (36)). The natural start
 //! is t0 = 1/π, declared as [`ModelInfo::t0`]. The frequency 1/t² grows as t → 0: the
 //! problem is oscillatory and increasingly hard backwards in time.
 //!
@@ -28,8 +28,7 @@ pub fn info() -> ModelInfo {
         y0: vec![0.0, -1.0, FRAC_1_PI],
         t0: FRAC_1_PI,
         t1: 1.0,
-        source: "Gil, Sanfelice & Nikravesh, Local Linearization Method, eqs. (35)–(36), Fig. 6"
-            .into(),
+        source: "Gil, Sanfelice & Nikravesh (LLM), eqs. (35)–(36), Fig. 6".into(),
         outputs: strings(&["radius"]),
         exact: true,
         fast: vec![],

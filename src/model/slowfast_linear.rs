@@ -1,17 +1,17 @@
-//! The linear slow/fast test equation of seed 003 eq. (50):
+//! The linear slow/fast test equation of Gil, Sanfelice & Nikravesh 2013 eq. (50):
 //!
 //! ```text
 //! [x' ; z'] = A [x ; z],   A = [[λs, μ], [δ, λf]]
 //! ```
 //!
-//! parametrised as in 003 eq. (51) by α = λf/λs (ratio of fast to slow rates) and
-//! β = δ/λf = μ/λs (coupling), so A = λs [[1, β], [αβ, α]]. The seed takes λs complex
+//! parametrised as in Gil, Sanfelice & Nikravesh 2013 eq. (51) by α = λf/λs (ratio of fast to slow rates) and
+//! β = δ/λf = μ/λs (coupling), so A = λs [[1, β], [αβ, α]]. The paper takes λs complex
 //! (eq. (62): λs = −1 + i, x(0) = z(0) = 1), so x and z are complex; the state holds
 //! (Re x, Im x, Re z, Im z) and multiplication by λs = a + ib is the real block
 //! [[a, −b], [b, a]]. With Im λs = 0 and real data the imaginary parts stay 0.
-//! The fast states are Re z and Im z (003 eq. (65) calls the fast state z).
+//! The fast states are Re z and Im z (Gil, Sanfelice & Nikravesh 2013 eq. (65) calls the fast state z).
 //!
-//! Exact solution (003 eq. (60)): y(t) = e^{(t − t0)A} y(t0), evaluated in closed form for
+//! Exact solution (Gil, Sanfelice & Nikravesh 2013 eq. (60)): y(t) = e^{(t − t0)A} y(t0), evaluated in closed form for
 //! the 2 × 2 complex matrix M = (t − t0)A with eigenvalues m ± d:
 //! e^M = e^m [cosh(d) I + (sinh(d)/d)(M − mI)], or, when Re d is large, Sylvester's form
 //! (e^{m+d}(M − (m − d)I) − e^{m−d}(M − (m + d)I)) / (2d), which cannot overflow.

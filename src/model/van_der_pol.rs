@@ -14,8 +14,8 @@
 //! `issue_6_van_der_pol_reference_value`. Stiffness: the eigenvalue −μ(y1² − 1) reaches
 //! −3000 at y1 = 2.
 //!
-//! Not among the seeds' own examples: it is the standard stiff test the playground's
-//! stiff methods are compared on (issue 6, item 8).
+//! Not among the sources' own examples: it is the standard stiff test the playground's
+//! stiff methods are compared on.
 
 use super::{strings, Model, ModelInfo, ParamInfo};
 use crate::problem::System;
@@ -31,9 +31,7 @@ pub fn info() -> ModelInfo {
         y0: vec![2.0, 0.0],
         t0: 0.0,
         t1: 3000.0,
-        source: "classic stiff test (Hairer–Wanner II §IV.1), not from the four works \
-                 in Sources; Negrut et al. 2003, Rosenbrock–Nystrom II, §2 motivates L-stable methods on such problems"
-            .into(),
+        source: "classic stiff test (Hairer–Wanner II §IV.1)".into(),
         outputs: vec![],
         exact: false,
         fast: vec![],

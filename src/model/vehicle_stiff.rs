@@ -1,8 +1,8 @@
-//! A stiff planar vehicle driving over a bump, after the HMMWV test of seed 001 §3.2
+//! A stiff planar vehicle driving over a bump, after the HMMWV test of Negrut et al. 2003 §3.2
 //! (Fig. 4): suspension TSDAs of 2e7 N/m and 2e6 N·s/m, tyres of 296 325 N/m and
 //! 3502 N·s/m, 10 mph (4.4704 m/s) over a half-cylinder bump of diameter 0.1 m, front
 //! wheels on the bump at 0.5 s and rear wheels at 1.2 s, simulated for 5 s, the
-//! chassis settling at ≈ 0.71 m. The seed's model has 14 bodies and 98 coordinates;
+//! chassis settling at ≈ 0.71 m. The paper's model has 14 bodies and 98 coordinates;
 //! it is not reproducible from the paper. This is the smallest model with the same
 //! stiff elements and the same excitation; the purpose is the stiff/explicit
 //! cost comparison, which depends on the dominant eigenvalue (001: ≈ −2.6e5, real).
@@ -28,17 +28,17 @@
 //! (the wheel envelopes the bump; a point follower would see an infinite slope at the
 //! bump's edges). The front wheel's s = v(t − t_hit) − sₑ, the rear's lags by the
 //! wheelbase a + b. Defaults put a + b = 0.7 s × v = 3.129 m so the rear wheel hits at
-//! 1.2 s as in the seed. w is continuous with a kink at ±sₑ, so f (through the tyre
+//! 1.2 s as in the paper. w is continuous with a kink at ±sₑ, so f (through the tyre
 //! damper ct ẇ) jumps when a wheel meets or leaves the bump: the model is
 //! piecewise smooth, and ∂f/∂t = (kt ẇ + ct ẅ)/mu (ẇ = v w′(s), ẅ = v² w″(s)) is given
 //! analytically on each piece.
 //!
 //! **Choices** (parameters): m = 1030 kg and J = 1700 kg·m² (half of a HMMWV's ≈ 2060 kg
 //! sprung mass, pitch inertia of that half), a = b = 1.5646 m, Rw = 0.47 m (HMMWV tyre),
-//! mu = 7.7 kg: the mass the stiff TSDA moves directly in the seed's model is an upper
-//! control arm, and 7.7 kg puts the dominant eigenvalue at ≈ −2.6e5 as the seed reports
+//! mu = 7.7 kg: the mass the stiff TSDA moves directly in the paper's model is an upper
+//! control arm, and 7.7 kg puts the dominant eigenvalue at ≈ −2.6e5 as the paper reports
 //! (a whole wheel assembly, ≈ 60 kg, would give ≈ −3.3e4). The chassis height output
-//! adds the seed's settled height 0.71 m to z.
+//! adds the paper's settled height 0.71 m to z.
 //!
 //! The Jacobian is constant (linear model). Outputs: chassis height, energy relative to
 //! equilibrium (kinetic + springs; not conserved: damping and the road input), and the
@@ -68,16 +68,26 @@ pub fn info() -> ModelInfo {
                 "ks",
                 2e7,
                 "N/m",
-                "suspension TSDA stiffness (Negrut et al. 2003, Rosenbrock–Nystrom II, §3.2)",
+                "suspension TSDA stiffness (Negrut et al. 2003, §3.2)",
             ),
             ParamInfo::new(
                 "cs",
                 2e6,
                 "N·s/m",
-                "suspension TSDA damping (Negrut et al. 2003, Rosenbrock–Nystrom II, §3.2)",
+                "suspension TSDA damping (Negrut et al. 2003, §3.2)",
             ),
-            ParamInfo::new("kt", 296_325.0, "N/m", "tyre stiffness (Negrut et al. 2003, Rosenbrock–Nystrom II, §3.2)"),
-            ParamInfo::new("ct", 3502.0, "N·s/m", "tyre damping (Negrut et al. 2003, Rosenbrock–Nystrom II, §3.2)"),
+            ParamInfo::new(
+                "kt",
+                296_325.0,
+                "N/m",
+                "tyre stiffness (Negrut et al. 2003, §3.2)",
+            ),
+            ParamInfo::new(
+                "ct",
+                3502.0,
+                "N·s/m",
+                "tyre damping (Negrut et al. 2003, §3.2)",
+            ),
             ParamInfo::new("v", MPH_10, "m/s", "forward speed (10 mph)").above(0.0),
             ParamInfo::new("D", 0.1, "m", "bump diameter (half-cylinder)").above(0.0),
             ParamInfo::new("Rw", 0.47, "m", "wheel radius").above(0.0),
@@ -86,7 +96,7 @@ pub fn info() -> ModelInfo {
         y0: vec![0.0; 8],
         t0: 0.0,
         t1: 5.0,
-        source: "after Negrut et al. 2003, Rosenbrock–Nystrom II, §3.2, Fig. 4 (a half-car stand-in for the HMMWV)".into(),
+        source: "after Negrut et al. 2003, §3.2, Fig. 4 (a half-car stand-in for the HMMWV)".into(),
         outputs: strings(&["chassis height", "energy", "road front", "road rear"]),
         exact: false,
         fast: vec![],

@@ -1,12 +1,12 @@
-//! Issue 8: the hand-derived derivatives of the constrained formulations checked
+//! the hand-derived derivatives of the constrained formulations checked
 //! against automatic differentiation of the code that runs, and against central finite
 //! differences.
 //!
-//! The mechanism (Φ, Φ_q, γ, Q) and the saddle-point solve of 000 eq. (9) (nalgebra's
+//! The mechanism (Φ, Φ_q, γ, Q) and the saddle-point solve of Gil, Sanfelice & Nikravesh (LLM) eq. (9) (nalgebra's
 //! LU) are generic over [`crate::math::Scalar`]; here they are evaluated in dual
 //! numbers (`num_dual::Dual64`, forward mode: one pass per seeded input), which gives
 //! the exact derivative of the f64 code up to round-off — no step size, no truncation
-//! error. The analytic Jacobian of 000 eqs. (10)–(15) (`Augmented::jacobian`) is
+//! error. The analytic Jacobian of Gil, Sanfelice & Nikravesh (LLM) eqs. (10)–(15) (`Augmented::jacobian`) is
 //! compared with it on every constrained model, at the start and at perturbed,
 //! off-manifold, moving states (the augmented f is defined off Φ = 0 too), with and
 //! without Baumgarte stabilisation; and so are its pieces (∂Φ_q/∂q, ∂γ/∂q, ∂γ/∂q̇,
@@ -164,7 +164,7 @@ const STABILIZATIONS: [Stabilization; 2] = [
 ];
 
 #[test]
-fn issue_8_augmented_jacobian_equals_automatic_differentiation() {
+fn augmented_jacobian_equals_automatic_differentiation() {
     for id in CONSTRAINED {
         let mut worst: f64 = 0.0;
         let desc = describe(id, &BTreeMap::new(), None).unwrap();
@@ -178,12 +178,12 @@ fn issue_8_augmented_jacobian_equals_automatic_differentiation() {
                 assert!(gap < 1e-12, "{id} {stab:?}: analytic vs AD {gap:e}");
             }
         }
-        println!("{id}: analytic Jacobian (000 eqs. 10–15) vs AD, worst relative {worst:e}");
+        println!("{id}: analytic Jacobian (Gil, Sanfelice & Nikravesh (LLM) eqs. 10–15) vs AD, worst relative {worst:e}");
     }
 }
 
 #[test]
-fn issue_8_augmented_jacobian_equals_finite_differences() {
+fn augmented_jacobian_equals_finite_differences() {
     for id in CONSTRAINED {
         let mut worst: f64 = 0.0;
         let desc = describe(id, &BTreeMap::new(), None).unwrap();
@@ -205,7 +205,7 @@ fn issue_8_augmented_jacobian_equals_finite_differences() {
 
 /// The pieces of eqs. (10)–(15) one by one: a wrong term fails here with its name.
 #[test]
-fn issue_8_mechanism_derivatives_equal_automatic_differentiation() {
+fn mechanism_derivatives_equal_automatic_differentiation() {
     for id in CONSTRAINED {
         let desc = describe(id, &BTreeMap::new(), None).unwrap();
         let mech = &desc.mechanism;
@@ -249,9 +249,9 @@ fn issue_8_mechanism_derivatives_equal_automatic_differentiation() {
 }
 
 /// AD itself is checked where the answer is known in closed form: Φ_q of a revolute
-/// joint is [I, B(φ) s] (000 §2), and a dual number's derivative of sin is cos.
+/// joint is [I, B(φ) s] (Gil, Sanfelice & Nikravesh (LLM) §2), and a dual number's derivative of sin is cos.
 #[test]
-fn issue_8_dual_numbers_differentiate_the_kinematics_exactly() {
+fn dual_numbers_differentiate_the_kinematics_exactly() {
     let desc = describe("double-pendulum-stiff", &BTreeMap::new(), None).unwrap();
     let q = desc.q0.clone();
     let phi = q[2];
@@ -262,11 +262,11 @@ fn issue_8_dual_numbers_differentiate_the_kinematics_exactly() {
     assert!((dphi[0] - r * s).abs() < 1e-15 && (dphi[1] + r * c).abs() < 1e-15);
 }
 
-/// The state-space Jacobian (chain rule through the constraint solve, 001 §2) against
+/// The state-space Jacobian (chain rule through the constraint solve, Negrut et al. 2003 §2) against
 /// AD through the same Newton recovery of u and u̇ and the saddle-point solve, and
 /// against central differences of f, at the start and at perturbed states.
 #[test]
-fn issue_8_state_space_jacobian_equals_automatic_differentiation() {
+fn state_space_jacobian_equals_automatic_differentiation() {
     use super::state_space;
     use crate::problem::System;
     for id in CONSTRAINED {

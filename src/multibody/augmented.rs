@@ -1,5 +1,5 @@
-//! The augmented (index-1) formulation of seed 000 §2: y = (q, q̇) in body coordinates
-//! and, at every f-evaluation, the saddle-point system of 000 eq. (9)
+//! The augmented (index-1) formulation of Gil, Sanfelice & Nikravesh (LLM) §2: y = (q, q̇) in body coordinates
+//! and, at every f-evaluation, the saddle-point system of Gil, Sanfelice & Nikravesh (LLM) eq. (9)
 //!
 //! ```text
 //! [ M   −Φ_qᵀ ] [ q̈ ]   [ Q(q, q̇) ]
@@ -10,14 +10,14 @@
 //! (relative) is a singular saddle-point matrix (redundant or degenerate joints): a
 //! typed [`ConstraintFailure::SingularSaddlePoint`], reported by the driver with t, h.
 //!
-//! **Jacobian (000 eqs. 10–15).** Differentiating eq. (9) with respect to a state
+//! **Jacobian (Gil, Sanfelice & Nikravesh (LLM) eqs. 10–15).** Differentiating eq. (9) with respect to a state
 //! component y_c (∂M/∂q = 0 in body coordinates) gives
 //! [[M, −Φ_qᵀ], [Φ_q, 0]] ∂(q̈, λ)/∂y_c = (∂Q/∂y_c + (∂Φ_q/∂y_c)ᵀ λ, ∂γ/∂y_c − (∂Φ_q/∂y_c) q̈),
 //! eqs. (11)–(15) written with the saddle-point matrix instead of (Φ_q M⁻¹ Φ_qᵀ)⁻¹; the
 //! same LU solves all columns. ∂f/∂t = 0 (autonomous).
 //!
 //! **Drift.** The formulation keeps only Φ̈ = 0, so Φ and Φ_q q̇ drift away from 0 by the
-//! integration error (000 Fig. 2); both norms are outputs. Stabilisation, off by
+//! integration error (Gil, Sanfelice & Nikravesh (LLM) Fig. 2); both norms are outputs. Stabilisation, off by
 //! default: Baumgarte (γ ← γ − 2αΦ_q q̇ − β²Φ, also in the Jacobian) or projection after
 //! every accepted step (q by Gauss–Newton with the minimum-norm correction
 //! Δq = −Φ_qᵀ(Φ_qΦ_qᵀ)⁻¹Φ, then q̇ ← q̇ − Φ_qᵀ(Φ_qΦ_qᵀ)⁻¹Φ_q q̇).
@@ -200,7 +200,10 @@ pub fn build(desc: Description, stab: Stabilization) -> (ModelInfo, Box<dyn Mode
     let native = &desc.native;
     let info = ModelInfo {
         id: native.id.clone(),
-        name: format!("{} — augmented (body coordinates + multipliers)", native.name),
+        name: format!(
+            "{} — augmented (body coordinates + multipliers)",
+            native.name
+        ),
         dim: 2 * n,
         names,
         params: native.params.clone(),
@@ -208,7 +211,7 @@ pub fn build(desc: Description, stab: Stabilization) -> (ModelInfo, Box<dyn Mode
         t0: native.t0,
         t1: native.t1,
         source: format!(
-            "{}; augmented index-1 formulation, Gil, Sanfelice & Nikravesh, Local Linearization Method, eqs. (7)–(15)",
+            "{}; augmented index-1 formulation, Gil, Sanfelice & Nikravesh (LLM), eqs. (7)–(15)",
             native.source
         ),
         outputs: output_names(&desc),

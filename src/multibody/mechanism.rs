@@ -1,6 +1,6 @@
-//! A planar mechanism in body coordinates, seed 000 §2 eqs. (7)–(8): bodies with
+//! A planar mechanism in body coordinates, Gil, Sanfelice & Nikravesh (LLM) §2 eqs. (7)–(8): bodies with
 //! q_b = (x, y, φ) (centre of mass and angle), joints (revolute, to the ground or
-//! between two bodies; translational between two bodies, as the seed 001 HMMWV's "T"
+//! between two bodies; translational between two bodies, as the Negrut et al. 2003 HMMWV's "T"
 //! joints) and force elements (gravity, rotational spring-damper-actuators,
 //! translational spring-dampers of zero rest length, vertical tyre springs on a road).
 //!
@@ -8,9 +8,9 @@
 //! joining point s_i of body i to point s_j of body j (or a fixed ground point) is
 //! Φ = r_i + A_i s_i − r_j − A_j s_j = 0 (two rows). Its Jacobian Φ_q has the blocks
 //! [I, B_i s_i] and [−I, −B_j s_j], and the right-hand side of the acceleration
-//! equation (000 eq. 8) is γ = −(Φ_q q̇)_q q̇ = A_i s_i φ̇_i² − A_j s_j φ̇_j².
+//! equation (Gil, Sanfelice & Nikravesh (LLM) eq. 8) is γ = −(Φ_q q̇)_q q̇ = A_i s_i φ̇_i² − A_j s_j φ̇_j².
 //! The derivatives of Φ_q and γ with respect to q and q̇ needed by the Jacobian of
-//! 000 eqs. (10)–(15) are nonzero only in the angle columns: ∂(B s)/∂φ = −A s,
+//! Gil, Sanfelice & Nikravesh (LLM) eqs. (10)–(15) are nonzero only in the angle columns: ∂(B s)/∂φ = −A s,
 //! ∂γ/∂φ_i = B_i s_i φ̇_i², ∂γ/∂φ̇_i = 2 A_i s_i φ̇_i (and the negatives for body j).
 //!
 //! A translational joint lets point s_j of body j slide along the line of body i
@@ -21,13 +21,13 @@
 //! (ė_ij = ṙ_j + B_j s_j φ̇_j − ṙ_i) and γ₂ = 0. Its derivatives (in [`Mechanism::derivatives`])
 //! also reach the position columns.
 //!
-//! The mass matrix is constant and diagonal, M = diag(m, m, J) per body (000 eq. 7:
+//! The mass matrix is constant and diagonal, M = diag(m, m, J) per body (Gil, Sanfelice & Nikravesh (LLM) eq. 7:
 //! ∂M/∂q = 0 in body coordinates). Generalized forces Q(q, q̇) come with their exact
 //! derivatives ∂Q/∂q and ∂Q/∂q̇.
 //!
 //! **Scalars.** Φ, Φ_q, γ and Q are generic over [`Scalar`] (f64 in every run; dual
 //! numbers in the tests, which differentiate the very code that runs to check the
-//! hand-derived derivatives of 000 eqs. 10–15 by automatic differentiation).
+//! hand-derived derivatives of Gil, Sanfelice & Nikravesh (LLM) eqs. 10–15 by automatic differentiation).
 
 use nalgebra::{DMatrix, DVector, Vector2};
 
@@ -121,7 +121,7 @@ pub enum Force {
         c: f64,
     },
     /// A vertical tyre at body `body`'s centre of mass on a road: F_y = −k (y − rest −
-    /// w(x)) − c (ẏ − w′(x) ẋ) (seed 001 §3.2: "tires … modeled as vertical TSDA
+    /// w(x)) − c (ẏ − w′(x) ẋ) (Negrut et al. 2003 §3.2: "tires … modeled as vertical TSDA
     /// elements"), F_x = 0.
     Tyre {
         body: usize,
@@ -132,7 +132,7 @@ pub enum Force {
     },
 }
 
-/// The derivatives of Φ_q and γ that the Jacobian of 000 eqs. (10)–(15) needs.
+/// The derivatives of Φ_q and γ that the Jacobian of Gil, Sanfelice & Nikravesh (LLM) eqs. (10)–(15) needs.
 pub struct Derivatives {
     /// ∂(Φ_q)/∂q_c for every coordinate c (None where it is zero: revolute joints reach
     /// only the angle columns).
@@ -283,7 +283,7 @@ impl Mechanism {
         }
     }
 
-    /// Φ(q) (000 eq. 7).
+    /// Φ(q) (Gil, Sanfelice & Nikravesh (LLM) eq. 7).
     pub fn phi<T: Scalar>(&self, q: &[T]) -> DVector<T> {
         let zero = vec![T::zero(); q.len()];
         let mut out = DVector::zeros(self.m());
@@ -343,7 +343,7 @@ impl Mechanism {
         d
     }
 
-    /// γ = −(Φ_q q̇)_q q̇ (000 eq. 8).
+    /// γ = −(Φ_q q̇)_q q̇ (Gil, Sanfelice & Nikravesh (LLM) eq. 8).
     pub fn gamma<T: Scalar>(&self, q: &[T], qd: &[T]) -> DVector<T> {
         let mut out = DVector::zeros(self.m());
         for (k, joint) in self.joints.iter().enumerate() {

@@ -1,13 +1,13 @@
-//! Constrained planar multibody dynamics the seeds' way (issue 8): one mechanism
-//! ([`mechanism`]: bodies, revolute and translational joints, force elements, Φ, Φ_q, γ of seed 000
+//! Constrained planar multibody dynamics the sources' way: one mechanism
+//! ([`mechanism`]: bodies, revolute and translational joints, force elements, Φ, Φ_q, γ of Gil, Sanfelice & Nikravesh (LLM)
 //! eqs. 7–8), integrated in two formulations.
 //!
-//! - [`augmented`]: the index-1 (augmented) formulation of seed 000 §2: y = (q, q̇) in
+//! - [`augmented`]: the index-1 (augmented) formulation of Gil, Sanfelice & Nikravesh (LLM) §2: y = (q, q̇) in
 //!   body coordinates, q̈ and the multipliers λ from the saddle-point system of 000
 //!   eq. (9) at every f-evaluation (nalgebra LU), the analytic Jacobian of 000
 //!   eqs. (10)–(15). The constraints drift; Baumgarte stabilisation or projection after
 //!   every step are optional (off by default).
-//! - [`state_space`]: seed 001 Algorithm 1: generalized coordinate partitioning of q
+//! - [`state_space`]: Negrut et al. 2003 Algorithm 1: generalized coordinate partitioning of q
 //!   into independent v and dependent u (full-pivoting LU of Φ_q), the ODE in y = (v, v̇)
 //!   only, u by Newton on Φ(v, u) = 0 and u̇ from Φ_u u̇ = −Φ_v v̇, a partition check
 //!   after every step that re-partitions when Φ_u becomes ill-conditioned.
@@ -15,7 +15,7 @@
 //! [`models`] writes `double-pendulum-stiff`, `double-pendulum-rsda`,
 //! `pendulum-particle` and `vehicle-stiff` as mechanisms; a spec picks the formulation with `formulation`
 //! (`"native"`, the default, is the model file as it was; `"augmented"`,
-//! `"state-space"`). `crate::compare` runs both formulations side by side (001 Tables 4–6).
+//! `"state-space"`). `crate::compare` runs both formulations side by side (Negrut et al. 2003 Tables 4–6).
 //!
 //! **State layout.** Augmented: `names` = (x1, y1, φ1, x2, …, ẋ1, ẏ1, φ̇1, …), the body
 //! coordinates and their rates. State-space: `names` = the independent coordinates of
@@ -45,9 +45,9 @@ use std::collections::BTreeMap;
 pub enum Formulation {
     /// The model file's own formulation.
     Native,
-    /// Index-1 augmented form, 000 eq. (9).
+    /// Index-1 augmented form, Gil, Sanfelice & Nikravesh (LLM) eq. (9).
     Augmented,
-    /// Coordinate partitioning, 001 Algorithm 1.
+    /// Coordinate partitioning, Negrut et al. 2003 Algorithm 1.
     StateSpace,
 }
 

@@ -2,24 +2,24 @@
 //! the augmented and state-space formulations, with the map from each native state to
 //! body coordinates and the native model's named outputs computed from (q, q̇).
 //!
-//! - `double-pendulum-stiff` (000 §2): already in body coordinates; the same two links,
+//! - `double-pendulum-stiff` (Gil, Sanfelice & Nikravesh (LLM) §2): already in body coordinates; the same two links,
 //!   ground joint at link 1's end, joint between the links, gravity and the stiff
 //!   torsional spring (an RSDA with θ0 = 0). Native outputs: energy, ‖Φ‖, ‖Φ_q q̇‖.
-//! - `double-pendulum-rsda` (001 §3.1): body 1 hinged at the origin at body-frame point
+//! - `double-pendulum-rsda` (Negrut et al. 2003 §3.1): body 1 hinged at the origin at body-frame point
 //!   (−L1, 0), the joint to body 2 at (L1, 0) on body 1 and (−L2, 0) on body 2; RSDA 1
 //!   between the ground and body 1 (k1, c1, α1⁰), RSDA 2 between the bodies (k2, c2,
 //!   α2⁰). The absolute angles φ1, φ2 are the native θ1, θ2. Native outputs: energy,
 //!   x2, y2, ẋ2, ẏ2.
-//! - `pendulum-particle` (003 Fig. 6, eqs. 63–64 — the seed's own body-coordinate form
+//! - `pendulum-particle` (Gil, Sanfelice & Nikravesh 2013 Fig. 6, eqs. 63–64 — the paper's own body-coordinate form
 //!   with the hinge as a constraint): the bar hinged at body-frame point (0, L/2) to the
 //!   origin, the particle a second body joined to the bar's tip (0, −L/2) by a
-//!   zero-rest-length spring k. The particle has no rotation in the seed; here it is a
+//!   zero-rest-length spring k. The particle has no rotation in the paper; here it is a
 //!   body whose angle is decoupled (no torque acts on it) with inertia m2 (any positive
 //!   value gives the same motion), so φ2 stays at 0. Native output: energy.
 //!
-//! - `vehicle-stiff` (001 §3.2): the half-car of `src/model/vehicle_stiff.rs` rebuilt
-//!   the way the seed's HMMWV is built, with bodies and joints: the chassis "c" (mass m,
-//!   CM at the seed's settled height H = 0.71 m) and two unsprung bodies "f", "r", each
+//! - `vehicle-stiff` (Negrut et al. 2003 §3.2): the half-car of `src/model/vehicle_stiff.rs` rebuilt
+//!   the way the paper's HMMWV is built, with bodies and joints: the chassis "c" (mass m,
+//!   CM at the paper's settled height H = 0.71 m) and two unsprung bodies "f", "r", each
 //!   held to the chassis by a translational joint (it slides along the chassis' vertical
 //!   axis through the axle point (a, Rw − H) or (−b, Rw − H), relative angle locked);
 //!   one suspension TSDA per side (a zero-rest-length spring-damper ks, cs from the
@@ -51,7 +51,7 @@ pub struct Description {
     pub q0: Vec<f64>,
     pub qd0: Vec<f64>,
     /// The state-space formulation's independent coordinates when the spec names none
-    /// (None: chosen by LU of Φ_q, 001 Algorithm 1 step 1).
+    /// (None: chosen by LU of Φ_q, Negrut et al. 2003 Algorithm 1 step 1).
     pub independent: Option<Vec<String>>,
     /// Names of the native outputs that [`Description::named`] computes.
     pub named_outputs: Vec<String>,
@@ -280,7 +280,7 @@ fn particle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
     }
 }
 
-/// Chassis CM height of the body-coordinate vehicle at static equilibrium (001 §3.2:
+/// Chassis CM height of the body-coordinate vehicle at static equilibrium (Negrut et al. 2003 §3.2:
 /// "the chassis height stabilizes at approximately z1 = 0.71 m").
 pub const VEHICLE_HEIGHT: f64 = 0.71;
 

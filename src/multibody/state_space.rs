@@ -1,5 +1,5 @@
-//! The state-space formulation of seed 001 Algorithm 1 (generalized coordinate
-//! partitioning, 001 §1 and the companion paper's Algorithm 1).
+//! The state-space formulation of Negrut et al. 2003 Algorithm 1 (generalized coordinate
+//! partitioning, Negrut et al. 2003 §1 and the companion paper's Algorithm 1).
 //!
 //! **Partition (step 1, and step 7 when needed).** Φ_q (m × n) is factorised by
 //! nalgebra's LU with full pivoting; the m pivot columns are the dependent coordinates
@@ -9,7 +9,7 @@
 //!
 //! **The ODE in (v, v̇) (steps 4–5).** f(y): q is rebuilt from v by Newton on
 //! Φ(v, u) = 0 (Φ_u Δu = −Φ, from the u of the last accepted step), u̇ from
-//! Φ_u u̇ = −Φ_v v̇, then q̈ from the saddle-point system of 000 eq. (9)
+//! Φ_u u̇ = −Φ_v v̇, then q̈ from the saddle-point system of Gil, Sanfelice & Nikravesh (LLM) eq. (9)
 //! ([`super::augmented::saddle_point`]) and f = (v̇, v̈). The position and velocity
 //! constraints hold at every evaluation to Newton tolerance: ‖Φ‖ does not drift.
 //!
@@ -22,11 +22,11 @@
 //! cond(Φ_u) exceeds the limit, Φ_q has (nearly) lost rank: a typed
 //! [`ConstraintFailure::Partition`] error.
 //!
-//! **Jacobian route (001 §2: the state-space integration Jacobian).** With
+//! **Jacobian route (Negrut et al. 2003 §2: the state-space integration Jacobian).** With
 //! H = ∂q/∂v (I on the v rows, −Φ_u⁻¹Φ_v on the u rows, since Φ(v, u(v)) = 0) and
 //! q̇ = H v̇, differentiating Φ_q q̇ = 0 along the manifold gives ∂u̇/∂v = −Φ_u⁻¹ P H with
 //! P = ∂(Φ_q q̇)/∂q (column c is (∂Φ_q/∂q_c) q̇, from [`Mechanism::derivatives`]). With
-//! the augmented formulation's ∂q̈/∂q and ∂q̈/∂q̇ of 000 eqs. (10)–(15)
+//! the augmented formulation's ∂q̈/∂q and ∂q̈/∂q̇ of Gil, Sanfelice & Nikravesh (LLM) eqs. (10)–(15)
 //! ([`acceleration_jacobian`]), the chain rule gives
 //! ∂v̈/∂v = (∂q̈/∂q H + ∂q̈/∂q̇ G)_v and ∂v̈/∂v̇ = (∂q̈/∂q̇ H)_v, G = ∂q̇/∂v (zero on the v
 //! rows, −Φ_u⁻¹ P H on the u rows): the Jacobian costs one saddle-point LU and one
@@ -184,7 +184,7 @@ pub fn new(
         t0: model.desc.native.t0,
         t1: model.desc.native.t1,
         source: format!(
-            "{}; state-space formulation, Negrut et al. 2003, Rosenbrock–Nystrom II, Algorithm 1",
+            "{}; state-space formulation, Negrut et al. 2003, Algorithm 1",
             model.desc.native.source
         ),
         outputs: output_names(&model.desc),

@@ -4,7 +4,7 @@
 //! - one-step methods: |R(ξ)| (Runge–Kutta from the same `const` tableaux the
 //!   integrator steps with, a user's tableau, backward Euler, Rosenbrock/W, the full
 //!   Radau IIA tableau of radau5: `rational.rs`;
-//!   LLM: R = e^ξ, seed 000 §1 and Fig. 6, METHODS.md);
+//!   LLM: R = e^ξ, Gil, Sanfelice & Nikravesh (LLM) §1 and Fig. 6, the Sources panel's errata);
 //! - methods with an amplification matrix: ρ(M(ξ)) (`midpoint2.rs`, `slowfast.rs`);
 //! - linear multistep and PECE: the largest root modulus of π(ζ; ξ) (`multistep.rs`).
 
@@ -40,7 +40,7 @@ pub const IDS: &[&str] = &[
     "custom",
 ];
 
-/// Backward Euler as a one-stage tableau, seed 002 §7.7: y_{n+1} = y_n + h f(y_{n+1}),
+/// Backward Euler as a one-stage tableau, Schwab & Delhaes §7.7: y_{n+1} = y_n + h f(y_{n+1}),
 /// R = 1/(1 − z).
 const BACKWARD_EULER_A: [[f64; 1]; 1] = [[1.0]];
 

@@ -2,12 +2,12 @@
 //! found by root refinement rather than read off a grid:
 //!
 //! - real-axis intercept: where the stable interval that starts at ξ = 0 ends on the
-//!   negative real axis (−2 for Euler, −2.785… for RK4, METHODS.md);
+//!   negative real axis (−2 for Euler, −2.785… for RK4, the Sources panel's errata);
 //! - imaginary-axis extent: how far up the imaginary axis it reaches (2√2 for RK4);
-//! - A-stability (seed 000 §1, seed 002 §7.7): the closed left half-plane is inside,
+//! - A-stability (Gil, Sanfelice & Nikravesh (LLM) §1, Schwab & Delhaes §7.7): the closed left half-plane is inside,
 //!   checked on a dense sample of the imaginary axis, of the left half-plane in polar
 //!   rings, and at ξ → −∞;
-//! - the value at ξ → −∞ (L-stability: A-stable and R(−∞) = 0, seed 001 §2).
+//! - the value at ξ → −∞ (L-stability: A-stable and R(−∞) = 0, Negrut et al. 2003 §2).
 //!
 //! The boundary search scans outwards from 0 in steps of 1e-3 up to |ξ| = 50, then
 //! geometrically (ratio 1.01) to 1e8, and bisects the first unstable step to the last
@@ -27,7 +27,7 @@ pub const MARGIN: f64 = 1e-14;
 /// Largest |ξ| searched; a boundary beyond it is reported as unbounded (±∞).
 pub const SEARCH_LIMIT: f64 = 1e8;
 /// R(−∞) below this (and A-stable) counts as L-stable; ros4's is 9.6e-9 because γ
-/// is printed to 8 digits (METHODS.md).
+/// is printed to 8 digits (the Sources panel's errata).
 pub const L_STABLE_TOL: f64 = 1e-6;
 
 /// The facts of one method's region.

@@ -1,10 +1,10 @@
 //! The stability map: the amplification value (|R|, ρ(M) or the largest root modulus,
 //! see `amplification.rs`) on an nx × ny grid of the ξ-plane, stored row by row:
 //! `values[iy·nx + ix]` at Re ξ = a + ix(b − a)/(nx − 1), Im ξ = c + iy(d − c)/(ny − 1).
-//! The region of absolute stability (seed 002 §7.1, seed 003 eq. 58) is where the value
+//! The region of absolute stability (Schwab & Delhaes §7.1, Gil, Sanfelice & Nikravesh 2013 eq. 58) is where the value
 //! is ≤ 1.
 //!
-//! Speed (issue 17: 1024² at frame rate): per row, what depends on Im ξ only is computed
+//! Speed (1024² at frame rate): per row, what depends on Im ξ only is computed
 //! once, so that a point does real arithmetic in loops the compiler vectorises. A
 //! stability polynomial R becomes per row a polynomial in Re ξ with complex coefficients
 //! (`rational::shifted`), evaluated by Horner coefficient by coefficient along the row.

@@ -1,5 +1,5 @@
-//! The amplification matrix of `midpoint2` ("Euler 2", seed 002 §7.4) on the
-//! second-order test equation of 002 §7.4, q'' + 2βω q' + ω² q = 0 (eq. 7.13).
+//! The amplification matrix of `midpoint2` ("Euler 2", Schwab & Delhaes §7.4) on the
+//! second-order test equation of Schwab & Delhaes §7.4, q'' + 2βω q' + ω² q = 0 (eq. 7.13).
 //!
 //! The ξ-plane of a second-order method: the test equation's eigenvalues are
 //! λ, λ̄ = −βω ± i√(1 − β²) ω (002 after eq. 7.13), so a point ξ = hλ stands for
@@ -10,7 +10,7 @@
 //! p_{n+1} = p + h²k₁ = −Ω² q + (1 − Ω²/2 − c) p.
 //! So M = [[1 − Ω²/2, 1 − Ω²/4 − c/2], [−Ω², 1 − Ω²/2 − c]] (a similarity transform of
 //! the matrix in (q, z), same spectrum). Undamped: det M = 1 and tr M = 2 − Ω²
-//! (METHODS.md), stable iff Ω ≤ 2.
+//! (the Sources panel's errata), stable iff Ω ≤ 2.
 
 use nalgebra::Complex;
 

@@ -1,4 +1,4 @@
-//! Linear stability analysis: how a method amplifies the test equation y' = λy (seed 002
+//! Linear stability analysis: how a method amplifies the test equation y' = λy (Schwab & Delhaes
 //! eq. 7.10), z = ξ = hλ, for the stability lab's ξ-plane view.
 //!
 //! - `amplification.rs`: per method, the value at ξ (|R|, ρ(M) or the largest root

@@ -4,7 +4,7 @@
 //! p_j(ξ) = α_j − ξ β_j, i.e. π = ρ(ζ) − ξ σ(ζ); a predictor–corrector in PECE mode
 //! gives p_j of degree 2 in ξ (derived below).
 //!
-//! The methods themselves live in `src/method/` (issue 4); their coefficients are
+//! The methods themselves live in `src/method/`; their coefficients are
 //! repeated here as cited data, named by the method ids.
 
 use super::roots::{max_root_modulus, MAX_DEGREE};
@@ -19,8 +19,8 @@ pub struct CharPoly {
     pub coef: &'static [&'static [f64]],
 }
 
-/// Adams–Bashforth 3, seed 002 §7.8: y_{n+1} = y_n + h/12 (23 f_n − 16 f_{n−1} + 5 f_{n−2}),
-/// ρ(ζ) = ζ³ − ζ², σ(ζ) = (23ζ² − 16ζ + 5)/12. Real intercept −6/11 (METHODS.md).
+/// Adams–Bashforth 3, Schwab & Delhaes §7.8: y_{n+1} = y_n + h/12 (23 f_n − 16 f_{n−1} + 5 f_{n−2}),
+/// ρ(ζ) = ζ³ − ζ², σ(ζ) = (23ζ² − 16ζ + 5)/12. Real intercept −6/11 (the Sources panel's errata).
 pub const AB3: CharPoly = CharPoly {
     coef: &[
         &[0.0, -5.0 / 12.0],
@@ -30,9 +30,9 @@ pub const AB3: CharPoly = CharPoly {
     ],
 };
 
-/// Adams–Moulton 3 (the implicit corrector alone), seed 002 §7.8:
+/// Adams–Moulton 3 (the implicit corrector alone), Schwab & Delhaes §7.8:
 /// y_{n+1} = y_n + h/12 (5 f_{n+1} + 8 f_n − f_{n−1}); ρ = ζ² − ζ,
-/// σ = (5ζ² + 8ζ − 1)/12. Real intercept −6 (METHODS.md). Not a method id: the
+/// σ = (5ζ² + 8ζ − 1)/12. Real intercept −6 (the Sources panel's errata). Not a method id: the
 /// catalogue's `am-pece` uses AM4 as its corrector in PECE mode, see [`AM_PECE`]; the
 /// AB2–AM3 pair is [`AB2_AM3_PECE`].
 pub const AM3: CharPoly = CharPoly {
@@ -43,14 +43,14 @@ pub const AM3: CharPoly = CharPoly {
     ],
 };
 
-/// BDF2, seed 002 §7.8 with METHODS.md's correction (+⅓ y_{n−1}, f(t₁, y₁)):
+/// BDF2, Schwab & Delhaes §7.8 with the Sources panel's errata's correction (+⅓ y_{n−1}, f(t₁, y₁)):
 /// y_{n+1} − (4/3) y_n + (1/3) y_{n−1} = (2/3) h f_{n+1}; ρ = ζ² − (4/3)ζ + 1/3,
-/// σ = (2/3) ζ². A-stable (METHODS.md).
+/// σ = (2/3) ζ². A-stable (the Sources panel's errata).
 pub const BDF2: CharPoly = CharPoly {
     coef: &[&[1.0 / 3.0, 0.0], &[-4.0 / 3.0, 0.0], &[1.0, -2.0 / 3.0]],
 };
 
-/// `am-pece` as implemented in `src/method/am_pece.rs` (issue 4): seed 002 §7.8's PECE,
+/// `am-pece` as implemented in `src/method/am_pece.rs`: Schwab & Delhaes §7.8's PECE,
 /// "predict with A–B order k, correct with A–M order k + 1", with k = 3: predictor AB3
 /// y* = y_n + h(23 f_n − 16 f_{n−1} + 5 f_{n−2})/12, corrector AM4
 /// y_{n+1} = y_n + h(9 f* + 19 f_n − 5 f_{n−1} + f_{n−2})/24 with f* = f(y*), and a

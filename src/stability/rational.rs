@@ -2,15 +2,15 @@
 //! a ratio of real polynomials, R(z) = N(z)/D(z), precomputed once so a map evaluates
 //! two Horner loops per point and allocates nothing.
 //!
-//! On the test equation y' = λy (seed 002 eq. 7.10, seed 003 eq. 48) a tableau (A, b)
+//! On the test equation y' = λy (Schwab & Delhaes eq. 7.10, Gil, Sanfelice & Nikravesh 2013 eq. 48) a tableau (A, b)
 //! gives y_{n+1} = R(z) y_n with R(z) = 1 + z bᵀ(I − zA)⁻¹ 1, z = hλ. For lower
 //! triangular A, g = (I − zA)⁻¹ 1 is a forward substitution
 //! g_i = (1 + z Σ_{j<i} a_ij g_j)/(1 − a_ii z), done here on polynomials: g_i = P_i/D_i
 //! with D_i = Π_{k≤i}(1 − a_kk z). Then D = D_s and N = D_s + z Σ_i b_i P_i D_s/D_i.
-//! Explicit tableaux give D = 1 and N the stability polynomial (002 §7.1–7.3: Euler
-//! 1 + z, Heun 1 + z + z²/2, RK4 003 eq. 49). Rosenbrock and W-methods on y' = λy with
+//! Explicit tableaux give D = 1 and N the stability polynomial (Schwab & Delhaes §7.1–7.3: Euler
+//! 1 + z, Heun 1 + z + z²/2, RK4 Gil, Sanfelice & Nikravesh 2013 eq. 49). Rosenbrock and W-methods on y' = λy with
 //! J = λ are the same formula with A replaced by α + Γ (Hairer–Wanner; see
-//! `rosenbrock.rs`). Backward Euler (002 §7.7) is the one-stage tableau A = (1), b = (1).
+//! `rosenbrock.rs`). Backward Euler (Schwab & Delhaes §7.7) is the one-stage tableau A = (1), b = (1).
 //! A full (fully implicit) A, radau5's, goes through determinants instead:
 //! R(z) = det(I − zA + z 1bᵀ)/det(I − zA) ([`Rational::from_full`]).
 

@@ -1,5 +1,5 @@
 //! The largest root modulus of a polynomial with complex coefficients, for the
-//! characteristic polynomials of linear multistep methods (seed 002 §7.8) and of
+//! characteristic polynomials of linear multistep methods (Schwab & Delhaes §7.8) and of
 //! amplification matrices. Degree ≤ [`MAX_DEGREE`]; no allocation.
 //!
 //! Degree 1 and 2 are closed forms (the quadratic in its cancellation-free form

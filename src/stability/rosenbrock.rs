@@ -1,10 +1,10 @@
-//! Rosenbrock and W-methods on y' = λy (J = λ exact): seed 001 eq. (2b) with
+//! Rosenbrock and W-methods on y' = λy (J = λ exact): Negrut et al. 2003 eq. (2b) with
 //! f = λy gives (I − z(α + Γ)) k = z 1 y_n, so R(z) = 1 + z bᵀ(I − z(α + Γ))⁻¹ 1 in
 //! Hairer–Wanner's form, the DIRK formula of `rational.rs` with the lower-triangular
-//! matrix β = α + Γ (βᵢⱼ = αᵢⱼ + γᵢⱼ, diagonal γ; 001 §2, METHODS.md).
+//! matrix β = α + Γ (βᵢⱼ = αᵢⱼ + γᵢⱼ, diagonal γ; Negrut et al. 2003 §2, the Sources panel's errata).
 //!
 //! The coefficients are read from the integrators' own `const` tables
-//! (`method::rosenbrock_tableau`: `ros4` is 001 Table 1 with the γ21 sign corrected,
+//! (`method::rosenbrock_tableau`: `ros4` is Negrut et al. 2003 Table 1 with the γ21 sign corrected,
 //! `w2` is Table 3), so the map shows exactly the method that runs.
 
 use crate::method::rosenbrock_tableau;

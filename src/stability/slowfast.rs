@@ -1,8 +1,8 @@
-//! The amplification matrix of the slow/fast scheme of seed 003 (eqs. 43–47, RK4 for
-//! the slow part) on the linear test equation 003 eq. (50), with α = λf/λs,
+//! The amplification matrix of the slow/fast scheme of Gil, Sanfelice & Nikravesh 2013 (eqs. 43–47, RK4 for
+//! the slow part) on the linear test equation Gil, Sanfelice & Nikravesh 2013 eq. (50), with α = λf/λs,
 //! β = δ/λf = μ/λs, ξ = hλs (eq. 51): (x_{n+1}, z_{n+1}) = M (x_n, z_n) (eq. 57's form).
 //!
-//! M is 003 eq. (55) and eq. (56), with METHODS.md's corrections: M12 carries
+//! M is Gil, Sanfelice & Nikravesh 2013 eq. (55) and eq. (56), with the Sources panel's errata's corrections: M12 carries
 //! (β/α)(e^{αξ} − 1), not β(e^{αξ} − 1); and the z row is eq. (56) (the scheme as
 //! implemented: re-linearised A = g_z + g_z⁻¹ g_x f_z, f interpolated linearly, D of
 //! eq. 47 with B and C swapped back), not eq. (57). Derivation on eq. (50):
@@ -18,7 +18,7 @@
 //! which is eq. (55)–(56) term by term ((e^{αξ} − 1)/α = ξφ₁(αξ),
 //! (αξ − e^{αξ} + 1)/α² = −ξ²φ₂(αξ), (E − 1 − κξ)/(κ²ξ) = ξφ₂(κξ)) but stays finite at
 //! α = 0, κ = 0 and ξ = 0, where the printed quotients are 0/0. R is RK4's stability
-//! polynomial, 003 eq. (49). `tests/stability/slowfast.rs` checks M against one
+//! polynomial, Gil, Sanfelice & Nikravesh 2013 eq. (49). `tests/stability/slowfast.rs` checks M against one
 //! numerical step of eqs. (43)–(47) on eq. (50).
 
 use super::lanes::Lanes;
@@ -28,13 +28,13 @@ use nalgebra::Complex;
 
 type C = Complex<f64>;
 
-/// RK4's R(s) = 1 + s + s²/2 + s³/6 + s⁴/24, ascending (003 eq. 49).
+/// RK4's R(s) = 1 + s + s²/2 + s³/6 + s⁴/24, ascending (Gil, Sanfelice & Nikravesh 2013 eq. 49).
 const RK4_COEF: [f64; 5] = [1.0, 1.0, 0.5, 1.0 / 6.0, 1.0 / 24.0];
 
 /// |w|² below which φ₁(w), φ₂(w) come from their series (|w| < 0.2).
 const SERIES_BELOW: f64 = 0.04;
 
-/// RK4's R(s), 003 eq. (49), Horner form.
+/// RK4's R(s), Gil, Sanfelice & Nikravesh 2013 eq. (49), Horner form.
 #[inline]
 fn rk4(s: C) -> C {
     // Products with the reciprocals, not divisions (a complex / real divides twice).
@@ -70,7 +70,7 @@ fn phi12_inv(w: C, ew: C, inv: impl FnOnce() -> C) -> (C, C) {
     }
 }
 
-/// The parameters of the map: α and β of 003 eq. (51).
+/// The parameters of the map: α and β of Gil, Sanfelice & Nikravesh 2013 eq. (51).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SlowFast {
     pub alpha: f64,
@@ -78,7 +78,7 @@ pub struct SlowFast {
 }
 
 impl SlowFast {
-    /// κ = α + β², the rate of the re-linearised fast matrix A (003 eq. 47) over λs.
+    /// κ = α + β², the rate of the re-linearised fast matrix A (Gil, Sanfelice & Nikravesh 2013 eq. 47) over λs.
     pub fn kappa(&self) -> f64 {
         self.alpha + self.beta * self.beta
     }
@@ -132,7 +132,7 @@ impl SlowFast {
         }
     }
 
-    /// ρ(M(ξ)), the value of the slow/fast stability map (003 eq. 58).
+    /// ρ(M(ξ)), the value of the slow/fast stability map (Gil, Sanfelice & Nikravesh 2013 eq. 58).
     pub fn spectral_radius(&self, xi: C) -> f64 {
         self.spectral_radius_with(
             xi,

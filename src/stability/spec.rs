@@ -37,10 +37,10 @@ pub struct StabilitySpec {
     pub nx: Option<usize>,
     #[serde(default)]
     pub ny: Option<usize>,
-    /// α = λf/λs of the slow/fast map (003 eq. 51).
+    /// α = λf/λs of the slow/fast map (Gil, Sanfelice & Nikravesh 2013 eq. 51).
     #[serde(default)]
     pub alpha: Option<f64>,
-    /// β = δ/λf = μ/λs of the slow/fast map (003 eq. 51).
+    /// β = δ/λf = μ/λs of the slow/fast map (Gil, Sanfelice & Nikravesh 2013 eq. 51).
     #[serde(default)]
     pub beta: Option<f64>,
     #[serde(default)]

@@ -1,4 +1,4 @@
-//! A user's own Runge–Kutta method (issue 7, "Your own method"): a Butcher tableau typed
+//! A user's own Runge–Kutta method ("Your own method"): a Butcher tableau typed
 //! on the page, its order conditions, its stability function, and the method itself in
 //! `solve` (`method: "custom"`, see `crate::method::custom`).
 //!

@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_LABS_TYPES: &'static str = r#"
-/** Error of one quantity against the reference (001 Tables 4 and 6). */
+/** Error of one quantity against the reference (Negrut et al. 2003 Tables 4 and 6). */
 export interface ErrorRow {
   quantity: string;
   /** Time of the largest error. */
@@ -42,12 +42,12 @@ export interface FormulationRow {
   /** Wall time of the run in milliseconds (Date.now(), so millisecond resolution). */
   timeMs: number;
   /** Body 1's angle φ1 (Table 4) and rate φ̇1 (Table 6) against the reference; for
-   *  vehicle-stiff the chassis height yc and its rate (001 Fig. 4). */
+   *  vehicle-stiff the chassis height yc and its rate (Negrut et al. 2003 Fig. 4). */
   position: ErrorRow;
   velocity: ErrorRow;
   stoppedBy?: string;
 }
-/** What `compareFormulations` returns (001 Tables 4–6 layout). */
+/** What `compareFormulations` returns (Negrut et al. 2003 Tables 4–6 layout). */
 export interface FormulationComparison {
   model: string;
   method: string;
@@ -87,7 +87,7 @@ export interface ComponentError {
   relativeError: number;
   rmsError: number;
 }
-/** What `compareRuns` returns (seed 001 §3.1, Tables 4 and 6). */
+/** What `compareRuns` returns (Negrut et al. 2003 §3.1, Tables 4 and 6). */
 export interface RunComparison {
   table: ComponentError[];
   runStats: Stats;
@@ -111,7 +111,7 @@ export interface StabilitySpec {
   nx?: number;
   ny?: number;
   /** slowfast only: α = λf/λs (default 100) and β = δ/λf = μ/λs (default 0.1),
-   *  seed 003 eq. (51). */
+   *  Gil, Sanfelice & Nikravesh 2013 eq. (51). */
   alpha?: number;
   beta?: number;
   /** method "custom" only: an s × s lower-triangular A (explicit or diagonally
@@ -176,7 +176,7 @@ export interface SlopeFit {
   from: number;
   to: number;
   /** Index of the smallest error when the error stops decreasing after it (the
-   *  round-off floor of seed 002 §7.5); absent if still decreasing at the smallest h. */
+   *  round-off floor of Schwab & Delhaes §7.5); absent if still decreasing at the smallest h. */
   floor?: number;
 }
 /** Global error at t1 for each h (arrays indexed by level, h decreasing). */
@@ -189,11 +189,11 @@ export interface GlobalSeries {
   /** Max-norm error at t1; Infinity where the run blew up. */
   error: Float64Array;
   nfev: Float64Array;
-  /** D_n = |y_n − y_(n−1)| (seed 002 §7.6); NaN at the first level. */
+  /** D_n = |y_n − y_(n−1)| (Schwab & Delhaes §7.6); NaN at the first level. */
   d: Float64Array;
   /** D_(n−1)/D_n → 2^p; NaN at the first two levels. */
   dRatio: Float64Array;
-  /** Richardson's estimate of the error of y_n, D_n/(2^p − 1) (002 eq. 7.9). */
+  /** Richardson's estimate of the error of y_n, D_n/(2^p − 1) (Schwab & Delhaes eq. 7.9). */
   richardson: Float64Array;
   fit: SlopeFit;
   /** Why no slope could be fitted (fewer than two usable runs): the diagnosis of the
@@ -212,7 +212,7 @@ export interface LocalSeries {
   method: string;
   h: Float64Array;
   error: Float64Array;
-  /** Max norm of the method's own error estimate of that step (000 Fig. 6); NaN for
+  /** Max norm of the method's own error estimate of that step (Gil, Sanfelice & Nikravesh (LLM) Fig. 6); NaN for
    *  methods without one. */
   estimate: Float64Array;
   fit: SlopeFit;
@@ -281,7 +281,7 @@ export interface TableauAnalysis {
 
 /// Solves `run` and `reference` (same model and interval) and compares them: per state
 /// the largest error and when it happens, relative and RMS errors, with the reference
-/// interpolated by a natural cubic spline (seed 001 §3.1).
+/// interpolated by a natural cubic spline (Negrut et al. 2003 §3.1).
 /// The published list of diagnosis codes (`Diagnosis.code`), in order.
 #[wasm_bindgen(js_name = diagnosisCodes, unchecked_return_type = "DiagnosisCode[]")]
 pub fn diagnosis_codes() -> Result<JsValue, JsError> {
@@ -333,7 +333,7 @@ pub fn spectrum(
 }
 
 /// The spec's constrained model run in the augmented and the state-space formulation
-/// side by side, against a fine reference (001 Tables 4–6 layout; issue 8).
+/// side by side, against a fine reference (Negrut et al. 2003 Tables 4–6 layout).
 #[wasm_bindgen(js_name = compareFormulations, unchecked_return_type = "FormulationComparison")]
 pub fn compare_formulations(
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,

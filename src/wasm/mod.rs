@@ -111,7 +111,7 @@ export interface SolveSpec {
   tableau?: TableauSpec;
   /** Constrained models (double-pendulum-stiff, double-pendulum-rsda,
    *  pendulum-particle): "native" (default, the model file's own state), "augmented"
-   *  (body coordinates, 000 eq. 9: y = (q, q̇)) or "state-space" (001 Algorithm 1:
+   *  (body coordinates, Gil, Sanfelice & Nikravesh (LLM) eq. 9: y = (q, q̇)) or "state-space" (Negrut et al. 2003 Algorithm 1:
    *  y = (v, v̇), the independent coordinates). `y0` stays in the native layout. Both
    *  non-native formulations report the same outputs: the native ones, "constraint |Φ|",
    *  "velocity constraint |Φq q̇|" and every body coordinate and rate as "q:x1", …,

@@ -82,7 +82,7 @@ export interface ModelInfo {
   source: string;
   outputs: string[];
   exact: boolean;
-  /** Indices of the fast states of a slow/fast partition (seed 003); empty if none. */
+  /** Indices of the fast states of a slow/fast partition (Gil, Sanfelice & Nikravesh 2013); empty if none. */
   fast: number[];
   /** Formulations `SolveSpec.formulation` accepts ("native", "augmented",
    *  "state-space") for constrained mechanisms; empty otherwise. */
@@ -98,7 +98,7 @@ export interface EventRecord {
   y: Float64Array;
   index: number;
 }
-/** A re-partition of a state-space run (001 Algorithm 1 step 7). */
+/** A re-partition of a state-space run (Negrut et al. 2003 Algorithm 1 step 7). */
 export interface Repartition {
   t: number;
   /** cond(Φu) of the old partition that triggered it. */
@@ -114,7 +114,7 @@ export interface ConstraintReport {
   repartitions: Repartition[];
   /** Newton iterations (state-space recovery of u, or projection). */
   newtonIterations: number;
-  /** Saddle-point solves of 000 eq. (9). */
+  /** Saddle-point solves of Gil, Sanfelice & Nikravesh (LLM) eq. (9). */
   saddleSolves: number;
 }
 /** A whole run. `y` is row-major: `y[i * dim + j]` is state `names[j]` at `t[i]`. */
@@ -518,7 +518,7 @@ impl Integrator {
     }
 
     /// The run's model description: with a `formulation` its state names and outputs
-    /// differ from the catalogue entry's (issue 8).
+    /// differ from the catalogue entry's.
     #[wasm_bindgen(js_name = modelInfo, unchecked_return_type = "ModelInfo")]
     pub fn model_info(&self) -> Result<JsValue, JsError> {
         to_js(self.inner.model_info())

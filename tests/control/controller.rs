@@ -1,5 +1,5 @@
-//! Controllers: the elementary one of seed 000 eq. (38) with 001 eq. (7)'s limits,
-//! error per unit step (000 eq. 39), and the PI controller of 000 eq. (40).
+//! Controllers: the elementary one of Gil, Sanfelice & Nikravesh (LLM) eq. (38) with Negrut et al. 2003 eq. (7)'s limits,
+//! error per unit step (Gil, Sanfelice & Nikravesh (LLM) eq. 39), and the PI controller of Gil, Sanfelice & Nikravesh (LLM) eq. (40).
 
 use super::common::*;
 use odelab::control::{Controller, ControllerKind, ControllerSettings};
@@ -10,7 +10,7 @@ fn elementary(q: u32) -> Controller {
     Controller::new(ControllerKind::I, q, ControllerSettings::default()).unwrap()
 }
 
-/// h_new = h · min(facmax, max(facmin, fac · (1/err)^{1/(q+1)})) (001 eq. 7).
+/// h_new = h · min(facmax, max(facmin, fac · (1/err)^{1/(q+1)})) (Negrut et al. 2003 eq. 7).
 #[test]
 fn elementary_controller_follows_eq_38_and_7() {
     let mut c = elementary(4);
@@ -27,7 +27,7 @@ fn elementary_controller_follows_eq_38_and_7() {
     assert!((c.after_reject(h, f64::INFINITY) - 0.2 * h).abs() < 1e-15);
 }
 
-/// Error per unit step (000 eq. 39): r = err / h, and k = q instead of q + 1.
+/// Error per unit step (Gil, Sanfelice & Nikravesh (LLM) eq. 39): r = err / h, and k = q instead of q + 1.
 #[test]
 fn per_unit_step_divides_by_h_and_lowers_the_exponent() {
     let settings = ControllerSettings {
@@ -41,7 +41,7 @@ fn per_unit_step_divides_by_h_and_lowers_the_exponent() {
     assert!((new - 0.1 * 0.9 * 2f64.powf(0.25)).abs() < 1e-15);
 }
 
-/// h_{n+1} = γ (1/r_{n+1})^{kI} (r_n/r_{n+1})^{kP} h_n (000 eq. 40), user gains.
+/// h_{n+1} = γ (1/r_{n+1})^{kI} (r_n/r_{n+1})^{kP} h_n (Gil, Sanfelice & Nikravesh (LLM) eq. 40), user gains.
 #[test]
 fn pi_controller_follows_eq_40() {
     let settings = ControllerSettings {
@@ -98,14 +98,14 @@ fn bad_settings_are_refused() {
     assert!(m.contains("kI must be a finite number"), "{m}");
 }
 
-/// Seed 000 §5: the PI controller "was suggested to overcome the issue of oscillating
+/// Gil, Sanfelice & Nikravesh (LLM) §5: the PI controller "was suggested to overcome the issue of oscillating
 /// step size sequence, which often occurs when stability rather than accuracy dictates
 /// the step size". A stiff-ish mass–spring–damper (m = 1, k = 10⁴, c = 1000: eigenvalues
 /// ≈ −10.1 and −990) with explicit dp45: once the fast mode has decayed, h sits at
 /// DP5's stability boundary (hλ ≈ −3.3). The elementary controller rejects 494 of 3493
 /// steps; the PI controller with Gustafsson's gains rejects none.
 #[test]
-fn issue_3_pi_controller_rejects_fewer_steps_when_stability_limits_h() {
+fn pi_controller_rejects_fewer_steps_when_stability_limits_h() {
     let stats = |kind: &str| {
         let mut s = adaptive("mass-spring-damper", "dp45", 1e-4, 1e-7, 10.0);
         s.params.insert("c".into(), 1000.0);
@@ -123,7 +123,7 @@ fn issue_3_pi_controller_rejects_fewer_steps_when_stability_limits_h() {
     assert!(pi.nfev < i.nfev);
 }
 
-/// Error per unit step (000 eq. 39) end to end: the run completes, every accepted step
+/// Error per unit step (Gil, Sanfelice & Nikravesh (LLM) eq. 39) end to end: the run completes, every accepted step
 /// has err/h ≤ 1, and on the pendulum (h < 1 throughout) it is the stricter criterion,
 /// so it takes more steps than error per step at the same tolerances.
 #[test]

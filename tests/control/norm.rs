@@ -1,4 +1,4 @@
-//! The scaled error norms: weighted RMS (seed 001 eq. 5) and max (ode23/ode45 listings).
+//! The scaled error norms: weighted RMS (Negrut et al. 2003 eq. 5) and max (ode23/ode45 listings).
 
 use odelab::control::{error_norm, ErrorNorm, Tolerance};
 

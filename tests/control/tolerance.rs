@@ -1,4 +1,4 @@
-//! Tolerances and the composite scale sc_i of seed 001 eq. (4).
+//! Tolerances and the composite scale sc_i of Negrut et al. 2003 eq. (4).
 
 use odelab::control::Tolerance;
 

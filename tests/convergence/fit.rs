@@ -1,9 +1,9 @@
-//! The slope fit on synthetic data E = C1 h^p + C2/h (002 §7.5).
+//! The slope fit on synthetic data E = C1 h^p + C2/h (Schwab & Delhaes §7.5).
 
 use odelab::convergence::fit::fit_slope;
 
 #[test]
-fn issue_5_fit_finds_the_truncation_slope_and_the_floor() {
+fn fit_finds_the_truncation_slope_and_the_floor() {
     let h: Vec<f64> = (0..20).map(|n| 2f64.powi(-n)).collect();
     let e: Vec<f64> = h.iter().map(|h| 3.0 * h.powi(4) + 1e-15 / h).collect();
     let f = fit_slope(&h, &e);
@@ -21,7 +21,7 @@ fn issue_5_fit_finds_the_truncation_slope_and_the_floor() {
 }
 
 #[test]
-fn issue_5_two_points_still_give_a_slope() {
+fn two_points_still_give_a_slope() {
     let f = fit_slope(&[0.1, 0.05], &[1e-4, 1.25e-5]);
     assert!((f.slope - 3.0).abs() < 1e-12, "{f:?}");
     assert!(fit_slope(&[0.1], &[1e-4]).slope.is_nan());

@@ -1,5 +1,5 @@
 //! Global error vs h on the mass–spring–damper (exact solution): slopes, the round-off
-//! floor, Richardson (002 eq. 7.9) and Dₙ ratios (002 §7.6).
+//! floor, Richardson (Schwab & Delhaes eq. 7.9) and Dₙ ratios (Schwab & Delhaes §7.6).
 
 use odelab::convergence::{convergence, ConvergenceSpec};
 
@@ -19,7 +19,7 @@ fn spec(methods: &[&str], n_min: u32, n_max: u32) -> ConvergenceSpec {
 }
 
 #[test]
-fn issue_5_euler_slope_one_and_rk4_slope_four() {
+fn euler_slope_one_and_rk4_slope_four() {
     let r = convergence(&spec(&["euler", "heun", "rk4"], 6, 16)).unwrap();
     assert_eq!(r.reference, "exact");
     for (series, p) in r.global.iter().zip([1.0, 2.0, 4.0]) {
@@ -37,14 +37,14 @@ fn issue_5_euler_slope_one_and_rk4_slope_four() {
 }
 
 #[test]
-fn issue_5_rk4_hits_the_round_off_floor() {
+fn rk4_hits_the_round_off_floor() {
     let r = convergence(&spec(&["rk4"], 8, 20)).unwrap();
     let s = &r.global[0];
     for (h, e) in s.h.iter().zip(&s.error) {
         println!("h {h:.3e}  error {e:.3e}");
     }
     let floor = s.fit.floor.expect("the error stops decreasing at small h");
-    // Past the floor the error grows again (round-off ~ C2/h, 002 §7.5).
+    // Past the floor the error grows again (round-off ~ C2/h, Schwab & Delhaes §7.5).
     let last = *s.error.last().unwrap();
     assert!(last > s.error[floor], "{last} vs {}", s.error[floor]);
     assert!(s.error[floor] < 1e-11, "{}", s.error[floor]);
@@ -57,7 +57,7 @@ fn issue_5_rk4_hits_the_round_off_floor() {
 }
 
 #[test]
-fn issue_5_richardson_tracks_the_true_error_and_d_ratios_tend_to_two_to_the_p() {
+fn richardson_tracks_the_true_error_and_d_ratios_tend_to_two_to_the_p() {
     let r = convergence(&spec(&["euler", "heun", "rk4"], 6, 16)).unwrap();
     for s in &r.global {
         let p = s.order as i32;
@@ -81,7 +81,7 @@ fn issue_5_richardson_tracks_the_true_error_and_d_ratios_tend_to_two_to_the_p() 
 }
 
 #[test]
-fn issue_5_work_precision_of_an_adaptive_method() {
+fn work_precision_of_an_adaptive_method() {
     let mut sp = spec(&["dp45"], 4, 6);
     sp.tols = Some(vec![1e-3, 1e-6, 1e-9]);
     let r = convergence(&sp).unwrap();

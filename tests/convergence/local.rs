@@ -3,7 +3,7 @@
 use odelab::convergence::{convergence, ConvergenceSpec};
 
 #[test]
-fn issue_5_local_error_slopes_are_order_plus_one() {
+fn local_error_slopes_are_order_plus_one() {
     let r = convergence(&ConvergenceSpec {
         model: "mass-spring-damper".into(),
         methods: vec!["euler".into(), "rk4".into()],
@@ -27,7 +27,7 @@ fn issue_5_local_error_slopes_are_order_plus_one() {
 }
 
 #[test]
-fn issue_5_local_error_against_a_reference_run_when_there_is_no_exact_solution() {
+fn local_error_against_a_reference_run_when_there_is_no_exact_solution() {
     let r = convergence(&ConvergenceSpec {
         model: "pendulum".into(),
         methods: vec!["heun".into()],
@@ -43,7 +43,7 @@ fn issue_5_local_error_against_a_reference_run_when_there_is_no_exact_solution()
 }
 
 #[test]
-fn issue_5_local_estimate_of_an_embedded_pair_tracks_its_local_error() {
+fn local_estimate_of_an_embedded_pair_tracks_its_local_error() {
     let r = convergence(&ConvergenceSpec {
         model: "mass-spring-damper".into(),
         methods: vec!["bs23".into(), "rk4".into()],

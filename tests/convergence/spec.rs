@@ -15,7 +15,7 @@ fn good() -> ConvergenceSpec {
 }
 
 #[test]
-fn issue_5_bad_convergence_specs_are_refused() {
+fn bad_convergence_specs_are_refused() {
     let e = convergence(&ConvergenceSpec {
         model: "nope".into(),
         ..good()
@@ -81,7 +81,7 @@ fn issue_5_bad_convergence_specs_are_refused() {
 }
 
 #[test]
-fn issue_5_convergence_spec_reads_the_js_field_names() {
+fn convergence_spec_reads_the_js_field_names() {
     let s: ConvergenceSpec = serde_json::from_str(
         r#"{"model":"mass-spring-damper","params":{"c":5},"methods":["rk4"],
             "nMin":4,"nMax":7,"tols":[],"localH":[0.01],"t1":2}"#,

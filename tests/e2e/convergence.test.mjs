@@ -1,4 +1,4 @@
-// The convergence view in Chromium (issue 5): the study runs in the worker when the tab
+// The convergence view in Chromium: the study runs in the worker when the tab
 // opens, the table shows RK4's observed order 4 and Euler's 1, and the plots draw.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { useSite, open } from './harness.mjs';
 
 const site = useSite();
 
-test('issue 5: the convergence view shows observed orders and draws error against h', async () => {
+test('the convergence view shows observed orders and draws error against h', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=rk4&view=convergence`);
   await page.waitForFunction(() => document.body.dataset.convergence === 'ok', null, { timeout: 30000 });
   const slope = async (method) => Number(await page.textContent(`#conv-table tr[data-method="${method}"] td:nth-child(3)`));

@@ -1,4 +1,4 @@
-// Issue 9: the built page carries a Content Security Policy that lets the app work (the
+// the built page carries a Content Security Policy that lets the app work (the
 // worker, WebAssembly, uPlot's styles) with no violation, and that really is enforced:
 // an injected inline script and eval are refused.
 import { test, before, after } from 'node:test';

@@ -1,4 +1,4 @@
-// Lecture embedding (issue 7): a page that is not ours loads dist/embed.js with one
+// Lecture embedding: a page that is not ours loads dist/embed.js with one
 // script tag and shows a scenario read-only through <ode-playground>.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ const LECTURE = `<!doctype html><html><head><meta charset="utf-8"><title>Lecture
 </body></html>`;
 const site = useSite({ '/lecture.html': LECTURE });
 
-test('issue 7: <ode-playground> embeds a scenario in a lecture page', async () => {
+test('<ode-playground> embeds a scenario in a lecture page', async () => {
   const page = await site.browser.newPage({ viewport: { width: 1100, height: 1600 } });
   const errors = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));

@@ -1,5 +1,5 @@
 // Browser tests of the features beyond the skeleton: adaptive methods with tolerances
-// (issue 3), event location (issue 3), your own system typed on the page (issue 7).
+//, event location, your own system typed on the page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, open, countColouredPixels, stat } from './harness.mjs';
@@ -7,7 +7,7 @@ import { useSite, open, countColouredPixels, stat } from './harness.mjs';
 const BLUE = [31, 95, 191];
 const site = useSite();
 
-test('issue 3: dp45 shows tolerances, rejected steps and the step-size plot', async () => {
+test('dp45 shows tolerances, rejected steps and the step-size plot', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=dp45`);
   assert.ok(await page.isVisible('#adaptive-box'));
   assert.ok(!(await page.isVisible('#fixed-box')));
@@ -23,7 +23,7 @@ test('issue 3: dp45 shows tolerances, rejected steps and the step-size plot', as
   await page.close();
 });
 
-test('issue 3: bouncing balls with events located', async () => {
+test('bouncing balls with events located', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=bouncing-balls&method=dp45`);
   assert.ok(await page.isVisible('#events-box'));
   await page.check('#events');
@@ -33,7 +33,7 @@ test('issue 3: bouncing balls with events located', async () => {
   await page.close();
 });
 
-test('issue 7: your own system — a typo shows line, column and caret; the fix draws', async () => {
+test('your own system — a typo shows line, column and caret; the fix draws', async () => {
   const { page, errors } = await open(site.browser, site.server.url);
   await page.selectOption('#model', 'custom');
   await page.selectOption('#method', 'rk4');
@@ -59,7 +59,7 @@ test('issue 7: your own system — a typo shows line, column and caret; the fix 
   await page.close();
 });
 
-test('issue 7: a run downloads as CSV with named columns, a plot as PNG', async () => {
+test('a run downloads as CSV with named columns, a plot as PNG', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=rk4`);
   await page.fill('#t1', '1');
   await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '100');
@@ -78,7 +78,7 @@ test('issue 7: a run downloads as CSV with named columns, a plot as PNG', async 
   await page.close();
 });
 
-test('issue 7: settings are autosaved and a session file opens again', async () => {
+test('settings are autosaved and a session file opens again', async () => {
   const context = await site.browser.newContext({ acceptDownloads: true });
   const { page } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=heun`, context);
   await page.fill('#t1', '3');
@@ -98,7 +98,7 @@ test('issue 7: settings are autosaved and a session file opens again', async () 
   await context.close();
 });
 
-test('issue 7: every parameter has a slider with editable bounds that re-solves live', async () => {
+test('every parameter has a slider with editable bounds that re-solves live', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=rk4`);
   const before = await stat(page, 'max error');
   await page.fill('input[data-slider="k"]', '200');
@@ -114,7 +114,7 @@ test('issue 7: every parameter has a slider with editable bounds that re-solves 
   await page.close();
 });
 
-test('issue 6: a run compares against a reference run in a table (001 §3.1)', async () => {
+test('a run compares against a reference run in a table (Negrut et al. 2003 §3.1)', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=rk4`);
   await page.click('#compare');
   await page.waitForSelector('#compare-table tr[data-state="θ"]');
@@ -127,7 +127,7 @@ test('issue 6: a run compares against a reference run in a table (001 §3.1)', a
   await page.close();
 });
 
-test('issue 8: a constrained mechanism switches formulation and plots its constraint drift', async () => {
+test('a constrained mechanism switches formulation and plots its constraint drift', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=double-pendulum-rsda&method=ros4`);
   assert.ok(await page.isVisible('#formulation-box'));
   await page.selectOption('#formulation', 'augmented');
@@ -148,7 +148,7 @@ test('issue 8: a constrained mechanism switches formulation and plots its constr
   await page.close();
 });
 
-test('issue 8: the two formulations side by side in the 001 Tables 4–6 layout', async () => {
+test('the two formulations side by side in the Negrut et al. 2003 Tables 4–6 layout', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=double-pendulum-rsda&method=ros4`);
   await page.fill('#rtol', '1e-4');
   await page.fill('#atol', '1e-4');
@@ -163,7 +163,7 @@ test('issue 8: the two formulations side by side in the 001 Tables 4–6 layout'
   await page.close();
 });
 
-test('issue 8: the vehicle-state-space scenario runs in body coordinates, plots its drift, re-runs on a parameter', async () => {
+test('the vehicle-state-space scenario runs in body coordinates, plots its drift, re-runs on a parameter', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?scenario=vehicle-state-space`);
   await page.waitForFunction(() => ['ok', 'warning', 'error'].includes(document.body.dataset.status), null, { timeout: 20000 });
   assert.equal(await page.evaluate(() => document.body.dataset.status), 'ok', await page.textContent('#message'));
@@ -213,7 +213,7 @@ test('issue 8: the vehicle-state-space scenario runs in body coordinates, plots 
   assert.match(await page.textContent('#formulations-caption'), /reference: state-space \(the same mechanism\)/);
   assert.match(await page.textContent('#formulations-table'), /yc: t\*/);
   // The ξ-plane marks the hλ of the state-space ODE itself (its dominant eigenvalue near
-  // −2.66e5, 001 §3.2), computed from the analytic state-space Jacobian.
+  // −2.66e5, Negrut et al. 2003 §3.2), computed from the analytic state-space Jacobian.
   await page.click('#tabs [data-view="stability"]');
   await page.waitForFunction(() => document.querySelector('#stability-markers')?.textContent?.includes('state-space ODE'));
   assert.match(await page.textContent('#stability-markers'), /^10 markers hλ/);

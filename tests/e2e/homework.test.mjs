@@ -1,4 +1,4 @@
-// Homework in Chromium (issue 15): a student opens an example assignment, answers every
+// Homework in Chromium: a student opens an example assignment, answers every
 // task from the playground, sees full marks, reloads and finds the work kept, downloads
 // it; the lecturer's page re-grades that file and tampered copies from their answers.
 import { test } from 'node:test';
@@ -25,7 +25,7 @@ async function assertPasses(page, id) {
 
 const ready = (page) => page.waitForFunction(() => document.body.dataset.status === 'ok');
 
-test('issue 15: the stability assignment answered from the playground scores full marks, survives a reload and is re-graded by the lecturer', async () => {
+test('the stability assignment answered from the playground scores full marks, survives a reload and is re-graded by the lecturer', async () => {
   const context = await site.browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
   const url = `${site.server.url}?assignment=examples/assignments/stability.json&model=mass-spring-damper&method=rk4`;
   const { page, errors } = await open(site.browser, url, context);
@@ -133,7 +133,7 @@ test('issue 15: the stability assignment answered from the playground scores ful
   await context.close();
 });
 
-test('issue 15: the stiffness assignment — a system in other names, a stiff method within budget, w2 with a frozen Jacobian', async () => {
+test('the stiffness assignment — a system in other names, a stiff method within budget, w2 with a frozen Jacobian', async () => {
   const url = `${site.server.url}?assignment=examples/assignments/stiffness.json&model=van-der-pol&method=ros4`;
   const { page, errors } = await open(site.browser, url);
   await page.waitForSelector('body[data-homework="ready"]');
@@ -165,7 +165,7 @@ test('issue 15: the stiffness assignment — a system in other names, a stiff me
   await page.close();
 });
 
-test('issue 15: a mistake in an assignment is shown with its place, a missing one says so, and the playground keeps working', async () => {
+test('a mistake in an assignment is shown with its place, a missing one says so, and the playground keeps working', async () => {
   const { page } = await open(site.browser, `${site.server.url}?assignment=/bad.json`);
   await page.waitForSelector('body[data-homework="error"]');
   assert.match(await page.textContent('#homework'), /has a mistake: tasks\[0\]\.check: "value" is missing/);

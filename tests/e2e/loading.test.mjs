@@ -1,4 +1,4 @@
-// What the built page fetches (issue 17, "small first load"): the first plot needs only
+// What the built page fetches ("small first load"): the first plot needs only
 // the run package's .wasm (pkg/); the labs package (pkg-labs/) arrives when a lab is
 // first used, here the stability tab, or when a run needs what the run package leaves
 // out (your own system, a constrained formulation, method slowfast): the worker re-runs

@@ -18,7 +18,7 @@ test('the page draws a trajectory with no console errors', async () => {
   await page.close();
 });
 
-test('Euler on the pendulum visibly gains energy (002 Fig. 7.5); RK4 does not', async () => {
+test('Euler on the pendulum visibly gains energy (Schwab & Delhaes Fig. 7.5); RK4 does not', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=euler`);
   const eulerDrift = parseFloat(await stat(page, 'energy drift'));
   assert.ok(eulerDrift > 100, `Euler energy drift ${eulerDrift} %`);
@@ -40,7 +40,7 @@ test('moving h redraws: a smaller step takes more steps', async () => {
   await page.close();
 });
 
-test('issue 2: h = 0 and an unknown method show a clear error, and the page keeps working', async () => {
+test('h = 0 and an unknown method show a clear error, and the page keeps working', async () => {
   const { page, errors } = await open(site.browser, site.server.url);
   await page.fill('#h', '0');
   await page.waitForSelector('body[data-status="error"]');

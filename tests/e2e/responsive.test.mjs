@@ -1,4 +1,4 @@
-// The page stays responsive (issue 9): during a heavy convergence sweep and a long solve
+// The page stays responsive: during a heavy convergence sweep and a long solve
 // the numerics run in the worker, so the main thread keeps drawing frames, and Cancel
 // stops a long solve at once.
 //

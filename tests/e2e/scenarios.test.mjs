@@ -1,5 +1,5 @@
-// Every scenario opens from its URL and from the gallery and draws (issue 6); share
-// links reproduce the screen, and damaged or hostile links open harmlessly (issue 7).
+// Every scenario opens from its URL and from the gallery and draws; share
+// links reproduce the screen, and damaged or hostile links open harmlessly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ function drawnPixels(page) {
   });
 }
 
-test('issue 6: every scenario opens from its URL with its caption and draws', async () => {
+test('every scenario opens from its URL with its caption and draws', async () => {
   for (const s of SCENARIOS) {
     const { page, errors } = await open(site.browser, `${site.server.url}?scenario=${s.id}`);
     await page.waitForFunction(() => ['ok', 'warning'].includes(document.body.dataset.status), null, { timeout: 20000 });
@@ -38,7 +38,7 @@ test('issue 6: every scenario opens from its URL with its caption and draws', as
   }
 });
 
-test('issue 6: a scenario opens from the gallery', async () => {
+test('a scenario opens from the gallery', async () => {
   const { page, errors } = await open(site.browser, site.server.url);
   await page.selectOption('#scenario', 'pendulum-particle-rk4');
   await page.waitForFunction(() => document.body.dataset.status === 'warning');
@@ -49,7 +49,7 @@ test('issue 6: a scenario opens from the gallery', async () => {
   await page.close();
 });
 
-test('issue 7: a share link reproduces the screen in a new page', async () => {
+test('a share link reproduces the screen in a new page', async () => {
   const { page } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=heun`);
   await page.fill('#t1', '2');
   await page.fill('input[data-param="k"]', '400');
@@ -67,7 +67,7 @@ test('issue 7: a share link reproduces the screen in a new page', async () => {
   await copy.page.close();
 });
 
-test('issue 7: damaged, future and hostile links open with defaults and a message', async () => {
+test('damaged, future and hostile links open with defaults and a message', async () => {
   const hostile = Buffer.from(
     JSON.stringify({ model: 'pendulum', method: 'rk4', system: '<script>alert(1)</script>'.repeat(10), t1: 1e308, params: { '<img src=x onerror=alert(1)>': 1, g: 1e300 } }),
   ).toString('base64url');

@@ -1,5 +1,5 @@
-// The ξ-plane view in Chromium (issue 5): the RK4 region is drawn, the pendulum-plus-
-// particle's hλ markers sit outside it at h = 0.005 and inside at h = 0.001 (seed 003's
+// The ξ-plane view in Chromium: the RK4 region is drawn, the pendulum-plus-
+// particle's hλ markers sit outside it at h = 0.005 and inside at h = 0.001 (Gil, Sanfelice & Nikravesh's 2013 paper
 // point), and an overlay adds its boundary.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +22,7 @@ function regionPixels(page) {
   });
 }
 
-test('issue 5: the stability view draws the RK4 region and marks hλ outside it at h = 0.005', async () => {
+test('the stability view draws the RK4 region and marks hλ outside it at h = 0.005', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?scenario=pendulum-particle-rk4&view=stability`);
   await page.waitForFunction(() => document.body.dataset.stability === 'ok');
   await page.waitForFunction(() => document.querySelector('#stability-markers')?.textContent?.includes('outside'));
@@ -41,7 +41,7 @@ test('issue 5: the stability view draws the RK4 region and marks hλ outside it 
   await page.close();
 });
 
-test('issue 5: an overlaid method adds its boundary and legend entry', async () => {
+test('an overlaid method adds its boundary and legend entry', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=rk4&view=stability`);
   await page.waitForFunction(() => document.body.dataset.stability === 'ok');
   await page.check('#overlay-methods input[value="euler"]');

@@ -1,4 +1,4 @@
-// "Your method" in Chromium (issue 7): a tableau typed as fractions shows its order
+// "Your method" in Chromium: a tableau typed as fractions shows its order
 // conditions and R(z), a typo names the entry, and the method runs in the trajectory
 // and stability views and travels in a share link.
 import { test } from 'node:test';
@@ -7,7 +7,7 @@ import { useSite, open } from './harness.mjs';
 
 const site = useSite();
 
-test("issue 7: the 3/8 rule is order 4; breaking an entry drops the order; a typo names the entry", async () => {
+test("the 3/8 rule is order 4; breaking an entry drops the order; a typo names the entry", async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=rk4&view=tableau`);
   await page.waitForFunction(() => document.body.dataset.tableau === 'ok');
   await page.selectOption('#tableau-preset', 'three-eighths');
@@ -25,7 +25,7 @@ test("issue 7: the 3/8 rule is order 4; breaking an entry drops the order; a typ
   await page.close();
 });
 
-test('issue 7: "Use this method" runs the tableau, maps its region and survives a link', async () => {
+test('"Use this method" runs the tableau, maps its region and survives a link', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=rk4&view=tableau`);
   await page.waitForFunction(() => document.body.dataset.tableau === 'ok');
   await page.selectOption('#tableau-preset', 'kutta3');

@@ -7,7 +7,7 @@ fn n_insts(text: &str) -> usize {
 }
 
 #[test]
-fn issue_7_constants_are_folded() {
+fn constants_are_folded() {
     assert_eq!(n_insts("2*pi*k"), 0);
     assert_eq!(n_insts("x*(2*pi)"), 1);
     assert_eq!(n_insts("if(1 < 2, x, sin(y))"), 0);
@@ -16,13 +16,13 @@ fn issue_7_constants_are_folded() {
 }
 
 #[test]
-fn issue_7_equal_subexpressions_are_computed_once() {
+fn equal_subexpressions_are_computed_once() {
     assert_eq!(n_insts("sin(x) + sin(x)"), 2);
     assert_eq!(n_insts("x^2 + x^2*y"), 3);
 }
 
 #[test]
-fn issue_7_literal_integer_powers_use_powi() {
+fn literal_integer_powers_use_powi() {
     let e = xy("x^3");
     assert!(matches!(
         e.program().tape().insts()[0].op,
@@ -32,7 +32,7 @@ fn issue_7_literal_integer_powers_use_powi() {
 }
 
 #[test]
-fn issue_7_unused_definitions_leave_no_instructions() {
+fn unused_definitions_leave_no_instructions() {
     let sys = odelab::expr::UserSystem::new(
         "x' = -x\nunused = sin(x)*cos(x)\nF = 2*x\ny' = F\nx(0) = 1, y(0) = 0",
         &Default::default(),

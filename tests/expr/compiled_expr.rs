@@ -6,7 +6,7 @@ use odelab::model;
 use std::collections::BTreeMap;
 
 #[test]
-fn issue_7_compile_expr_over_given_states_and_parameters() {
+fn compile_expr_over_given_states_and_parameters() {
     let g = compile_expr(
         "x - r*cos(t)",
         &["x".into(), "v".into()],
@@ -21,7 +21,7 @@ fn issue_7_compile_expr_over_given_states_and_parameters() {
 }
 
 #[test]
-fn issue_7_compile_model_expr_uses_overridden_parameters() {
+fn compile_model_expr_uses_overridden_parameters() {
     let (info, _) = model::build("pendulum", &BTreeMap::new()).unwrap();
     let mut over = BTreeMap::new();
     over.insert("L".to_string(), 2.0);
@@ -38,7 +38,7 @@ fn issue_7_compile_model_expr_uses_overridden_parameters() {
 }
 
 #[test]
-fn issue_7_compile_event_sees_the_systems_definitions_and_parameter_values() {
+fn compile_event_sees_the_systems_definitions_and_parameter_values() {
     let text =
         "param L = 2, w = sqrt(9.81/L)\nx' = w*v\nv' = -w*x\nh = x - L/4\nx(0) = 1, v(0) = 0";
     let mut over = BTreeMap::new();

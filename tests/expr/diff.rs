@@ -69,7 +69,7 @@ fn ad(text: &str, t: f64, x: f64, y: f64) -> [f64; 3] {
 }
 
 #[test]
-fn issue_7_derivatives_match_analytic_ones_to_round_off() {
+fn derivatives_match_analytic_ones_to_round_off() {
     for (text, grad) in CASES {
         let got = ad(text, T, X, Y);
         let want = grad(T, X, Y);
@@ -86,7 +86,7 @@ fn issue_7_derivatives_match_analytic_ones_to_round_off() {
 }
 
 #[test]
-fn issue_7_derivatives_match_central_differences() {
+fn derivatives_match_central_differences() {
     for (text, _) in CASES {
         let e = xy(text);
         let got = ad(text, T, X, Y);
@@ -107,7 +107,7 @@ fn issue_7_derivatives_match_central_differences() {
 }
 
 #[test]
-fn issue_7_non_smooth_functions_take_the_active_branch() {
+fn non_smooth_functions_take_the_active_branch() {
     // At the kink the derivative is that of the first argument / the chosen branch.
     assert_eq!(ad("abs(x)", 0.0, 0.0, 0.0), [0.0, 0.0, 0.0]);
     assert_eq!(ad("min(x, y)", 0.0, 1.0, 1.0), [0.0, 1.0, 0.0]);
@@ -124,7 +124,7 @@ fn issue_7_non_smooth_functions_take_the_active_branch() {
 }
 
 #[test]
-fn issue_7_jacobian_and_dfdt_of_a_system() {
+fn jacobian_and_dfdt_of_a_system() {
     use odelab::problem::System;
     let sys = odelab::expr::UserSystem::new(
         "param k = 100, c = 0.5\nx' = v\nv' = -k*x - c*v + sin(t)\nx(0) = 1, v(0) = 0",
@@ -141,7 +141,7 @@ fn issue_7_jacobian_and_dfdt_of_a_system() {
 
 /// The Jacobian of a nonlinear coupled system against one written by hand.
 #[test]
-fn issue_7_jacobian_of_a_nonlinear_system() {
+fn jacobian_of_a_nonlinear_system() {
     use odelab::problem::System;
     let sys = odelab::expr::UserSystem::new(
         "param mu = 3\nx' = y\ny' = mu*(1 - x^2)*y - x + cos(2*t)\nx(0) = 2, y(0) = 0",

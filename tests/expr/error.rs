@@ -151,14 +151,14 @@ const TABLE: &[(&str, &str)] = &[
 ];
 
 #[test]
-fn issue_7_error_messages_name_line_column_and_caret() {
+fn error_messages_name_line_column_and_caret() {
     for (text, want) in TABLE {
         assert_eq!(&system_error(text), want, "for {text:?}");
     }
 }
 
 #[test]
-fn issue_7_errors_are_the_typed_parse_variant() {
+fn errors_are_the_typed_parse_variant() {
     let e = compile_expr("x +* 2", &["x".into()], &[]).unwrap_err();
     assert_eq!(
         e,
@@ -172,7 +172,7 @@ fn issue_7_errors_are_the_typed_parse_variant() {
 }
 
 #[test]
-fn issue_7_one_letter_names_get_no_far_fetched_suggestion() {
+fn one_letter_names_get_no_far_fetched_suggestion() {
     // "v" is not a typo of "x": the student forgot to declare v.
     assert_eq!(
         system_error("x' = v"),
@@ -183,7 +183,7 @@ fn issue_7_one_letter_names_get_no_far_fetched_suggestion() {
 }
 
 #[test]
-fn issue_7_nesting_and_size_limits_are_typed_errors() {
+fn nesting_and_size_limits_are_typed_errors() {
     let deep = format!("x' = {}x{}", "(".repeat(500), ")".repeat(500));
     assert!(system_error(&deep).contains("nested too deeply"));
     let long = format!("x' = {}", vec!["x"; 1000].join(" + "));
@@ -195,7 +195,7 @@ fn issue_7_nesting_and_size_limits_are_typed_errors() {
 }
 
 #[test]
-fn issue_7_event_expression_errors_point_into_the_expression() {
+fn event_expression_errors_point_into_the_expression() {
     let e = compile_expr("x - rr", &["x".into()], &[("r".into(), 1.0)]).unwrap_err();
     assert_eq!(
         e.to_string(),

@@ -13,7 +13,7 @@ fn eq(text: &str, want: f64) {
 }
 
 #[test]
-fn issue_7_arithmetic_precedence_and_associativity() {
+fn arithmetic_precedence_and_associativity() {
     eq("1 + 2*3", 7.0);
     eq("(1 + 2)*3", 9.0);
     eq("10 - 2 - 3", 5.0);
@@ -37,7 +37,7 @@ fn issue_7_arithmetic_precedence_and_associativity() {
 }
 
 #[test]
-fn issue_7_every_function_and_constant() {
+fn every_function_and_constant() {
     let (x, y) = (3.0f64, -2.0f64);
     eq("sin(x)", math::sin(x));
     eq("cos(x)", math::cos(x));
@@ -65,7 +65,7 @@ fn issue_7_every_function_and_constant() {
 }
 
 #[test]
-fn issue_7_comparisons_logic_and_conditionals() {
+fn comparisons_logic_and_conditionals() {
     eq("x < y", 0.0);
     eq("x > y", 1.0);
     eq("x <= 3", 1.0);
@@ -84,7 +84,7 @@ fn issue_7_comparisons_logic_and_conditionals() {
 }
 
 #[test]
-fn issue_7_nan_and_infinity_are_values_not_panics() {
+fn nan_and_infinity_are_values_not_panics() {
     eq("sqrt(y)", f64::NAN);
     eq("log(0)", f64::NEG_INFINITY);
     eq("x/0", f64::INFINITY);
@@ -98,7 +98,7 @@ fn issue_7_nan_and_infinity_are_values_not_panics() {
 }
 
 #[test]
-fn issue_7_a_short_state_vector_reads_nan() {
+fn a_short_state_vector_reads_nan() {
     let e = super::xy("x + y");
     assert!(e.eval(0.0, &[1.0]).is_nan());
     assert_eq!(e.eval(0.0, &[1.0, 2.0, 99.0]), 3.0);
@@ -135,7 +135,7 @@ mod no_allocation {
 
     /// Evaluating f, the outputs and an event function allocates nothing.
     #[test]
-    fn issue_7_evaluation_allocates_nothing() {
+    fn evaluation_allocates_nothing() {
         use odelab::model::Model;
         use odelab::problem::System;
         let sys = odelab::expr::UserSystem::new(

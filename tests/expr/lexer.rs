@@ -7,7 +7,7 @@ fn toks(src: &str) -> Vec<Tok> {
 }
 
 #[test]
-fn issue_7_numbers_in_every_written_form() {
+fn numbers_in_every_written_form() {
     assert_eq!(
         toks("2 0.5 .5 1e-3 1E+2 3."),
         [
@@ -23,7 +23,7 @@ fn issue_7_numbers_in_every_written_form() {
 }
 
 #[test]
-fn issue_7_a_number_followed_by_a_name_is_two_tokens() {
+fn a_number_followed_by_a_name_is_two_tokens() {
     // 2exp(x) is the number 2 and the name exp (the parser then asks for "*").
     assert_eq!(
         toks("2exp"),
@@ -32,7 +32,7 @@ fn issue_7_a_number_followed_by_a_name_is_two_tokens() {
 }
 
 #[test]
-fn issue_7_names_are_unicode_and_spans_are_bytes() {
+fn names_are_unicode_and_spans_are_bytes() {
     let t = lex("θ' = ω").unwrap();
     assert_eq!(t[0].tok, Tok::Name("θ".into()));
     assert_eq!(t[0].span, Span::new(0, 2));
@@ -41,7 +41,7 @@ fn issue_7_names_are_unicode_and_spans_are_bytes() {
 }
 
 #[test]
-fn issue_7_operators_comments_and_statement_ends() {
+fn operators_comments_and_statement_ends() {
     assert_eq!(
         toks("a<=b>=c==d!=e&&f||!g # comment + * /\n;"),
         [
@@ -67,14 +67,14 @@ fn issue_7_operators_comments_and_statement_ends() {
 }
 
 #[test]
-fn issue_7_pasted_typography_is_accepted() {
+fn pasted_typography_is_accepted() {
     assert_eq!(toks("−"), [Tok::Minus, Tok::Eof]);
     assert_eq!(toks("× ·"), [Tok::Star, Tok::Star, Tok::Eof]);
     assert_eq!(toks("**"), [Tok::Caret, Tok::Eof]);
 }
 
 #[test]
-fn issue_7_bad_characters_and_numbers_are_errors() {
+fn bad_characters_and_numbers_are_errors() {
     assert!(lex("x @ y").is_err());
     assert!(lex("1e").is_err());
     assert!(lex("1e+").is_err());

@@ -1,4 +1,4 @@
-//! Tests of the expression language and user systems (issue 7), one file per concept,
+//! Tests of the expression language and user systems, one file per concept,
 //! mirroring `src/expr/`.
 
 mod compile;

@@ -51,7 +51,7 @@ fn exercise(text: &str) {
 }
 
 #[test]
-fn issue_7_random_bytes_never_panic() {
+fn random_bytes_never_panic() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for _ in 0..1500 {
         let len = rng.below(60);
@@ -61,7 +61,7 @@ fn issue_7_random_bytes_never_panic() {
 }
 
 #[test]
-fn issue_7_random_token_soup_never_panics() {
+fn random_token_soup_never_panics() {
     let mut rng = Rng(42);
     for _ in 0..3000 {
         let n = rng.below(40);
@@ -71,7 +71,7 @@ fn issue_7_random_token_soup_never_panics() {
 }
 
 #[test]
-fn issue_7_garbled_systems_never_panic() {
+fn garbled_systems_never_panic() {
     let mut rng = Rng(7);
     let chars: Vec<char> = SEED_TEXT.chars().collect();
     for _ in 0..2000 {
@@ -100,7 +100,7 @@ fn issue_7_garbled_systems_never_panic() {
 }
 
 #[test]
-fn issue_7_edge_texts_never_panic() {
+fn edge_texts_never_panic() {
     for text in [
         "",
         " ",

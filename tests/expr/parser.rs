@@ -59,7 +59,7 @@ fn show(e: &Expr) -> String {
 }
 
 #[test]
-fn issue_7_precedence_and_associativity() {
+fn precedence_and_associativity() {
     let cases = [
         ("1 + 2 * 3", "(1 + (2 * 3))"),
         ("1 - 2 - 3", "((1 - 2) - 3)"),
@@ -87,7 +87,7 @@ fn issue_7_precedence_and_associativity() {
 
 /// Printing the tree fully parenthesised and parsing that again gives the same tree.
 #[test]
-fn issue_7_parser_round_trips() {
+fn parser_round_trips() {
     for src in [
         "1 + 2 * 3 - 4 / 5",
         "-x^2 + 2^-x^2",
@@ -102,7 +102,7 @@ fn issue_7_parser_round_trips() {
 }
 
 #[test]
-fn issue_7_spans_cover_the_source() {
+fn spans_cover_the_source() {
     let src = "1 + sin(x)";
     let e = parse(src);
     assert_eq!((e.span.start, e.span.end), (0, src.len()));
@@ -115,7 +115,7 @@ fn issue_7_spans_cover_the_source() {
 }
 
 #[test]
-fn issue_7_statements_of_the_system_format() {
+fn statements_of_the_system_format() {
     let src = "# comment\nparam k = 100, c = 0.5\nx' = v\nv' = -k*x\nF = 2; x(0) = 1, v(0) = 0\n\
                output energy = v^2\nevent ground: x, falling, terminal\nevent any: v";
     let stmts = parse_statements(src, &lex(src).unwrap()).unwrap();

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 const EXAMPLE: &str = "# comment\nparam k = 100, c = 0.5\nx' = v\nv' = -k*x - c*v + sin(t)\n\
                        x(0) = 1, v(0) = 0\nevent ground: x";
 
-/// Seed 002 eq. (7.7) as the built-in `mass-spring-damper` writes it.
+/// Schwab & Delhaes eq. (7.7) as the built-in `mass-spring-damper` writes it.
 const MSD: &str = "param m = 1, k = 100, c = 0.5, g = 9.81\n\
                    x' = u\n\
                    u' = g - k/m*x - c/m*u\n\
@@ -26,7 +26,7 @@ fn overrides(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
 }
 
 #[test]
-fn issue_7_the_example_system_builds() {
+fn the_example_system_builds() {
     let sys = UserSystem::new(EXAMPLE, &BTreeMap::new()).unwrap();
     let info = sys.info();
     assert_eq!(info.id, "custom");
@@ -53,7 +53,7 @@ fn issue_7_the_example_system_builds() {
 }
 
 #[test]
-fn issue_7_parameters_are_overridable_like_a_built_in_model() {
+fn parameters_are_overridable_like_a_built_in_model() {
     let (info, m) = build_user_system(EXAMPLE, &overrides(&[("k", 4.0)])).unwrap();
     assert_eq!(info.params[0].value, 100.0, "info shows the default");
     let mut dy = [0.0; 2];
@@ -73,7 +73,7 @@ fn issue_7_parameters_are_overridable_like_a_built_in_model() {
 }
 
 #[test]
-fn issue_7_parameters_and_initial_values_may_use_earlier_parameters() {
+fn parameters_and_initial_values_may_use_earlier_parameters() {
     let text = "param L = 2, w = sqrt(9.81/L)\nx' = w*v\nv' = -w*x\nx(0) = L/2, v(0) = L - 2";
     let sys = UserSystem::new(text, &BTreeMap::new()).unwrap();
     assert_eq!(sys.info().params[1].value, (9.81f64 / 2.0).sqrt());
@@ -87,7 +87,7 @@ fn issue_7_parameters_and_initial_values_may_use_earlier_parameters() {
 }
 
 #[test]
-fn issue_7_definitions_outputs_and_event_options() {
+fn definitions_outputs_and_event_options() {
     let text = "param k = 10, kc = 1e4\n\
                 Fc = if(x < 0, -kc*x, 0)  # penalty contact\n\
                 x' = v; v' = -k*x + Fc - 9.81\n\
@@ -122,7 +122,7 @@ fn issue_7_definitions_outputs_and_event_options() {
 }
 
 #[test]
-fn issue_7_definitions_are_checked_even_when_unused() {
+fn definitions_are_checked_even_when_unused() {
     assert_eq!(
         super::system_error("x' = -x\nunused = y + 1"),
         "line 2, column 10: unknown name \"y\"\n  unused = y + 1\n           ^"
@@ -132,7 +132,7 @@ fn issue_7_definitions_are_checked_even_when_unused() {
 /// Large systems within the text budget build (and in time linear in their size: every
 /// program compiles only the definitions it needs).
 #[test]
-fn issue_7_large_systems_within_the_budget_build() {
+fn large_systems_within_the_budget_build() {
     let mut text = String::from("x' = d1999\nx(0) = 1\nd0 = x\n");
     for i in 1..2000 {
         text += &format!("d{i} = d{} + x\n", i - 1);
@@ -173,7 +173,7 @@ fn trajectory(model: &dyn Model, id: &str, y0: &[f64], h: f64, steps: usize) -> 
 /// The issue's core test: a user system identical to a built-in model gives bitwise the
 /// same trajectory (and outputs) for explicit methods.
 #[test]
-fn issue_7_user_system_reproduces_built_in_models_bitwise() {
+fn user_system_reproduces_built_in_models_bitwise() {
     for (text, id, pars) in [
         (
             MSD,
@@ -206,7 +206,7 @@ fn issue_7_user_system_reproduces_built_in_models_bitwise() {
 /// The same run compared with the driver's `solve` of the built-in model (default
 /// parameters, from rest), as the page would see it.
 #[test]
-fn issue_7_user_system_matches_solve_of_the_built_in_model() {
+fn user_system_matches_solve_of_the_built_in_model() {
     let spec = odelab::spec::SolveSpec {
         model: "mass-spring-damper".into(),
         method: "rk4".into(),
@@ -231,7 +231,7 @@ fn issue_7_user_system_matches_solve_of_the_built_in_model() {
 /// The example system of the issue, integrated with RK4, against the same equations
 /// written directly in Rust (sin(t) makes it non-autonomous).
 #[test]
-fn issue_7_the_example_system_integrates() {
+fn the_example_system_integrates() {
     struct Direct;
     impl System for Direct {
         fn dim(&self) -> usize {

@@ -189,7 +189,7 @@ fn system_in_second_order_form_passes_against_a_first_order_reference() {
 
 #[test]
 fn system_against_a_catalogue_model_passes() {
-    // seed 002 eq. (7.7) with g = 0: x'' = −(k/m) x − (c/m) x'.
+    // Schwab & Delhaes eq. (7.7) with g = 0: x'' = −(k/m) x − (c/m) x'.
     let a = one_task(
         "system",
         json!({

@@ -1,4 +1,4 @@
-//! Tests of homework grading (issue 15), mirroring `src/homework/`: each kind's grader
+//! Tests of homework grading, mirroring `src/homework/`: each kind's grader
 //! (right answers pass, wrong ones fail with their messages), the assignment's checks
 //! (located errors), the digest, whole works (empty, tampered), and the two example
 //! assignments in `examples/assignments/` with their model answers.

@@ -10,7 +10,7 @@ use odelab::stats::Stats;
 use odelab::OdeError;
 
 #[test]
-fn issue_4_backward_euler_order_one() {
+fn backward_euler_order_one() {
     let (p, errs) = observed_order("backward-euler", 0.004, 4, 1.0);
     println!("backward-euler order {p}, errors {errs:?}");
     assert!((p - 1.0).abs() < 0.15, "order {p}, errors {errs:?}");
@@ -18,7 +18,7 @@ fn issue_4_backward_euler_order_one() {
 
 /// R(z) = 1/(1 − z): one step of y' = λy with hλ = −1e6 damps to 1/(1 + 1e6).
 #[test]
-fn issue_4_backward_euler_damps_stiff_decay() {
+fn backward_euler_damps_stiff_decay() {
     let sys = Rotation { a: -1e6, b: 0.0 };
     let mut s = create("backward-euler", 2).unwrap();
     let mut y1 = [0.0; 2];
@@ -61,7 +61,7 @@ fn singular_newton_matrix_is_a_newton_failure_that_says_singular() {
 
 /// Van der Pol μ = 1000 at h = 1 stays bounded (Newton converges at every step).
 #[test]
-fn issue_4_backward_euler_on_stiff_van_der_pol() {
+fn backward_euler_on_stiff_van_der_pol() {
     let mut s = spec("van-der-pol", "backward-euler", 1.0, 100.0);
     s.params.insert("mu".into(), 1000.0);
     let sol = odelab::solve(&s).unwrap();

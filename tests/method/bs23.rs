@@ -1,4 +1,4 @@
-//! Bogacki–Shampine 3(2) (seed 002, ode23 listing, weights per METHODS.md): order 3,
+//! Bogacki–Shampine 3(2) (Schwab & Delhaes, ode23 listing, weights per the Sources panel's errata): order 3,
 //! FSAL cost, the ntrp23 dense output, and pinned adaptive counts.
 
 use super::common::*;
@@ -6,7 +6,7 @@ use odelab::method::tableau;
 use odelab::solve;
 
 #[test]
-fn issue_3_observed_order_is_three_on_mass_spring_damper() {
+fn observed_order_is_three_on_mass_spring_damper() {
     let (p, errs) = observed_order("bs23", 0.01, 5, 1.0);
     assert!(
         (p - 3.0).abs() < 0.15,
@@ -14,7 +14,7 @@ fn issue_3_observed_order_is_three_on_mass_spring_damper() {
     );
 }
 
-/// METHODS.md: the printed update h/9 (2k1 + k2 + 4k3) is a misprint; the weights are
+/// the Sources panel's errata: the printed update h/9 (2k1 + k2 + 4k3) is a misprint; the weights are
 /// (2, 3, 4)/9 and sum to 1.
 #[test]
 fn update_weights_are_the_corrected_ones() {
@@ -31,10 +31,10 @@ fn three_evaluations_per_step_on_a_grid() {
     assert_eq!(sol.stats.nfev, 1 + 3 * 100);
 }
 
-/// Seed 002 on ntrp23: y_{n+α} = … "(+ O(h⁴)??)": the local error of the interpolant
+/// Schwab & Delhaes on ntrp23: y_{n+α} = … "(+ O(h⁴)??)": the local error of the interpolant
 /// at the step midpoint is O(h⁴).
 #[test]
-fn issue_3_dense_output_midpoint_error_is_fourth_order_locally() {
+fn dense_output_midpoint_error_is_fourth_order_locally() {
     let (p, errs) = dense_order("bs23", 0.02, 4);
     assert!((p - 4.0).abs() < 0.15, "slope {p}, errors {errs:?}");
 }
@@ -42,7 +42,7 @@ fn issue_3_dense_output_midpoint_error_is_fourth_order_locally() {
 /// Deterministic counts of one adaptive run (any change to the controller or the
 /// initial step shows up here).
 #[test]
-fn issue_3_pendulum_adaptive_counts_are_pinned() {
+fn pendulum_adaptive_counts_are_pinned() {
     let sol = solve(&adaptive("pendulum", "bs23", 1e-6, 1e-9, 10.0)).unwrap();
     let s = sol.stats;
     assert_eq!(

@@ -1,11 +1,11 @@
-//! Dormand–Prince 5(4) (seed 002, ode45 listing and ntrp45): order 5, FSAL cost, the
+//! Dormand–Prince 5(4) (Schwab & Delhaes, ode45 listing and ntrp45): order 5, FSAL cost, the
 //! fourth-order dense output, work against SciPy's RK45, and pinned counts.
 
 use super::common::*;
 use odelab::solve;
 
 #[test]
-fn issue_3_observed_order_is_five_on_mass_spring_damper() {
+fn observed_order_is_five_on_mass_spring_damper() {
     // Below h = 0.005 the error approaches round-off (4e-13 at h = 0.00125).
     let (p, errs) = observed_order("dp45", 0.005, 3, 1.0);
     assert!(
@@ -25,7 +25,7 @@ fn six_evaluations_per_step_on_a_grid() {
 /// ntrp45 is Shampine's fourth-order continuous extension: its local error at the
 /// step midpoint is O(h⁵).
 #[test]
-fn issue_3_dense_output_midpoint_error_is_fifth_order_locally() {
+fn dense_output_midpoint_error_is_fifth_order_locally() {
     let (p, errs) = dense_order("dp45", 0.04, 4);
     assert!((p - 5.0).abs() < 0.15, "slope {p}, errors {errs:?}");
 }
@@ -36,7 +36,7 @@ fn issue_3_dense_output_midpoint_error_is_fifth_order_locally() {
 /// uses the same norm, controller defaults and initial-step algorithm; it spends one
 /// more evaluation because the first step re-evaluates f(t0, y0).
 #[test]
-fn issue_3_pendulum_work_is_within_25_percent_of_scipy_rk45() {
+fn pendulum_work_is_within_25_percent_of_scipy_rk45() {
     const SCIPY_RK45_NFEV: f64 = 21_626.0;
     let sol = solve(&adaptive("pendulum", "dp45", 1e-8, 1e-10, 100.0)).unwrap();
     let nfev = sol.stats.nfev as f64;
@@ -70,7 +70,7 @@ fn adaptive_run_meets_its_tolerance() {
 /// Deterministic counts of three more runs: default tolerances (MATLAB's and SciPy's
 /// rtol = 1e-3, atol = 1e-6), and the RMS vs the max norm at rtol = 1e-6.
 #[test]
-fn issue_3_counts_are_pinned_for_default_tolerances_and_max_norm() {
+fn counts_are_pinned_for_default_tolerances_and_max_norm() {
     let counts = |s: &odelab::spec::SolveSpec| {
         let s = solve(s).unwrap().stats;
         (s.nfev, s.nsteps, s.naccept, s.nreject)

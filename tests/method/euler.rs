@@ -1,4 +1,4 @@
-//! Explicit Euler (seed 002 §7.1): order 1, and the energy growth of 002 Fig. 7.5.
+//! Explicit Euler (Schwab & Delhaes §7.1): order 1, and the energy growth of Schwab & Delhaes Fig. 7.5.
 
 use super::common::*;
 
@@ -23,7 +23,7 @@ fn one_evaluation_per_step() {
     assert_eq!(sol.stats.nfev, 100);
 }
 
-/// Seed 002 Fig. 7.5: Euler's R(ib) has modulus √(1 + b²) > 1, so the undamped
+/// Schwab & Delhaes Fig. 7.5: Euler's R(ib) has modulus √(1 + b²) > 1, so the undamped
 /// pendulum's energy grows and the swing widens.
 #[test]
 fn pendulum_energy_grows_as_in_fig_7_5() {

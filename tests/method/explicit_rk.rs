@@ -27,11 +27,11 @@ fn unknown_method_lists_the_known_ones() {
 /// Σ b = 1, an FSAL last row equals b, the error weights sum to 0 (both formulas are
 /// consistent), and the dense output at θ = 1 reproduces the step (Σ_j d_ij = b_i).
 #[test]
-fn issue_3_tableaux_are_consistent_with_their_metadata() {
+fn tableaux_are_consistent_with_their_metadata() {
     for info in CATALOG {
         let Some(tab) = method::tableau(info.id) else {
             // Only the explicit Runge–Kutta methods are tableaux; the stiff,
-            // exponential and multistep methods of issue 4 have their own tests.
+            // exponential and multistep methods have their own tests.
             assert!(
                 info.second_order || info.family != "explicit Runge–Kutta",
                 "{} has no tableau",
@@ -88,7 +88,7 @@ fn issue_3_tableaux_are_consistent_with_their_metadata() {
 /// up to the embedded order), with c = A·1: the ones for orders 1–4 (the fifth-order
 /// conditions of DP5 are covered by the observed order test).
 #[test]
-fn issue_3_order_conditions_hold() {
+fn order_conditions_hold() {
     fn conditions(b: &[f64], a: &[&[f64]], c: &[f64], order: u32) -> Vec<(String, f64)> {
         let s = b.len();
         let ac = |i: usize| -> f64 { a[i].iter().zip(c).map(|(x, y)| x * y).sum() };
@@ -144,8 +144,8 @@ fn issue_3_order_conditions_hold() {
 /// error h⁴ω⁴/384 stays below RK4's own local error ~h⁵ω⁵/… until hω ≲ 1/384, where
 /// both are at round-off (observed slope 4.3 at h = 0.005…0.000625, falling towards 4).
 #[test]
-fn issue_3_dense_output_has_the_stated_order() {
-    // The stiff, exponential and multistep methods of issue 4 are left out: on this
+fn dense_output_has_the_stated_order() {
+    // The stiff, exponential and multistep methods are left out: on this
     // linear test LLM is exact, and a multistep method's first step is its start-up.
     let explicit_one_step =
         |m: &&&method::MethodInfo| method::tableau(m.id).is_some() || m.second_order;

@@ -1,10 +1,10 @@
-//! Heun's method (seed 002 §7.2): order 2, two evaluations per step, and the energy
+//! Heun's method (Schwab & Delhaes §7.2): order 2, two evaluations per step, and the energy
 //! growth its stability function predicts on an undamped oscillation.
 
 use super::common::*;
 
 #[test]
-fn issue_3_observed_order_is_two_on_mass_spring_damper() {
+fn observed_order_is_two_on_mass_spring_damper() {
     let (p, errs) = observed_order("heun", 4e-3, 5, 1.0);
     assert!(
         (p - 2.0).abs() < 0.15,
@@ -19,7 +19,7 @@ fn two_evaluations_per_step() {
     assert_eq!(sol.stats.nfev, 200);
 }
 
-/// |R(ib)|² = 1 + b⁴/4 > 1 (002 Fig. 7.6): slower than Euler, but the undamped
+/// |R(ib)|² = 1 + b⁴/4 > 1 (Schwab & Delhaes Fig. 7.6): slower than Euler, but the undamped
 /// pendulum still gains energy every step.
 #[test]
 fn pendulum_energy_grows_slowly() {

@@ -1,5 +1,5 @@
-//! `llm`, seed 000: exactness on linear problems, order 2, the local-error estimate of
-//! eqs. (29)–(33) against the exact local error (000 Fig. 6), adaptive runs.
+//! `llm`, Gil, Sanfelice & Nikravesh (LLM): exactness on linear problems, order 2, the local-error estimate of
+//! eqs. (29)–(33) against the exact local error (Gil, Sanfelice & Nikravesh (LLM) Fig. 6), adaptive runs.
 
 use super::common::*;
 use super::stiff_common::*;
@@ -15,12 +15,12 @@ fn one_step(sys: &dyn odelab::problem::System, y0: &[f64], h: f64) -> (Vec<f64>,
     (y1, s.error_estimate().unwrap().to_vec())
 }
 
-/// 000 §1: R(ξ) = e^ξ, for real hλ down to −100, to 1e-12 relative to |y_n| (the
+/// Gil, Sanfelice & Nikravesh (LLM) §1: R(ξ) = e^ξ, for real hλ down to −100, to 1e-12 relative to |y_n| (the
 /// increment form of src/method/llm.rs rounds at ε|y_n|, so where e^{hλ} < 1e-12 the
 /// step returns ~0, not e^{hλ} y_n to full relative precision; the rearranged form that
 /// did cancelled catastrophically on stiff nonlinear problems).
 #[test]
-fn issue_4_llm_exact_on_real_test_equation() {
+fn llm_exact_on_real_test_equation() {
     let mut worst: f64 = 0.0;
     for &hl in &[-100.0, -50.0, -10.0, -1.0, -1e-3, 0.0] {
         for &h in &[1e-3, 0.1, 1.0, 10.0] {
@@ -39,7 +39,7 @@ fn issue_4_llm_exact_on_real_test_equation() {
 /// Complex λ = a + ib as the 2 × 2 rotation block, |hλ| ≤ 100, relative to |y_n| = 1
 /// (see the real case).
 #[test]
-fn issue_4_llm_exact_on_complex_test_equation() {
+fn llm_exact_on_complex_test_equation() {
     let mut worst: f64 = 0.0;
     for &(ha, hb) in &[
         (0.0, 100.0),
@@ -64,9 +64,9 @@ fn issue_4_llm_exact_on_complex_test_equation() {
     println!("LLM complex λ: worst relative error {worst:e}");
 }
 
-/// Global order 2 on 000 eq. (35) (`sin-inv-t`, nonlinear, exact solution).
+/// Global order 2 on Gil, Sanfelice & Nikravesh (LLM) eq. (35) (`sin-inv-t`, nonlinear, exact solution).
 #[test]
-fn issue_4_llm_order_two() {
+fn llm_order_two() {
     let t1 = 1.0;
     let hs: Vec<f64> = (0..4).map(|k| 0.02 / 2f64.powi(k)).collect();
     let errs: Vec<f64> = hs
@@ -78,10 +78,10 @@ fn issue_4_llm_order_two() {
     assert!((p - 2.0).abs() < 0.15, "order {p}, errors {errs:?}");
 }
 
-/// 000 Fig. 6: the estimate of eqs. (29)–(33) against the exact local error of one step
+/// Gil, Sanfelice & Nikravesh (LLM) Fig. 6: the estimate of eqs. (29)–(33) against the exact local error of one step
 /// of eq. (35) from t0 = 1/π, x = (0, −1, 1/π), for h from 0.1 down to 0.001.
 #[test]
-fn issue_4_llm_error_estimate_tracks_exact_local_error() {
+fn llm_error_estimate_tracks_exact_local_error() {
     let (info, model) = odelab::model::build("sin-inv-t", &Default::default()).unwrap();
     let t0 = std::f64::consts::FRAC_1_PI;
     let y0 = info.y0.clone();
@@ -105,14 +105,14 @@ fn issue_4_llm_error_estimate_tracks_exact_local_error() {
         }
     }
     println!("LLM estimate/exact local error: {ratios:?}");
-    // METHODS.md: 0.87 at h = 0.1.
+    // the Sources panel's errata: 0.87 at h = 0.1.
     assert!((ratios[0].1 - 0.87).abs() < 0.03, "{ratios:?}");
 }
 
-/// 000 eq. (18): the dense output is the same exponential formula at θh, so on a linear
+/// Gil, Sanfelice & Nikravesh (LLM) eq. (18): the dense output is the same exponential formula at θh, so on a linear
 /// problem it is exact inside the step too.
 #[test]
-fn issue_4_llm_dense_output_is_exact_on_linear_problems() {
+fn llm_dense_output_is_exact_on_linear_problems() {
     let sys = Rotation { a: -3.0, b: 40.0 };
     let mut s = create("llm", 2).unwrap();
     let mut y1 = [0.0; 2];
@@ -136,11 +136,11 @@ fn issue_4_llm_dense_output_is_exact_on_linear_problems() {
     assert_eq!(stats.nexpm, 1 + 4);
 }
 
-/// 000 §5: EPUS with k = 2 (k = q for a per-unit-step controller with q = 2), safety
+/// Gil, Sanfelice & Nikravesh (LLM) §5: EPUS with k = 2 (k = q for a per-unit-step controller with q = 2), safety
 /// 0.9 and the PI controller of eq. (40): an adaptive run on eq. (35) meets its
 /// tolerance at t1.
 #[test]
-fn issue_4_llm_adaptive_epus_pi_on_sin_inv_t() {
+fn llm_adaptive_epus_pi_on_sin_inv_t() {
     let mut s = adaptive("sin-inv-t", "llm", 1e-6, 1e-8, 1.0);
     s.controller = Some(odelab::spec::ControllerSpec {
         kind: Some("pi".into()),
@@ -166,14 +166,14 @@ fn issue_4_llm_adaptive_epus_pi_on_sin_inv_t() {
         eps.stats,
         final_error(&eps)
     );
-    // Error per step lets the global error accumulate over the steps (000 §5).
+    // Error per step lets the global error accumulate over the steps (Gil, Sanfelice & Nikravesh (LLM) §5).
     assert!(final_error(&eps) < 5e-4, "{}", final_error(&eps));
 }
 
-/// Non-autonomous via f_t (000 eq. 2): on y' = λy + ct the linearisation is f itself,
+/// Non-autonomous via f_t (Gil, Sanfelice & Nikravesh (LLM) eq. 2): on y' = λy + ct the linearisation is f itself,
 /// so ten LLM steps are exact to round-off; without the f_t column they would not be.
 #[test]
-fn issue_4_llm_exact_on_affine_non_autonomous_problem() {
+fn llm_exact_on_affine_non_autonomous_problem() {
     let sys = Affine {
         lambda: -20.0,
         c: 3.0,
@@ -198,7 +198,7 @@ fn issue_4_llm_exact_on_affine_non_autonomous_problem() {
 /// Order 2 on the non-autonomous nonlinear y' = −2ty² (one step from the exact
 /// solution, local error h³).
 #[test]
-fn issue_4_llm_local_order_three_on_riccati() {
+fn llm_local_order_three_on_riccati() {
     let hs: Vec<f64> = (0..4).map(|k| 0.1 / 2f64.powi(k)).collect();
     let errs: Vec<f64> = hs
         .iter()

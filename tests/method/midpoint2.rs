@@ -1,4 +1,4 @@
-//! "Euler 2" for second-order systems (seed 002 §7.4): one evaluation per step; order 2
+//! "Euler 2" for second-order systems (Schwab & Delhaes §7.4): one evaluation per step; order 2
 //! when f does not depend on q', order 1 when it does (damping), as 002 derives.
 
 use super::common::*;
@@ -6,7 +6,7 @@ use super::common::*;
 /// No damping: f = g − (k/m) q does not depend on q', the local error is O(h³) (002
 /// §7.4 "if f is weak in z") and the method is second order.
 #[test]
-fn issue_3_order_two_without_damping() {
+fn order_two_without_damping() {
     let (p, errs) = observed_order_with("midpoint2", &[("c", 0.0)], 4e-3, 5, 1.0);
     assert!(
         (p - 2.0).abs() < 0.15,
@@ -15,10 +15,10 @@ fn issue_3_order_two_without_damping() {
 }
 
 /// With damping c ≠ 0, k₁ uses q'_n where q' at the midpoint is needed: the z-update
-/// misses (h²/2) ∂f/∂z f, the local error is O(h²) (002 §7.4) and the method is first
+/// misses (h²/2) ∂f/∂z f, the local error is O(h²) (Schwab & Delhaes §7.4) and the method is first
 /// order. With the default c = 0.5 the O(h) term already dominates at these h.
 #[test]
-fn issue_3_order_one_with_damping() {
+fn order_one_with_damping() {
     let (p, errs) = observed_order("midpoint2", 2e-3, 5, 1.0);
     assert!(
         (p - 1.0).abs() < 0.15,
@@ -33,7 +33,7 @@ fn one_evaluation_per_step() {
     assert_eq!(sol.stats.nfev, 100);
 }
 
-/// METHODS.md: on q'' = −ω²q the amplification matrix has det 1 and trace 2 − (hω)²,
+/// the Sources panel's errata: on q'' = −ω²q the amplification matrix has det 1 and trace 2 − (hω)²,
 /// so for hω < 2 the energy stays bounded (no growth as with Euler).
 #[test]
 fn undamped_oscillation_stays_bounded_below_h_omega_two() {

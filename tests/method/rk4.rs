@@ -1,11 +1,11 @@
-//! Classical RK4 (seed 002 §7.3): accuracy, order 4, cost, energy behaviour.
+//! Classical RK4 (Schwab & Delhaes §7.3): accuracy, order 4, cost, energy behaviour.
 
 use super::common::*;
 
 /// The skeleton issue's acceptance test: RK4 at h = 0.001 on [0, 1] matches the exact
-/// solution of 002 eq. (7.7) to 1e-9 at every grid point.
+/// solution of Schwab & Delhaes eq. (7.7) to 1e-9 at every grid point.
 #[test]
-fn issue_2_rk4_matches_exact_mass_spring_damper_to_1e_9() {
+fn rk4_matches_exact_mass_spring_damper_to_1e_9() {
     let sol = run("mass-spring-damper", "rk4", 1e-3, 1.0);
     let exact = sol.exact.as_ref().unwrap();
     let worst = sol

@@ -1,4 +1,4 @@
-//! `ros4`, seed 001 Table 1 with γ21's sign corrected (`../shared/METHODS.md`): the
+//! `ros4`, Negrut et al. 2003 Table 1 with γ21's sign corrected (the Sources panel's errata): the
 //! golden step, order 4 and embedded order 3, L-stability, stiff efficiency, errors.
 
 use super::common::*;
@@ -6,10 +6,10 @@ use super::stiff_common::*;
 use odelab::method::{create, rosenbrock_tableau};
 use odelab::stats::Stats;
 
-/// `../shared/METHODS.md`: one step of y' = −2ty² from t = 0.5, y = 0.8, h = 0.1
-/// (exercises the ∂f/∂t term of 001 eq. 2b) gives y1 = 0.7352912959643092.
+/// the Sources panel's errata: one step of y' = −2ty² from t = 0.5, y = 0.8, h = 0.1
+/// (exercises the ∂f/∂t term of Negrut et al. 2003 eq. 2b) gives y1 = 0.7352912959643092.
 #[test]
-fn issue_4_ros4_golden_step_with_dfdt_term() {
+fn ros4_golden_step_with_dfdt_term() {
     let mut stepper = create("ros4", 1).unwrap();
     let mut y1 = [0.0];
     let mut stats = Stats::default();
@@ -28,7 +28,7 @@ fn issue_4_ros4_golden_step_with_dfdt_term() {
 
 /// R(−∞) from the implemented coefficients: ≈ 9.6e-9 (γ printed to 8 digits).
 #[test]
-fn issue_4_ros4_is_l_stable() {
+fn ros4_is_l_stable() {
     let tab = rosenbrock_tableau("ros4").unwrap();
     let r_inf = tab.stability(f64::NEG_INFINITY);
     println!("ros4 R(−∞) = {r_inf:e}");
@@ -44,7 +44,7 @@ fn issue_4_ros4_is_l_stable() {
 }
 
 #[test]
-fn issue_4_ros4_order_four_and_embedded_three() {
+fn ros4_order_four_and_embedded_three() {
     let (p, errs) = observed_order("ros4", 0.01, 4, 1.0);
     println!("ros4 order {p}, errors {errs:?}");
     assert!((p - 4.0).abs() < 0.15, "order {p}, errors {errs:?}");
@@ -61,7 +61,7 @@ fn issue_4_ros4_order_four_and_embedded_three() {
 
 /// A-stable: |R(iy)| ≤ 1 on the imaginary axis (and R real-consistent), for ros4 and w2.
 #[test]
-fn issue_4_rosenbrock_methods_are_a_stable_on_the_imaginary_axis() {
+fn rosenbrock_methods_are_a_stable_on_the_imaginary_axis() {
     use nalgebra::Complex;
     for id in ["ros4", "w2"] {
         let tab = rosenbrock_tableau(id).unwrap();

@@ -1,4 +1,4 @@
-//! `ros4-t2`: seed 001 Table 2 (a21 = 2.0, `../shared/METHODS.md`), the transformed form
+//! `ros4-t2`: Negrut et al. 2003 Table 2 (a21 = 2.0, the Sources panel's errata), the transformed form
 //! of ros4 without products with J. One step must agree with the Table 1 form to 1e-13.
 
 use super::stiff_common::*;
@@ -33,7 +33,7 @@ fn max_diff(a: &[f64], b: &[f64]) -> f64 {
 /// and of the vehicle on its bump (non-autonomous): Table 2 = Table 1 to 1e-13, the
 /// error estimates too, at the same cost (3 f, 1 J, 1 LU).
 #[test]
-fn issue_8_ros4_table2_form_agrees_with_table1_on_one_step() {
+fn ros4_table2_form_agrees_with_table1_on_one_step() {
     let (a, ea, sa) = one_step("ros4", &Riccati, 0.5, &[0.8], 0.1);
     let (b, eb, sb) = one_step("ros4-t2", &Riccati, 0.5, &[0.8], 0.1);
     println!(

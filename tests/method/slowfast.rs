@@ -1,11 +1,11 @@
-//! `slowfast` (seed 003 eqs. 43–47, corrected per METHODS.md): order 1 on the linear
-//! slow/fast test equation 003 eq. (50), stability where RK4 fails, partition errors.
+//! `slowfast` (Gil, Sanfelice & Nikravesh 2013 eqs. 43–47, corrected per the Sources panel's errata): order 1 on the linear
+//! slow/fast test equation Gil, Sanfelice & Nikravesh 2013 eq. (50), stability where RK4 fails, partition errors.
 
 use super::common::*;
 use super::stiff_common::*;
 
 #[test]
-fn issue_4_slowfast_order_one_on_linear_test_equation() {
+fn slowfast_order_one_on_linear_test_equation() {
     let (p, errs) = order_with("slowfast-linear", "slowfast", 0.005, 4, 1.0, None, &|_| {});
     println!("slowfast order {p}, errors {errs:?}");
     assert!((p - 1.0).abs() < 0.15, "order {p}, errors {errs:?}");
@@ -14,7 +14,7 @@ fn issue_4_slowfast_order_one_on_linear_test_equation() {
 /// α = 100 with λs = −1 + i: hλf = 100·h·(−1 + i) is far outside RK4's region at
 /// h = 0.1, and slowfast stays bounded while RK4 blows up.
 #[test]
-fn issue_4_slowfast_is_stable_where_rk4_is_not() {
+fn slowfast_is_stable_where_rk4_is_not() {
     let sol = run("slowfast-linear", "slowfast", 0.1, 5.0);
     assert!(sol.stopped_by.is_none());
     assert!(final_error(&sol) < 0.05, "error {}", final_error(&sol));
@@ -23,7 +23,7 @@ fn issue_4_slowfast_is_stable_where_rk4_is_not() {
 }
 
 #[test]
-fn issue_4_slowfast_partition_errors() {
+fn slowfast_partition_errors() {
     let mut s = spec("van-der-pol", "slowfast", 0.01, 1.0);
     let msg = run_err(&s).to_string();
     assert!(msg.contains("needs the fast states"), "{msg}");
@@ -34,10 +34,10 @@ fn issue_4_slowfast_partition_errors() {
     assert!(odelab::solve(&s).is_ok());
 }
 
-/// METHODS.md: 003 eq. (56) with M12 = (β/α)(e^{αξ} − 1) is the amplification matrix of
+/// the Sources panel's errata: Gil, Sanfelice & Nikravesh 2013 eq. (56) with M12 = (β/α)(e^{αξ} − 1) is the amplification matrix of
 /// the step procedure (43)–(47) on eq. (50); one numerical step must reproduce it.
 #[test]
-fn issue_4_slowfast_step_matches_amplification_matrix_of_eq_56() {
+fn slowfast_step_matches_amplification_matrix_of_eq_56() {
     use odelab::method::{create_with, MethodOptions};
     let (alpha, beta, lambda, h) = (100.0, 0.1, -1.0, 0.05);
     let params = [

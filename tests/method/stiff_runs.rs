@@ -19,7 +19,7 @@ fn counts(model: &str, method: &str, mu: Option<f64>, t1: f64) -> Stats {
 }
 
 #[test]
-fn issue_4_pinned_counts() {
+fn pinned_counts() {
     let ros4 = counts("van-der-pol", "ros4", Some(1000.0), 300.0);
     assert_eq!(
         (ros4.naccept, ros4.nreject, ros4.nfev, ros4.njev, ros4.nlu),
@@ -34,7 +34,7 @@ fn issue_4_pinned_counts() {
 
 /// y' = λy with hλ = 1000: e^{1000} overflows; a typed error at the step's t and h.
 #[test]
-fn issue_4_non_finite_exponential_is_a_typed_error() {
+fn non_finite_exponential_is_a_typed_error() {
     let sys = Rotation { a: 1e4, b: 0.0 };
     let mut s = create("llm", 2).unwrap();
     let mut y1 = [0.0; 2];
@@ -47,7 +47,7 @@ fn issue_4_non_finite_exponential_is_a_typed_error() {
 /// ros4 on y' = λy with γhλ = 1: I − γhJ is singular; the run keeps what it computed
 /// and reports the typed error in `stoppedBy`.
 #[test]
-fn issue_4_singular_rosenbrock_matrix_stops_the_run_with_a_typed_error() {
+fn singular_rosenbrock_matrix_stops_the_run_with_a_typed_error() {
     let sys = Rotation { a: 1.0, b: 0.0 };
     let gamma = odelab::method::rosenbrock_tableau("ros4")
         .unwrap()
@@ -103,7 +103,7 @@ fn issue_4_singular_rosenbrock_matrix_stops_the_run_with_a_typed_error() {
 }
 
 #[test]
-fn issue_4_pinned_counts_w2_and_bdf2() {
+fn pinned_counts_w2_and_bdf2() {
     let w2 = counts("van-der-pol", "w2", Some(1000.0), 300.0);
     assert_eq!(
         (w2.naccept, w2.nreject, w2.nfev, w2.njev, w2.nlu),
@@ -126,7 +126,7 @@ fn issue_4_pinned_counts_w2_and_bdf2() {
 /// overflows) proceeds until the solution itself leaves the floating-point range
 /// (e^t overflows at t ≈ 709.78, where the step size underflows).
 #[test]
-fn issue_4_adaptive_run_retries_a_failed_step_smaller() {
+fn adaptive_run_retries_a_failed_step_smaller() {
     let spec = odelab::spec::SolveSpec {
         system: Some("x' = x\nx(0) = 1".into()),
         method: "llm".into(),
@@ -164,13 +164,13 @@ pub(crate) fn contact_times(method: &str, fixed_h: Option<f64>) -> Vec<(f64, usi
     sol.events.iter().map(|e| (e.t, e.index)).collect()
 }
 
-/// 000 §3, the two bouncing balls with the contact switches as events: ros4 (adaptive)
+/// Gil, Sanfelice & Nikravesh (LLM) §3, the two bouncing balls with the contact switches as events: ros4 (adaptive)
 /// finds the same 24 contact switches on [0, 2] as dp45. LLM is exact within each
 /// linear regime but, starting a step at a switch, linearises on the side the state
 /// is on; on a fixed grid of h = 1e-3 (below the 7 ms contact) it reproduces the first
 /// contacts and then drifts (see the limitation in src/method/llm.rs).
 #[test]
-fn issue_4_contact_events_with_ros4_and_llm() {
+fn contact_events_with_ros4_and_llm() {
     let reference = contact_times("dp45", None);
     assert_eq!(reference.len(), 24);
     let ros4 = contact_times("ros4", None);
@@ -189,7 +189,7 @@ fn issue_4_contact_events_with_ros4_and_llm() {
 /// Multistep methods across event cuts: each cut breaks the equal spacing, the
 /// stepper restarts its start-up (history.rs), and the switch times still match dp45.
 #[test]
-fn issue_4_multistep_methods_restart_at_event_cuts() {
+fn multistep_methods_restart_at_event_cuts() {
     let reference = contact_times("dp45", None);
     for method in ["ab3", "am-pece", "bdf2"] {
         let mut s = fixed("bouncing-balls", method, 2e-4, 0.6);

@@ -6,7 +6,7 @@ use odelab::method::CATALOG;
 use odelab::model;
 
 #[test]
-fn issue_4_new_methods_run_on_every_model() {
+fn new_methods_run_on_every_model() {
     let new = [
         "ros4",
         "w2",

@@ -1,4 +1,4 @@
-//! Issue 4's efficiency claim: on Van der Pol with μ = 1000 (t ∈ [0, 3000], rtol 1e-6,
+//! The efficiency claim: on Van der Pol with μ = 1000 (t ∈ [0, 3000], rtol 1e-6,
 //! atol 1e-8) `ros4` and `llm` need orders of magnitude fewer f evaluations than
 //! `dp45`. The full interval runs in release (`cargo test --release -- --ignored
 //! stiff_vdp --nocapture`); the debug test runs the first 300 time units.
@@ -6,7 +6,7 @@
 use super::common::*;
 use odelab::spec::SolveSpec;
 
-/// Reference y(3000) for μ = 1000, y(0) = (2, 0) (issue 4's brief).
+/// Reference y(3000) for μ = 1000, y(0) = (2, 0) (the brief).
 const Y_3000: [f64; 2] = [-1.51060693674397, 1.1783800007312e-3];
 
 fn vdp(method: &str, t1: f64) -> SolveSpec {
@@ -35,7 +35,7 @@ fn report(method: &str, t1: f64) -> odelab::Solution {
 }
 
 #[test]
-fn issue_4_stiff_methods_beat_dp45_on_van_der_pol_short() {
+fn stiff_methods_beat_dp45_on_van_der_pol_short() {
     let t1 = 300.0;
     let dp45 = report("dp45", t1);
     let ros4 = report("ros4", t1);
@@ -56,7 +56,7 @@ fn issue_4_stiff_methods_beat_dp45_on_van_der_pol_short() {
 
 #[test]
 #[ignore = "dp45 needs millions of f evaluations over [0, 3000]: run in release"]
-fn issue_4_stiff_methods_beat_dp45_on_van_der_pol_full() {
+fn stiff_methods_beat_dp45_on_van_der_pol_full() {
     let t1 = 3000.0;
     let dp45 = report("dp45", t1);
     let ros4 = report("ros4", t1);

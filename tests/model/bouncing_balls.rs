@@ -1,4 +1,4 @@
-//! The two bouncing balls of seed 000 §3 (eqs. 19–21): energy, contact events, and the
+//! The two bouncing balls of Gil, Sanfelice & Nikravesh (LLM) §3 (eqs. 19–21): energy, contact events, and the
 //! energy drift with and without cutting the step at each switch.
 
 use super::common::*;
@@ -48,7 +48,7 @@ fn switching_functions_are_declared_and_evaluated() {
 /// time is right to ~1e-11 s), and for each function starts (bodies closing) and ends
 /// (separating) alternate.
 #[test]
-fn issue_3_every_contact_start_and_end_is_located() {
+fn every_contact_start_and_end_is_located() {
     let sol = run(&with_events(adaptive(
         "bouncing-balls",
         "dp45",
@@ -79,12 +79,12 @@ fn issue_3_every_contact_start_and_end_is_located() {
     assert_eq!((per_fn(0), per_fn(1)), (16, 18));
 }
 
-/// Seed 000 §3: ODE45 "contains significant error which can be observed in the plot of
+/// Gil, Sanfelice & Nikravesh (LLM) §3: ODE45 "contains significant error which can be observed in the plot of
 /// total energy variation". With dp45 at MATLAB's default tolerances (rtol = 1e-3,
 /// atol = 1e-6) the energy drifts by 8.1 % over 3 s; cutting the step at every switch
 /// brings that to 0.56 %. At rtol = 1e-6: 1.6e-4 without, 2.0e-5 with events.
 #[test]
-fn issue_3_events_cut_the_energy_drift_of_adaptive_dp45() {
+fn events_cut_the_energy_drift_of_adaptive_dp45() {
     let base = adaptive("bouncing-balls", "dp45", 1e-3, 1e-6, 3.0);
     let without = max_relative_drift(&run(&base), "energy");
     let with = max_relative_drift(&run(&with_events(base)), "energy");
@@ -101,7 +101,7 @@ fn issue_3_events_cut_the_energy_drift_of_adaptive_dp45() {
 /// loses its order. dp45 at h = 1e-3: 2.9e-3 without, 6.6e-5 with events; RK4 at
 /// h = 5e-4: 1.4e-3 without, 6.7e-5 with.
 #[test]
-fn issue_3_events_cut_the_energy_drift_on_a_fixed_grid() {
+fn events_cut_the_energy_drift_on_a_fixed_grid() {
     for (method, h, factor) in [("dp45", 1e-3, 30.0), ("rk4", 5e-4, 15.0)] {
         let base = fixed("bouncing-balls", method, h, 3.0);
         let without = max_relative_drift(&run(&base), "energy");
@@ -113,7 +113,7 @@ fn issue_3_events_cut_the_energy_drift_on_a_fixed_grid() {
     }
 }
 
-/// The two balls' exact motion (seed 000 eqs. 19–21 with the default g, K, R): between
+/// The two balls' exact motion (Gil, Sanfelice & Nikravesh (LLM) eqs. 19–21 with the default g, K, R): between
 /// switches the system is affine, z' = A z + b, so z(t_s + τ) = e^{Mτ} (z_s, 1) with the
 /// 5 × 5 block M = [[A, b], [0, 0]], taken from the last switch (no error accumulates
 /// within a regime). A switch is found by sampling Ψ1, Ψ2 every 1e-4 s (a contact lasts
@@ -190,7 +190,7 @@ fn piecewise_exact(t1: f64) -> (Vec<f64>, Vec<f64>) {
     (z.as_slice().to_vec(), switches)
 }
 
-/// Seed 000 §3: the problem is piecewise linear and LLM is exact on a linear regime, so
+/// Gil, Sanfelice & Nikravesh (LLM) §3: the problem is piecewise linear and LLM is exact on a linear regime, so
 /// LLM with the step cut at every switch solves it "without error" whatever h is. Over
 /// t1 = 1 (10 switches: the balls meet the ground and each other in contacts of 7 and
 /// 10 ms, shorter than the coarse steps) every switch is found within 1e-12 s and the end

@@ -117,7 +117,7 @@ fn out_of_range_parameter_is_refused() {
 /// Every model gives ∂f/∂t, and it agrees with central differences in t (at times off
 /// the kinks of piecewise inputs such as vehicle-stiff's bump edges).
 #[test]
-fn issue_6_dfdt_matches_finite_differences() {
+fn dfdt_matches_finite_differences() {
     for info in catalog() {
         let (_, model) = build(&info.id, &BTreeMap::new()).unwrap();
         for t in [
@@ -147,7 +147,7 @@ fn issue_6_dfdt_matches_finite_differences() {
 
 /// Every bounded parameter refuses a value at its bound with the typed error.
 #[test]
-fn issue_6_parameters_at_their_bound_are_refused() {
+fn parameters_at_their_bound_are_refused() {
     for info in catalog() {
         for p in &info.params {
             if let Some(lo) = p.greater_than {
@@ -165,7 +165,7 @@ fn issue_6_parameters_at_their_bound_are_refused() {
 /// A parameter-dependent default state (`Model::default_y0`) equals the catalogue's y0
 /// for the default parameters, and every model's outputs are finite at its y0.
 #[test]
-fn issue_6_default_states_agree_and_outputs_are_finite() {
+fn default_states_agree_and_outputs_are_finite() {
     for info in catalog() {
         let (_, model) = build(&info.id, &BTreeMap::new()).unwrap();
         if let Some(y0) = model.default_y0() {

@@ -1,16 +1,16 @@
-//! The double pendulum with RSDAs of seed 001 §3.1.
+//! The double pendulum with RSDAs of Negrut et al. 2003 §3.1.
 
 use super::common::{last, spec};
 use odelab::model::build;
 use std::collections::BTreeMap;
 use std::f64::consts::PI;
 
-/// The default state reproduces the seed's printed initial data for body 2 (CM at
-/// (3.4488887, −0.388228), velocity (3.8822857, 14.4888887)), see METHODS.md. The
+/// The default state reproduces the paper's printed initial data for body 2 (CM at
+/// (3.4488887, −0.388228), velocity (3.8822857, 14.4888887)), see the Sources panel's errata. The
 /// printed ẏ2 differs from 15 cos(23π/12) = 14.48888739 by 1.3e-6 (its last digits),
 /// hence the tolerance 2e-6.
 #[test]
-fn issue_6_rsda_initial_conditions_reproduce_the_seed() {
+fn rsda_initial_conditions_reproduce_the_seed() {
     let (info, model) = build("double-pendulum-rsda", &BTreeMap::new()).unwrap();
     let mut out = [0.0; 5];
     model.outputs(0.0, &info.y0, &mut out);
@@ -20,15 +20,15 @@ fn issue_6_rsda_initial_conditions_reproduce_the_seed() {
     }
     // Body 1 is horizontal: its CM at (L1 cos θ1, L1 sin θ1) = (1, 0).
     assert!((info.y0[0].cos() - 1.0).abs() < 1e-15 && info.y0[0].sin().abs() < 1e-15);
-    // The spring deflections the seed's behaviour implies: +π/2 and −π/12.
+    // The spring deflections the paper's behaviour implies: +π/2 and −π/12.
     assert!((info.y0[0] - 1.5 * PI - PI / 2.0).abs() < 1e-15);
     assert!((info.y0[1] - info.y0[0] + PI / 12.0).abs() < 1e-14);
 }
 
-/// At the initial state the dominant eigenvalue is real, of order −1e5 (001 §3.1: "a
+/// At the initial state the dominant eigenvalue is real, of order −1e5 (Negrut et al. 2003 §3.1: "a
 /// real part of the order −10E5"), with a small imaginary part.
 #[test]
-fn issue_6_rsda_dominant_eigenvalue() {
+fn rsda_dominant_eigenvalue() {
     let (info, model) = build("double-pendulum-rsda", &BTreeMap::new()).unwrap();
     let ev = model.jacobian(0.0, &info.y0).unwrap().complex_eigenvalues();
     let dominant = ev
@@ -43,7 +43,7 @@ fn issue_6_rsda_dominant_eigenvalue() {
 /// Without damping, rk4 conserves the energy (kinetic + gravity + springs); with the
 /// seed's damping the energy only decreases and body 1 swings down towards 3π/2.
 #[test]
-fn issue_6_rsda_energy() {
+fn rsda_energy() {
     let mut s = spec("double-pendulum-rsda", "rk4", 2e-5, 0.5);
     s.params.insert("c1".into(), 0.0);
     s.params.insert("c2".into(), 0.0);
@@ -76,7 +76,7 @@ fn issue_6_rsda_energy() {
         y[0]
     );
     assert!(rise < 1e-9 * e[0].abs(), "{rise}");
-    // The seed (Fig. 2): θ1 between about 4 and 6, settling at 3π/2; θ̇1 between −10 and 7.
+    // The paper (Fig. 2): θ1 between about 4 and 6, settling at 3π/2; θ̇1 between −10 and 7.
     assert!(lo > 3.5 && hi < 6.4, "θ1 ∈ [{lo}, {hi}]");
     assert!((y[0] - 1.5 * PI).abs() < 0.15, "θ1(2) = {}", y[0]);
     assert!(wlo > -12.0 && whi < 9.0, "θ̇1 ∈ [{wlo}, {whi}]");

@@ -1,4 +1,4 @@
-//! The stiff double pendulum of seed 000 §2 in body coordinates.
+//! The stiff double pendulum of Gil, Sanfelice & Nikravesh (LLM) §2 in body coordinates.
 
 use super::common::spec;
 use odelab::model::{build, catalog};
@@ -14,7 +14,7 @@ fn fast_frequency() -> f64 {
 /// The default state satisfies both joints at position and velocity level, for the
 /// default and for changed lengths (default_y0 follows the parameters).
 #[test]
-fn issue_6_stiff_pendulum_default_state_is_consistent() {
+fn stiff_pendulum_default_state_is_consistent() {
     let info = catalog()
         .into_iter()
         .find(|m| m.id == "double-pendulum-stiff")
@@ -53,7 +53,7 @@ fn issue_6_stiff_pendulum_default_state_is_consistent() {
 /// consistent state stays consistent to second order; the analytic Jacobian of eqs.
 /// (10)–(15) matches central differences at a moving, consistent state with damping.
 #[test]
-fn issue_6_stiff_pendulum_jacobian_at_a_moving_state() {
+fn stiff_pendulum_jacobian_at_a_moving_state() {
     let mut p = BTreeMap::new();
     p.insert("c".to_string(), 3.0);
     p.insert("bend0".to_string(), 0.01);
@@ -98,7 +98,7 @@ fn issue_6_stiff_pendulum_jacobian_at_a_moving_state() {
 /// rk4 at a step that resolves the spring's fast mode conserves the energy, and the
 /// constraint drift of the index-1 formulation stays small over a short run.
 #[test]
-fn issue_6_stiff_pendulum_energy_and_constraint_drift() {
+fn stiff_pendulum_energy_and_constraint_drift() {
     let w = fast_frequency();
     let h = 1e-4;
     eprintln!("fastest |λ| = {w}, h|λ| = {}", h * w);
@@ -137,7 +137,7 @@ fn issue_6_stiff_pendulum_energy_and_constraint_drift() {
 /// accelerations as the body-coordinate saddle-point solve, at consistent states, and
 /// the same trajectory.
 #[test]
-fn issue_6_stiff_pendulum_matches_the_joint_angle_formulation() {
+fn stiff_pendulum_matches_the_joint_angle_formulation() {
     let k = 3000.0f64.to_degrees();
     let mut p = BTreeMap::new();
     for (n, v) in [

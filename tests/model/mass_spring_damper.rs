@@ -1,4 +1,4 @@
-//! The mass–spring–damper of seed 002 eq. (7.7) and its closed-form solution.
+//! The mass–spring–damper of Schwab & Delhaes eq. (7.7) and its closed-form solution.
 
 use odelab::model::build;
 use std::collections::BTreeMap;

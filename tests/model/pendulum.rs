@@ -1,4 +1,4 @@
-//! The undamped pendulum of seed 002 Fig. 7.5.
+//! The undamped pendulum of Schwab & Delhaes Fig. 7.5.
 
 use odelab::model::build;
 use std::collections::BTreeMap;

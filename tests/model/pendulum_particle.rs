@@ -1,12 +1,12 @@
-//! The pendulum-plus-particle of seed 003 Fig. 6 (with the METHODS.md corrections).
+//! The pendulum-plus-particle of Gil, Sanfelice & Nikravesh 2013 Fig. 6 (with the the Sources panel's errata corrections).
 
 use super::common::spec;
 use odelab::model::{build, catalog};
 use std::collections::BTreeMap;
 
-/// The fast eigenvalue is ±i√(k/m2) ≈ ±707.1i (METHODS.md), not (k/m2)i = 5e5i.
+/// The fast eigenvalue is ±i√(k/m2) ≈ ±707.1i (the Sources panel's errata), not (k/m2)i = 5e5i.
 #[test]
-fn issue_6_pendulum_particle_fast_eigenvalue() {
+fn pendulum_particle_fast_eigenvalue() {
     let (info, model) = build("pendulum-particle", &BTreeMap::new()).unwrap();
     let j = model.jacobian(0.0, &info.y0).unwrap();
     let ev = j.complex_eigenvalues();
@@ -23,9 +23,9 @@ fn issue_6_pendulum_particle_fast_eigenvalue() {
 }
 
 /// rk4 conserves eq. (68)'s energy at a step inside its stability interval
-/// (h·707 = 0.71), and blows up at the seed's h = 0.005 (hλ = 3.54i > 2.83i).
+/// (h·707 = 0.71), and blows up at the paper's h = 0.005 (hλ = 3.54i > 2.83i).
 #[test]
-fn issue_6_pendulum_particle_energy_and_rk4_blow_up() {
+fn pendulum_particle_energy_and_rk4_blow_up() {
     let sol = odelab::solve(&spec("pendulum-particle", "rk4", 1e-3, 2.0)).unwrap();
     assert!(sol.warning.is_none());
     let e = &sol.outputs[0].1;
@@ -46,7 +46,7 @@ fn issue_6_pendulum_particle_energy_and_rk4_blow_up() {
 /// The default state puts the particle at the bar's tip, at rest, for the chosen L and
 /// θ0; the catalogue's y0 is that state for the default parameters.
 #[test]
-fn issue_6_pendulum_particle_default_state_follows_the_parameters() {
+fn pendulum_particle_default_state_follows_the_parameters() {
     let info = catalog()
         .into_iter()
         .find(|m| m.id == "pendulum-particle")
@@ -70,12 +70,12 @@ fn issue_6_pendulum_particle_default_state_follows_the_parameters() {
     ));
 }
 
-/// The hinge elimination agrees with the seed's own body-coordinate equations (63)–(64):
-/// solving [[M, −Dᵀ], [D, 0]] (q̈, λ) = (f, γ) for the bar with the seed's s and D (and
+/// The hinge elimination agrees with the paper's own body-coordinate equations (63)–(64):
+/// solving [[M, −Dᵀ], [D, 0]] (q̈, λ) = (f, γ) for the bar with the paper's s and D (and
 /// γ = −Ḋq̇) gives the same θ̈, and the particle's r̈2 is eq. (66) with the corrected
-/// gravity sign (METHODS.md).
+/// gravity sign (the Sources panel's errata).
 #[test]
-fn issue_6_pendulum_particle_matches_the_body_coordinate_equations() {
+fn pendulum_particle_matches_the_body_coordinate_equations() {
     use nalgebra::{DMatrix, DVector};
     let (_, model) = build("pendulum-particle", &BTreeMap::new()).unwrap();
     let (m1, j1, l, m2, k, g) = (100.0, 100.0, 1.0, 1e-5, 5.0, 9.81);

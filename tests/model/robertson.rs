@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 /// Hairer–Wanner's y(40) ≈ (0.7158271, 9.185e-6, 0.2841637) at h = 5e-4 (inside rk4's
 /// stability limit ≈ 2.8/3400 set by the fast eigenvalue at t = 40).
 #[test]
-fn issue_6_robertson_conserves_mass_and_reaches_the_reference() {
+fn robertson_conserves_mass_and_reaches_the_reference() {
     let sol = odelab::solve(&spec("robertson", "rk4", 5e-4, 40.0)).unwrap();
     let defect = &sol.outputs[0];
     assert_eq!(defect.0, "mass defect");
@@ -24,7 +24,7 @@ fn issue_6_robertson_conserves_mass_and_reaches_the_reference() {
 
 /// The Jacobian's columns sum to zero (conservation), at any state.
 #[test]
-fn issue_6_robertson_jacobian_columns_sum_to_zero() {
+fn robertson_jacobian_columns_sum_to_zero() {
     let (_, model) = build("robertson", &BTreeMap::new()).unwrap();
     let j = model.jacobian(0.0, &[0.7, 3e-5, 0.3]).unwrap();
     for c in 0..3 {
@@ -34,7 +34,7 @@ fn issue_6_robertson_jacobian_columns_sum_to_zero() {
 }
 
 #[test]
-fn issue_6_robertson_rates_must_be_positive() {
+fn robertson_rates_must_be_positive() {
     let mut p = BTreeMap::new();
     p.insert("k2".to_string(), -1.0);
     assert!(matches!(

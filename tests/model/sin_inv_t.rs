@@ -1,4 +1,4 @@
-//! The sin(1/t) rotation of seed 000 eq. (35).
+//! The sin(1/t) rotation of Gil, Sanfelice & Nikravesh (LLM) eq. (35).
 
 use super::common::{final_error, spec};
 use odelab::model::{build, catalog};
@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use std::f64::consts::FRAC_1_PI;
 
 /// The model declares t0 = 1/π; at t0 the exact solution is x(1/π) = [0, −1, 1/π]
-/// (000 eq. (35)), which is the default y0, and it equals [sin(1/t), cos(1/t), t]
+/// (Gil, Sanfelice & Nikravesh (LLM) eq. (35)), which is the default y0, and it equals [sin(1/t), cos(1/t), t]
 /// (eq. (36)) later on.
 #[test]
-fn issue_6_sin_inv_t_exact_at_its_start_and_eq_36() {
+fn sin_inv_t_exact_at_its_start_and_eq_36() {
     let info = catalog().into_iter().find(|m| m.id == "sin-inv-t").unwrap();
     assert_eq!(info.t0, FRAC_1_PI);
     let (_, model) = build("sin-inv-t", &BTreeMap::new()).unwrap();
@@ -30,7 +30,7 @@ fn issue_6_sin_inv_t_exact_at_its_start_and_eq_36() {
 
 /// The exact solution satisfies the ODE (central differences), from a start of its own.
 #[test]
-fn issue_6_sin_inv_t_exact_satisfies_the_ode() {
+fn sin_inv_t_exact_satisfies_the_ode() {
     let (_, model) = build("sin-inv-t", &BTreeMap::new()).unwrap();
     let (t0, y0) = (0.4, [0.3, 0.8, 0.45]);
     for t in [0.41, 0.6, 1.5] {
@@ -53,7 +53,7 @@ fn issue_6_sin_inv_t_exact_satisfies_the_ode() {
 /// rk4 from t0 = 1/π (given explicitly, as the driver does not read the model's t0
 /// yet) to t = 1 converges to the exact solution at fourth order.
 #[test]
-fn issue_6_sin_inv_t_rk4_converges_from_one_over_pi() {
+fn sin_inv_t_rk4_converges_from_one_over_pi() {
     let mut errs = vec![];
     let hs = [0.01, 0.005, 0.0025];
     for h in hs {

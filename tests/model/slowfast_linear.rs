@@ -1,4 +1,4 @@
-//! The slow/fast linear test equation of seed 003 eq. (50).
+//! The slow/fast linear test equation of Gil, Sanfelice & Nikravesh 2013 eq. (50).
 
 use super::common::{final_error, spec};
 use nalgebra::Complex;
@@ -15,7 +15,7 @@ fn with(alpha: f64, beta: f64) -> Box<dyn Model> {
 /// e^{tA} y0 starts at y0 and satisfies y' = Ay (central differences), on both branches
 /// of the closed form (small and large Re d) and at the double eigenvalue α = 1, β = 0.
 #[test]
-fn issue_6_slowfast_exact_solution_satisfies_the_ode() {
+fn slowfast_exact_solution_satisfies_the_ode() {
     for (alpha, beta) in [
         (100.0, 0.1),
         (1.0, 0.0),
@@ -51,9 +51,9 @@ fn issue_6_slowfast_exact_solution_satisfies_the_ode() {
 }
 
 /// The Jacobian's eigenvalues are λs·eig([[1, β], [αβ, α]]): for weak coupling the fast
-/// one is ≈ λf = αλs (003 eq. (51)), and each appears with its conjugate (real form).
+/// one is ≈ λf = αλs (Gil, Sanfelice & Nikravesh 2013 eq. (51)), and each appears with its conjugate (real form).
 #[test]
-fn issue_6_slowfast_eigenvalues_are_slow_and_fast() {
+fn slowfast_eigenvalues_are_slow_and_fast() {
     let model = with(100.0, 0.1);
     let j = model.jacobian(0.0, &[0.0; 4]).unwrap();
     let ev = j.complex_eigenvalues();
@@ -82,7 +82,7 @@ fn issue_6_slowfast_eigenvalues_are_slow_and_fast() {
 
 /// rk4 inside its stability region converges to the exact solution.
 #[test]
-fn issue_6_slowfast_rk4_matches_exact() {
+fn slowfast_rk4_matches_exact() {
     // |hλf| = 0.01·100·√2 ≈ 1.4 < 2.8.
     let sol = odelab::solve(&spec("slowfast-linear", "rk4", 0.01, 5.0)).unwrap();
     let err = final_error(&sol);

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 /// The Jacobian's lower-right entry is μ(1 − y1²): −3000 at the default start, the
 /// stiffness an explicit method must resolve.
 #[test]
-fn issue_6_van_der_pol_stiffness_at_the_start() {
+fn van_der_pol_stiffness_at_the_start() {
     let (info, model) = build("van-der-pol", &BTreeMap::new()).unwrap();
     let j = model.jacobian(0.0, &info.y0).unwrap();
     assert_eq!(j[(1, 1)], -3000.0);
@@ -39,7 +39,7 @@ fn vdp_end(h: f64) -> Vec<f64> {
 /// debug build: run with `cargo test --release -- --ignored`.
 #[test]
 #[ignore = "9e7 rk4 steps: run in release mode with --ignored"]
-fn issue_6_van_der_pol_reference_value() {
+fn van_der_pol_reference_value() {
     let reference = [-1.51060693674397, 1.1783800007312e-3];
     let coarse = vdp_end(1e-4);
     let fine = vdp_end(5e-5);

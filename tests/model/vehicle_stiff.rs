@@ -1,13 +1,13 @@
-//! The stiff half-car over a bump (after seed 001 §3.2).
+//! The stiff half-car over a bump (after Negrut et al. 2003 §3.2).
 
 use super::common::spec;
 use odelab::model::build;
 use std::collections::BTreeMap;
 
-/// The dominant eigenvalue is real, ≈ −2.6e5 (001 §3.2: "a real component of
+/// The dominant eigenvalue is real, ≈ −2.6e5 (Negrut et al. 2003 §3.2: "a real component of
 /// approximately −2.6E5, and a small imaginary part").
 #[test]
-fn issue_6_vehicle_dominant_eigenvalue() {
+fn vehicle_dominant_eigenvalue() {
     let (info, model) = build("vehicle-stiff", &BTreeMap::new()).unwrap();
     let ev = model.jacobian(0.0, &info.y0).unwrap().complex_eigenvalues();
     let dominant = ev
@@ -21,10 +21,10 @@ fn issue_6_vehicle_dominant_eigenvalue() {
 }
 
 /// The road inputs: the front wheel meets the bump at 0.5 s and the rear one at 1.2 s
-/// (the seed's times), each is lifted by at most the bump's radius 0.05 m, and ∂f/∂t
+/// (the paper's times), each is lifted by at most the bump's radius 0.05 m, and ∂f/∂t
 /// agrees with central differences inside the pieces of the profile.
 #[test]
-fn issue_6_vehicle_road_input() {
+fn vehicle_road_input() {
     let (_, model) = build("vehicle-stiff", &BTreeMap::new()).unwrap();
     let road = |t: f64| {
         let mut out = [0.0; 4];
@@ -62,7 +62,7 @@ fn issue_6_vehicle_road_input() {
 /// unstretched; the tyre load still excites its fast mode, √(ks/mu) ≈ 1600 rad/s, so the
 /// step resolves it: h·1600 ≈ 0.03; at h = 1e-4 the drift is 1.7e-5 relative).
 #[test]
-fn issue_6_vehicle_undamped_energy() {
+fn vehicle_undamped_energy() {
     let mut s = spec("vehicle-stiff", "rk4", 2e-5, 0.45);
     for p in ["cs", "ct"] {
         s.params.insert(p.into(), 0.0);
@@ -83,7 +83,7 @@ fn issue_6_vehicle_undamped_energy() {
 /// rk4 needs h ≲ 2.79/2.6e5 ≈ 1.07e-5 (stiffness, not accuracy): at h = 1e-5 it runs
 /// over both bumps; at h = 1.2e-5 it blows up once the bump excites the fast mode. The chassis rises by millimetres.
 #[test]
-fn issue_6_vehicle_rk4_stability_limit() {
+fn vehicle_rk4_stability_limit() {
     let sol = odelab::solve(&spec("vehicle-stiff", "rk4", 1e-5, 2.0)).unwrap();
     assert!(sol.warning.is_none());
     let hgt = &sol.outputs[0].1;

@@ -1,15 +1,15 @@
-//! The 001 Tables 4–6 layout on the RSDA double pendulum: the two formulations side by
+//! The Negrut et al. 2003 Tables 4–6 layout on the RSDA double pendulum: the two formulations side by
 //! side (work, drift, time, error of φ1 and φ̇1 against a fine reference), and the
-//! Table 5 step counts beside the seed's.
+//! Table 5 step counts beside the paper's.
 
 use super::formulations::spec;
 use odelab::compare::compare_formulations;
 
-/// Seed 001 Table 5: steps of the Rosenbrock–Nyström code for tolerance 10^k.
+/// Negrut et al. 2003 Table 5: steps of the Rosenbrock–Nyström code for tolerance 10^k.
 const SEED_TABLE5: [(i32, u64); 4] = [(-2, 29), (-3, 49), (-4, 85), (-5, 148)];
 
 #[test]
-fn issue_8_compare_formulations_rsda_counts() {
+fn compare_formulations_rsda_counts() {
     let start = std::time::Instant::now();
     let clock = move || start.elapsed().as_secs_f64() * 1e3;
     let mut pinned = vec![];
@@ -61,10 +61,10 @@ fn issue_8_compare_formulations_rsda_counts() {
     );
 }
 
-/// The seed's independent coordinates (the two angles): Φ_u is then constant and well
+/// The paper's independent coordinates (the two angles): Φ_u is then constant and well
 /// conditioned, no re-partition, and the step counts come close to Table 5.
 #[test]
-fn issue_8_state_space_with_angles_table5() {
+fn state_space_with_angles_table5() {
     let start = std::time::Instant::now();
     let clock = move || start.elapsed().as_secs_f64() * 1e3;
     let mut pinned = vec![];
@@ -94,7 +94,7 @@ fn issue_8_state_space_with_angles_table5() {
 /// The Tables 4–6 layout on the stiff vehicle: chassis height y_c against the same
 /// mechanism's state-space run at 1e-10 (the native half-car differs by its modelling).
 #[test]
-fn issue_8_compare_formulations_vehicle() {
+fn compare_formulations_vehicle() {
     let start = std::time::Instant::now();
     let clock = move || start.elapsed().as_secs_f64() * 1e3;
     let mut s = spec("vehicle-stiff", None, "ros4", 1e-5);

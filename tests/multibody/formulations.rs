@@ -39,7 +39,7 @@ fn last(s: &[f64]) -> f64 {
 /// RSDA double pendulum: body angles and energy at t = 2 agree to the integration
 /// tolerance; drift numbers.
 #[test]
-fn issue_8_formulations_agree_on_rsda_pendulum() {
+fn formulations_agree_on_rsda_pendulum() {
     let tol = 1e-7;
     let native = odelab::solve(&spec("double-pendulum-rsda", None, "ros4", tol)).unwrap();
     let aug = odelab::solve(&spec(
@@ -88,11 +88,11 @@ fn issue_8_formulations_agree_on_rsda_pendulum() {
     assert!(max(output(&ss, "velocity constraint |Φq q̇|")) < 1e-10);
 }
 
-/// The stiff double pendulum of 000 §2: native body-coordinate model, the generic
+/// The stiff double pendulum of Gil, Sanfelice & Nikravesh (LLM) §2: native body-coordinate model, the generic
 /// augmented one and the state-space one agree; f and J of the generic augmented model
 /// equal the native model's (same equations).
 #[test]
-fn issue_8_formulations_agree_on_stiff_pendulum() {
+fn formulations_agree_on_stiff_pendulum() {
     let tol = 1e-7;
     let mut runs = vec![];
     for f in [None, Some("augmented"), Some("state-space")] {
@@ -157,10 +157,10 @@ fn issue_8_formulations_agree_on_stiff_pendulum() {
     assert!(df < 1e-9 && dj < 1e-12);
 }
 
-/// 000 eqs. (10)–(15) against central finite differences, on every constrained model,
+/// Gil, Sanfelice & Nikravesh (LLM) eqs. (10)–(15) against central finite differences, on every constrained model,
 /// at a state with nonzero velocities, with and without Baumgarte terms.
 #[test]
-fn issue_8_constrained_jacobian_matches_finite_differences() {
+fn constrained_jacobian_matches_finite_differences() {
     for id in [
         "double-pendulum-rsda",
         "double-pendulum-stiff",
@@ -212,7 +212,7 @@ fn issue_8_constrained_jacobian_matches_finite_differences() {
 
 /// Baumgarte and projection keep the drift of the augmented formulation down.
 #[test]
-fn issue_8_baumgarte_and_projection_reduce_drift() {
+fn baumgarte_and_projection_reduce_drift() {
     let mut drifts = vec![];
     for stab in [None, Some("baumgarte"), Some("projection")] {
         let mut s = spec("double-pendulum-rsda", Some("augmented"), "ros4", 1e-4);
@@ -245,7 +245,7 @@ fn issue_8_baumgarte_and_projection_reduce_drift() {
 /// becomes ill-conditioned and is replaced; a tight limit forces more re-partitions;
 /// the run keeps going and keeps Φ at Newton tolerance.
 #[test]
-fn issue_8_partition_check_repartitions_and_keeps_running() {
+fn partition_check_repartitions_and_keeps_running() {
     for limit in [None, Some(5.0)] {
         let mut s = spec("double-pendulum-rsda", Some("state-space"), "ros4", 1e-6);
         s.partition_limit = limit;
@@ -276,7 +276,7 @@ fn issue_8_partition_check_repartitions_and_keeps_running() {
 
 /// A partition that no choice can fix is a typed error with t and h.
 #[test]
-fn issue_8_unfixable_partition_and_singular_saddle_point_are_typed_errors() {
+fn unfixable_partition_and_singular_saddle_point_are_typed_errors() {
     let mut s = spec("double-pendulum-rsda", Some("state-space"), "ros4", 1e-6);
     s.partition_limit = Some(1.000001);
     match odelab::solve(&s) {
@@ -313,7 +313,7 @@ fn issue_8_unfixable_partition_and_singular_saddle_point_are_typed_errors() {
 
 /// Newton recovery failing (a v with no u: body 2 placed out of reach) is a typed error.
 #[test]
-fn issue_8_newton_recovery_failure_is_typed() {
+fn newton_recovery_failure_is_typed() {
     let s = spec("double-pendulum-rsda", Some("state-space"), "ros4", 1e-6);
     let (info, m) = odelab::multibody::build(&s.formulation_request())
         .unwrap()
@@ -334,10 +334,10 @@ fn issue_8_newton_recovery_failure_is_typed() {
     assert!(matches!(e, OdeError::ConstraintNewtonFailed { t, h, .. } if t == 1.5 && h == 0.001));
 }
 
-/// The pendulum with the particle (003 eqs. 63–64, hinge as a constraint) in both
+/// The pendulum with the particle (Gil, Sanfelice & Nikravesh 2013 eqs. 63–64, hinge as a constraint) in both
 /// formulations agrees with the hinge-eliminated native model.
 #[test]
-fn issue_8_pendulum_particle_in_both_formulations() {
+fn pendulum_particle_in_both_formulations() {
     let mut out = vec![];
     for f in [None, Some("augmented"), Some("state-space")] {
         let mut s = spec("pendulum-particle", f, "ros4", 1e-7);
@@ -365,7 +365,7 @@ fn issue_8_pendulum_particle_in_both_formulations() {
 /// serves every method that needs one; bdf2 restarts its history after each
 /// re-partition.
 #[test]
-fn issue_8_state_space_with_other_stiff_methods() {
+fn state_space_with_other_stiff_methods() {
     let native = odelab::solve(&spec("double-pendulum-rsda", None, "ros4", 1e-8)).unwrap();
     let p_ref = native.y[4 * (native.t.len() - 1)];
     for (method, h, limit) in [

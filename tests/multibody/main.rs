@@ -1,4 +1,4 @@
-//! Issue 8: constrained multibody formulations (augmented, state-space), Table 2 ros4.
+//! constrained multibody formulations (augmented, state-space), Table 2 ros4.
 
 mod comparison;
 mod formulations;

@@ -1,4 +1,4 @@
-//! Issue 8: `vehicle-stiff` in body coordinates (chassis and two unsprung bodies on
+//! `vehicle-stiff` in body coordinates (chassis and two unsprung bodies on
 //! translational joints, tyres on the road), augmented and state-space, against the
 //! native half-car.
 
@@ -16,7 +16,7 @@ fn max_gap(a: &[f64], b: &[f64]) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// The seed's Fig. 4 run: 5 s at rtol = atol = 1e-6, hMax 5 ms (the bump lasts ~0.1 s
+/// The paper's Fig. 4 run: 5 s at rtol = atol = 1e-6, hMax 5 ms (the bump lasts ~0.1 s
 /// per wheel), output every 10 ms.
 fn run(formulation: Option<&str>, method: &str) -> Solution {
     let mut s = spec("vehicle-stiff", formulation, method, 1e-6);
@@ -26,7 +26,7 @@ fn run(formulation: Option<&str>, method: &str) -> Solution {
 }
 
 #[test]
-fn issue_8_vehicle_state_space_and_augmented_agree_and_follow_the_native_half_car() {
+fn vehicle_state_space_and_augmented_agree_and_follow_the_native_half_car() {
     let native = run(None, "ros4");
     let aug = run(Some("augmented"), "ros4");
     let ss = run(Some("state-space"), "ros4");
@@ -69,7 +69,7 @@ fn issue_8_vehicle_state_space_and_augmented_agree_and_follow_the_native_half_ca
     // The body model differs from the small-angle native one by O(θ²) and by reading
     // the road at each wheel's x (a pitching chassis moves its wheels by ~mm).
     assert!(gap_native < 2e-3);
-    // The bump lifts the chassis by ~29 mm and it settles at the seed's 0.71 m.
+    // The bump lifts the chassis by ~29 mm and it settles at the paper's 0.71 m.
     assert!(max(hs) > 0.735 && max(hs) < 0.745);
     assert!((hs[500] - 0.71).abs() < 1e-4);
     // State-space keeps Φ at round-off, augmented drifts.
@@ -95,9 +95,9 @@ fn issue_8_vehicle_state_space_and_augmented_agree_and_follow_the_native_half_ca
 }
 
 /// Stiff versus explicit in the state-space form: ros4 takes steps of milliseconds,
-/// dp45 is held to |hλ| ≤ 3.3 by the suspension's eigenvalue near −2.6e5 (001 §3.2).
+/// dp45 is held to |hλ| ≤ 3.3 by the suspension's eigenvalue near −2.6e5 (Negrut et al. 2003 §3.2).
 #[test]
-fn issue_8_vehicle_state_space_ros4_against_dp45() {
+fn vehicle_state_space_ros4_against_dp45() {
     let mut stiff = spec("vehicle-stiff", Some("state-space"), "ros4", 1e-3);
     stiff.h_max = Some(5e-3);
     stiff.t1 = Some(0.2);

@@ -1,4 +1,4 @@
-// Issue 9: every JS entry point has a budget and refuses non-finite input with a
+// every JS entry point has a budget and refuses non-finite input with a
 // message, through the real wasm module; nothing a caller passes can abort the module.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';

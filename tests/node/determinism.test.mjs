@@ -1,4 +1,4 @@
-// Issue 9: the same input gives bitwise the same output natively and in WASM. The
+// the same input gives bitwise the same output natively and in WASM. The
 // native side is computed in this same run (`cargo run --example determinism`: every
 // built-in model × every method that applies, hashed); each spec is solved again here
 // through pkg/ and the FNV-1a hashes of the bytes of t, y, the outputs, yEval and the

@@ -68,7 +68,7 @@ test('the run package refuses what it leaves out with code "not-in-this-build"; 
 });
 
 test('the run package, fetched before the first plot, stays within 400 KB raw and 150 KB gzip -9', () => {
-  // Issue 17's budget. What pkg/ holds is chosen by cargo features (Cargo.toml): code
+  // The budget. What pkg/ holds is chosen by cargo features (Cargo.toml): code
   // that only user systems, formulations, custom tableaux or slowfast reach belongs
   // behind `full`, in the labs package.
   const bytes = readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url));
@@ -101,7 +101,7 @@ test('methods() lists the catalogue with its metadata', () => {
   assert.equal(list.find((m) => m.id === 'rk4').order, 4);
 });
 
-test('models() lists mass-spring-damper and pendulum with defaults from the seeds', () => {
+test('models() lists mass-spring-damper and pendulum with defaults from the sources', () => {
   const list = models();
   const msd = list.find((m) => m.id === 'mass-spring-damper');
   const pendulum = list.find((m) => m.id === 'pendulum');
@@ -127,7 +127,7 @@ test('solve returns Float64Arrays, row-major y, stats', () => {
   assert.equal(sol.stats.nfev, 4000);
   assert.equal(sol.stats.nsteps, 1000);
   assert.ok(sol.exact instanceof Float64Array);
-  // Issue 2: RK4 at h = 0.001 on [0, 1] matches the exact solution to 1e-9.
+  // RK4 at h = 0.001 on [0, 1] matches the exact solution to 1e-9.
   let worst = 0;
   for (let i = 0; i < sol.y.length; i++) worst = Math.max(worst, Math.abs(sol.y[i] - sol.exact[i]));
   assert.ok(worst < 1e-9, `max error ${worst}`);
@@ -142,14 +142,14 @@ test('params, y0 and t0 are honoured', () => {
   assert.ok(Math.abs(sol.outputs.energy[0] - 9.81 * 2 * (1 - Math.cos(0.5))) < 1e-14);
 });
 
-test('Euler blows up visibly on the pendulum while RK4 keeps the energy (002 Fig. 7.5)', () => {
+test('Euler blows up visibly on the pendulum while RK4 keeps the energy (Schwab & Delhaes Fig. 7.5)', () => {
   const euler = solve({ model: 'pendulum', method: 'euler', t1: 10, h: 0.01 }).outputs.energy;
   const rk4 = solve({ model: 'pendulum', method: 'rk4', t1: 10, h: 0.01 }).outputs.energy;
   assert.ok(euler.at(-1) > 2 * euler[0], `euler energy ${euler[0]} -> ${euler.at(-1)}`);
   assert.ok(Math.abs(rk4.at(-1) - rk4[0]) < 1e-6 * rk4[0]);
 });
 
-test('issue 2: bad specs throw an Error that says what was wrong', () => {
+test('bad specs throw an Error that says what was wrong', () => {
   const base = { model: 'pendulum', method: 'rk4', t1: 1, h: 0.01 };
   const cases = [
     [{ ...base, h: 0 }, /step size h must be a positive number, got h = 0/],
@@ -195,7 +195,7 @@ test('Integrator steps one step at a time and matches solve', () => {
   it.free();
 });
 
-test('issue 3: adaptive dp45 through the package: counts, h and errEst arrays, events', () => {
+test('adaptive dp45 through the package: counts, h and errEst arrays, events', () => {
   const sol = solve({ model: 'pendulum', method: 'dp45', t1: 100, rtol: 1e-8, atol: 1e-10 });
   // SciPy's RK45 takes 21,626 f-evaluations on this problem (measured once).
   assert.equal(sol.stats.nfev, 21627);
@@ -232,7 +232,7 @@ test('the labs refuse misspelt keys like solve does: spectrum, convergence (and 
   );
 });
 
-// Issue 7, "Your own method": the tableau editor's calls (method "custom" runs in the
+// "Your own method": the tableau editor's calls (method "custom" runs in the
 // whole engine, the labs package).
 function rk4Typed() {
   return {
@@ -241,7 +241,7 @@ function rk4Typed() {
   };
 }
 
-test('issue 7: analyzeTableau reports order 4, 17 conditions and R(z) of RK4 typed as fractions', () => {
+test('analyzeTableau reports order 4, 17 conditions and R(z) of RK4 typed as fractions', () => {
   const a = analyzeTableau(rk4Typed());
   assert.equal(a.order, 4);
   assert.equal(a.stages, 4);
@@ -255,14 +255,14 @@ test('issue 7: analyzeTableau reports order 4, 17 conditions and R(z) of RK4 typ
   assert.deepEqual(a.c, [0, 0.5, 0.5, 1]);
 });
 
-test('issue 7: analyzeTableau throws Errors naming the entry and unknown keys', () => {
+test('analyzeTableau throws Errors naming the entry and unknown keys', () => {
   assert.throws(() => analyzeTableau({ ...rk4Typed(), a: [['0', '0', '0', '0'], ['1/x', '0', '0', '0'], ['0', '1/2', '0', '0'], ['0', '0', '1', '0']] }),
     (e) => e instanceof Error && e.message.includes('row 2, column 1'));
   assert.throws(() => analyzeTableau({ ...rk4Typed(), bhat: ['1', '0', '0', '0'] }), /unknown field "bhat".*bHat/);
   assert.throws(() => analyzeTableau({ a: [[0]], b: [true] }), Error);
 });
 
-test('issue 7: solve runs method "custom" bit for bit like rk4; stabilityFacts reads the same tableau', () => {
+test('solve runs method "custom" bit for bit like rk4; stabilityFacts reads the same tableau', () => {
   const mine = labsPackage.solve({ model: 'pendulum', method: 'custom', tableau: rk4Typed(), h: 0.01, t1: 2 });
   const theirs = solve({ model: 'pendulum', method: 'rk4', h: 0.01, t1: 2 });
   assert.deepEqual(mine.y, theirs.y);

@@ -15,7 +15,7 @@ fn spec(method: &str, re: [f64; 2], im: [f64; 2], n: usize) -> StabilitySpec {
 }
 
 #[test]
-fn issue_5_euler_contour_lies_on_the_circle_and_is_closed() {
+fn euler_contour_lies_on_the_circle_and_is_closed() {
     let c: Contour = stability_contour(&spec("euler", [-2.5, 0.5], [-1.5, 1.5], 301)).unwrap();
     assert_eq!(c.len(), 1, "{:?}", c.closed);
     assert!(c.closed[0]);
@@ -32,7 +32,7 @@ fn issue_5_euler_contour_lies_on_the_circle_and_is_closed() {
 }
 
 #[test]
-fn issue_5_rk4_contour_crosses_the_axes_at_the_methods_md_values() {
+fn rk4_contour_crosses_the_axes_at_the_independently_checked_values() {
     // A grid with a row on Im ξ = 0 and a column on Re ξ = 0.
     let n = 2001;
     let c = stability_contour(&spec("rk4", [-3.0, 1.0], [-3.0, 3.0], n)).unwrap();
@@ -60,7 +60,7 @@ fn issue_5_rk4_contour_crosses_the_axes_at_the_methods_md_values() {
 }
 
 #[test]
-fn issue_5_analysis_bundles_map_contour_and_facts() {
+fn analysis_bundles_map_contour_and_facts() {
     let a = stability_analysis(&spec("llm", [-2.0, 2.0], [-2.0, 2.0], 65)).unwrap();
     assert_eq!(a.values.len(), 65 * 65);
     assert!(a.facts.a_stable);
@@ -106,7 +106,7 @@ fn axis_crossings(method: &str, left: f64, top: f64) -> (f64, f64) {
 }
 
 #[test]
-fn issue_5_grid_contours_reproduce_the_methods_md_intercepts_to_1e_4() {
+fn grid_contours_reproduce_the_independently_checked_intercepts_to_1e_4() {
     // (method, left end of the window, expected intercept, expected extent or NaN)
     let cases = [
         ("euler", -3.0, -2.0, f64::NAN),

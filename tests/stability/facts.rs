@@ -1,4 +1,4 @@
-//! METHODS.md's stability facts, by root refinement (1e-9) from every method's
+//! the Sources panel's errata's stability facts, by root refinement (1e-9) from every method's
 //! amplification.
 
 use odelab::stability::{stability_facts, StabilityFacts, StabilitySpec, TableauSpec};
@@ -17,7 +17,7 @@ fn close(x: Option<f64>, want: f64, what: &str) {
 }
 
 #[test]
-fn issue_5_real_intercepts_and_imaginary_extents_of_methods_md() {
+fn real_intercepts_and_imaginary_extents_match_the_independent_values() {
     close(facts("rk4").real_intercept, -2.785293563405282, "rk4");
     close(facts("rk4").imag_extent, 2.0 * 2f64.sqrt(), "rk4 extent");
     close(facts("euler").real_intercept, -2.0, "euler");
@@ -37,12 +37,12 @@ fn issue_5_real_intercepts_and_imaginary_extents_of_methods_md() {
         -1.93460842115737,
         "am-pece",
     );
-    // midpoint2 undamped: stable iff hω ≤ 2 (METHODS.md).
+    // midpoint2 undamped: stable iff hω ≤ 2 (the Sources panel's errata).
     close(facts("midpoint2").imag_extent, 2.0, "midpoint2 extent");
 }
 
 #[test]
-fn issue_5_explicit_methods_are_not_a_stable() {
+fn explicit_methods_are_not_a_stable() {
     for id in [
         "euler",
         "heun",
@@ -59,8 +59,8 @@ fn issue_5_explicit_methods_are_not_a_stable() {
 }
 
 #[test]
-fn issue_5_a_and_l_stability_of_the_implicit_and_exponential_methods() {
-    // Backward Euler: A- and L-stable, whole negative axis stable (METHODS.md).
+fn a_and_l_stability_of_the_implicit_and_exponential_methods() {
+    // Backward Euler: A- and L-stable, whole negative axis stable (the Sources panel's errata).
     let be = facts("backward-euler");
     assert!(be.a_stable && be.l_stable, "{be:?}");
     assert_eq!(be.real_intercept, Some(f64::NEG_INFINITY));
@@ -73,7 +73,7 @@ fn issue_5_a_and_l_stability_of_the_implicit_and_exponential_methods() {
     let llm = facts("llm");
     assert!(llm.a_stable && llm.l_stable, "{llm:?}");
     assert_eq!(llm.imag_extent, Some(f64::INFINITY));
-    // ros4: A-stable, |R(−∞)| < 1e-6 (METHODS.md: 9.6e-9).
+    // ros4: A-stable, |R(−∞)| < 1e-6 (the Sources panel's errata: 9.6e-9).
     let ros4 = facts("ros4");
     assert!(ros4.a_stable && ros4.l_stable, "{ros4:?}");
     assert!(ros4.value_at_minus_infinity < 1e-6);
@@ -83,7 +83,7 @@ fn issue_5_a_and_l_stability_of_the_implicit_and_exponential_methods() {
 }
 
 #[test]
-fn issue_5_am3_corrector_alone_has_intercept_minus_six() {
+fn am3_corrector_alone_has_intercept_minus_six() {
     use nalgebra::Complex;
     use odelab::stability::facts::boundary_along;
     use odelab::stability::multistep::AM3;
@@ -93,7 +93,7 @@ fn issue_5_am3_corrector_alone_has_intercept_minus_six() {
 }
 
 #[test]
-fn issue_5_user_tableau_reproduces_rk4_and_an_sdirk() {
+fn user_tableau_reproduces_rk4_and_an_sdirk() {
     let rk4 = TableauSpec::from_numbers(
         vec![
             vec![0.0, 0.0, 0.0, 0.0],

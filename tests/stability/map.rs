@@ -15,7 +15,7 @@ fn spec(method: &str) -> StabilitySpec {
 }
 
 #[test]
-fn issue_5_layout_is_row_major_in_imaginary_part() {
+fn layout_is_row_major_in_imaginary_part() {
     let v = stability_map(&spec("euler")).unwrap();
     assert_eq!(v.len(), 15);
     for iy in 0..3 {
@@ -28,7 +28,7 @@ fn issue_5_layout_is_row_major_in_imaginary_part() {
 }
 
 #[test]
-fn issue_5_every_method_maps_without_nan() {
+fn every_method_maps_without_nan() {
     for id in odelab::stability::amplification::IDS {
         if *id == "custom" {
             continue;
@@ -44,7 +44,7 @@ fn issue_5_every_method_maps_without_nan() {
 }
 
 #[test]
-fn issue_5_llm_map_is_exp_of_the_real_part() {
+fn llm_map_is_exp_of_the_real_part() {
     let v = stability_map(&spec("llm")).unwrap();
     assert!((v[0] - (-3f64).exp()).abs() < 1e-16);
     let amp = Amplification::from_spec(&spec("llm")).unwrap();
@@ -53,7 +53,7 @@ fn issue_5_llm_map_is_exp_of_the_real_part() {
 
 #[test]
 #[ignore = "timing, not a test: cargo test --release -- --ignored --nocapture"]
-fn issue_5_timing_of_a_1024_squared_map() {
+fn timing_of_a_1024_squared_map() {
     for (id, alpha, beta) in [("rk4", None, None), ("slowfast", Some(100.0), Some(0.1))] {
         let s = StabilitySpec {
             method: id.into(),
@@ -93,7 +93,7 @@ fn window(
 }
 
 #[test]
-fn issue_5_backward_euler_is_unstable_only_in_the_disk_around_one() {
+fn backward_euler_is_unstable_only_in_the_disk_around_one() {
     let (v, g) = window("backward-euler", [-2.0, 4.0], [-3.0, 3.0], 121);
     for iy in 0..g.ny {
         for ix in 0..g.nx {
@@ -113,7 +113,7 @@ fn issue_5_backward_euler_is_unstable_only_in_the_disk_around_one() {
 }
 
 #[test]
-fn issue_5_llm_region_is_the_closed_left_half_plane() {
+fn llm_region_is_the_closed_left_half_plane() {
     let (v, g) = window("llm", [-3.0, 3.0], [-30.0, 30.0], 61);
     for iy in 0..g.ny {
         for ix in 0..g.nx {
@@ -123,7 +123,7 @@ fn issue_5_llm_region_is_the_closed_left_half_plane() {
 }
 
 #[test]
-fn issue_5_slowfast_with_beta_zero_has_rk4_facts() {
+fn slowfast_with_beta_zero_has_rk4_facts() {
     let f = odelab::stability::stability_facts(&StabilitySpec {
         method: "slowfast".into(),
         alpha: Some(50.0),
@@ -142,7 +142,7 @@ fn issue_5_slowfast_with_beta_zero_has_rk4_facts() {
 }
 
 #[test]
-fn issue_5_mirrored_rows_equal_direct_evaluation() {
+fn mirrored_rows_equal_direct_evaluation() {
     // A symmetric window: the upper rows are copies of the lower ones; they must agree
     // with evaluating each point directly (to rounding of the grid coordinates).
     for (id, alpha, beta) in [

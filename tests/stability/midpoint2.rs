@@ -1,4 +1,4 @@
-//! midpoint2's amplification matrix (seed 002 §7.4) against one step of the method in
+//! midpoint2's amplification matrix (Schwab & Delhaes §7.4) against one step of the method in
 //! `src/method/midpoint2.rs` on q'' = −ω²q − 2βωq'.
 
 use nalgebra::Complex;
@@ -23,7 +23,7 @@ impl System for Oscillator {
 }
 
 #[test]
-fn issue_5_midpoint2_matrix_matches_one_step_of_the_method() {
+fn midpoint2_matrix_matches_one_step_of_the_method() {
     for &(omega, beta, h) in &[
         (10.0, 0.05, 0.01),
         (3.0, 0.5, 0.3),
@@ -59,7 +59,7 @@ fn issue_5_midpoint2_matrix_matches_one_step_of_the_method() {
 }
 
 #[test]
-fn issue_5_midpoint2_undamped_has_det_one_and_is_stable_up_to_two() {
+fn midpoint2_undamped_has_det_one_and_is_stable_up_to_two() {
     for w in [0.5, 1.0, 1.9] {
         let m = matrix(Complex::new(0.0, w));
         let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];

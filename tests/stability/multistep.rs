@@ -36,7 +36,7 @@ fn check(p: &CharPoly, ys: &[C], xi: C) {
 }
 
 #[test]
-fn issue_5_am_pece_polynomial_is_the_ab3_am4_pece_recurrence() {
+fn am_pece_polynomial_is_the_ab3_am4_pece_recurrence() {
     let z = C::new(-0.7, 0.4);
     let mut ys = vec![C::new(1.0, 0.0), C::new(0.95, 0.05), C::new(0.9, 0.1)];
     for _ in 0..10 {
@@ -51,7 +51,7 @@ fn issue_5_am_pece_polynomial_is_the_ab3_am4_pece_recurrence() {
 }
 
 #[test]
-fn issue_5_ab2_am3_pece_polynomial_is_its_recurrence() {
+fn ab2_am3_pece_polynomial_is_its_recurrence() {
     let z = C::new(-0.7, 0.4);
     let mut ys = vec![C::new(1.0, 0.0), C::new(0.9, 0.1)];
     for _ in 0..10 {
@@ -69,7 +69,7 @@ fn issue_5_ab2_am3_pece_polynomial_is_its_recurrence() {
 }
 
 #[test]
-fn issue_5_ab3_and_bdf2_polynomials_are_their_recurrences() {
+fn ab3_and_bdf2_polynomials_are_their_recurrences() {
     let z = C::new(-0.3, 0.2);
     let mut ys = vec![C::new(1.0, 0.0), C::new(0.95, 0.05), C::new(0.9, 0.1)];
     for _ in 0..10 {
@@ -90,7 +90,7 @@ fn issue_5_ab3_and_bdf2_polynomials_are_their_recurrences() {
 }
 
 #[test]
-fn issue_5_max_root_of_ab3_at_its_intercept_is_one() {
+fn max_root_of_ab3_at_its_intercept_is_one() {
     let v = AB3.max_root(C::new(-6.0 / 11.0, 0.0));
     assert!((v - 1.0).abs() < 1e-12, "{v}");
     // Consistency: at ξ = 0 the principal root is 1.
@@ -98,7 +98,7 @@ fn issue_5_max_root_of_ab3_at_its_intercept_is_one() {
 }
 
 #[test]
-fn issue_5_am_pece_real_intercept() {
+fn am_pece_real_intercept() {
     use odelab::stability::facts::boundary_along;
     let value = |z: C| AM_PECE.max_root(z);
     let t = boundary_along(&value, C::new(-1.0, 0.0)).unwrap();

@@ -1,5 +1,5 @@
 //! R = N/D from tableaux: the same values as the forward substitution of `rk.rs`, and the
-//! closed forms of METHODS.md for backward Euler, w2 and ros4.
+//! closed forms of the Sources panel's errata for backward Euler, w2 and ros4.
 
 use nalgebra::Complex;
 use odelab::method::tableau;
@@ -23,7 +23,7 @@ fn rational(id: &str) -> Rational {
 }
 
 #[test]
-fn issue_5_polynomials_of_the_explicit_tableaux_match_forward_substitution() {
+fn polynomials_of_the_explicit_tableaux_match_forward_substitution() {
     for id in ["euler", "heun", "rk4", "bs23", "dp45"] {
         let r = rational(id);
         assert!(r.is_polynomial(), "{id}");
@@ -41,7 +41,7 @@ fn issue_5_polynomials_of_the_explicit_tableaux_match_forward_substitution() {
             );
         }
     }
-    // RK4: exactly the truncated exponential, 003 eq. (49).
+    // RK4: exactly the truncated exponential, Gil, Sanfelice & Nikravesh 2013 eq. (49).
     let r = rational("rk4");
     let want = [1.0, 1.0, 0.5, 1.0 / 6.0, 1.0 / 24.0];
     for (c, w) in r.num.iter().zip(want) {
@@ -50,7 +50,7 @@ fn issue_5_polynomials_of_the_explicit_tableaux_match_forward_substitution() {
 }
 
 #[test]
-fn issue_5_backward_euler_is_one_over_one_minus_z() {
+fn backward_euler_is_one_over_one_minus_z() {
     let r = rational("backward-euler");
     for z in [
         Complex::new(-3.0, 1.0),
@@ -66,7 +66,7 @@ fn issue_5_backward_euler_is_one_over_one_minus_z() {
 }
 
 #[test]
-fn issue_5_w2_matches_the_closed_form_of_methods_md() {
+fn w2_matches_the_closed_form_match_the_independent_values() {
     let g = 1.0 + std::f64::consts::FRAC_1_SQRT_2;
     let r = rational("w2");
     for z in [
@@ -82,12 +82,12 @@ fn issue_5_w2_matches_the_closed_form_of_methods_md() {
             "{z}"
         );
     }
-    // The z² coefficient γ² − 2γ + 1/2 vanishes (METHODS.md).
+    // The z² coefficient γ² − 2γ + 1/2 vanishes (the Sources panel's errata).
     assert!(r.num[2].abs() < 1e-15, "{:?}", r.num);
 }
 
 #[test]
-fn issue_5_ros4_r_at_infinity_is_about_1e_8_and_order_four() {
+fn ros4_r_at_infinity_is_about_1e_8_and_order_four() {
     let r = rational("ros4");
     let at_inf = r.modulus_at_infinity();
     println!("ros4 |R(−∞)| = {at_inf:e}");

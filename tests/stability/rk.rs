@@ -1,4 +1,4 @@
-//! The stability facts of `../shared/METHODS.md`, reproduced from the same tableaux the
+//! The stability facts of the Sources panel's errata, reproduced from the same tableaux the
 //! integrator uses (not from textbook polynomials typed in again).
 
 use nalgebra::Complex;
@@ -10,7 +10,7 @@ fn intercept(id: &str) -> f64 {
 }
 
 #[test]
-fn issue_3_real_axis_intercepts_match_methods_md() {
+fn real_axis_intercepts_match_the_independent_values() {
     let facts = [
         ("euler", -2.0),
         ("heun", -2.0),
@@ -25,7 +25,7 @@ fn issue_3_real_axis_intercepts_match_methods_md() {
 }
 
 #[test]
-fn issue_3_imaginary_axis_extents_match_methods_md() {
+fn imaginary_axis_extents_match_the_independent_values() {
     let rk4 = imaginary_axis_extent(tableau("rk4").unwrap()).unwrap();
     assert!((rk4 - 2.0 * 2f64.sqrt()).abs() < 1e-9, "{rk4}");
     let bs3 = imaginary_axis_extent(tableau("bs23").unwrap()).unwrap();
@@ -35,7 +35,7 @@ fn issue_3_imaginary_axis_extents_match_methods_md() {
     assert_eq!(imaginary_axis_extent(tableau("heun").unwrap()), None);
 }
 
-/// R(z) of RK4 is the truncated exponential of 002 §7.3, at a complex point.
+/// R(z) of RK4 is the truncated exponential of Schwab & Delhaes §7.3, at a complex point.
 #[test]
 fn rk4_stability_function_is_the_taylor_polynomial() {
     let z = Complex::new(-0.7, 1.3);

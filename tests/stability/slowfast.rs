@@ -1,8 +1,8 @@
 //! The slow/fast amplification matrix M(ξ; α, β) against one numerical step of seed
-//! 003's scheme, eqs. (43)–(47) with METHODS.md's corrections, applied to the linear
+//! 003's scheme, eqs. (43)–(47) with the Sources panel's errata's corrections, applied to the linear
 //! test equation eq. (50); and the Fig. 2–3 behaviour of its region.
 //!
-//! The step is written here from the equations (the method itself is issue 4's), with
+//! The step is written here from the equations (the method has its own tests), with
 //! the block exponentials e^{Dh} of eqs. (34)/(44) and (47) computed by a plain
 //! scaling-and-squaring Taylor series, independent of the closed forms in
 //! `src/stability/slowfast.rs`.
@@ -74,7 +74,7 @@ fn expm3(m: [[C; 3]; 3]) -> [[C; 3]; 3] {
     sum
 }
 
-/// One step of 003 eqs. (43)–(47) on eq. (50) from (x_n, z_n), with λs, α, β, h.
+/// One step of Gil, Sanfelice & Nikravesh 2013 eqs. (43)–(47) on eq. (50) from (x_n, z_n), with λs, α, β, h.
 fn scheme_step(xn: C, zn: C, lambda_s: C, alpha: f64, beta: f64, h: f64) -> (C, C) {
     // eq. (51): λf = αλs, μ = βλs, δ = βλf.
     let lf = lambda_s * alpha;
@@ -91,7 +91,7 @@ fn scheme_step(xn: C, zn: C, lambda_s: C, alpha: f64, beta: f64, h: f64) -> (C, 
     let e1 = expm3(d1.map(|r| r.map(|x| x * h)));
     let (f2, j1) = (e1[1][1], e1[0][2]);
     let int_y = (f2 - 1.0) * sigma / gz + j1;
-    // Step 2, eq. (45) with H in terms of z_n (METHODS.md), RK4 for x̂.
+    // Step 2, eq. (45) with H in terms of z_n (the Sources panel's errata), RK4 for x̂.
     let hman = |x: C| zn - (gx * (x - xn) + g(xn, zn)) / gz;
     let fs = |x: C| f(x, hman(x));
     let k1 = fs(xn);
@@ -100,7 +100,7 @@ fn scheme_step(xn: C, zn: C, lambda_s: C, alpha: f64, beta: f64, h: f64) -> (C, 
     let k4 = fs(xn + k3 * h);
     let xhat = xn + (k1 + k2 * 2.0 + k3 * 2.0 + k4) * (h / 6.0);
     let x1 = xhat + fz * int_y;
-    // Step 3, eqs. (46)–(47) with D = [[A, C, B], [0, 0, 1], [0, 0, 0]] (METHODS.md).
+    // Step 3, eqs. (46)–(47) with D = [[A, C, B], [0, 0, 1], [0, 0, 0]] (the Sources panel's errata).
     let a = gz + gx * fz / gz;
     let b = a * sigma + gx * fs(xn) / gz;
     let cc = gx * (fs(x1) - fs(xn)) / (gz * h);
@@ -111,7 +111,7 @@ fn scheme_step(xn: C, zn: C, lambda_s: C, alpha: f64, beta: f64, h: f64) -> (C, 
 }
 
 #[test]
-fn issue_5_slowfast_matrix_matches_one_numerical_step_of_the_scheme() {
+fn slowfast_matrix_matches_one_numerical_step_of_the_scheme() {
     let mut worst = 0.0f64;
     for &(alpha, beta) in &[
         (10.0, 0.1),
@@ -148,8 +148,8 @@ fn issue_5_slowfast_matrix_matches_one_numerical_step_of_the_scheme() {
 }
 
 #[test]
-fn issue_5_printed_eq_57_is_not_the_scheme() {
-    // 003 eq. (57)'s M21 = −βM11 + βe^{αξ} + (β/α)(e^{αξ} − 1) differs from the step.
+fn printed_eq_57_is_not_the_scheme() {
+    // Gil, Sanfelice & Nikravesh 2013 eq. (57)'s M21 = −βM11 + βe^{αξ} + (β/α)(e^{αξ} − 1) differs from the step.
     let (alpha, beta, ls, h) = (10.0, 0.3, C::new(-1.0, 1.0), 0.1);
     let xi = ls * h;
     let m = SlowFast { alpha, beta }.matrix(xi);
@@ -175,7 +175,7 @@ fn map(method: &str, alpha: Option<f64>, beta: Option<f64>, grid: &Grid) -> Vec<
 }
 
 #[test]
-fn issue_5_with_beta_zero_the_region_is_rk4_intersected_with_the_left_half_plane() {
+fn with_beta_zero_the_region_is_rk4_intersected_with_the_left_half_plane() {
     let grid = Grid::new([-4.0, 1.0], [-4.0, 4.0], 201, 161).unwrap();
     let rk4 = map("rk4", None, None, &grid);
     for alpha in [1.0, 10.0, 100.0] {
@@ -199,7 +199,7 @@ fn issue_5_with_beta_zero_the_region_is_rk4_intersected_with_the_left_half_plane
 }
 
 #[test]
-fn issue_5_slowfast_region_barely_changes_with_alpha() {
+fn slowfast_region_barely_changes_with_alpha() {
     let grid = Grid::new([-4.0, 1.0], [0.0, 4.0], 251, 201).unwrap();
     let base = map("slowfast", Some(10.0), Some(0.1), &grid);
     let stable_base = base.iter().filter(|&&v| v <= 1.0).count();
@@ -220,7 +220,7 @@ fn issue_5_slowfast_region_barely_changes_with_alpha() {
 }
 
 #[test]
-fn issue_5_slowfast_is_finite_at_the_removable_points() {
+fn slowfast_is_finite_at_the_removable_points() {
     // α = 0, κ = α + β² = 0 and ξ = 0 are 0/0 in the printed eqs. (55)–(56).
     for (alpha, beta) in [(0.0, 0.5), (-0.25, 0.5), (10.0, 0.1)] {
         let amp = Amplification::SlowFast(SlowFast { alpha, beta });
@@ -233,7 +233,7 @@ fn issue_5_slowfast_is_finite_at_the_removable_points() {
 }
 
 #[test]
-fn issue_5_trace_determinant_form_equals_the_matrix_spectral_radius() {
+fn trace_determinant_form_equals_the_matrix_spectral_radius() {
     use odelab::stability::slowfast::spectral_radius;
     for (alpha, beta) in [(10.0, 0.1), (100.0, 0.5), (3.0, 1.2), (0.0, 0.3)] {
         let sf = SlowFast { alpha, beta };

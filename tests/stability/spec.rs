@@ -19,7 +19,7 @@ fn err(s: StabilitySpec) -> OdeError {
 }
 
 #[test]
-fn issue_5_bad_windows_and_sizes_are_refused() {
+fn bad_windows_and_sizes_are_refused() {
     let e = err(StabilitySpec {
         nx: Some(1),
         ..good()
@@ -58,7 +58,7 @@ fn issue_5_bad_windows_and_sizes_are_refused() {
 }
 
 #[test]
-fn issue_5_unknown_methods_and_misplaced_parameters_are_refused() {
+fn unknown_methods_and_misplaced_parameters_are_refused() {
     let e = err(StabilitySpec {
         method: "rk5".into(),
         ..good()
@@ -87,7 +87,7 @@ fn issue_5_unknown_methods_and_misplaced_parameters_are_refused() {
 }
 
 #[test]
-fn issue_5_bad_tableaux_are_refused() {
+fn bad_tableaux_are_refused() {
     let with = |a: Vec<Vec<f64>>, b: Vec<f64>, c: Option<Vec<f64>>| {
         stability_facts(&StabilitySpec {
             method: "custom".into(),
@@ -110,7 +110,7 @@ fn issue_5_bad_tableaux_are_refused() {
 
 /// The JS field names, as the front end writes them (the binding reads the same struct).
 #[test]
-fn issue_5_stability_spec_reads_the_js_field_names() {
+fn stability_spec_reads_the_js_field_names() {
     let s: StabilitySpec = serde_json::from_str(
         r#"{"method":"custom","re":[-3,1],"im":[-2,2],"nx":16,"ny":8,
             "tableau":{"a":[[0,0],[1,0]],"b":[0.5,0.5],"c":[0,1]}}"#,

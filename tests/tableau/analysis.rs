@@ -14,7 +14,7 @@ fn orders(spec: &TableauSpec) -> (u32, Option<u32>) {
 }
 
 #[test]
-fn issue_7_catalogue_tableaux_have_their_orders() {
+fn catalogue_tableaux_have_their_orders() {
     assert_eq!(orders(&catalogue("euler")), (1, None));
     assert_eq!(orders(&catalogue("heun")), (2, None));
     assert_eq!(orders(&catalogue("rk4")), (4, None));
@@ -23,14 +23,14 @@ fn issue_7_catalogue_tableaux_have_their_orders() {
 }
 
 #[test]
-fn issue_7_catalogue_fsal_pairs_are_recognised() {
+fn catalogue_fsal_pairs_are_recognised() {
     assert!(analyze_tableau(&catalogue("dp45")).unwrap().fsal);
     assert!(analyze_tableau(&catalogue("bs23")).unwrap().fsal);
     assert!(!analyze_tableau(&catalogue("rk4")).unwrap().fsal);
 }
 
 #[test]
-fn issue_7_rk4_typed_as_fractions_has_exact_stability_polynomial() {
+fn rk4_typed_as_fractions_has_exact_stability_polynomial() {
     let a = analyze_tableau(&rk4_typed()).unwrap();
     assert_eq!(a.order, 4);
     assert!(a.explicit);
@@ -62,7 +62,7 @@ fn issue_7_rk4_typed_as_fractions_has_exact_stability_polynomial() {
 }
 
 #[test]
-fn issue_7_rk4_as_floats_gives_the_same_order_and_float_coefficients() {
+fn rk4_as_floats_gives_the_same_order_and_float_coefficients() {
     let a = analyze_tableau(&catalogue("rk4")).unwrap();
     let r = &a.stability;
     assert!(r.numerator_exact.is_none());
@@ -89,7 +89,7 @@ fn issue_7_rk4_as_floats_gives_the_same_order_and_float_coefficients() {
 }
 
 #[test]
-fn issue_7_three_eighths_rule_and_ralston() {
+fn three_eighths_rule_and_ralston() {
     let a = analyze_tableau(&three_eighths()).unwrap();
     assert_eq!(a.order, 4);
     assert_eq!(
@@ -106,7 +106,7 @@ fn issue_7_three_eighths_rule_and_ralston() {
 }
 
 #[test]
-fn issue_7_broken_tableau_drops_order_and_names_the_failing_condition() {
+fn broken_tableau_drops_order_and_names_the_failing_condition() {
     // RK4 with b = (1/6, 1/6, 1/2, 1/6): orders 1, 2 and Σ bᵢcᵢ² = 1/3 still hold,
     // Σ bᵢaᵢⱼcⱼ = 5/24 ≠ 1/6.
     let spec = typed(
@@ -136,14 +136,14 @@ fn issue_7_broken_tableau_drops_order_and_names_the_failing_condition() {
 }
 
 #[test]
-fn issue_7_inconsistent_tableau_has_order_zero() {
+fn inconsistent_tableau_has_order_zero() {
     let a = analyze_tableau(&typed(&[&["0"]], &["1/2"], None)).unwrap();
     assert_eq!(a.order, 0);
     assert_eq!(a.stability.text, "1 + z/2");
 }
 
 #[test]
-fn issue_7_diagonally_implicit_tableaux_are_analysed() {
+fn diagonally_implicit_tableaux_are_analysed() {
     // Implicit midpoint: order 2, R = (1 + z/2)/(1 − z/2).
     let a = analyze_tableau(&typed(&[&["1/2"]], &["1"], None)).unwrap();
     assert!(!a.explicit);
@@ -181,7 +181,7 @@ fn issue_7_diagonally_implicit_tableaux_are_analysed() {
 }
 
 #[test]
-fn issue_7_entries_may_be_decimals_and_expressions() {
+fn entries_may_be_decimals_and_expressions() {
     let spec = typed(&[&["0", "0"], &["0.5", "0"]], &["0", "2/2"], None);
     let a = analyze_tableau(&spec).unwrap();
     assert_eq!(a.order, 2);
@@ -197,7 +197,7 @@ fn issue_7_entries_may_be_decimals_and_expressions() {
 }
 
 #[test]
-fn issue_7_exact_dirk_stability_function_agrees_with_the_stability_lab() {
+fn exact_dirk_stability_function_agrees_with_the_stability_lab() {
     use odelab::stability::rational::Rational;
     let spec = typed(
         &[

@@ -18,7 +18,7 @@ fn spec(methods: &[&str]) -> ConvergenceSpec {
 }
 
 #[test]
-fn issue_7_three_eighths_rule_has_slope_four_in_the_convergence_lab() {
+fn three_eighths_rule_has_slope_four_in_the_convergence_lab() {
     let r = convergence(&spec(&["rk4", "custom"])).unwrap();
     let custom = &r.global[1];
     assert_eq!(custom.method, "custom");
@@ -29,7 +29,7 @@ fn issue_7_three_eighths_rule_has_slope_four_in_the_convergence_lab() {
 }
 
 #[test]
-fn issue_7_adaptive_custom_pair_gets_a_work_precision_series() {
+fn adaptive_custom_pair_gets_a_work_precision_series() {
     let mut s = spec(&["custom"]);
     s.tableau = Some(bogacki_shampine());
     let r = convergence(&s).unwrap();
@@ -38,7 +38,7 @@ fn issue_7_adaptive_custom_pair_gets_a_work_precision_series() {
 }
 
 #[test]
-fn issue_7_custom_without_tableau_is_refused_in_the_convergence_lab() {
+fn custom_without_tableau_is_refused_in_the_convergence_lab() {
     let mut s = spec(&["custom"]);
     s.tableau = None;
     let e = convergence(&s).unwrap_err();

@@ -34,7 +34,7 @@ fn sdirk3() -> TableauSpec {
 }
 
 #[test]
-fn issue_7_backward_euler_tableau_matches_backward_euler() {
+fn backward_euler_tableau_matches_backward_euler() {
     let mine = run_custom("van-der-pol", typed(&[&["1"]], &["1"], None), 0.01, 1.0);
     let theirs = run("van-der-pol", "backward-euler", 0.01, 1.0);
     assert_eq!(mine.t, theirs.t);
@@ -44,7 +44,7 @@ fn issue_7_backward_euler_tableau_matches_backward_euler() {
 }
 
 #[test]
-fn issue_7_dirk_tableaux_have_their_observed_orders() {
+fn dirk_tableaux_have_their_observed_orders() {
     let p = observed_order(|| typed(&[&["1/2"]], &["1"], None));
     assert!((p - 2.0).abs() < 0.1, "implicit midpoint: {p}");
     let p = observed_order(sdirk3);
@@ -52,7 +52,7 @@ fn issue_7_dirk_tableaux_have_their_observed_orders() {
 }
 
 #[test]
-fn issue_7_dirk_with_b_hat_runs_adaptively_on_a_stiff_problem() {
+fn dirk_with_b_hat_runs_adaptively_on_a_stiff_problem() {
     // The trapezoidal rule as a two-stage ESDIRK, Euler's weights as b̂ (order 1).
     let trapezoid = typed(
         &[&["0", "0"], &["1/2", "1/2"]],

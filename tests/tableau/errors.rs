@@ -12,7 +12,7 @@ fn err(spec: &TableauSpec) -> OdeError {
 }
 
 #[test]
-fn issue_7_wrong_shapes_are_refused() {
+fn wrong_shapes_are_refused() {
     let mut t = rk4_typed();
     t.a.pop();
     let e = err(&t);
@@ -42,7 +42,7 @@ fn issue_7_wrong_shapes_are_refused() {
 }
 
 #[test]
-fn issue_7_non_numeric_entry_names_row_and_column() {
+fn non_numeric_entry_names_row_and_column() {
     let mut t = rk4_typed();
     t.a[1][0] = Entry::from("1/x");
     let e = err(&t).to_string();
@@ -59,7 +59,7 @@ fn issue_7_non_numeric_entry_names_row_and_column() {
 }
 
 #[test]
-fn issue_7_nan_and_infinite_entries_are_refused() {
+fn nan_and_infinite_entries_are_refused() {
     let mut t = catalogue("rk4");
     t.b[2] = Entry::Number(f64::NAN);
     let e = err(&t);
@@ -71,7 +71,7 @@ fn issue_7_nan_and_infinite_entries_are_refused() {
 }
 
 #[test]
-fn issue_7_entries_above_the_diagonal_are_refused() {
+fn entries_above_the_diagonal_are_refused() {
     let mut t = rk4_typed();
     t.a[0][3] = Entry::from("1/4");
     let e = err(&t).to_string();
@@ -82,7 +82,7 @@ fn issue_7_entries_above_the_diagonal_are_refused() {
 }
 
 #[test]
-fn issue_7_more_than_16_stages_are_refused() {
+fn more_than_16_stages_are_refused() {
     let s = 17;
     let t = TableauSpec::from_numbers(vec![vec![0.0; s]; s], vec![1.0 / 17.0; s], None);
     let e = err(&t);
@@ -91,7 +91,7 @@ fn issue_7_more_than_16_stages_are_refused() {
 }
 
 #[test]
-fn issue_7_nodes_must_be_row_sums() {
+fn nodes_must_be_row_sums() {
     let mut t = rk4_typed();
     t.c = Some(["0", "1/2", "1/3", "1"].map(Entry::from).to_vec());
     let e = err(&t).to_string();
@@ -99,7 +99,7 @@ fn issue_7_nodes_must_be_row_sums() {
 }
 
 #[test]
-fn issue_7_solve_refuses_what_it_cannot_run() {
+fn solve_refuses_what_it_cannot_run() {
     let mut s = spec("pendulum", "custom", 0.01, 1.0);
     assert!(run_err(&s).to_string().contains("needs a tableau"));
     s.method = "rk4".into();
@@ -117,7 +117,7 @@ fn issue_7_solve_refuses_what_it_cannot_run() {
 }
 
 #[test]
-fn issue_7_stability_lab_reads_the_same_tableau_format() {
+fn stability_lab_reads_the_same_tableau_format() {
     let f = stability_facts(&StabilitySpec {
         method: "custom".into(),
         tableau: Some(rk4_typed()),

@@ -1,4 +1,4 @@
-//! Tests of a user's Butcher tableau (issue 7, "Your own method"), mirroring
+//! Tests of a user's Butcher tableau ("Your own method"), mirroring
 //! `src/tableau/`: the analysis of known tableaux, the method in `solve`, bad input.
 
 #[path = "../common/mod.rs"]

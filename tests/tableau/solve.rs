@@ -18,7 +18,7 @@ fn run_custom(model: &str, tableau: TableauSpec, h: f64, t1: f64) -> Solution {
 }
 
 #[test]
-fn issue_7_custom_rk4_reproduces_rk4_bit_for_bit_on_the_pendulum() {
+fn custom_rk4_reproduces_rk4_bit_for_bit_on_the_pendulum() {
     let reference = run("pendulum", "rk4", 0.01, 5.0);
     for tableau in [rk4_typed(), catalogue("rk4")] {
         let sol = run_custom("pendulum", tableau, 0.01, 5.0);
@@ -29,7 +29,7 @@ fn issue_7_custom_rk4_reproduces_rk4_bit_for_bit_on_the_pendulum() {
 }
 
 #[test]
-fn issue_7_three_eighths_rule_has_observed_order_four() {
+fn three_eighths_rule_has_observed_order_four() {
     let hs: Vec<f64> = (0..4).map(|k| 0.02 / 2f64.powi(k)).collect();
     let errs: Vec<f64> = hs
         .iter()
@@ -40,7 +40,7 @@ fn issue_7_three_eighths_rule_has_observed_order_four() {
 }
 
 #[test]
-fn issue_7_ralston_has_observed_order_two() {
+fn ralston_has_observed_order_two() {
     let hs: Vec<f64> = (0..4).map(|k| 0.02 / 2f64.powi(k)).collect();
     let errs: Vec<f64> = hs
         .iter()
@@ -51,7 +51,7 @@ fn issue_7_ralston_has_observed_order_two() {
 }
 
 #[test]
-fn issue_7_custom_tableau_with_b_hat_runs_adaptively() {
+fn custom_tableau_with_b_hat_runs_adaptively() {
     let mut s = custom("mass-spring-damper", bogacki_shampine(), 0.0, 5.0);
     s.h = None;
     s.rtol = Some(Tol::Scalar(1e-6));
@@ -93,7 +93,7 @@ fn issue_7_custom_tableau_with_b_hat_runs_adaptively() {
 }
 
 #[test]
-fn issue_7_custom_tableau_with_b_hat_can_run_on_a_fixed_grid() {
+fn custom_tableau_with_b_hat_can_run_on_a_fixed_grid() {
     let mut s = custom("mass-spring-damper", bogacki_shampine(), 0.01, 1.0);
     s.adaptive = Some(false);
     let sol = solve(&s).unwrap();
@@ -101,7 +101,7 @@ fn issue_7_custom_tableau_with_b_hat_can_run_on_a_fixed_grid() {
 }
 
 #[test]
-fn issue_7_custom_dp45_matches_catalogue_error_control_closely() {
+fn custom_dp45_matches_catalogue_error_control_closely() {
     // Same A, b, E up to rounding of b̂ = b − E: the same accepted solution to ~1e-12.
     let mut s = custom("pendulum", catalogue("dp45"), 0.0, 5.0);
     s.h = None;
@@ -120,7 +120,7 @@ fn issue_7_custom_dp45_matches_catalogue_error_control_closely() {
 }
 
 #[test]
-fn issue_7_custom_spec_reads_from_json_as_the_page_writes_it() {
+fn custom_spec_reads_from_json_as_the_page_writes_it() {
     let s: SolveSpec = serde_json::from_str(
         r#"{"model": "pendulum", "method": "custom", "h": 0.01, "t1": 1,
             "tableau": {"a": [["0", 0], ["1/2", "0"]], "b": [0, "1"], "c": [0, 0.5]}}"#,

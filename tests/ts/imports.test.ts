@@ -1,6 +1,6 @@
 // The front end's import boundaries (ARCHITECTURE.md): exactly one module imports each
 // generated wasm package's code, and only the worker loads the engines' code — the labs
-// engine dynamically, so that the first plot fetches the run package alone (issue 17).
+// engine dynamically, so that the first plot fetches the run package alone.
 // The page's boot module names the run package's .wasm file (a `?url` import: a string,
 // no code) to compile it for the worker.
 import { readFileSync, readdirSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // Every scenario of the gallery (www/scenarios.json) runs through the real engine and
-// its claim — what the seed's figure or table says — holds (issue 6).
+// its claim — what the paper's figure or table says — holds.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeSystem as describeFirst, initEngine, methods, models, refusedHere, solve as solveFirst } from '../../www/engine';
@@ -56,7 +56,7 @@ const byId = (id: string): Scenario => {
 const drift = (e: Float64Array): number => e.reduce((w, v) => Math.max(w, Math.abs(v - e[0]) / Math.abs(e[0])), 0);
 const maxOf = (a: Float64Array): number => a.reduce((w, v) => Math.max(w, Math.abs(v)), 0);
 
-describe('issue 6: scenarios', () => {
+describe('scenarios', () => {
   it('name models and methods that exist, with a caption and a source', () => {
     const modelIds = new Set([...models().map((m) => m.id), CUSTOM]);
     const methodIds = new Set(methods().map((m) => m.id));
@@ -69,16 +69,16 @@ describe('issue 6: scenarios', () => {
     }
   });
 
-  it('002 Fig. 7.5: Euler more than doubles the pendulum energy in 10 s', () => {
+  it('Schwab & Delhaes Fig. 7.5: Euler more than doubles the pendulum energy in 10 s', () => {
     const e = run(byId('euler-pendulum-blowup').settings).outputs.energy;
     expect(e[e.length - 1]).toBeGreaterThan(2 * e[0]);
   });
 
-  it('002 §7.3: RK4 at the same h keeps it to 1e-6', () => {
+  it('Schwab & Delhaes §7.3: RK4 at the same h keeps it to 1e-6', () => {
     expect(drift(run(byId('rk4-pendulum-energy').settings).outputs.energy)).toBeLessThan(1e-6);
   });
 
-  it('002 §7.3: RK4 blows up just above h = 2√2/ω and not just below', () => {
+  it('Schwab & Delhaes §7.3: RK4 blows up just above h = 2√2/ω and not just below', () => {
     const s = byId('rk4-stability-limit').settings;
     // |R(2.9i)| ≈ 1.193 per step: past 1e150 after ~1960 steps, near t = 568.
     const above = run(s);
@@ -89,7 +89,7 @@ describe('issue 6: scenarios', () => {
     expect(maxOf(below.y)).toBeLessThan(2);
   });
 
-  it('000 §3: events cut the bouncing balls energy drift at least fourfold', () => {
+  it('Gil, Sanfelice & Nikravesh (LLM) §3: events cut the bouncing balls energy drift at least fourfold', () => {
     const s = byId('bouncing-balls-events').settings;
     const withEvents = run(s);
     const without = run({ ...s, events: false });
@@ -97,7 +97,7 @@ describe('issue 6: scenarios', () => {
     expect(drift(withEvents.outputs.energy) * 4).toBeLessThan(drift(without.outputs.energy));
   });
 
-  it('003 Fig. 7: RK4 at h = 0.005 blows up near t = 1.26, at h = 0.001 it conserves energy', () => {
+  it('Gil, Sanfelice & Nikravesh 2013 Fig. 7: RK4 at h = 0.005 blows up near t = 1.26, at h = 0.001 it conserves energy', () => {
     const s = byId('pendulum-particle-rk4').settings;
     const coarse = run(s);
     expect(coarse.warning).toMatch(/blew up/);
@@ -106,14 +106,14 @@ describe('issue 6: scenarios', () => {
     expect(drift(run({ ...s, h: 0.001 }).outputs.energy)).toBeLessThan(1e-9);
   });
 
-  it('000 eq. (35): dp45 follows sin(1/t) from t0 = 1/π to 1e-5', () => {
+  it('Gil, Sanfelice & Nikravesh (LLM) eq. (35): dp45 follows sin(1/t) from t0 = 1/π to 1e-5', () => {
     const sol = run(byId('sin-inv-t').settings);
     expect(sol.t[0]).toBeCloseTo(1 / Math.PI, 15);
     const exact = sol.exact as Float64Array;
     expect(sol.y.reduce((w, v, i) => Math.max(w, Math.abs(v - exact[i])), 0)).toBeLessThan(1e-5);
   });
 
-  it('000 §2: the body-coordinate double pendulum keeps its joints to round-off', () => {
+  it('Gil, Sanfelice & Nikravesh (LLM) §2: the body-coordinate double pendulum keeps its joints to round-off', () => {
     const sol = run(byId('double-pendulum-stiff-rk4').settings);
     expect(maxOf(sol.outputs['constraint |Φ|'])).toBeLessThan(1e-8);
     expect(maxOf(sol.outputs['velocity constraint |Φq q̇|'])).toBeLessThan(1e-8);
@@ -123,7 +123,7 @@ describe('issue 6: scenarios', () => {
     expect(e.reduce((w, v) => Math.max(w, Math.abs(v - e[0])), 0)).toBeLessThan(1e-4);
   });
 
-  it('001 §3.2: the stiff vehicle costs an explicit method over 1e5 f-evaluations', () => {
+  it('Negrut et al. 2003 §3.2: the stiff vehicle costs an explicit method over 1e5 f-evaluations', () => {
     const sol = run(byId('vehicle-explicit').settings);
     expect(sol.warning).toBeUndefined();
     expect(sol.stats.nfev).toBeGreaterThan(100_000);
@@ -135,7 +135,7 @@ describe('issue 6: scenarios', () => {
     expect(sol.stats.nreject).toBeGreaterThan(0.1 * sol.stats.naccept);
   });
 
-  it('001 §3.1: body 1 of the RSDA pendulum swings between ~4 and ~6 rad towards 3π/2', () => {
+  it('Negrut et al. 2003 §3.1: body 1 of the RSDA pendulum swings between ~4 and ~6 rad towards 3π/2', () => {
     const sol = run(byId('double-pendulum-rsda').settings);
     const theta1 = sol.y.filter((_, i) => i % sol.dim === 0);
     expect(Math.min(...theta1)).toBeLessThan(4);
@@ -143,7 +143,7 @@ describe('issue 6: scenarios', () => {
     expect(Math.abs(theta1[theta1.length - 1] - (3 * Math.PI) / 2)).toBeLessThan(0.2);
   });
 
-  it('003 Figs. 7–8: slowfast at h = 0.005 stays bounded, energy drift like dp45 at rtol 1e-3', () => {
+  it('Gil, Sanfelice & Nikravesh 2013 Figs. 7–8: slowfast at h = 0.005 stays bounded, energy drift like dp45 at rtol 1e-3', () => {
     const sol = run(byId('pendulum-particle-slowfast').settings);
     expect(sol.warning).toBeUndefined();
     const dp45 = run({ model: 'pendulum-particle', method: 'dp45', rtol: 1e-3, atol: 1e-6, t1: 10 });
@@ -154,7 +154,7 @@ describe('issue 6: scenarios', () => {
     expect(sol.stats.nfev).toBeLessThan(dp45.stats.nfev);
   });
 
-  it('000 Fig. 5: LLM with events keeps the energy to 1e-12; dp45 without events does not', () => {
+  it('Gil, Sanfelice & Nikravesh (LLM) Fig. 5: LLM with events keeps the energy to 1e-12; dp45 without events does not', () => {
     const llm = run(byId('bouncing-balls-llm').settings);
     expect(llm.events.length).toBeGreaterThan(20);
     expect(drift(llm.outputs.energy)).toBeLessThan(1e-12);
@@ -162,13 +162,13 @@ describe('issue 6: scenarios', () => {
     expect(drift(dp45.outputs.energy)).toBeGreaterThan(1e-2);
   });
 
-  it('000 Fig. 6: adaptive LLM follows sin(1/t) to 2e-4', () => {
+  it('Gil, Sanfelice & Nikravesh (LLM) Fig. 6: adaptive LLM follows sin(1/t) to 2e-4', () => {
     const sol = run(byId('sin-inv-t-llm').settings);
     const exact = sol.exact as Float64Array;
     expect(sol.y.reduce((w, v, i) => Math.max(w, Math.abs(v - exact[i])), 0)).toBeLessThan(2e-4);
   });
 
-  it('001 Tables 4–6: ros4 step counts within a factor 1.5 of the seed for tol 1e-2 … 1e-7', () => {
+  it('Negrut et al. 2003 Tables 4–6: ros4 step counts within a factor 1.5 of the paper for tol 1e-2 … 1e-7', () => {
     const base = byId('double-pendulum-rsda-ros4').settings;
     const seed = [29, 49, 85, 148, 264, 467];
     seed.forEach((steps, k) => {
@@ -179,7 +179,7 @@ describe('issue 6: scenarios', () => {
     });
   });
 
-  it('001 §3.2: ros4 (hMax 5 ms) needs two orders fewer f-evaluations than dp45 for the same bump', () => {
+  it('Negrut et al. 2003 §3.2: ros4 (hMax 5 ms) needs two orders fewer f-evaluations than dp45 for the same bump', () => {
     const ros4 = run(byId('vehicle-ros4').settings);
     const dp45 = run(byId('vehicle-explicit').settings);
     expect(dp45.stats.nfev / ros4.stats.nfev).toBeGreaterThan(100);
@@ -190,7 +190,7 @@ describe('issue 6: scenarios', () => {
     expect(Math.abs(range(ros4) - range(dp45))).toBeLessThan(0.02 * range(dp45));
   });
 
-  it('001 §3.2, Algorithm 1: the state-space vehicle keeps Φ at round-off, the augmented one drifts, same chassis height', () => {
+  it('Negrut et al. 2003 §3.2, Algorithm 1: the state-space vehicle keeps Φ at round-off, the augmented one drifts, same chassis height', () => {
     const s = byId('vehicle-state-space').settings;
     expect(s.formulation).toBe('state-space');
     const tEval = Array.from({ length: 501 }, (_, i) => i * 0.01);
@@ -243,7 +243,7 @@ describe('issue 6: scenarios', () => {
     for (const s of scenarios) expect(['trajectory', 'stability', 'convergence', undefined]).toContain(s.view);
   });
 
-  it("002 Fig. 7.4: Euler's region is the disc through −2, and the pendulum's hλ lies outside it", () => {
+  it("Schwab & Delhaes Fig. 7.4: Euler's region is the disc through −2, and the pendulum's hλ lies outside it", () => {
     const s = byId('euler-region').settings;
     const f = facts(s.method);
     expect(f.realIntercept).toBeCloseTo(-2, 9);
@@ -252,13 +252,13 @@ describe('issue 6: scenarios', () => {
     expect(Math.hypot(1, hw)).toBeGreaterThan(1);
   });
 
-  it('002 Fig. 7.6: Heun reaches −2 and misses the imaginary axis', () => {
+  it('Schwab & Delhaes Fig. 7.6: Heun reaches −2 and misses the imaginary axis', () => {
     const f = facts(byId('heun-region').settings.method);
     expect(f.realIntercept).toBeCloseTo(-2, 9);
     expect(f.imagExtent).toBeUndefined();
   });
 
-  it('002 Figs. 7.7–7.9: RK4 is stable up to 2√2 on the imaginary axis, so hω = 2 stays bounded', () => {
+  it('Schwab & Delhaes Figs. 7.7–7.9: RK4 is stable up to 2√2 on the imaginary axis, so hω = 2 stays bounded', () => {
     const s = byId('rk4-region').settings;
     expect(facts(s.method).imagExtent).toBeCloseTo(2 * Math.SQRT2, 9);
     const sol = run(s);
@@ -266,13 +266,13 @@ describe('issue 6: scenarios', () => {
     expect(maxOf(sol.y)).toBeLessThan(1);
   });
 
-  it('002 Fig. 7.16: backward Euler is A- and L-stable', () => {
+  it('Schwab & Delhaes Fig. 7.16: backward Euler is A- and L-stable', () => {
     const f = facts(byId('backward-euler-region').settings.method);
     expect(f.aStable).toBe(true);
     expect(f.lStable).toBe(true);
   });
 
-  it('002 Figs. 7.10–7.14: Heun converges with slope 2 and Richardson tracks the error', () => {
+  it('Schwab & Delhaes Figs. 7.10–7.14: Heun converges with slope 2 and Richardson tracks the error', () => {
     const s = byId('heun-error-vs-h').settings;
     const result = convergence({ model: s.model, params: s.params, t1: s.t1, methods: ['heun'], tols: [], localH: [] });
     const heun = result.global[0];
@@ -282,7 +282,7 @@ describe('issue 6: scenarios', () => {
     expect(heun.richardson[k] / heun.error[k]).toBeLessThan(2);
   });
 
-  it('003 Figs. 2–3: with β = 0 the slow/fast region is stable at −1 and unstable right of 0', () => {
+  it('Gil, Sanfelice & Nikravesh 2013 Figs. 2–3: with β = 0 the slow/fast region is stable at −1 and unstable right of 0', () => {
     const s = byId('slowfast-region').settings;
     const map = (beta: number) =>
       stabilityAnalysis({ method: s.method, re: [-1, 0.5], im: [0, 0.5], nx: 2, ny: 2, alpha: 100, beta }).values;
@@ -291,13 +291,13 @@ describe('issue 6: scenarios', () => {
     expect(v[1]).toBeGreaterThan(1); // ξ = 0.5
   });
 
-  it('000 §1: LLM is A-stable (R = e^ξ), with the whole imaginary axis', () => {
+  it('Gil, Sanfelice & Nikravesh (LLM) §1: LLM is A-stable (R = e^ξ), with the whole imaginary axis', () => {
     const f = facts(byId('llm-region').settings.method);
     expect(f.aStable).toBe(true);
     expect(f.imagExtent).toBe(Infinity);
   });
 
-  it('001 §2: ros4 is L-stable', () => {
+  it('Negrut et al. 2003 §2: ros4 is L-stable', () => {
     const f = facts(byId('ros4-region').settings.method);
     expect(f.lStable).toBe(true);
     expect(f.valueAtMinusInfinity).toBeLessThan(1e-6);
