@@ -233,17 +233,7 @@ pub fn exact_at(spec: &SolveSpec, times: &[f64]) -> Result<Option<Vec<f64>>, Ode
     if !info.exact {
         return Ok(None);
     }
-    let y0 = match &spec.y0 {
-        Some(y0) if y0.len() != info.dim => {
-            return Err(OdeError::WrongLength {
-                what: format!("initial state y0 of model \"{}\"", info.id),
-                expected: info.dim,
-                got: y0.len(),
-            })
-        }
-        Some(y0) => y0.clone(),
-        None => model.default_y0().unwrap_or_else(|| info.y0.clone()),
-    };
+    let y0 = crate::driver::initial_state(spec.y0.as_ref(), &info, model.as_ref())?;
     let t0 = crate::error::finite(spec.t0.unwrap_or(info.t0), "start time t0")?;
     for (v, name) in y0.iter().zip(&info.names) {
         crate::error::finite(*v, &format!("initial value of {name}"))?;

@@ -32,7 +32,7 @@ mod stepping;
 pub use crate::stats::Stats;
 pub use diagnosis::{Code, Diagnosis, Fix};
 pub use outcome::{Disposition, StepOutcome};
-pub(crate) use setup::build_model;
+pub(crate) use setup::{build_model, initial_state};
 pub use solve::{diagnosis_of, solve, Solution};
 pub use stepping::{Integrator, StepInfo};
 

@@ -104,6 +104,24 @@ fn event_function(
     })
 }
 
+/// The state a run starts from: the spec's y0 (of the model's dimension), else the
+/// model's own default.
+pub(crate) fn initial_state(
+    y0: Option<&Vec<f64>>,
+    info: &ModelInfo,
+    model: &dyn Model,
+) -> Result<Vec<f64>, OdeError> {
+    match y0 {
+        Some(y0) if y0.len() != info.dim => Err(OdeError::WrongLength {
+            what: format!("initial state y0 of model \"{}\"", info.id),
+            expected: info.dim,
+            got: y0.len(),
+        }),
+        Some(y0) => Ok(y0.clone()),
+        None => Ok(model.default_y0().unwrap_or_else(|| info.y0.clone())),
+    }
+}
+
 /// The model a spec names, or the user's system text it carries.
 pub(crate) fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
     match (&spec.system, spec.model.is_empty()) {
@@ -219,17 +237,7 @@ impl Integrator {
         // A non-native formulation maps the spec's y0 (native layout) itself.
         let native = Formulation::parse(spec.formulation.as_deref())? == Formulation::Native;
         let spec_y0 = if native { spec.y0.as_ref() } else { None };
-        let y0 = match spec_y0 {
-            Some(y0) if y0.len() != info.dim => {
-                return Err(OdeError::WrongLength {
-                    what: format!("initial state y0 of model \"{}\"", info.id),
-                    expected: info.dim,
-                    got: y0.len(),
-                })
-            }
-            Some(y0) => y0.clone(),
-            None => model.default_y0().unwrap_or_else(|| info.y0.clone()),
-        };
+        let y0 = initial_state(spec_y0, &info, model.as_ref())?;
         for (v, name) in y0.iter().zip(&info.names) {
             finite(*v, &format!("initial value of {name}"))?;
         }

@@ -5,60 +5,18 @@
 // checks that the sentence is still in the caption: editing a caption breaks its claim
 // until the claim is reviewed. A caption whose every sentence is a suggestion ("Try: …")
 // still carries the claims those suggestions imply.
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeSystem as describeFirst, initEngine, methods, models, refusedHere, solve as solveFirst } from '../../www/engine';
+import { methods } from '../../www/engine';
 import * as whole from '../../www/engine-labs';
-import { convergence, initLabs, spectrum, stabilityAnalysis } from '../../www/engine-labs';
-import type { ModelInfo, Solution, SolveSpec } from '../../www/engine';
+import { convergence, spectrum, stabilityAnalysis } from '../../www/engine-labs';
+import type { Solution } from '../../www/engine';
 import { fastVerdict } from '../../www/stability';
-import scenarioList from '../../www/scenarios.json';
 import { CUSTOM, DEFAULT_SYSTEM, toSpec } from '../../www/settings';
 import type { RunSettings } from '../../www/settings';
+import { byId, describeSystem as describeText, loadEngines, modelOf, run, scenarios } from './page-engine';
 
-interface Scenario {
-  id: string;
-  title: string;
-  source: string;
-  caption: string;
-  view?: string;
-  settings: RunSettings;
-}
-const scenarios = scenarioList as Scenario[];
+beforeAll(loadEngines);
 
-beforeAll(async () => {
-  await initEngine(readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)));
-  await initLabs(readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)));
-});
-
-// ---- the engine as the page calls it -------------------------------------------------
-
-function firstOrWhole<T>(first: () => T, second: () => T): T {
-  try {
-    return first();
-  } catch (e) {
-    if (refusedHere(e)) return second();
-    throw e;
-  }
-}
-const solveSpec = (spec: SolveSpec): Solution => firstOrWhole(() => solveFirst(spec), () => whole.solve(spec));
-const describeText = (text: string): ModelInfo => firstOrWhole(() => describeFirst(text), () => whole.describeSystem(text));
-const modelOf = (settings: RunSettings): ModelInfo => {
-  const model = settings.model === CUSTOM ? describeText(settings.system ?? DEFAULT_SYSTEM) : models().find((m) => m.id === settings.model);
-  if (!model) throw new Error(`no model ${settings.model}`);
-  return model;
-};
-/** The run the page makes for these settings (its own settings → spec conversion). */
-function run(settings: RunSettings, extra: Partial<SolveSpec> = {}): Solution {
-  const method = methods().find((m) => m.id === settings.method);
-  const spec = toSpec({ ...settings, system: settings.system ?? DEFAULT_SYSTEM }, modelOf(settings), method);
-  return solveSpec({ ...spec, ...extra });
-}
-const byId = (id: string): Scenario => {
-  const s = scenarios.find((x) => x.id === id);
-  if (!s) throw new Error(`scenario ${id} missing`);
-  return s;
-};
 const settingsOf = (id: string): RunSettings => byId(id).settings;
 
 // ---- measurements ---------------------------------------------------------------------

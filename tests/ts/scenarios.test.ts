@@ -1,58 +1,14 @@
 // Every scenario of the gallery (www/scenarios.json) runs through the real engine and
 // its claim — what the paper's figure or table says — holds.
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeSystem as describeFirst, initEngine, methods, models, refusedHere, solve as solveFirst } from '../../www/engine';
-import * as whole from '../../www/engine-labs';
-import { convergence, initLabs, stabilityAnalysis } from '../../www/engine-labs';
-import type { ModelInfo, Solution, SolveSpec } from '../../www/engine';
-import scenarioList from '../../www/scenarios.json';
-import { CUSTOM, DEFAULT_SYSTEM, toSpec } from '../../www/settings';
-import type { RunSettings } from '../../www/settings';
+import { methods, models } from '../../www/engine';
+import { convergence, stabilityAnalysis } from '../../www/engine-labs';
+import type { Solution } from '../../www/engine';
+import { CUSTOM } from '../../www/settings';
+import { byId, describeSystem, loadEngines, run, scenarios } from './page-engine';
 
-interface Scenario {
-  id: string;
-  title: string;
-  source: string;
-  caption: string;
-  view?: string;
-  settings: RunSettings;
-}
-const scenarios = scenarioList as Scenario[];
+beforeAll(loadEngines);
 
-beforeAll(async () => {
-  await initEngine(readFileSync(new URL('../../pkg/odelab_bg.wasm', import.meta.url)));
-  await initLabs(readFileSync(new URL('../../pkg-labs/odelab_labs_bg.wasm', import.meta.url)));
-});
-
-/** As the worker does: the run package, or the whole engine for what it leaves out. */
-function firstOrWhole<T>(first: () => T, second: () => T): T {
-  try {
-    return first();
-  } catch (e) {
-    if (refusedHere(e)) return second();
-    throw e;
-  }
-}
-const solve = (spec: SolveSpec): Solution => firstOrWhole(() => solveFirst(spec), () => whole.solve(spec));
-const describeSystem = (text: string): ModelInfo => firstOrWhole(() => describeFirst(text), () => whole.describeSystem(text));
-
-function run(settings: RunSettings, extra: Partial<SolveSpec> = {}): Solution {
-  const model =
-    settings.model === CUSTOM
-      ? describeSystem(settings.system ?? DEFAULT_SYSTEM)
-      : models().find((m) => m.id === settings.model);
-  if (!model) throw new Error(`no model ${settings.model}`);
-  const method = methods().find((m) => m.id === settings.method);
-  const spec = toSpec({ ...settings, system: settings.system ?? DEFAULT_SYSTEM }, model, method);
-  return solve({ ...spec, ...extra });
-}
-
-const byId = (id: string): Scenario => {
-  const s = scenarios.find((x) => x.id === id);
-  if (!s) throw new Error(`scenario ${id} missing`);
-  return s;
-};
 const drift = (e: Float64Array): number => e.reduce((w, v) => Math.max(w, Math.abs(v - e[0]) / Math.abs(e[0])), 0);
 const maxOf = (a: Float64Array): number => a.reduce((w, v) => Math.max(w, Math.abs(v)), 0);
 
