@@ -365,6 +365,8 @@ export class StabilityView {
       return;
     }
     this.inflight = true;
+    // Until the new maps are drawn, the canvas shows the old ones under the new window.
+    document.body.dataset.stability = 'computing';
     byId('alpha-beta').hidden = !this.shown().includes('slowfast');
     try {
       const specs = this.shown().map((m) => this.spec(m));

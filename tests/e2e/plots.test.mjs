@@ -71,8 +71,14 @@ for (const width of [800, 1920]) {
     assert.ok(Math.abs(left - up) <= 0.02 * Math.max(left, up) + 1, `horizontal ${left} px, vertical ${up} px`);
     // Zooming keeps it round.
     await page.focus('#plane');
+    const before = await page.getAttribute('#plane', 'data-window');
     await page.keyboard.press('+');
-    await page.waitForFunction(() => document.body.dataset.stability === 'ok');
+    // The status is already 'ok' from the first drawing: wait for the new window's map.
+    await page.waitForFunction(
+      (old) => document.querySelector('#plane')?.dataset.window !== old && document.body.dataset.stability === 'ok',
+      before,
+      { timeout: 20000 },
+    );
     const zoomed = await eulerDiscRadii(page);
     assert.ok(zoomed.left > left * 1.2, `zoomed in: ${left} → ${zoomed.left}`);
     assert.ok(Math.abs(zoomed.left - zoomed.up) <= 0.02 * zoomed.left + 1, `zoomed: ${zoomed.left} vs ${zoomed.up}`);
