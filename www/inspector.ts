@@ -11,6 +11,7 @@ import { fillTable } from './dom';
 import type { Row } from './dom';
 import type { SolveSpec, Solution, Stats } from './engine';
 import { formatNumber } from './format';
+import { indexAt } from './run';
 import type { Store } from './store';
 
 /** The log of attempted steps a solve returns with `inspect: true`. */
@@ -43,20 +44,6 @@ export function rejectionRows(stats: Stats): [string, string][] {
   const shown = parts.filter(([, n]) => n > 0);
   if (shown.length === 0) return [];
   return [['rejected by cause', shown.map(([what, n]) => `${what} ${n}`).join(', ')]];
-}
-
-/** The last attempt that began at or before `time` (0 before the first). */
-function attemptAt(t: ArrayLike<number>, time: number): number {
-  let lo = 0;
-  let hi = t.length - 1;
-  if (hi < 0 || !(time >= t[0])) return 0;
-  if (time >= t[hi]) return hi;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (t[mid] <= time) lo = mid;
-    else hi = mid;
-  }
-  return lo;
 }
 
 export class StepInspector {
@@ -108,7 +95,7 @@ export class StepInspector {
       return;
     }
     const n = log.t.length;
-    const at = attemptAt(log.t, this.store.time);
+    const at = indexAt(log.t, this.store.time);
     const from = Math.max(0, at - AROUND);
     const to = Math.min(n, at + AROUND + 1);
     const rows: Row[] = [];

@@ -28,11 +28,14 @@ export interface Run {
   warning?: string;
 }
 
-/** The last stored index i with t[i] ≤ time (0 before the start). */
+/**
+ * The last index i with t[i] ≤ time (0 before the start), for non-decreasing t: a run's
+ * stored times, or the step inspector's attempts, several of which may begin at one t.
+ */
 export function indexAt(t: ArrayLike<number>, time: number): number {
   let lo = 0;
   let hi = t.length - 1;
-  if (hi < 0 || !(time > t[0])) return 0;
+  if (hi < 0 || !(time >= t[0])) return 0;
   if (time >= t[hi]) return hi;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;

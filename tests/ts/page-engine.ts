@@ -9,15 +9,8 @@ import type { ModelInfo, Solution, SolveSpec } from '../../www/engine';
 import scenarioList from '../../www/scenarios.json';
 import { CUSTOM, DEFAULT_SYSTEM, toSpec } from '../../www/settings';
 import type { RunSettings } from '../../www/settings';
+import type { Scenario } from '../../www/main';
 
-export interface Scenario {
-  id: string;
-  title: string;
-  source: string;
-  caption: string;
-  view?: string;
-  settings: RunSettings;
-}
 export const scenarios = scenarioList as Scenario[];
 
 /** Instantiates both packages (call from `beforeAll`). */

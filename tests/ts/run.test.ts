@@ -16,6 +16,8 @@ describe('a run at a time between its points', () => {
 
   it('finds the last stored point at or before t, clamped to the run', () => {
     expect([-1, 0, 0.49, 0.5, 1.99, 2, 3].map((x) => indexAt(t, x))).toEqual([0, 0, 0, 1, 2, 3, 3]);
+    // Several attempts may begin at one time (the step inspector's log): the last of them.
+    expect([0, 0.5, 1, 1.5].map((x) => indexAt([0, 0, 1, 1, 2], x))).toEqual([1, 1, 3, 3]);
   });
 
   it('is exact at stored points and linear between them', () => {
