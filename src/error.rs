@@ -134,6 +134,62 @@ pub enum OdeError {
 /// The `code` of the JS error of [`OdeError::NotInThisBuild`] (www/worker.ts reads it).
 pub const NOT_IN_THIS_BUILD: &str = "not-in-this-build";
 
+impl OdeError {
+    /// A stable name of the variant (`unknown-model`, `blew-up`, `parse`, …), the JS
+    /// error's `code`: the page tells errors apart by it, never by their text.
+    pub fn code(&self) -> &'static str {
+        match self {
+            OdeError::UnknownModel { .. } => "unknown-model",
+            OdeError::UnknownMethod { .. } => "unknown-method",
+            OdeError::UnknownParam { .. } => "unknown-param",
+            OdeError::BadParam { .. } => "bad-param",
+            OdeError::NotFinite { .. } => "not-finite",
+            OdeError::BadStepSize { .. } => "bad-step-size",
+            OdeError::BadInterval { .. } => "bad-interval",
+            OdeError::WrongLength { .. } => "wrong-length",
+            OdeError::StepBudget { .. } => "step-budget",
+            OdeError::BlewUp { .. } => "blew-up",
+            OdeError::Finished { .. } => "finished",
+            OdeError::BadSpec { .. } => "bad-spec",
+            OdeError::BadFile { .. } => "bad-file",
+            OdeError::OutOfRange { .. } => "out-of-range",
+            OdeError::UnknownController { .. } => "unknown-controller",
+            OdeError::UnknownEvent { .. } => "unknown-event",
+            OdeError::BadEvent { .. } => "bad-event",
+            OdeError::BadTEval { .. } => "bad-t-eval",
+            OdeError::StepSizeUnderflow { .. } => "step-size-underflow",
+            OdeError::AdaptiveBudget { .. } => "adaptive-budget",
+            OdeError::NeedsSecondOrderModel { .. } => "needs-second-order-model",
+            OdeError::NotAdaptive { .. } => "not-adaptive",
+            OdeError::NoJacobian { .. } => "no-jacobian",
+            OdeError::SingularMatrix { .. } => "singular-matrix",
+            OdeError::NewtonFailed { .. } => "newton-failed",
+            OdeError::ExpmNotFinite { .. } => "expm-not-finite",
+            OdeError::SingularSaddlePoint { .. } => "singular-saddle-point",
+            OdeError::ConstraintNewtonFailed { .. } => "constraint-newton-failed",
+            OdeError::IllConditionedPartition { .. } => "ill-conditioned-partition",
+            OdeError::TooLarge { .. } => "too-large",
+            OdeError::NotInThisBuild { .. } => NOT_IN_THIS_BUILD,
+            OdeError::Parse { .. } => "parse",
+        }
+    }
+
+    /// The step (t, h) the error happened at, for the errors of a running step.
+    pub fn step(&self) -> Option<(f64, f64)> {
+        match *self {
+            OdeError::BlewUp { t, h }
+            | OdeError::StepSizeUnderflow { t, h }
+            | OdeError::SingularMatrix { t, h, .. }
+            | OdeError::NewtonFailed { t, h, .. }
+            | OdeError::ExpmNotFinite { t, h }
+            | OdeError::SingularSaddlePoint { t, h }
+            | OdeError::ConstraintNewtonFailed { t, h, .. }
+            | OdeError::IllConditionedPartition { t, h, .. } => Some((t, h)),
+            _ => None,
+        }
+    }
+}
+
 fn list(known: &[String]) -> String {
     known
         .iter()

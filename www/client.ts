@@ -5,13 +5,34 @@
  */
 import type { Chunk, ModelInfo, SolveSpec, Solution, TableauSpec } from './engine';
 import type { RunComparison, FormulationComparison, ConvergenceResult, ConvergenceSpec, SpectrumSpec, StabilityAnalysis, StabilitySpec, TableauAnalysis, AssignmentSummary, Grade } from './engine-labs';
-import type { Catalog, EngineHandoff, Reply, Request, Result, RunStart } from './protocol';
+import type { Catalog, EngineErrorInfo, EngineHandoff, Reply, Request, Result, RunStart } from './protocol';
 
 /** Rejection of a request the user cancelled (not an error to show). */
 export class CancelledError extends Error {
   constructor() {
     super('cancelled');
     this.name = 'CancelledError';
+  }
+}
+
+/**
+ * An error of the engine, rebuilt on the page: an `Error` whose `message` is the core's
+ * text, with the core's `code` and, when known, the `line` and `column` of a typed
+ * text's mistake, the step (`t`, `h`) a run failed at and its `diagnosis`
+ * (www/protocol.ts `EngineErrorInfo`).
+ */
+export class EngineError extends Error implements EngineErrorInfo {
+  readonly code?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly t?: number;
+  readonly h?: number;
+  readonly diagnosis?: EngineErrorInfo['diagnosis'];
+
+  constructor(info: EngineErrorInfo) {
+    super(info.message);
+    this.name = 'EngineError';
+    Object.assign(this, { ...info, message: info.message });
   }
 }
 
@@ -43,7 +64,7 @@ export class EngineClient {
         if (!p) return;
         this.pending.delete(reply.id);
         if (reply.ok) p.resolve(reply.result);
-        else p.reject(new Error(reply.error));
+        else p.reject(new EngineError(reply.error));
       });
       worker.addEventListener('error', (event) => {
         const error = new Error(`the engine worker failed: ${event.message}`);

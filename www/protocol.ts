@@ -1,9 +1,10 @@
 /**
  * The messages between the page (www/client.ts) and the engine worker (www/worker.ts).
  * Every request carries an id; the worker answers each with exactly one reply of the
- * same id, `ok: true` with a result or `ok: false` with the core's error message.
+ * same id, `ok: true` with a result or `ok: false` with the core's error as a value
+ * (`EngineErrorInfo`: its text and, where the core knows them, its code and place).
  */
-import type { Chunk, MethodInfo, ModelInfo, SolveSpec, Solution, TableauSpec } from './engine';
+import type { Chunk, Diagnosis, MethodInfo, ModelInfo, SolveSpec, Solution, TableauSpec } from './engine';
 import type { RunComparison, FormulationComparison, ConvergenceResult, ConvergenceSpec, SpectrumSpec, StabilityAnalysis, StabilitySpec, TableauAnalysis, AssignmentSummary, Grade } from './engine-labs';
 
 export type Request =
@@ -54,4 +55,22 @@ export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64
  */
 export type EngineHandoff = { op: 'engine'; handoff: true } | { op: 'engine'; module: WebAssembly.Module | undefined };
 
-export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: string };
+/**
+ * An error of the engine as it crosses the worker boundary. `message` is the text the
+ * page shows; the other fields are there when the core knows them: `code`, a stable
+ * name per kind of error (the core's `OdeError::code`, e.g. "parse", "blew-up",
+ * "not-in-this-build"); `line` and `column` (1-based, columns in characters) of an
+ * error in a typed text; `t` and `h`, the step an error of a running step happened
+ * at; `diagnosis`, why the run failed.
+ */
+export interface EngineErrorInfo {
+  message: string;
+  code?: string;
+  line?: number;
+  column?: number;
+  t?: number;
+  h?: number;
+  diagnosis?: Diagnosis;
+}
+
+export type Reply = { id: number; ok: true; result: Result } | { id: number; ok: false; error: EngineErrorInfo };

@@ -11,7 +11,7 @@
  */
 import { Integrator, describeSystem, initEngine, methods, models, refusedHere, solve, stabilityMethods } from './engine';
 import type { SolveSpec } from './engine';
-import type { EngineHandoff, Reply, Request, Result } from './protocol';
+import type { EngineErrorInfo, EngineHandoff, Reply, Request, Result } from './protocol';
 
 type Labs = typeof import('./engine-labs');
 /** A step-by-step run in either package (the same class, built twice). */
@@ -57,6 +57,25 @@ function transferables(result: Result): Transferable[] {
   };
   visit(result);
   return [...buffers];
+}
+
+/** The fields of an error that cross to the page (a thrown wasm `Error` carries them as own properties). */
+const ERROR_FIELDS = ['code', 'line', 'column', 't', 'h', 'diagnosis'] as const;
+
+/** A thrown value as a structured clone the page can rebuild an `EngineError` from. */
+function errorInfo(e: unknown): EngineErrorInfo {
+  const info: EngineErrorInfo = { message: e instanceof Error ? e.message : String(e) };
+  if (e !== null && typeof e === 'object') {
+    const fields = e as Record<string, unknown>;
+    for (const key of ERROR_FIELDS) {
+      const value = fields[key];
+      if (value === undefined) continue;
+      if (key === 'code' ? typeof value === 'string' : key === 'diagnosis' ? typeof value === 'object' : typeof value === 'number') {
+        Object.assign(info, { [key]: value });
+      }
+    }
+  }
+  return info;
 }
 
 async function handle(req: Request): Promise<Result> {
@@ -162,7 +181,7 @@ self.addEventListener('message', (event: MessageEvent<Request | EngineHandoff>) 
       if (req.op === 'catalog') setTimeout(warmUp, 0);
     })
     .catch((e: unknown) => {
-      const reply: Reply = { id: req.id, ok: false, error: e instanceof Error ? e.message : String(e) };
+      const reply: Reply = { id: req.id, ok: false, error: errorInfo(e) };
       (self as unknown as Worker).postMessage(reply);
     });
 });

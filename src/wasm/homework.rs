@@ -50,7 +50,7 @@ export interface Grade {
 "#;
 
 /// The JSON text of an assignment or work given as text or as a plain JS object.
-fn homework_json(value: &JsValue, what: &str) -> Result<serde_json::Value, JsError> {
+fn homework_json(value: &JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     let text = match value.as_string() {
         Some(text) => text,
         None => js_sys::JSON::stringify(value)
@@ -62,9 +62,9 @@ fn homework_json(value: &JsValue, what: &str) -> Result<serde_json::Value, JsErr
 }
 
 /// A serde value as a plain JS value (through JSON text).
-fn homework_to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+fn homework_to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
     let text = serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("could not return the result"))
+    js_sys::JSON::parse(&text).map_err(|_| JsError::new("could not return the result").into())
 }
 
 /// Checks an assignment (text or object) and lists its tasks; throws naming the place
@@ -72,7 +72,7 @@ fn homework_to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = readAssignment, unchecked_return_type = "AssignmentSummary")]
 pub fn read_assignment(
     #[wasm_bindgen(unchecked_param_type = "string | object")] assignment: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let value = homework_json(&assignment, "the assignment")?;
     homework_to_js(&crate::homework::read_assignment(&value).map_err(js_error)?)
 }
@@ -81,7 +81,7 @@ pub fn read_assignment(
 #[wasm_bindgen(js_name = assignmentDigest)]
 pub fn assignment_digest(
     #[wasm_bindgen(unchecked_param_type = "string | object")] assignment: JsValue,
-) -> Result<String, JsError> {
+) -> Result<String, JsValue> {
     Ok(crate::homework::digest(&homework_json(
         &assignment,
         "the assignment",
@@ -94,7 +94,7 @@ pub fn assignment_digest(
 pub fn grade_assignment(
     #[wasm_bindgen(unchecked_param_type = "string | object")] assignment: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | object")] work: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let assignment = homework_json(&assignment, "the assignment")?;
     let work = homework_json(&work, "the work")?;
     homework_to_js(&crate::homework::grade_assignment(&assignment, &work).map_err(js_error)?)

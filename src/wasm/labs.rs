@@ -284,7 +284,7 @@ export interface TableauAnalysis {
 /// interpolated by a natural cubic spline (Negrut et al. 2003 §3.1).
 /// The published list of diagnosis codes (`Diagnosis.code`), in order.
 #[wasm_bindgen(js_name = diagnosisCodes, unchecked_return_type = "DiagnosisCode[]")]
-pub fn diagnosis_codes() -> Result<JsValue, JsError> {
+pub fn diagnosis_codes() -> Result<JsValue, JsValue> {
     to_js(crate::driver::Code::ALL)
 }
 
@@ -292,7 +292,7 @@ pub fn diagnosis_codes() -> Result<JsValue, JsError> {
 pub fn compare_runs(
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] run: JsValue,
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] reference: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let run: SolveSpec = read("the spec", run)?;
     let reference: SolveSpec = read("the reference spec", reference)?;
     let c = crate::reference::compare(&run, &reference).map_err(js_error)?;
@@ -311,7 +311,7 @@ pub fn compare_runs(
 pub fn exact_at(
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,
     times: &[f64],
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let spec: SolveSpec = read("the spec", spec)?;
     let values = crate::reference::exact_at(&spec, times).map_err(js_error)?;
     Ok(match values {
@@ -325,7 +325,7 @@ pub fn exact_at(
 #[wasm_bindgen(unchecked_return_type = "Float64Array")]
 pub fn spectrum(
     #[wasm_bindgen(unchecked_param_type = "SpectrumSpec")] spec: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let spec: SpectrumSpec = read("the spectrum spec", spec)?;
     let values = crate::spectrum::of_spec(&spec).map_err(js_error)?;
     let flat: Vec<f64> = values.iter().flat_map(|c| [c.re, c.im]).collect();
@@ -337,7 +337,7 @@ pub fn spectrum(
 #[wasm_bindgen(js_name = compareFormulations, unchecked_return_type = "FormulationComparison")]
 pub fn compare_formulations(
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let spec: SolveSpec = read("the spec", spec)?;
     let c = crate::compare::compare_formulations(&spec, &js_sys::Date::now).map_err(js_error)?;
     to_js(&c)
@@ -348,12 +348,12 @@ pub fn compare_formulations(
 #[wasm_bindgen(js_name = analyzeTableau, unchecked_return_type = "TableauAnalysis")]
 pub fn analyze_tableau(
     #[wasm_bindgen(unchecked_param_type = "TableauSpec")] tableau: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let spec: TableauSpec = read("tableau", tableau)?;
     to_js(&crate::tableau::analyze_tableau(&spec).map_err(js_error)?)
 }
 
-fn contour_to_js(c: &Contour) -> Result<JsValue, JsError> {
+fn contour_to_js(c: &Contour) -> Result<JsValue, JsValue> {
     let obj = Object::new();
     set(&obj, "xy", &Float64Array::from(&c.xy[..]))?;
     set(&obj, "offsets", &Uint32Array::from(&c.offsets[..]))?;
@@ -365,7 +365,7 @@ fn contour_to_js(c: &Contour) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = stabilityMap)]
 pub fn stability_map(
     #[wasm_bindgen(unchecked_param_type = "StabilitySpec")] spec: JsValue,
-) -> Result<Float64Array, JsError> {
+) -> Result<Float64Array, JsValue> {
     let spec: StabilitySpec = read("the stability spec", spec)?;
     let grid = spec.grid().map_err(js_error)?;
     let amp = stability::Amplification::from_spec(&spec).map_err(js_error)?;
@@ -387,7 +387,7 @@ pub fn stability_map(
 #[wasm_bindgen(js_name = stabilityContour, unchecked_return_type = "StabilityContour")]
 pub fn stability_contour(
     #[wasm_bindgen(unchecked_param_type = "StabilitySpec")] spec: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let spec: StabilitySpec = read("the stability spec", spec)?;
     let c = stability::stability_contour(&spec).map_err(js_error)?;
     contour_to_js(&c)
@@ -397,7 +397,7 @@ pub fn stability_contour(
 #[wasm_bindgen(js_name = stabilityFacts, unchecked_return_type = "StabilityFacts")]
 pub fn stability_facts(
     #[wasm_bindgen(unchecked_param_type = "StabilitySpec")] spec: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let spec: StabilitySpec = read("the stability spec", spec)?;
     to_js(&stability::stability_facts(&spec).map_err(js_error)?)
 }
@@ -406,7 +406,7 @@ pub fn stability_facts(
 #[wasm_bindgen(js_name = stabilityAnalysis, unchecked_return_type = "StabilityAnalysis")]
 pub fn stability_analysis(
     #[wasm_bindgen(unchecked_param_type = "StabilitySpec")] spec: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let spec: StabilitySpec = read("the stability spec", spec)?;
     let a = stability::stability_analysis(&spec).map_err(js_error)?;
     let obj = Object::new();
@@ -426,7 +426,7 @@ fn f64s(v: &[f64]) -> Float64Array {
 #[wasm_bindgen(unchecked_return_type = "ConvergenceResult")]
 pub fn convergence(
     #[wasm_bindgen(unchecked_param_type = "ConvergenceSpec")] spec: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let spec: ConvergenceSpec = read("the convergence spec", spec)?;
     let r = convergence::convergence(&spec).map_err(js_error)?;
     let obj = Object::new();

@@ -12,7 +12,7 @@
 //! loaded on first use — the stability and convergence labs, `spectrum`, tableau
 //! analysis, the run/formulation comparisons, and the run API again over the whole
 //! engine (user systems, formulations, sparse LU). What pkg/ cannot run it refuses with
-//! `OdeError::NotInThisBuild`, thrown with `code` = [`NOT_IN_THIS_BUILD`] by `solve`,
+//! `OdeError::NotInThisBuild`, thrown with `code` = [`crate::error::NOT_IN_THIS_BUILD`] by `solve`,
 //! `new Integrator` and `describeSystem`; the worker re-runs those in pkg-labs/. A new binding goes into the file of the package
 //! that needs it (a lab's function into `labs.rs`), reads its request with [`read`],
 //! and adds its TypeScript types to that file's `typescript_custom_section`; types both
@@ -27,7 +27,7 @@ mod labs;
 mod run;
 
 use crate::convergence::ConvergenceSpec;
-use crate::error::{OdeError, NOT_IN_THIS_BUILD};
+use crate::error::OdeError;
 use crate::spec::{check_fields, field_names, ControllerSpec, EventSpec, SolveSpec};
 use crate::spectrum::SpectrumSpec;
 use crate::stability::{StabilitySpec, TableauSpec};
@@ -166,30 +166,36 @@ export interface TableauSpec {
 }
 "#;
 
-fn js_error(e: OdeError) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-/// A core error as a thrown JS `Error`, with `code` = [`NOT_IN_THIS_BUILD`] when the
-/// spec needs the whole engine: www/worker.ts then re-runs it in pkg-labs/.
-fn js_error_with_code(e: OdeError) -> JsValue {
-    let code = matches!(e, OdeError::NotInThisBuild { .. }).then_some(NOT_IN_THIS_BUILD);
-    let error: JsValue = js_error(e).into();
-    if let Some(code) = code {
-        // Setting a property of a fresh Error object cannot fail.
-        let _ = Reflect::set(&error, &JsValue::from_str("code"), &JsValue::from_str(code));
+/// A core error as a thrown JS `Error`: `message` is its text, and the fields say what
+/// a program needs without reading it: `code` ([`OdeError::code`]; the worker re-runs a
+/// [`crate::error::NOT_IN_THIS_BUILD`] in pkg-labs/), `line` and `column` (1-based) for a located
+/// error in a text, `t` and `h` for an error of a running step.
+fn js_error(e: OdeError) -> JsValue {
+    let value: JsValue = JsError::new(&e.to_string()).into();
+    // Setting a property of a fresh Error object cannot fail.
+    let put = |key: &str, v: JsValue| {
+        let _ = Reflect::set(&value, &JsValue::from_str(key), &v);
+    };
+    put("code", JsValue::from_str(e.code()));
+    if let OdeError::Parse { line, column, .. } = e {
+        put("line", JsValue::from(line as f64));
+        put("column", JsValue::from(column as f64));
     }
-    error
+    if let Some((t, h)) = e.step() {
+        put("t", JsValue::from(t));
+        put("h", JsValue::from(h));
+    }
+    value
 }
 
-fn set(obj: &Object, key: &str, value: &JsValue) -> Result<(), JsError> {
+fn set(obj: &Object, key: &str, value: &JsValue) -> Result<(), JsValue> {
     Reflect::set(obj, &JsValue::from_str(key), value)
         .map(|_| ())
-        .map_err(|_| JsError::new(&format!("could not set field {key}")))
+        .map_err(|_| JsError::new(&format!("could not set field {key}")).into())
 }
 
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
-    serde_wasm_bindgen::to_value(value).map_err(|e| JsError::new(&e.to_string()))
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    serde_wasm_bindgen::to_value(value).map_err(|e| JsError::new(&e.to_string()).into())
 }
 
 /// The own keys of a plain JS object (not of arrays or other values).
@@ -288,7 +294,7 @@ fn check_keys<T: Request>(what: &str, value: &JsValue) -> Result<(), OdeError> {
 /// Reads the request `what` ("the spec", "tableau", …): refuses unknown keys (with a
 /// "did you mean" suggestion), then deserialises it; every failure is a `BadSpec` that
 /// names `what` ("invalid type: string \"big\", expected f64 in the spec").
-fn read<T: Request>(what: &str, value: JsValue) -> Result<T, JsError> {
+fn read<T: Request>(what: &str, value: JsValue) -> Result<T, JsValue> {
     check_keys::<T>(what, &value).map_err(js_error)?;
     serde_wasm_bindgen::from_value(value).map_err(|e| {
         // The JS error's text starts with its class name ("Error: …"); the page shows

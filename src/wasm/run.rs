@@ -7,7 +7,7 @@
 //! "not-in-this-build" for the rest (`OdeError::NotInThisBuild`). The labs package
 //! exports these same bindings over the whole engine.
 
-use super::{js_error, js_error_with_code, read, set, to_js};
+use super::{js_error, read, set, to_js};
 use crate::driver::{self, Solution};
 use crate::error::OdeError;
 use crate::event::EventRecord;
@@ -238,13 +238,13 @@ const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// The method catalogue.
 #[wasm_bindgen(unchecked_return_type = "MethodInfo[]")]
-pub fn methods() -> Result<JsValue, JsError> {
+pub fn methods() -> Result<JsValue, JsValue> {
     to_js(method::CATALOG)
 }
 
 /// The model catalogue.
 #[wasm_bindgen(unchecked_return_type = "ModelInfo[]")]
-pub fn models() -> Result<JsValue, JsError> {
+pub fn models() -> Result<JsValue, JsValue> {
     to_js(&model::catalog())
 }
 
@@ -257,16 +257,16 @@ pub fn describe_system(text: &str) -> Result<JsValue, JsValue> {
         system: Some(text.to_string()),
         ..Default::default()
     };
-    let (info, _) = driver::build_model(&spec).map_err(js_error_with_code)?;
-    Ok(to_js(&info)?)
+    let (info, _) = driver::build_model(&spec).map_err(js_error)?;
+    to_js(&info)
 }
 /// The ids `stabilityMap` knows (method ids, plus "custom" for a user's tableau).
 #[wasm_bindgen(js_name = stabilityMethods, unchecked_return_type = "string[]")]
-pub fn stability_methods() -> Result<JsValue, JsError> {
+pub fn stability_methods() -> Result<JsValue, JsValue> {
     to_js(stability::amplification::IDS)
 }
 
-fn events_to_js(events: &[EventRecord]) -> Result<JsValue, JsError> {
+fn events_to_js(events: &[EventRecord]) -> Result<JsValue, JsValue> {
     let list = Array::new();
     for e in events {
         let obj = Object::new();
@@ -278,7 +278,7 @@ fn events_to_js(events: &[EventRecord]) -> Result<JsValue, JsError> {
     Ok(list.into())
 }
 
-fn solution_to_js(sol: &Solution) -> Result<JsValue, JsError> {
+fn solution_to_js(sol: &Solution) -> Result<JsValue, JsValue> {
     let obj = Object::new();
     set(&obj, "t", &Float64Array::from(&sol.t[..]))?;
     set(&obj, "y", &Float64Array::from(&sol.y[..]))?;
@@ -319,7 +319,7 @@ fn solution_to_js(sol: &Solution) -> Result<JsValue, JsError> {
 }
 /// The step inspector's columns (`driver::inspect`).
 #[cfg(feature = "full")]
-fn step_log_to_js(log: &driver::inspect::StepLog) -> Result<JsValue, JsError> {
+fn step_log_to_js(log: &driver::inspect::StepLog) -> Result<JsValue, JsValue> {
     let obj = Object::new();
     set(&obj, "t", &Float64Array::from(&log.t[..]))?;
     set(&obj, "h", &Float64Array::from(&log.h[..]))?;
@@ -343,8 +343,8 @@ pub fn solve(
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,
 ) -> Result<JsValue, JsValue> {
     let spec = read::<SolveSpec>("the spec", spec)?;
-    let sol = driver::solve(&spec).map_err(js_error_with_code)?;
-    Ok(solution_to_js(&sol)?)
+    let sol = driver::solve(&spec).map_err(js_error)?;
+    solution_to_js(&sol)
 }
 
 /// A run kept in Rust, advanced one step at a time (for animation).
@@ -372,7 +372,7 @@ impl Integrator {
     ) -> Result<Integrator, JsValue> {
         let spec = read::<SolveSpec>("the spec", spec)?;
         Ok(Integrator {
-            inner: driver::Integrator::new(&spec).map_err(js_error_with_code)?,
+            inner: driver::Integrator::new(&spec).map_err(js_error)?,
             #[cfg(feature = "full")]
             spec,
         })
@@ -380,7 +380,7 @@ impl Integrator {
 
     /// Takes one step; returns the time reached, the new state and the step size.
     #[wasm_bindgen(unchecked_return_type = "StepResult")]
-    pub fn step(&mut self) -> Result<JsValue, JsError> {
+    pub fn step(&mut self) -> Result<JsValue, JsValue> {
         let info = self.inner.step().map_err(js_error)?;
         let obj = Object::new();
         set(&obj, "t", &JsValue::from_f64(info.t))?;
@@ -400,7 +400,7 @@ impl Integrator {
     /// animation frame instead of one per step. `max_steps` is a JS number, checked here:
     /// a u32 parameter would turn −1 into 2³² − 1 and 2³² into 0 without a word.
     #[wasm_bindgen(unchecked_return_type = "Chunk")]
-    pub fn advance(&mut self, max_steps: f64) -> Result<JsValue, JsError> {
+    pub fn advance(&mut self, max_steps: f64) -> Result<JsValue, JsValue> {
         if !(max_steps >= 0.0 && max_steps.fract() == 0.0 && max_steps <= MAX_SAFE_INTEGER) {
             return Err(js_error(OdeError::OutOfRange {
                 what: "advance(n): the number of steps n".into(),
@@ -489,7 +489,7 @@ impl Integrator {
 
     /// Every event that has fired so far.
     #[wasm_bindgen(getter, unchecked_return_type = "EventRecord[]")]
-    pub fn events(&self) -> Result<JsValue, JsError> {
+    pub fn events(&self) -> Result<JsValue, JsValue> {
         events_to_js(self.inner.events())
     }
 
@@ -513,20 +513,20 @@ impl Integrator {
 
     /// Work counters so far.
     #[wasm_bindgen(getter, unchecked_return_type = "Stats")]
-    pub fn stats(&self) -> Result<JsValue, JsError> {
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
         to_js(&self.inner.stats())
     }
 
     /// The run's model description: with a `formulation` its state names and outputs
     /// differ from the catalogue entry's.
     #[wasm_bindgen(js_name = modelInfo, unchecked_return_type = "ModelInfo")]
-    pub fn model_info(&self) -> Result<JsValue, JsError> {
+    pub fn model_info(&self) -> Result<JsValue, JsValue> {
         to_js(self.inner.model_info())
     }
 
     /// Re-partitions and Newton work of a constrained formulation, if any.
     #[wasm_bindgen(js_name = constraintReport, unchecked_return_type = "ConstraintReport | undefined")]
-    pub fn constraint_report(&self) -> Result<JsValue, JsError> {
+    pub fn constraint_report(&self) -> Result<JsValue, JsValue> {
         match self.inner.constraint_report() {
             Some(c) => to_js(&c),
             None => Ok(JsValue::UNDEFINED),

@@ -62,9 +62,9 @@ test('the run package refuses what it leaves out with code "not-in-this-build"; 
   }
   assert.throws(() => runPackage.describeSystem("x' = -x\nx(0) = 1"), refused);
   assert.deepEqual(labsPackage.describeSystem("x' = -x\nx(0) = 1").names, ['x']);
-  // An ordinary error stays an ordinary error: no code, so nothing is re-run.
-  assert.throws(() => solve({ model: 'pendulum', method: 'rk4', h: 0 }), (e) => e.code === undefined);
-  assert.throws(() => labsPackage.solve({ system: "x' = ", method: 'rk4', h: 0.1 }), (e) => e.code === undefined);
+  // An ordinary error keeps its own code, so nothing is re-run.
+  assert.throws(() => solve({ model: 'pendulum', method: 'rk4', h: 0 }), (e) => e.code === 'bad-step-size');
+  assert.throws(() => labsPackage.solve({ system: "x' = ", method: 'rk4', h: 0.1 }), (e) => e.code === 'parse');
 });
 
 test('the run package, fetched before the first plot, stays within 400 KB raw and 150 KB gzip -9', () => {

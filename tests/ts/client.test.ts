@@ -2,7 +2,7 @@
 // errors become Errors, cancel() rejects what is pending and starts a fresh worker, and
 // the page's compiled run package is handed to every worker before any request runs.
 import { describe, expect, it } from 'vitest';
-import { CancelledError, EngineClient } from '../../www/client';
+import { CancelledError, EngineError, EngineClient } from '../../www/client';
 import type { EngineHandoff, Reply, Request } from '../../www/protocol';
 
 /** A stand-in Worker that answers from `answer` after a tick, or never when it returns undefined. */
@@ -48,8 +48,17 @@ describe('EngineClient', () => {
   });
 
   it('turns an error reply into an Error with the core message', async () => {
-    const { engine } = client((req) => ({ id: req.id, ok: false, error: 'unknown method "x"' }));
+    const { engine } = client((req) => ({ id: req.id, ok: false, error: { message: 'unknown method "x"', code: 'unknown-method' } }));
     await expect(engine.solve({ model: 'pendulum', method: 'x', h: 0.1 })).rejects.toThrow('unknown method "x"');
+  });
+
+  it('keeps the code and place of an error reply on the rejected Error', async () => {
+    const error = { message: 'line 2, column 9: unknown name "kk"', code: 'parse', line: 2, column: 9 };
+    const { engine } = client((req) => ({ id: req.id, ok: false, error }));
+    const rejected: unknown = await engine.describe("x' = -kk*x").catch((e: unknown) => e);
+    expect(rejected).toBeInstanceOf(EngineError);
+    expect(rejected).toBeInstanceOf(Error);
+    expect(rejected).toMatchObject(error);
   });
 
   it('cancel() rejects pending requests and the next call uses a new worker', async () => {
