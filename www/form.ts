@@ -6,6 +6,7 @@
  */
 import { byId } from './dom';
 import { CancelledError } from './client';
+import { enhanceEditor, showProblem } from './editor';
 import type { EngineClient } from './client';
 import type { MethodInfo, ModelInfo, SolveSpec, TableauSpec } from './engine';
 import type { TableauAnalysis } from './engine-labs';
@@ -114,6 +115,7 @@ export class RunForm {
     });
     this.t1Input.addEventListener('input', changed);
     this.eventsCheck.addEventListener('change', changed);
+    enhanceEditor(this.systemText, { names: () => (this.model.id === CUSTOM ? [...this.model.names, ...this.model.params.map((p) => p.name), ...this.model.outputs] : []) });
     this.systemText.addEventListener('input', () => {
       clearTimeout(this.editTimer);
       this.editTimer = setTimeout(() => void this.describeSystem(), EDIT_DEBOUNCE_MS);
@@ -238,13 +240,16 @@ export class RunForm {
 
   /** Parses the system text in the worker; shows the error under the editor if it fails. */
   private async describe(): Promise<ModelInfo | undefined> {
+    const text = this.systemText.value;
     try {
-      const info = await this.engine.describe(this.systemText.value);
+      const info = await this.engine.describe(text);
+      showProblem(this.systemText, undefined, text);
       this.systemError.hidden = true;
       this.systemError.textContent = '';
       return info;
     } catch (e) {
       if (e instanceof CancelledError) return undefined;
+      showProblem(this.systemText, e, text);
       this.systemError.hidden = false;
       this.systemError.textContent = message(e);
       this.onSystemError();
