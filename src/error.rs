@@ -536,7 +536,153 @@ pub(crate) fn finite(value: f64, what: &str) -> Result<f64, OdeError> {
 
 #[cfg(test)]
 mod tests {
-    use super::num;
+    use super::{num, NewtonReason, OdeError, NOT_IN_THIS_BUILD};
+
+    /// One value of every variant.
+    fn one_of_each() -> Vec<OdeError> {
+        let s = String::new;
+        let v = Vec::new;
+        vec![
+            OdeError::UnknownModel {
+                id: s(),
+                known: v(),
+            },
+            OdeError::UnknownMethod {
+                id: s(),
+                known: v(),
+            },
+            OdeError::UnknownParam {
+                model: s(),
+                name: s(),
+                known: v(),
+            },
+            OdeError::BadParam {
+                name: s(),
+                value: 0.0,
+                greater_than: 0.0,
+            },
+            OdeError::NotFinite { what: s() },
+            OdeError::BadStepSize { h: 0.0 },
+            OdeError::BadInterval { t0: 0.0, t1: 0.0 },
+            OdeError::WrongLength {
+                what: s(),
+                expected: 0,
+                got: 0,
+            },
+            OdeError::StepBudget {
+                needed: 0.0,
+                max_steps: 0,
+            },
+            OdeError::BlewUp { t: 1.0, h: 0.5 },
+            OdeError::Finished { t1: 0.0 },
+            OdeError::BadSpec { message: s() },
+            OdeError::BadFile { message: s() },
+            OdeError::OutOfRange {
+                what: s(),
+                value: 0.0,
+                allowed: s(),
+            },
+            OdeError::UnknownController {
+                kind: s(),
+                known: v(),
+            },
+            OdeError::UnknownEvent {
+                model: s(),
+                id: s(),
+                known: v(),
+            },
+            OdeError::BadEvent {
+                index: 0,
+                message: s(),
+            },
+            OdeError::BadTEval { message: s() },
+            OdeError::StepSizeUnderflow { t: 1.0, h: 0.5 },
+            OdeError::AdaptiveBudget {
+                t: 0.0,
+                max_steps: 0,
+            },
+            OdeError::NeedsSecondOrderModel {
+                method: s(),
+                model: s(),
+            },
+            OdeError::NotAdaptive {
+                method: s(),
+                adaptive: v(),
+            },
+            OdeError::NoJacobian {
+                method: s(),
+                model: s(),
+            },
+            OdeError::SingularMatrix {
+                t: 1.0,
+                h: 0.5,
+                what: s(),
+            },
+            OdeError::NewtonFailed {
+                t: 1.0,
+                h: 0.5,
+                iterations: 0,
+                reason: NewtonReason::Diverged { theta: 2.0 },
+            },
+            OdeError::ExpmNotFinite { t: 1.0, h: 0.5 },
+            OdeError::SingularSaddlePoint { t: 1.0, h: 0.5 },
+            OdeError::ConstraintNewtonFailed {
+                t: 1.0,
+                h: 0.5,
+                iterations: 0,
+                residual: 0.0,
+            },
+            OdeError::IllConditionedPartition {
+                t: 1.0,
+                h: 0.5,
+                condition: 0.0,
+            },
+            OdeError::TooLarge {
+                what: s(),
+                megabytes: 0.0,
+                limit_megabytes: 0.0,
+            },
+            OdeError::NotInThisBuild { what: "x" },
+            OdeError::Parse {
+                line: 1,
+                column: 1,
+                message: s(),
+                snippet: s(),
+            },
+        ]
+    }
+
+    #[test]
+    fn every_error_has_a_distinct_kebab_case_code() {
+        let errors = one_of_each();
+        let mut codes: Vec<&str> = errors.iter().map(OdeError::code).collect();
+        for code in &codes {
+            let kebab = code
+                .split('-')
+                .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase()));
+            assert!(kebab, "{code}");
+        }
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), errors.len());
+        assert_eq!(
+            OdeError::NotInThisBuild { what: "x" }.code(),
+            NOT_IN_THIS_BUILD
+        );
+    }
+
+    #[test]
+    fn errors_of_a_running_step_name_their_step() {
+        for e in one_of_each() {
+            // Exactly the errors whose message names the step's t and h carry it.
+            let text = e.to_string();
+            let named = text.contains("t = 1") && text.contains("h = 0.5");
+            assert_eq!(e.step().is_some(), named, "{}: {text}", e.code());
+            if let Some(step) = e.step() {
+                assert_eq!(step, (1.0, 0.5));
+            }
+        }
+    }
 
     #[test]
     fn numbers_print_without_float_noise() {

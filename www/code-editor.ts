@@ -146,16 +146,8 @@ const MIRRORED = ['aria-invalid', 'aria-describedby', 'aria-errormessage'];
 /** Puts the editor in `textarea`'s place, with its text, caret and attributes. */
 export function mountEditor(textarea: HTMLTextAreaElement, entry: EditorEntry): EditorHandle {
   const scheme = new Compartment();
-  const described = new Compartment();
   const label = textarea.labels?.[0];
-  const attributes = (): Record<string, string> => {
-    const attrs: Record<string, string> = { 'aria-label': label?.textContent?.trim() || 'text', spellcheck: 'false', autocapitalize: 'off', autocorrect: 'off' };
-    for (const name of MIRRORED) {
-      const value = textarea.getAttribute(name);
-      if (value !== null) attrs[name] = value;
-    }
-    return attrs;
-  };
+  const attributes = { 'aria-label': label?.textContent?.trim() || 'text', spellcheck: 'false', autocapitalize: 'off', autocorrect: 'off' };
   const hadFocus = document.activeElement === textarea;
   const length = textarea.value.length;
   const selection = EditorSelection.single(Math.min(textarea.selectionStart, length), Math.min(textarea.selectionEnd, length));
@@ -173,7 +165,7 @@ export function mountEditor(textarea: HTMLTextAreaElement, entry: EditorEntry): 
         keymap.of([...completionKeymap, ...lintKeymap, ...defaultKeymap, ...historyKeymap]),
         BASE_THEME,
         scheme.of(schemeExtensions(prefersDark())),
-        described.of(EditorView.contentAttributes.of(attributes())),
+        EditorView.contentAttributes.of(attributes),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged || update.transactions.some((tr) => tr.annotation(fromTextarea))) return;
           VALUE.set.call(textarea, update.state.doc.toString());
@@ -212,7 +204,21 @@ export function mountEditor(textarea: HTMLTextAreaElement, entry: EditorEntry): 
       view.focus();
     });
   }
-  new MutationObserver(() => view.dispatch({ effects: described.reconfigure(EditorView.contentAttributes.of(attributes())) })).observe(textarea, { attributes: true, attributeFilter: MIRRORED });
+  // The textarea's state for assistive technology (set by www/a11y.ts on the field last
+  // edited) is copied onto the editor, and put back when a script takes it off the editor
+  // alone: the textarea's attributes are the truth.
+  const mirror = (): void => {
+    for (const name of MIRRORED) {
+      const value = textarea.getAttribute(name);
+      if (view.contentDOM.getAttribute(name) === value) continue;
+      if (value === null) view.contentDOM.removeAttribute(name);
+      else view.contentDOM.setAttribute(name, value);
+    }
+  };
+  const watch = new MutationObserver(mirror);
+  watch.observe(textarea, { attributes: true, attributeFilter: MIRRORED });
+  watch.observe(view.contentDOM, { attributes: true, attributeFilter: MIRRORED });
+  mirror();
   onSchemeChange(() => view.dispatch({ effects: scheme.reconfigure(schemeExtensions(prefersDark())) }));
   if (hadFocus) view.focus();
 

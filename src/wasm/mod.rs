@@ -131,6 +131,18 @@ export interface SolveSpec {
    *  record nothing extra. */
   inspect?: boolean;
 }
+/** What an `Error` thrown by the engine carries besides `message`, the text to show. */
+export interface OdeErrorFields {
+  /** The kind of error, stable across versions: "unknown-method", "bad-spec",
+   *  "parse", "blew-up", "not-in-this-build", … (one per kind; the text may change). */
+  code: string;
+  /** A mistake in a typed text: its line and column (1-based; columns count characters). */
+  line?: number;
+  column?: number;
+  /** An error of a running step: the t and h of that step. */
+  t?: number;
+  h?: number;
+}
 /** Work counters of a run. */
 export interface Stats {
   nfev: number;

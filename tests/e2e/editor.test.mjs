@@ -4,7 +4,11 @@
 // never trapped, dark mode, and all of it under the page's Content Security Policy.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { useSite, open } from './harness.mjs';
+
+const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const site = useSite();
 const TYPO = "param k = 4\nx' = v\nv' = -kk*x\nx(0) = 1, v(0) = 0";
@@ -153,6 +157,26 @@ test('the editor is styled under the policy, and dark in the dark scheme', async
   // No <style> element was added: the styles are a constructed sheet.
   assert.equal(await page.evaluate(() => document.querySelectorAll('style').length), 0);
   assert.deepEqual(await page.evaluate(() => window.__violations), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('axe-core finds no violations in the editor with a mark and completions open', async () => {
+  const { page, errors } = await openCustom();
+  await startEditor(page);
+  await typeInEditor(page, TYPO);
+  await page.locator('#system-box .cm-lintRange-error').waitFor({ timeout: 10000 });
+  await page.keyboard.insertText('\nx(1) = s');
+  await page.locator('.cm-tooltip-autocomplete').waitFor({ timeout: 10000 });
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() => window.axe.run({ include: [['#system-box']] }, { resultTypes: ['violations'] }));
+  assert.deepEqual(
+    result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    [],
+  );
+  // The editor is named by the textarea's label and points at the error message.
+  assert.match(await page.getAttribute('#system-box .cm-content', 'aria-label'), /^Your system/);
+  assert.match((await page.getAttribute('#system-box .cm-content', 'aria-describedby')) ?? '', /system-error/);
   assert.deepEqual(errors, []);
   await page.close();
 });
