@@ -44,4 +44,12 @@ describe('import boundaries', () => {
     const worker = sources.find(({ file }) => file === 'worker.ts')?.text ?? '';
     expect(worker).toMatch(/import\('\.\/engine-labs'\)/);
   });
+
+  it('CodeMirror is imported by www/code-editor.ts alone, which www/editor.ts loads with a dynamic import', () => {
+    expect(importers(/^@codemirror\/|^@lezer\/|^style-mod$/)).toEqual(['code-editor.ts']);
+    const runtime = sources.filter(({ text }) => imports(text).some((i) => i.from === './code-editor' && !i.typeOnly)).map(({ file }) => file);
+    expect(runtime).toEqual([]);
+    const editor = sources.find(({ file }) => file === 'editor.ts')?.text ?? '';
+    expect(editor).toMatch(/import\('\.\/code-editor'\)/);
+  });
 });
