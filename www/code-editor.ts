@@ -76,6 +76,10 @@ const BASE_THEME = EditorView.theme({
   '.cm-content': { padding: '0.4rem 0' },
   '.cm-line': { padding: '0 0.4rem' },
   '.cm-tooltip': { fontFamily: 'system-ui, sans-serif', fontSize: '0.85rem' },
+  // The page marks an invalid field with a red frame (www/style.css `[aria-invalid]`):
+  // on the editor's frame, not around its lines.
+  '.cm-content[aria-invalid="true"]': { boxShadow: 'none' },
+  '&:has(.cm-content[aria-invalid="true"])': { borderColor: '#e03131', boxShadow: '0 0 0 1px #e03131' },
 });
 const LIGHT_THEME = EditorView.theme({
   '&': { background: '#ffffff', color: '#1d2330', borderColor: '#b8bfd0' },

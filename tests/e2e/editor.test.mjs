@@ -78,6 +78,8 @@ test("a typo's line gets a lint mark at the typo, and the editor says it is inva
   });
   assert.equal(line, 3);
   await page.waitForSelector('#system-box .cm-content[aria-invalid="true"]');
+  // Its frame turns red, as the textarea's did.
+  assert.equal(await page.$eval('.cm-editor', (el) => window.getComputedStyle(el).borderTopColor), 'rgb(224, 49, 49)');
   // Fixed, the mark goes.
   await page.keyboard.press('Control+End');
   await typeInEditor(page, TYPO.replace('kk', 'k'));
