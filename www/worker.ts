@@ -69,7 +69,7 @@ function errorInfo(e: unknown): EngineErrorInfo {
     const fields = e as Record<string, unknown>;
     for (const key of ERROR_FIELDS) {
       const value = fields[key];
-      if (value === undefined) continue;
+      if (value === undefined || value === null) continue;
       if (key === 'code' ? typeof value === 'string' : key === 'diagnosis' ? typeof value === 'object' : typeof value === 'number') {
         Object.assign(info, { [key]: value });
       }
