@@ -14,20 +14,37 @@ pub fn info() -> ModelInfo {
         dim: 2,
         names: strings(&["x", "u"]),
         params: vec![
-            ParamInfo::new("m", 1.0, "kg", "mass").above(0.0),
-            ParamInfo::new("k", 100.0, "N/m", "spring stiffness").above(0.0),
-            ParamInfo::new("c", 0.5, "N·s/m", "damping coefficient"),
+            ParamInfo::new(
+                "m",
+                1.0,
+                "kg",
+                "mass (odelab's choice: the notes print no values)",
+            )
+            .above(0.0),
+            ParamInfo::new(
+                "k",
+                100.0,
+                "N/m",
+                "spring stiffness (odelab's choice: ω0 = 10 rad/s)",
+            )
+            .above(0.0),
+            ParamInfo::new(
+                "c",
+                0.5,
+                "N·s/m",
+                "damping coefficient (odelab's choice: light, β = 0.025)",
+            ),
             ParamInfo::new(
                 "g",
                 9.81,
                 "m/s²",
-                "gravitational acceleration (x points down)",
+                "gravitational acceleration, x down (eq. 7.7)",
             ),
         ],
         y0: vec![0.0, 0.0],
         t0: 0.0,
         t1: 5.0,
-        source: "Schwab & Delhaes, eq. (7.7)".into(),
+        source: "Schwab & Delhaes, eq. (7.7); y0 = 0, from rest, as there".into(),
         outputs: strings(&["energy"]),
         exact: true,
         second_order: true,
