@@ -37,8 +37,9 @@
 //! ```
 //!
 //! The Jacobian is analytic: ∂q̈/∂y = M⁻¹(∂R/∂y − (∂M/∂y) q̈), R the right-hand side.
-//! At the initial state its dominant eigenvalue is ≈ −1.3e5 (the paper: "a real part of
-//! the order −10E5"), from c2 acting on the light body 2.
+//! At the initial state its dominant eigenvalue is ≈ −1.0e5 (the paper: "a real part of
+//! the order −10E5"), from c2 acting on the light body 2; with point masses (J → 0)
+//! instead of rods it would be −1.6e5 (tests/published.rs).
 //! Outputs: energy (kinetic + gravity + both springs; it decreases through c1, c2), and
 //! body 2's CM position and velocity (the paper's printed initial data).
 
