@@ -1002,6 +1002,311 @@ const claims: Claim[] = [
       expect(info.events.map((e) => e.id)).toContain('top');
     },
   },
+
+  // Gil, Sanfelice & Nikravesh, Local Linearization Method §2, Fig. 2.
+  {
+    scenario: 'llm-stiff-double-pendulum',
+    sentence: "The paper's headline: the local linearization method at a uniform h = 0.02 takes 100 steps and 101 f-evaluations over 2 s, against dp45 and ros4 (pinned) at rtol 1e-3, MATLAB's default.",
+    check: () => {
+      const s = settingsOf('llm-stiff-double-pendulum');
+      const sol = run(s);
+      expect(sol.stats.naccept).toBe(100);
+      expect(sol.stats.nfev).toBe(101);
+      expect(lastT(sol)).toBe(2);
+      expect(s.pins?.map((p) => [p.method, p.rtol])).toEqual([
+        ['dp45', 1e-3],
+        ['ros4', 1e-3],
+      ]);
+    },
+  },
+  {
+    scenario: 'llm-stiff-double-pendulum',
+    sentence: "Its total energy varies by 0.03 J, like ros4's 0.02 J and 50 times less than dp45's 1.5 J.",
+    check: () => {
+      const s = settingsOf('llm-stiff-double-pendulum');
+      const spread = (e: Float64Array): number => e.reduce((w, v) => Math.max(w, Math.abs(v - e[0])), 0);
+      // Measured: llm 0.0268 J, ros4 0.0219 J, dp45 1.46 J (E0 = 0: links at rest, horizontal).
+      const llm = spread(run(s).outputs.energy);
+      const [dp45, ros4] = (s.pins ?? []).map((p) => spread(run(p).outputs.energy));
+      expect(llm).toBeGreaterThan(0.025);
+      expect(llm).toBeLessThan(0.035);
+      expect(ros4).toBeGreaterThan(0.015);
+      expect(ros4).toBeLessThan(0.025);
+      expect(dp45).toBeGreaterThan(1.25);
+      expect(dp45).toBeLessThan(1.75);
+      expect(dp45 / llm).toBeGreaterThan(40);
+      expect(dp45 / llm).toBeLessThan(65);
+    },
+  },
+  {
+    scenario: 'llm-stiff-double-pendulum',
+    sentence: "Its joint drift |Φ| reaches 1.3e-3, like ros4's and about a sixth of dp45's.",
+    check: () => {
+      const s = settingsOf('llm-stiff-double-pendulum');
+      const drift = (p: RunSettings): number => maxAbs(run(p).outputs['constraint |Φ|']);
+      // Measured: llm 1.27e-3, ros4 1.21e-3, dp45 8.24e-3.
+      const llm = drift(s);
+      const [dp45, ros4] = (s.pins ?? []).map(drift);
+      expect(llm).toBeGreaterThan(1.2e-3);
+      expect(llm).toBeLessThan(1.4e-3);
+      expect(Math.abs(ros4 / llm - 1)).toBeLessThan(0.15);
+      expect(dp45 / llm).toBeGreaterThan(5);
+      expect(dp45 / llm).toBeLessThan(8);
+    },
+  },
+  {
+    scenario: 'llm-stiff-double-pendulum',
+    sentence: 'dp45 needs 21,000 f-evaluations whatever its tolerance: the bending mode (±1535i), not the accuracy, sets its steps.',
+    check: () => {
+      const s = settingsOf('llm-stiff-double-pendulum');
+      const dp45Settings = (s.pins ?? [])[0];
+      const dp45 = run(dp45Settings);
+      expect(dp45.stats.nfev).toBeGreaterThan(20_000);
+      expect(dp45.stats.nfev).toBeLessThan(22_000);
+      // Stability, not accuracy: a hundred times tighter, about as many f-evaluations.
+      const tight = run({ ...dp45Settings, rtol: 1e-5, atol: 1e-8 });
+      expect(Math.abs(tight.stats.nfev / dp45.stats.nfev - 1)).toBeLessThan(0.1);
+      const fastest = eigenvaluesAt(s, run(s), 0)[0];
+      expect(Math.abs(fastest[1])).toBeGreaterThan(1530);
+      expect(Math.abs(fastest[1])).toBeLessThan(1540);
+    },
+  },
+  {
+    scenario: 'llm-stiff-double-pendulum',
+    sentence: 'Try: pin radau5 at rtol 1e-3, which varies the energy and drifts less than all three.',
+    check: () => {
+      const s = settingsOf('llm-stiff-double-pendulum');
+      const radau5 = run({ ...(s.pins ?? [])[1], method: 'radau5' });
+      const spread = (e: Float64Array): number => e.reduce((w, v) => Math.max(w, Math.abs(v - e[0])), 0);
+      for (const other of [s, ...(s.pins ?? [])]) {
+        const sol = run(other);
+        expect(spread(radau5.outputs.energy)).toBeLessThan(spread(sol.outputs.energy));
+        expect(maxAbs(radau5.outputs['constraint |Φ|'])).toBeLessThan(maxAbs(sol.outputs['constraint |Φ|']));
+      }
+    },
+  },
+
+  // Schwab & Delhaes §7.4, Euler 2.
+  {
+    scenario: 'euler2-oscillator',
+    sentence: 'Euler 2 evaluates f once per step, at the midpoint.',
+    check: () => {
+      const s = settingsOf('euler2-oscillator');
+      const sol = run(s);
+      expect(sol.stats.nfev).toBe(sol.stats.naccept);
+      expect(sol.stats.naccept).toBe(1000);
+    },
+  },
+  {
+    scenario: 'euler2-oscillator',
+    sentence: 'On the undamped spring (ω = 10 rad/s) its amplification matrix has determinant 1, so for hω < 2 the swing neither decays nor grows: at h = 0.1 its amplitude stays between 1 and 1.12 times the start for 100 s, the same in the last 10 s as in the first period.',
+    check: () => {
+      const s = settingsOf('euler2-oscillator');
+      // One step of q'' = −ω²q from (1, 0) and from (0, 1): the columns of the matrix.
+      const omega = 10;
+      const h = s.h ?? NaN;
+      const stepOf = (q: number, z: number): [number, number] => {
+        const k1 = -omega * omega * (q + (h / 2) * z);
+        return [q + h * z + 0.5 * h * h * k1, z + h * k1];
+      };
+      const [a, c] = stepOf(1, 0);
+      const [b, d] = stepOf(0, 1);
+      expect(a * d - b * c).toBeCloseTo(1, 14);
+      const sol = run(s);
+      const start = amplitude(sol, 0, 0);
+      const lowest = (from: number, to: number): number => {
+        let w = Infinity;
+        for (let i = 0; i < sol.t.length; i++) {
+          if (sol.t[i] < from || sol.t[i] > to) continue;
+          w = Math.min(w, Math.hypot(sol.y[2 * i] - 0.0981, sol.y[2 * i + 1] / omega));
+        }
+        return w;
+      };
+      // Measured: between 0.0981 and 0.10968 (1.118 times) in the first period and the last 10 s alike.
+      expect(lowest(0, 100) / start).toBeGreaterThan(1 - 1e-9);
+      expect(amplitude(sol, 0, 100) / start).toBeLessThan(1.12);
+      expect(amplitude(sol, 0, 100) / start).toBeGreaterThan(1.1);
+      const period = (2 * Math.PI) / omega;
+      expect(Math.abs(amplitude(sol, 90, 100) / amplitude(sol, 0, period) - 1)).toBeLessThan(1e-6);
+      expect(Math.abs(lowest(90, 100) / lowest(0, period) - 1)).toBeLessThan(1e-6);
+    },
+  },
+  {
+    scenario: 'euler2-oscillator',
+    sentence: 'Try: h = 0.21 (hω = 2.1), where the run blows up; or RK4 at h = 0.19, which damps the swing to 1e-17 of its size in 100 s.',
+    check: () => {
+      const s = settingsOf('euler2-oscillator');
+      expect(run({ ...s, h: 0.21 }).warning).toMatch(/blew up/);
+      const rk4 = run({ ...s, method: 'rk4', h: 0.19 });
+      expect(rk4.warning).toBeUndefined();
+      // Measured: 9.3e-19 / 0.0981 = 9.5e-18.
+      const ratio = amplitude(rk4, 99, 100) / amplitude(rk4, 0, 0);
+      expect(ratio).toBeGreaterThan(1e-18);
+      expect(ratio).toBeLessThan(1e-16);
+    },
+  },
+
+  // Schwab & Delhaes §7.7, Fig. 7.15.
+  {
+    scenario: 'euler-vs-backward-euler-stiff',
+    sentence: 'A spring with a heavy damper (c = 1000 N·s/m) has eigenvalues −0.1 and −1000: the mass creeps towards its rest position over tens of seconds while the fast mode dies within milliseconds.',
+    check: () => {
+      const s = settingsOf('euler-vs-backward-euler-stiff');
+      expect(s.params?.c).toBe(1000);
+      const ev = eigenvaluesAt(s, run({ ...s, t1: 0.01 }), 0)
+        .map(([re]) => re)
+        .sort((x, y) => x - y);
+      expect(ev[0]).toBeCloseTo(-999.9, 1);
+      expect(ev[1]).toBeCloseTo(-0.1, 3);
+      // The exact creep: 86 % of the way to m g/k = 0.0981 after 20 s (e^{−2} left).
+      const exact = run({ ...s, method: 'backward-euler' }).exact as Float64Array;
+      expect(exact[exact.length - 2] / 0.0981).toBeGreaterThan(0.85);
+      expect(exact[exact.length - 2] / 0.0981).toBeLessThan(0.88);
+    },
+  },
+  {
+    scenario: 'euler-vs-backward-euler-stiff',
+    sentence: 'Forward Euler must still keep h·1000 below 2: at h = 0.0021 it blows up before t = 8, although at h = 0.0019 it follows the exact creep to 1e-5.',
+    check: () => {
+      const s = settingsOf('euler-vs-backward-euler-stiff');
+      const coarse = run(s);
+      expect(coarse.warning).toMatch(/blew up/);
+      expect(lastT(coarse)).toBeLessThan(8);
+      const fine = run({ ...s, h: 0.0019 });
+      expect(fine.warning).toBeUndefined();
+      const x = column(fine, 'x');
+      const exact = fine.exact as Float64Array;
+      const err = x.reduce((w, v, i) => Math.max(w, Math.abs(v - exact[2 * i])), 0);
+      // Measured: 1.03e-5.
+      expect(err).toBeGreaterThan(5e-6);
+      expect(err).toBeLessThan(1.5e-5);
+    },
+  },
+  {
+    scenario: 'euler-vs-backward-euler-stiff',
+    sentence: 'Backward Euler (pinned) at h = 0.0021 follows it to 4e-6, and is stable at any h.',
+    check: () => {
+      const s = settingsOf('euler-vs-backward-euler-stiff');
+      const pin = (s.pins ?? [])[0];
+      expect(pin.method).toBe('backward-euler');
+      expect(pin.h).toBe(s.h);
+      const xErr = (sol: Solution): number => {
+        const exact = sol.exact as Float64Array;
+        return column(sol, 'x').reduce((w, v, i) => Math.max(w, Math.abs(v - exact[2 * i])), 0);
+      };
+      // Measured: 3.79e-6.
+      const err = xErr(run(pin));
+      expect(err).toBeGreaterThan(3e-6);
+      expect(err).toBeLessThan(5e-6);
+      for (const h of [0.01, 0.5, 5]) {
+        const sol = run({ ...pin, h });
+        expect(sol.warning).toBeUndefined();
+        expect(maxAbs(sol.y)).toBeLessThan(0.1);
+      }
+    },
+  },
+  {
+    scenario: 'euler-vs-backward-euler-stiff',
+    sentence: 'Try: backward Euler at h = 0.5, 40 steps with an error of 9e-4.',
+    check: () => {
+      const s = settingsOf('euler-vs-backward-euler-stiff');
+      const sol = run({ ...s, method: 'backward-euler', h: 0.5 });
+      expect(sol.stats.naccept).toBe(40);
+      const exact = sol.exact as Float64Array;
+      const err = column(sol, 'x').reduce((w, v, i) => Math.max(w, Math.abs(v - exact[2 * i])), 0);
+      // Measured: 8.84e-4.
+      expect(err).toBeGreaterThan(8e-4);
+      expect(err).toBeLessThan(9.5e-4);
+    },
+  },
+
+  // Schwab & Delhaes §7.5, Figs. 7.10–7.11.
+  {
+    scenario: 'heun-round-off-floor',
+    sentence: "Heun's global error on the damped spring falls as h² down to about 1e-14 at n = 21 (h = T/2²¹ ≈ 2.4e-6, two million steps), then rises again as the round-off of ever more steps accumulates: E = C1·h² + C2/h, Fig. 7.11.",
+    check: () => {
+      const s = settingsOf('heun-round-off-floor');
+      expect(s.t1).toBe(5);
+      const heun = convergence({ model: s.model, params: s.params, t1: s.t1, methods: ['heun'], tols: [], localH: [], nMax: 23 }).global[0];
+      expect(Math.abs(heun.fit.slope - 2)).toBeLessThan(0.1);
+      // Measured: 1.02e-14 at n = 21, then 2.04e-14 and 2.45e-14 at n = 22, 23.
+      const at = (n: number): number => heun.error[heun.n.indexOf(n)];
+      const smallest = Math.min(...heun.error);
+      expect(at(21)).toBe(smallest);
+      expect(smallest).toBeGreaterThan(3e-15);
+      expect(smallest).toBeLessThan(3e-14);
+      expect(at(22)).toBeGreaterThan(1.5 * smallest);
+      expect(at(23)).toBeGreaterThan(1.5 * smallest);
+      expect(5 / 2 ** 21).toBeCloseTo(2.4e-6, 7);
+      expect(2 ** 21).toBeGreaterThan(2e6);
+    },
+  },
+  {
+    scenario: 'heun-round-off-floor',
+    sentence: 'The default range, n up to 14, stops far above that floor.',
+    check: () => {
+      const s = settingsOf('heun-round-off-floor');
+      const heun = convergence({ model: s.model, params: s.params, t1: s.t1, methods: ['heun'], tols: [], localH: [] }).global[0];
+      expect(Math.max(...heun.n)).toBe(14);
+      // Measured: 1.3e-10 at n = 14, four orders above the floor.
+      expect(Math.min(...heun.error)).toBeGreaterThan(1e-11);
+    },
+  },
+  {
+    scenario: 'heun-round-off-floor',
+    sentence: 'Try: tick Heun alone, set n to 23 and run the study (a few seconds).',
+    check: () => {
+      // With Heun alone, n ≤ 23 is within the study's budget (the sum of 2ⁿ steps).
+      const s = settingsOf('heun-round-off-floor');
+      const heun = convergence({ model: s.model, params: s.params, t1: s.t1, methods: ['heun'], tols: [], localH: [], nMax: 23 }).global[0];
+      expect(Math.max(...heun.n)).toBe(23);
+      expect(heun.diagnosis).toBeUndefined();
+    },
+  },
+
+  // Negrut et al. 2003 §3.2, Tables 7–8.
+  {
+    scenario: 'vehicle-tolerance-sweep',
+    sentence: 'dp45 at tolerance 1e-5 (this run) and 1e-2 (pinned) takes about 450,000 and 445,000 f-evaluations over 2 s: flat, because stability and not accuracy sets its steps, as in Table 7.',
+    check: () => {
+      const s = settingsOf('vehicle-tolerance-sweep');
+      const tight = run(s);
+      const loose = run((s.pins ?? [])[0]);
+      expect([s.rtol, (s.pins ?? [])[0].rtol]).toEqual([1e-5, 1e-2]);
+      // Measured: 450,009 and 445,371.
+      expect(Math.abs(tight.stats.nfev / 450_000 - 1)).toBeLessThan(0.01);
+      expect(Math.abs(loose.stats.nfev / 445_000 - 1)).toBeLessThan(0.01);
+      // The steps sit at dp45's real-axis limit for λ ≈ −2.6e5: h·2.6e5 ≈ 3.3.
+      const steps = Array.from(tight.t.slice(1), (t, i) => t - tight.t[i]).sort((a, b) => a - b);
+      const median = steps[Math.floor(steps.length / 2)];
+      expect(median * 2.6e5).toBeGreaterThan(2.5);
+      expect(median * 2.6e5).toBeLessThan(4);
+    },
+  },
+  {
+    scenario: 'vehicle-tolerance-sweep',
+    sentence: 'ros4 with hMax = 5 ms (pinned) takes 1,214 f-evaluations at 1e-2 and 1,597 at 1e-5, growing with the accuracy asked as in Table 8, and about 300 times fewer.',
+    check: () => {
+      const s = settingsOf('vehicle-tolerance-sweep');
+      const [, loose, tight] = s.pins ?? [];
+      expect([loose.method, loose.hMax, loose.rtol, tight.rtol]).toEqual(['ros4', 0.005, 1e-2, 1e-5]);
+      const a = run(loose).stats.nfev;
+      const b = run(tight).stats.nfev;
+      expect(a).toBe(1214);
+      expect(b).toBe(1597);
+      const dp45 = run(s).stats.nfev;
+      expect(dp45 / b).toBeGreaterThan(250);
+      expect(dp45 / a).toBeLessThan(400);
+    },
+  },
+  {
+    scenario: 'vehicle-tolerance-sweep',
+    sentence: "The paper's times are CPU seconds of a 14-body model on a 2003 workstation; only the shape of its tables is compared here.",
+    check: () => {
+      // A statement about the source, not a computation: the model compared is the 8-state half-car.
+      expect(modelOf(settingsOf('vehicle-tolerance-sweep')).dim).toBe(8);
+    },
+  },
 ];
 
 describe('caption claims', () => {
