@@ -1320,6 +1320,72 @@ const claims: Claim[] = [
       expect(modelOf(settingsOf('vehicle-tolerance-sweep')).dim).toBe(8);
     },
   },
+
+  // Gil, Sanfelice & Nikravesh 2013, Figs. 4–5 (tests/published.rs checks the one-step form).
+  {
+    scenario: 'slowfast-accuracy-alpha',
+    sentence: 'The slow/fast scheme and RK4 (pinned) at h = 1e-3 on the linear test problem (λs = −1 + i, β = 0.1), with the fast rate α = 1000 times the slow one, and both again at α = 10 (pinned).',
+    check: () => {
+      const s = settingsOf('slowfast-accuracy-alpha');
+      const runs = [s, ...(s.pins ?? [])].map((p) => [p.method, p.h, p.params?.alpha]);
+      expect(runs).toEqual([
+        ['slowfast', 1e-3, 1000],
+        ['rk4', 1e-3, 1000],
+        ['slowfast', 1e-3, 10],
+        ['rk4', 1e-3, 10],
+      ]);
+      const info = modelOf(s);
+      const value = (name: string): number | undefined => info.params.find((p) => p.name === name)?.value;
+      expect([value('lambdaRe'), value('lambdaIm'), value('beta')]).toEqual([-1, 1, 0.1]);
+    },
+  },
+  {
+    scenario: 'slowfast-accuracy-alpha',
+    sentence: 'RK4 is the more accurate while the fast state is slow (α = 10: 2e-10 against 6e-6 over 1 s), but its error grows with α, to 3.5e-2 at α = 1000.',
+    check: () => {
+      const [rk4Fast, slowfast10, rk410] = (settingsOf('slowfast-accuracy-alpha').pins ?? []).map((p) => maxError(run(p)));
+      // Measured: 1.93e-10, 5.88e-6, 3.53e-2.
+      expect(rk410).toBeGreaterThan(1.5e-10);
+      expect(rk410).toBeLessThan(2.5e-10);
+      expect(slowfast10).toBeGreaterThan(5e-6);
+      expect(slowfast10).toBeLessThan(7e-6);
+      expect(rk4Fast).toBeGreaterThan(3e-2);
+      expect(rk4Fast).toBeLessThan(4e-2);
+      const rk4Middle = maxError(run({ ...(settingsOf('slowfast-accuracy-alpha').pins ?? [])[0], params: { alpha: 100 } }));
+      expect(rk4Middle).toBeGreaterThan(rk410);
+      expect(rk4Middle).toBeLessThan(rk4Fast);
+    },
+  },
+  {
+    scenario: 'slowfast-accuracy-alpha',
+    sentence: "The slow/fast scheme's error does not grow with α: 8e-8 at α = 1000.",
+    check: () => {
+      const s = settingsOf('slowfast-accuracy-alpha');
+      const errors = [10, 100, 1000].map((alpha) => maxError(run({ ...s, params: { alpha } })));
+      // Measured: 5.88e-6, 6.64e-7, 8.29e-8 (the scheme's error shrinks as the slow manifold tightens).
+      expect(errors[1]).toBeLessThanOrEqual(errors[0]);
+      expect(errors[2]).toBeLessThanOrEqual(errors[1]);
+      expect(errors[2]).toBeGreaterThan(7e-8);
+      expect(errors[2]).toBeLessThan(9e-8);
+    },
+  },
+  {
+    scenario: 'slowfast-accuracy-alpha',
+    sentence: 'Try: h = 2e-3, where RK4 at α = 1000 blows up (hλf = −2 + 2i lies outside its region) and the slow/fast errors about double: the scheme is first order.',
+    check: () => {
+      const s = settingsOf('slowfast-accuracy-alpha');
+      const [rk4Fast, slowfast10] = s.pins ?? [];
+      expect(run({ ...rk4Fast, h: 2e-3 }).warning).toMatch(/blew up/);
+      // hλf = 2e-3 · 1000 · (−1 + i).
+      expect(rho('rk4', -2, 2)).toBeGreaterThan(1);
+      for (const p of [s, slowfast10]) {
+        const ratio = maxError(run({ ...p, h: 2e-3 })) / maxError(run(p));
+        // Measured: 2.44 (α = 1000) and 2.00 (α = 10).
+        expect(ratio).toBeGreaterThan(1.8);
+        expect(ratio).toBeLessThan(2.6);
+      }
+    },
+  },
 ];
 
 describe('caption claims', () => {
