@@ -127,6 +127,45 @@ fn rosenbrock_nystrom_coefficients_of_table_2_follow_from_table_1() {
     assert!((TABLEAU.alpha[1][0] + 2.34199312711201394970520 - delta_printed[0].2).abs() > 4.0);
 }
 
+/// Table 3, the W-method (ROS2 of Verwer et al.) in the same printed form: α21 = 1,
+/// γ21 = −2γ, γ = 1 + 1/√2, b = (1/2, 1/2), b̂ = (0, 1) give, by the relations of
+/// Table 2 (a = αΓ⁻¹, c = diag(1/γ) − Γ⁻¹, m = bᵀΓ⁻¹, θ = αBΓ⁻¹, δ = ΓBΓ⁻¹,
+/// μ = bᵀBΓ⁻¹), every printed entry to its 14 digits: Table 3 is consistent.
+#[test]
+fn w_method_table_3_follows_from_ros2_by_the_same_relations() {
+    let g = 1.0 + std::f64::consts::FRAC_1_SQRT_2;
+    // Γ = [[γ, 0], [−2γ, γ]], Γ⁻¹ = [[1/γ, 0], [2/γ, 1/γ]]; α = [[0, 0], [1, 0]].
+    let gi = [[1.0 / g, 0.0], [2.0 / g, 1.0 / g]];
+    let (a21, gamma21) = (1.0, -2.0 * g);
+    // B Γ⁻¹ with B = α + Γ = [[γ, 0], [1 − 2γ, γ]].
+    let bg = [[1.0, 0.0], [(a21 + gamma21) / g + 2.0, 1.0]];
+    let row = |w: [f64; 2], m: [[f64; 2]; 2]| [w[0] * m[0][0] + w[1] * m[1][0], w[1] * m[1][1]];
+    let computed = [
+        ("a21", a21 * gi[0][0], 0.58578643762690),
+        ("c21", -gi[1][0], -1.17157287525380),
+        ("θ21", a21 * bg[0][0], 1.0),
+        ("δ11", g * bg[0][0], 1.70710678118650),
+        ("δ21", gamma21 * bg[0][0] + g * bg[1][0], -2.41421356237310),
+        ("δ22", g * bg[1][1], 1.70710678118650),
+        ("m1", row([0.5, 0.5], gi)[0], 0.87867965644040),
+        ("m2", row([0.5, 0.5], gi)[1], 0.29289321881340),
+        ("m̂1", row([0.0, 1.0], gi)[0], 1.17157287525380),
+        ("m̂2", row([0.0, 1.0], gi)[1], 0.58578643762690),
+        ("μ1", row([0.5, 0.5], bg)[0], 0.79289321881340),
+        ("μ2", row([0.5, 0.5], bg)[1], 0.5),
+        ("μ̂1", row([0.0, 1.0], bg)[0], 0.58578643762690),
+        ("μ̂2", row([0.0, 1.0], bg)[1], 1.0),
+    ];
+    for (name, got, printed) in computed {
+        assert!(
+            (got - printed).abs() < 1e-13,
+            "{name}: {got} vs printed {printed}"
+        );
+    }
+    // γ1 = γ, γ2 = γ21 + γ (row sums) and α2 = α21, as printed.
+    assert!((gamma21 + g - -1.70710678118650).abs() < 1e-13);
+}
+
 // ---- Negrut et al. 2003, Tables 4 and 6: Δ⁽ᵏ⁾ ≈ 10ᵏ -------------------------------------
 
 /// Table 4 (θ1) and Table 6 (θ̇1) as printed: k, t*, Δ⁽ᵏ⁾, RelErr [%].
