@@ -26,7 +26,7 @@ pub fn info() -> ModelInfo {
         dim: 4,
         names: strings(&["y1", "y2", "v1", "v2"]),
         params: vec![
-            ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration"),
+            ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration (standard value)"),
             ParamInfo::new("K", 1e5, "N/m", "penalty contact stiffness (10⁵ N/m in §3)").above(0.0),
             ParamInfo::new("R", 0.1, "m", "ball radius (odelab's choice: not in the paper)").above(0.0),
         ],

@@ -101,7 +101,12 @@ pub fn info() -> ModelInfo {
                 "RSDA 1 zero-tension angle (§3.1)",
             ),
             ParamInfo::new("alpha2", 0.0, "rad", "RSDA 2 zero-tension angle (§3.1)"),
-            ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration (along −y)"),
+            ParamInfo::new(
+                "g",
+                9.81,
+                "m/s²",
+                "gravitational acceleration along −y (standard value)",
+            ),
         ],
         y0: vec![2.0 * PI, 23.0 * PI / 12.0, 0.0, 10.0],
         t0: 0.0,

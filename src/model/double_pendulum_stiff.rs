@@ -59,14 +59,14 @@ pub fn info() -> ModelInfo {
                 "J1",
                 1.0 / 12.0,
                 "kg·m²",
-                "centroidal inertia of link 1 (rod: m1·L1²/12)",
+                "centroidal inertia of link 1 (odelab's choice: rod, m1·L1²/12)",
             )
             .above(0.0),
             ParamInfo::new(
                 "J2",
                 1.0 / 12.0,
                 "kg·m²",
-                "centroidal inertia of link 2 (rod: m2·L2²/12)",
+                "centroidal inertia of link 2 (odelab's choice: rod, m2·L2²/12)",
             )
             .above(0.0),
             ParamInfo::new(
@@ -76,7 +76,7 @@ pub fn info() -> ModelInfo {
                 "torsional spring between the links (Gil, Sanfelice & Nikravesh (LLM), §2)",
             ),
             ParamInfo::new("c", 0.0, "N·m·s/rad", "torsional damper between the links (odelab's choice: none)"),
-            ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration (along −y)"),
+            ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration along −y (standard value)"),
             ParamInfo::new(
                 "phi0",
                 0.0,

@@ -13,7 +13,12 @@ pub fn info() -> ModelInfo {
         dim: 2,
         names: strings(&["θ", "ω"]),
         params: vec![
-            ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration"),
+            ParamInfo::new(
+                "g",
+                9.81,
+                "m/s²",
+                "gravitational acceleration (standard value)",
+            ),
             ParamInfo::new(
                 "L",
                 1.0,

@@ -70,7 +70,7 @@ pub fn info() -> ModelInfo {
         names: strings(&["z", "θ", "zf", "zr", "ż", "θ̇", "żf", "żr"]),
         params: vec![
             ParamInfo::new("m", 1030.0, "kg", "chassis mass, one side (odelab's choice: half a HMMWV)").above(0.0),
-            ParamInfo::new("J", 1700.0, "kg·m²", "chassis pitch inertia, one side (odelab's choice)").above(0.0),
+            ParamInfo::new("J", 1700.0, "kg·m²", "chassis pitch inertia, one side (odelab's choice: half a HMMWV)").above(0.0),
             ParamInfo::new("a", 0.5 * WHEELBASE, "m", "CM to front axle (odelab's choice: rear hits at 1.2 s)").above(0.0),
             ParamInfo::new("b", 0.5 * WHEELBASE, "m", "CM to rear axle (odelab's choice)").above(0.0),
             ParamInfo::new("mu", 7.7, "kg", "unsprung mass per wheel (odelab's choice: puts λ at −2.6e5)").above(0.0),
@@ -102,7 +102,7 @@ pub fn info() -> ModelInfo {
             ParamInfo::new("D", 0.1, "m", "bump diameter, half-cylinder (§3.2)").above(0.0),
             ParamInfo::new("Rw", 0.47, "m", "wheel radius (odelab's choice: HMMWV tyre)").above(0.0),
             ParamInfo::new("tHit", 0.5, "s", "time the front wheel meets the bump (§3.2)"),
-            ParamInfo::new("g", 9.81, "m/s²", "gravity: sets the spring preloads"),
+            ParamInfo::new("g", 9.81, "m/s²", "gravity, sets the spring preloads (standard value)"),
             ParamInfo::new(
                 "hs",
                 0.2576,
