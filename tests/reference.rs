@@ -128,3 +128,39 @@ fn exact_solution_is_none_for_a_model_without_one_and_checks_its_input() {
         "a y0 of the wrong length is refused"
     );
 }
+
+/// Both relative errors of a row: Δ / max|y_ref| (the page's "relative", the state's
+/// own scale over the run) and Negrut et al. 2003 §3.1's RelErr, Δ/|E*| with E* the
+/// reference at t*, which the paper prints in per cent. On x = cos 2t both are computed
+/// here from the exact solution.
+#[test]
+fn reference_rows_give_the_scale_relative_error_and_the_papers_relerr() {
+    let run = undamped_oscillator();
+    let reference = SolveSpec {
+        h: None,
+        rtol: Some(Tol::Scalar(1e-12)),
+        atol: Some(Tol::Scalar(1e-14)),
+        method: "dp45".into(),
+        ..undamped_oscillator()
+    };
+    let c = compare(&run, &reference).unwrap();
+    for (j, row) in c.table.iter().enumerate() {
+        let exact = |t: f64| {
+            if j == 0 {
+                (2.0 * t).cos()
+            } else {
+                -2.0 * (2.0 * t).sin()
+            }
+        };
+        let scale = [1.0, 2.0][j];
+        let e_star = exact(row.t_max).abs();
+        eprintln!(
+            "{}: Δ = {:e} at t* = {}, Δ/max|y| = {:e}, Δ/|E*| = {:e} (E* = {e_star})",
+            row.name, row.max_error, row.t_max, row.relative_error, row.relative_at_max
+        );
+        // max|y_ref| is over the reference's points, within 1e-3 of the peak.
+        assert!((row.relative_error / (row.max_error / scale) - 1.0).abs() < 1e-3);
+        assert!((row.relative_at_max / (row.max_error / e_star) - 1.0).abs() < 1e-4);
+        assert!(row.relative_at_max >= row.relative_error);
+    }
+}

@@ -26,14 +26,16 @@ pub fn info() -> ModelInfo {
         dim: 4,
         names: strings(&["y1", "y2", "v1", "v2"]),
         params: vec![
-            ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration"),
-            ParamInfo::new("K", 1e5, "N/m", "penalty contact stiffness").above(0.0),
-            ParamInfo::new("R", 0.1, "m", "ball radius").above(0.0),
+            ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration (standard value)"),
+            ParamInfo::new("K", 1e5, "N/m", "penalty contact stiffness (10⁵ N/m in §3)").above(0.0),
+            ParamInfo::new("R", 0.1, "m", "ball radius (odelab's choice: not in the paper)").above(0.0),
         ],
-        // Gil, Sanfelice & Nikravesh (LLM) §3: ball 1 at 1.0 m, ball 2 at 0.5 m, both at rest.
+        // odelab's choice, said in `source`: the paper prints no initial state (§3 gives
+        // only K); ball 1 at 1.0 m and ball 2 at 0.5 m, at rest, so ball 2 lands first and
+        // ball 1 meets it on its rebound (they fall together until then).
         y0: vec![1.0, 0.5, 0.0, 0.0],
         t1: 3.0,
-        source: "Gil, Sanfelice & Nikravesh (LLM), §3, eqs. (19)–(21)".into(),
+        source: "Gil, Sanfelice & Nikravesh (LLM), §3, eqs. (19)–(21); R and y0 (1 m, 0.5 m, at rest) are odelab's choice: the paper gives neither".into(),
         outputs: strings(&["energy"]),
         exact: false,
         second_order: true,

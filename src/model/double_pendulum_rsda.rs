@@ -37,8 +37,9 @@
 //! ```
 //!
 //! The Jacobian is analytic: ∂q̈/∂y = M⁻¹(∂R/∂y − (∂M/∂y) q̈), R the right-hand side.
-//! At the initial state its dominant eigenvalue is ≈ −1.3e5 (the paper: "a real part of
-//! the order −10E5"), from c2 acting on the light body 2.
+//! At the initial state its dominant eigenvalue is ≈ −1.0e5 (the paper: "a real part of
+//! the order −10E5"), from c2 acting on the light body 2; with point masses (J → 0)
+//! instead of rods it would be −1.6e5 (tests/published.rs).
 //! Outputs: energy (kinetic + gravity + both springs; it decreases through c1, c2), and
 //! body 2's CM position and velocity (the paper's printed initial data).
 
@@ -55,43 +56,63 @@ pub fn info() -> ModelInfo {
         dim: 4,
         names: strings(&["θ1", "θ2", "θ̇1", "θ̇2"]),
         params: vec![
-            ParamInfo::new("m1", 3.0, "kg", "mass of body 1").above(0.0),
-            ParamInfo::new("m2", 0.3, "kg", "mass of body 2").above(0.0),
+            ParamInfo::new("m1", 3.0, "kg", "mass of body 1 (§3.1)").above(0.0),
+            ParamInfo::new("m2", 0.3, "kg", "mass of body 2 (§3.1)").above(0.0),
             ParamInfo::new(
                 "L1",
                 1.0,
                 "m",
-                "body 1: hinge to CM (the joint to body 2 is at 2·L1)",
+                "body 1: hinge to CM, joint to body 2 at 2·L1 (§3.1)",
             )
             .above(0.0),
-            ParamInfo::new("L2", 1.5, "m", "body 2: joint to CM").above(0.0),
+            ParamInfo::new("L2", 1.5, "m", "body 2: joint to CM (§3.1)").above(0.0),
             ParamInfo::new(
                 "J1",
                 1.0,
                 "kg·m²",
-                "centroidal inertia of body 1 (rod: m1·L1²/3)",
+                "centroidal inertia of body 1 (odelab's choice: not printed; rod, m1·L1²/3)",
             )
             .above(0.0),
             ParamInfo::new(
                 "J2",
                 0.225,
                 "kg·m²",
-                "centroidal inertia of body 2 (rod: m2·L2²/3)",
+                "centroidal inertia of body 2 (odelab's choice: not printed; rod, m2·L2²/3)",
             )
             .above(0.0),
-            ParamInfo::new("k1", 400.0, "N·m/rad", "RSDA 1 stiffness (ground–body 1)"),
-            ParamInfo::new("k2", 3e5, "N·m/rad", "RSDA 2 stiffness (body 1–body 2)"),
-            ParamInfo::new("c1", 15.0, "N·m·s/rad", "RSDA 1 damping"),
-            ParamInfo::new("c2", 5e4, "N·m·s/rad", "RSDA 2 damping"),
-            ParamInfo::new("alpha1", 1.5 * PI, "rad", "RSDA 1 zero-tension angle"),
-            ParamInfo::new("alpha2", 0.0, "rad", "RSDA 2 zero-tension angle"),
-            ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration (along −y)"),
+            ParamInfo::new(
+                "k1",
+                400.0,
+                "N·m/rad",
+                "RSDA 1 stiffness, ground–body 1 (§3.1)",
+            ),
+            ParamInfo::new(
+                "k2",
+                3e5,
+                "N·m/rad",
+                "RSDA 2 stiffness, body 1–body 2 (§3.1)",
+            ),
+            ParamInfo::new("c1", 15.0, "N·m·s/rad", "RSDA 1 damping (§3.1)"),
+            ParamInfo::new("c2", 5e4, "N·m·s/rad", "RSDA 2 damping (§3.1)"),
+            ParamInfo::new(
+                "alpha1",
+                1.5 * PI,
+                "rad",
+                "RSDA 1 zero-tension angle (§3.1)",
+            ),
+            ParamInfo::new("alpha2", 0.0, "rad", "RSDA 2 zero-tension angle (§3.1)"),
+            ParamInfo::new(
+                "g",
+                9.81,
+                "m/s²",
+                "gravitational acceleration along −y (standard value)",
+            ),
         ],
         y0: vec![2.0 * PI, 23.0 * PI / 12.0, 0.0, 10.0],
         t0: 0.0,
         t1: 2.0,
-        source: "Negrut et al. 2003, §3.1, Fig. 1 (geometry and initial state \
-                 checked, see Sources)"
+        source: "Negrut et al. 2003, §3.1, Fig. 1; y0 is §3.1's printed initial state \
+                 (θ1 = 2π for its 0, see Sources)"
             .into(),
         outputs: strings(&["energy", "x2", "y2", "ẋ2", "ẏ2"]),
         exact: false,

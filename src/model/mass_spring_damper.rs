@@ -14,20 +14,37 @@ pub fn info() -> ModelInfo {
         dim: 2,
         names: strings(&["x", "u"]),
         params: vec![
-            ParamInfo::new("m", 1.0, "kg", "mass").above(0.0),
-            ParamInfo::new("k", 100.0, "N/m", "spring stiffness").above(0.0),
-            ParamInfo::new("c", 0.5, "N·s/m", "damping coefficient"),
+            ParamInfo::new(
+                "m",
+                1.0,
+                "kg",
+                "mass (odelab's choice: the notes print no values)",
+            )
+            .above(0.0),
+            ParamInfo::new(
+                "k",
+                100.0,
+                "N/m",
+                "spring stiffness (odelab's choice: ω0 = 10 rad/s)",
+            )
+            .above(0.0),
+            ParamInfo::new(
+                "c",
+                0.5,
+                "N·s/m",
+                "damping coefficient (odelab's choice: light, β = 0.025)",
+            ),
             ParamInfo::new(
                 "g",
                 9.81,
                 "m/s²",
-                "gravitational acceleration (x points down)",
+                "gravitational acceleration, x down (eq. 7.7)",
             ),
         ],
         y0: vec![0.0, 0.0],
         t0: 0.0,
         t1: 5.0,
-        source: "Schwab & Delhaes, eq. (7.7)".into(),
+        source: "Schwab & Delhaes, eq. (7.7); y0 = 0, from rest, as there".into(),
         outputs: strings(&["energy"]),
         exact: true,
         second_order: true,
@@ -91,18 +108,30 @@ impl Model for MassSpringDamper {
         let w0 = (self.k / self.m).sqrt();
         let a = self.c / (2.0 * self.m); // ζ ω0
         let tau = t - t0;
-        let decay = math::exp(-a * tau);
         let disc = a * a - w0 * w0; // ω0²(ζ² − 1)
-                                    // x(τ) = e^{−aτ}[x0 C(τ) + (v0 + a x0) S(τ)], v(τ) = e^{−aτ}[v0 C(τ) − (a v0 + ω0² x0) S(τ)]
-                                    // with C = cos/cosh/1 and S = sin(ωτ)/ω, sinh(sτ)/s or τ.
+        if disc > 1e-14 * w0 * w0 {
+            // Over-damped: the two real modes e^{λτ}, λ = −a ± s, taken separately. The
+            // product e^{−aτ} cosh(sτ) overflows to 0·∞ once aτ passes ~710 (a stiff
+            // spring, c = 1000, at τ = 1.5), though both modes decay. The slow rate
+            // −a + s is written −ω0²/(a + s), free of cancellation when s ≈ a.
+            let s = disc.sqrt();
+            let (slow, fast) = (-w0 * w0 / (a + s), -(a + s));
+            let (es, ef) = (math::exp(slow * tau), math::exp(fast * tau));
+            // x = A e^{slow τ} + B e^{fast τ} with A + B = x0, slow A + fast B = v0.
+            let b = (v0 - slow * x0) / (fast - slow);
+            let a_coef = x0 - b;
+            out[0] = x_eq + a_coef * es + b * ef;
+            out[1] = slow * a_coef * es + fast * b * ef;
+            return true;
+        }
+        let decay = math::exp(-a * tau);
+        // x(τ) = e^{−aτ}[x0 C(τ) + (v0 + a x0) S(τ)], v(τ) = e^{−aτ}[v0 C(τ) − (a v0 + ω0² x0) S(τ)]
+        // with C = cos(ωτ) or 1 and S = sin(ωτ)/ω or τ (under- or critically damped).
         let (cc, ss) = if disc.abs() <= 1e-14 * w0 * w0 {
             (1.0, tau)
-        } else if disc < 0.0 {
+        } else {
             let wd = (-disc).sqrt();
             (math::cos(wd * tau), math::sin(wd * tau) / wd)
-        } else {
-            let s = disc.sqrt();
-            (math::cosh(s * tau), math::sinh(s * tau) / s)
         };
         out[0] = x_eq + decay * (x0 * cc + (v0 + a * x0) * ss);
         out[1] = decay * (v0 * cc - (a * v0 + w0 * w0 * x0) * ss);

@@ -14,7 +14,7 @@ mod sin_inv_t;
 mod slowfast_linear;
 mod van_der_pol;
 mod vehicle_stiff;
-pub use vehicle_stiff::bump_profile;
+pub use vehicle_stiff::{bump_profile, settled_height as vehicle_settled_height};
 
 use crate::error::OdeError;
 use crate::problem::System;

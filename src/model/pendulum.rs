@@ -13,13 +13,25 @@ pub fn info() -> ModelInfo {
         dim: 2,
         names: strings(&["θ", "ω"]),
         params: vec![
-            ParamInfo::new("g", 9.81, "m/s²", "gravitational acceleration"),
-            ParamInfo::new("L", 1.0, "m", "length").above(0.0),
+            ParamInfo::new(
+                "g",
+                9.81,
+                "m/s²",
+                "gravitational acceleration (standard value)",
+            ),
+            ParamInfo::new(
+                "L",
+                1.0,
+                "m",
+                "length (odelab's choice: the notes print no values)",
+            )
+            .above(0.0),
         ],
         y0: vec![1.0, 0.0],
         t0: 0.0,
         t1: 10.0,
-        source: "Schwab & Delhaes §7.1, Fig. 7.5".into(),
+        source: "Schwab & Delhaes §7.1, Fig. 7.5; y0 = (1 rad, 0) is odelab's choice: a wide swing"
+            .into(),
         outputs: strings(&["energy"]),
         exact: false,
         second_order: true,

@@ -30,7 +30,9 @@ pub fn info() -> ModelInfo {
         y0: vec![1.0, 0.0, 0.0],
         t0: 0.0,
         t1: 40.0,
-        source: "classic stiff test (Robertson 1966; Hairer–Wanner II §IV.1)".into(),
+        source:
+            "classic stiff test (Robertson 1966; Hairer–Wanner II §IV.1); rates and y0 as there"
+                .into(),
         outputs: strings(&["mass defect"]),
         exact: false,
         fast: vec![],

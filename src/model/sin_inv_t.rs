@@ -28,7 +28,8 @@ pub fn info() -> ModelInfo {
         y0: vec![0.0, -1.0, FRAC_1_PI],
         t0: FRAC_1_PI,
         t1: 1.0,
-        source: "Gil, Sanfelice & Nikravesh (LLM), eqs. (35)–(36), Fig. 6".into(),
+        source: "Gil, Sanfelice & Nikravesh (LLM), eqs. (35)–(36), Fig. 6; t0 and y0 from eq. (35)"
+            .into(),
         outputs: strings(&["radius"]),
         exact: true,
         fast: vec![],

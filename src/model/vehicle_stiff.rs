@@ -37,8 +37,18 @@
 //! sprung mass, pitch inertia of that half), a = b = 1.5646 m, Rw = 0.47 m (HMMWV tyre),
 //! mu = 7.7 kg: the mass the stiff TSDA moves directly in the paper's model is an upper
 //! control arm, and 7.7 kg puts the dominant eigenvalue at ≈ −2.6e5 as the paper reports
-//! (a whole wheel assembly, ≈ 60 kg, would give ≈ −3.3e4). The chassis height output
-//! adds the paper's settled height 0.71 m to z.
+//! (a whole wheel assembly, ≈ 60 kg, would give ≈ −3.3e4).
+//!
+//! **Chassis height.** z is measured from the static equilibrium, and the height of that
+//! equilibrium is computed from the masses and the spring preloads ([`settled_height`]):
+//! each tyre carries its share of the chassis plus one unsprung mass and is compressed
+//! by that load over kt, each suspension spring by the chassis share over ks, so the
+//! chassis' centre of mass settles at Rw + hs minus both sags, hs the chassis CM's height
+//! above the wheel centres with every spring unloaded. hs = 0.2576 m is odelab's choice
+//! (the paper gives no geometry): with the default masses the loads sag the tyres by
+//! 17.3 mm and the suspension by 0.25 mm, and the chassis settles at 0.7100 m, the
+//! paper's "approximately 0.71 m" (Negrut et al. 2003 §3.2, Fig. 4). A heavier chassis
+//! settles lower.
 //!
 //! The Jacobian is constant (linear model). Outputs: chassis height, energy relative to
 //! equilibrium (kinetic + springs; not conserved: damping and the road input), and the
@@ -59,11 +69,11 @@ pub fn info() -> ModelInfo {
         dim: 8,
         names: strings(&["z", "θ", "zf", "zr", "ż", "θ̇", "żf", "żr"]),
         params: vec![
-            ParamInfo::new("m", 1030.0, "kg", "chassis mass (one side)").above(0.0),
-            ParamInfo::new("J", 1700.0, "kg·m²", "chassis pitch inertia (one side)").above(0.0),
-            ParamInfo::new("a", 0.5 * WHEELBASE, "m", "CM to front axle").above(0.0),
-            ParamInfo::new("b", 0.5 * WHEELBASE, "m", "CM to rear axle").above(0.0),
-            ParamInfo::new("mu", 7.7, "kg", "unsprung mass per wheel").above(0.0),
+            ParamInfo::new("m", 1030.0, "kg", "chassis mass, one side (odelab's choice: half a HMMWV)").above(0.0),
+            ParamInfo::new("J", 1700.0, "kg·m²", "chassis pitch inertia, one side (odelab's choice: half a HMMWV)").above(0.0),
+            ParamInfo::new("a", 0.5 * WHEELBASE, "m", "CM to front axle (odelab's choice: rear hits at 1.2 s)").above(0.0),
+            ParamInfo::new("b", 0.5 * WHEELBASE, "m", "CM to rear axle (odelab's choice)").above(0.0),
+            ParamInfo::new("mu", 7.7, "kg", "unsprung mass per wheel (odelab's choice: puts λ at −2.6e5)").above(0.0),
             ParamInfo::new(
                 "ks",
                 2e7,
@@ -88,15 +98,22 @@ pub fn info() -> ModelInfo {
                 "N·s/m",
                 "tyre damping (Negrut et al. 2003, §3.2)",
             ),
-            ParamInfo::new("v", MPH_10, "m/s", "forward speed (10 mph)").above(0.0),
-            ParamInfo::new("D", 0.1, "m", "bump diameter (half-cylinder)").above(0.0),
-            ParamInfo::new("Rw", 0.47, "m", "wheel radius").above(0.0),
-            ParamInfo::new("tHit", 0.5, "s", "time the front wheel meets the bump"),
+            ParamInfo::new("v", MPH_10, "m/s", "forward speed, 10 mph (§3.2)").above(0.0),
+            ParamInfo::new("D", 0.1, "m", "bump diameter, half-cylinder (§3.2)").above(0.0),
+            ParamInfo::new("Rw", 0.47, "m", "wheel radius (odelab's choice: HMMWV tyre)").above(0.0),
+            ParamInfo::new("tHit", 0.5, "s", "time the front wheel meets the bump (§3.2)"),
+            ParamInfo::new("g", 9.81, "m/s²", "gravity, sets the spring preloads (standard value)"),
+            ParamInfo::new(
+                "hs",
+                0.2576,
+                "m",
+                "chassis CM above the wheel centres, springs unloaded (odelab's choice: settles at 0.71 m)",
+            ),
         ],
         y0: vec![0.0; 8],
         t0: 0.0,
         t1: 5.0,
-        source: "after Negrut et al. 2003, §3.2, Fig. 4 (a half-car stand-in for the HMMWV)".into(),
+        source: "after Negrut et al. 2003, §3.2, Fig. 4 (a half-car stand-in for the HMMWV); y0: at rest in static equilibrium (odelab's choice)".into(),
         outputs: strings(&["chassis height", "energy", "road front", "road rear"]),
         exact: false,
         fast: vec![],
@@ -124,7 +141,27 @@ pub fn build(p: &[f64]) -> Box<dyn Model> {
         radius: r,
         se: (rho * rho - rw * rw).sqrt(),
         t_hit: p[12],
+        height: settled_height(p),
     })
+}
+
+/// The chassis CM's height at static equilibrium for the parameters `p` (in
+/// [`info`]'s order): the wheel centres sit at Rw less the tyre's sag under its load
+/// (the chassis share plus one unsprung mass), the chassis' axle points hs higher less
+/// the suspension's sag under the chassis share, and the CM between the axle points at
+/// b/(a + b) of the front one's height. Linear springs: the deviations z, θ, zf, zr of
+/// the model are measured from this equilibrium, so gravity and the preloads cancel
+/// in f and only the height depends on them.
+pub fn settled_height(p: &[f64]) -> f64 {
+    let (m, a, b, mu, ks, kt, rw) = (p[0], p[2], p[3], p[4], p[5], p[7], p[11]);
+    let (g, hs) = (p[13], p[14]);
+    let share = |arm: f64| m * g * arm / (a + b);
+    // A spring of no stiffness carries no load in this model (its deviations are still
+    // taken about the unloaded geometry), so it has no sag rather than an infinite one.
+    let sag = |load: f64, k: f64| if k > 0.0 { load / k } else { 0.0 };
+    let axle = |load: f64| rw - sag(load + mu * g, kt) + hs - sag(load, ks);
+    let (front, rear) = (axle(share(b)), axle(share(a)));
+    (b * front + a * rear) / (a + b)
 }
 
 /// The height w(s) of the centre of a rigid wheel of radius `wheel` above the flat road
@@ -163,6 +200,8 @@ struct Vehicle {
     /// Half-width of the bump as the wheel centre sees it.
     se: f64,
     t_hit: f64,
+    /// The chassis CM's height at static equilibrium, [`settled_height`].
+    height: f64,
 }
 
 impl Vehicle {
@@ -250,7 +289,7 @@ impl Model for Vehicle {
             + 0.5 * self.mu * (y[6] * y[6] + y[7] * y[7]);
         let springs = 0.5 * self.ks * (sf * sf + sr * sr)
             + 0.5 * self.kt * (math::powi(y[2] - wf, 2) + math::powi(y[3] - wr, 2));
-        out[0] = 0.71 + y[0];
+        out[0] = self.height + y[0];
         out[1] = kinetic + springs;
         out[2] = wf;
         out[3] = wr;

@@ -19,7 +19,7 @@
 //!
 //! - `vehicle-stiff` (Negrut et al. 2003 §3.2): the half-car of `src/model/vehicle_stiff.rs` rebuilt
 //!   the way the paper's HMMWV is built, with bodies and joints: the chassis "c" (mass m,
-//!   CM at the paper's settled height H = 0.71 m) and two unsprung bodies "f", "r", each
+//!   CM at the native model's settled height H ≈ 0.71 m) and two unsprung bodies "f", "r", each
 //!   held to the chassis by a translational joint (it slides along the chassis' vertical
 //!   axis through the axle point (a, Rw − H) or (−b, Rw − H), relative angle locked);
 //!   one suspension TSDA per side (a zero-rest-length spring-damper ks, cs from the
@@ -280,11 +280,10 @@ fn particle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
     }
 }
 
-/// Chassis CM height of the body-coordinate vehicle at static equilibrium (Negrut et al. 2003 §3.2:
-/// "the chassis height stabilizes at approximately z1 = 0.71 m").
-pub const VEHICLE_HEIGHT: f64 = 0.71;
-
 fn vehicle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
+    // Chassis CM height at static equilibrium, computed by the native model from the
+    // masses and spring preloads (≈ 0.71 m by default, Negrut et al. 2003 §3.2).
+    let height = model::vehicle_settled_height(p);
     let (m, j, a, b, mu) = (p[0], p[1], p[2], p[3], p[4]);
     let (ks, cs, kt, ct, v) = (p[5], p[6], p[7], p[8], p[9]);
     let (radius, rw, t_hit) = (0.5 * p[10], p[11], p[12]);
@@ -300,7 +299,7 @@ fn vehicle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
         body("r", mu, unsprung_inertia),
     ];
     // Axle points on the chassis, in its frame; the unsprung centres slide through them.
-    let axle = [[a, rw - VEHICLE_HEIGHT], [-b, rw - VEHICLE_HEIGHT]];
+    let axle = [[a, rw - height], [-b, rw - height]];
     let slider = |w: usize| Joint::Translational {
         i: 0,
         j: w,
@@ -343,15 +342,15 @@ fn vehicle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
     let (z, th, wz, wzd) = (y[0], y[1], [y[2], y[3]], [y[6], y[7]]);
     let (zd, thd) = (y[4], y[5]);
     let (s, c) = crate::math::sin_cos(th);
-    let mut q0 = vec![0.0, VEHICLE_HEIGHT + z, th];
+    let mut q0 = vec![0.0, height + z, th];
     let mut qd0 = vec![v, zd, thd];
     for w in 0..2 {
         let [px, py] = axle[w];
-        let sigma = (rw + wz[w] - VEHICLE_HEIGHT - z - px * s) / c - py;
+        let sigma = (rw + wz[w] - height - z - px * s) / c - py;
         let ly = py + sigma; // the centre in the chassis frame: (px, ly)
                              // ẏ = ż + (px c − ly s) θ̇ + σ̇ c.
         let sigma_dot = (wzd[w] - zd - (px * c - ly * s) * thd) / c;
-        q0.extend([px * c - ly * s, VEHICLE_HEIGHT + z + px * s + ly * c, th]);
+        q0.extend([px * c - ly * s, height + z + px * s + ly * c, th]);
         qd0.extend([v - (px * s + ly * c) * thd - sigma_dot * s, wzd[w], thd]);
     }
     Description {

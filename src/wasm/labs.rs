@@ -85,6 +85,8 @@ export interface ComponentError {
   maxError: number;
   tMax: number;
   relativeError: number;
+  /** Δ/|E*|, E* the reference at tMax (Negrut et al. 2003 §3.1's RelErr, not in per cent). */
+  relativeAtMax: number;
   rmsError: number;
 }
 /** What `compareRuns` returns (Negrut et al. 2003 §3.1, Tables 4 and 6). */

@@ -13,7 +13,7 @@ fn with(c: f64) -> Box<dyn odelab::model::Model> {
 /// differences) for under-, critically (c = 2√(mk) = 20) and over-damped springs.
 #[test]
 fn exact_solution_satisfies_the_ode_for_every_damping() {
-    for c in [0.0, 0.5, 19.0, 20.0, 21.0, 300.0] {
+    for c in [0.0, 0.5, 19.0, 20.0, 21.0, 300.0, 1000.0] {
         let model = with(c);
         let (t0, y0) = (0.3, [0.05, -1.2]);
         let mut y = [0.0; 2];
@@ -59,4 +59,24 @@ fn energy_is_conserved_without_damping() {
         model.outputs(t, &y, &mut e);
         assert!((e[0] - e0[0]).abs() < 1e-12, "t = {t}");
     }
+}
+
+/// A stiff damper (c = 1000: λ = −0.1 and −999.9) keeps a finite exact solution over a
+/// long run: e^{−aτ} cosh(sτ) would be 0·∞ past τ ≈ 1.4. At τ = 20 the fast mode is
+/// gone and x − m g/k is the slow mode alone, A e^{λ_slow τ}, with A from y0.
+#[test]
+fn over_damped_exact_solution_stays_finite_for_a_stiff_damper() {
+    let model = with(1000.0);
+    let mut y = [0.0; 2];
+    assert!(model.exact(0.0, &[0.0, 0.0], 20.0, &mut y));
+    let (a, s) = (500.0f64, (500.0f64 * 500.0 - 100.0).sqrt());
+    let (slow, fast) = (-a + s, -a - s);
+    // From rest at x = 0: x − x_eq = A e^{slow τ} + B e^{fast τ}, A + B = −x_eq,
+    // slow·A + fast·B = 0.
+    let x_eq = 0.0981;
+    let big_a = -x_eq * fast / (fast - slow);
+    let want = x_eq + big_a * (slow * 20.0).exp();
+    eprintln!("c = 1000: x(20) = {}, slow mode alone {want}", y[0]);
+    assert!(y[0].is_finite() && y[1].is_finite());
+    assert!((y[0] - want).abs() < 1e-12, "{} vs {want}", y[0]);
 }
