@@ -193,6 +193,8 @@ export class RunForm {
     this.stabilizationBox.hidden = formulation !== 'augmented';
     this.baumgarteBox.hidden = formulation !== 'augmented' || this.stabilizationSelect.value !== 'baumgarte';
     this.independentBox.hidden = formulation !== 'state-space' || this.coordinates?.key !== this.coordinateKey();
+    // The fields name the model's own states; another formulation integrates other ones.
+    this.atolStatesBox.hidden = formulation !== 'native' || this.model.names.length > MAX_ATOL_FIELDS;
   }
 
   /** Which coordinate list applies: the model (and its typed text) in the state-space formulation. */
@@ -382,9 +384,9 @@ export class RunForm {
     const custom = this.model.id === CUSTOM;
     const adaptive = this.adaptive();
     const hMax = this.hMaxInput.value === '' ? {} : { hMax: num(this.hMaxInput) };
-    const atolPerState = this.atolPerState();
-    const controller = this.controller();
     const formulation = this.formulationBox.hidden ? 'native' : this.formulationSelect.value;
+    const atolPerState = formulation === 'native' ? this.atolPerState() : undefined;
+    const controller = this.controller();
     const baumgarte = formulation === 'augmented' && this.stabilizationSelect.value === 'baumgarte';
     const alpha = baumgarte ? optionalNumber(this.baumgarteAlpha) : undefined;
     const beta = baumgarte ? optionalNumber(this.baumgarteBeta) : undefined;
