@@ -146,6 +146,7 @@ const CONTROL_SETTINGS: Record<string, string[]> = {
   events: ['events'],
   formulation: ['formulation', 'stabilization', 'baumgarteAlpha', 'baumgarteBeta', 'independent'],
   controller: ['controller'],
+  'fixed-step': ['fixedStep'],
   jacobian: ['jacobianUpdate', 'jacobianScale'],
   // Your own system: the text is the model, its parameters come with it.
   system: ['system', 'params'],
