@@ -170,6 +170,25 @@ test('the wrong-Jacobian scenario: s = 1 brings ros4 its accuracy back', async (
   assert.ok(exact < wrong / 100, `max error ${exact} with s = 1, ${wrong} with s = 0.5`);
   // A control the caption invites keeps the scenario.
   assert.ok(await page.isVisible('#caption-text'));
+  // The Convergence tab studies the same Jacobian (s = 0.5 again): ros4's slope is about 1.
+  await changes(page, 'max error', () => page.fill('#jacobian-scale', '0.5'));
+  await page.click('#tab-convergence');
+  await page.waitForFunction(() => /Errors against/.test(document.querySelector('#conv-status')?.textContent ?? ''), null, { timeout: 60000 });
+  for (const id of ['euler', 'heun', 'rk4', 'dp45']) await page.uncheck(`#conv-methods input[value="${id}"]`);
+  await page.check('#conv-methods input[value="ros4"]');
+  await page.check('#conv-methods input[value="w2"]');
+  await page.click('#conv-run');
+  await page.waitForFunction(
+    () =>
+      /0\.5·∂f\/∂y/.test(document.querySelector('#conv-status')?.textContent ?? '') &&
+      [...document.querySelectorAll('#conv-table tr')].some((r) => r.cells[0]?.textContent === 'w2'),
+    null,
+    { timeout: 60000 },
+  );
+  const slopes = await page.$$eval('#conv-table tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  const slope = (method) => Number(slopes.find((r) => r[0] === method)?.[2]);
+  assert.ok(Math.abs(slope('ros4') - 1) < 0.2, JSON.stringify(slopes));
+  assert.ok(Math.abs(slope('w2') - 2) < 0.2, JSON.stringify(slopes));
   assert.deepEqual(errors, []);
   await page.close();
 });

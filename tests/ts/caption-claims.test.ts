@@ -1036,6 +1036,22 @@ const claims: Claim[] = [
   },
   {
     scenario: 'ros4-wrong-jacobian',
+    sentence: 'The Convergence tab studies the same Jacobian: tick ros4 and w2, and the fitted slopes are about 1 and 2 (4 and 2 at s = 1).',
+    check: () => {
+      const s = settingsOf('ros4-wrong-jacobian');
+      // The study as the Convergence tab asks for it (its default n = 4 … 14).
+      const slopes = (jacobianScale: number): number[] =>
+        convergence({ model: s.model, params: s.params ?? {}, t1: s.t1, methods: ['ros4', 'w2'], nMin: 4, nMax: 14, jacobianScale }).global.map((g) => g.fit.slope);
+      const [ros4Half, w2Half] = slopes(s.jacobianScale ?? NaN);
+      const [ros4Exact, w2Exact] = slopes(1);
+      expect(ros4Half).toBeCloseTo(1, 0);
+      expect(w2Half).toBeCloseTo(2, 0);
+      expect(ros4Exact).toBeCloseTo(4, 0);
+      expect(w2Exact).toBeCloseTo(2, 0);
+    },
+  },
+  {
+    scenario: 'ros4-wrong-jacobian',
     sentence: 'Try: change s, or refresh ∂f/∂y only every 10 steps — on this linear spring ∂f/∂y is constant, so that changes nothing.',
     check: () => {
       const s = settingsOf('ros4-wrong-jacobian');
