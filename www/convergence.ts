@@ -51,6 +51,15 @@ function slopeText(slope: number): string {
   return Number.isFinite(slope) ? `slope ${formatNumber(slope, 3)}` : 'no slope: fewer than two usable runs';
 }
 
+/** What the study runs on: the trajectory view's model, parameters, t1 and Jacobian settings. */
+export interface ConvergenceSource {
+  model: string;
+  params: Record<string, number>;
+  t1?: number;
+  jacobianUpdate?: number;
+  jacobianScale?: number;
+}
+
 export class ConvergenceView {
   private readonly methodsBox = byId<HTMLElement>('conv-methods');
   private readonly nMin = byId<HTMLInputElement>('conv-nmin');
@@ -63,7 +72,7 @@ export class ConvergenceView {
   constructor(
     private readonly engine: EngineClient,
     methods: MethodInfo[],
-    private readonly source: () => { model: string; params: Record<string, number>; t1?: number } | undefined,
+    private readonly source: () => ConvergenceSource | undefined,
   ) {
     for (const m of methods.filter((x) => !x.partitioned)) {
       const label = document.createElement('label');
@@ -95,6 +104,9 @@ export class ConvergenceView {
       model: source.model,
       params: source.params,
       t1: source.t1,
+      // The trajectory view's inexact Jacobian, if any: the slopes show what it costs.
+      ...(source.jacobianUpdate !== undefined ? { jacobianUpdate: source.jacobianUpdate } : {}),
+      ...(source.jacobianScale !== undefined ? { jacobianScale: source.jacobianScale } : {}),
       methods: this.chosen(),
       nMin: Number(this.nMin.value),
       nMax: Number(this.nMax.value),
@@ -110,7 +122,12 @@ export class ConvergenceView {
         .filter((d) => d !== undefined)
         .map((d) => `${d.message} ${d.advice}`);
       const head = `Errors against ${result.reference === 'exact' ? 'the exact solution' : `a reference run (${result.reference})`} at t1 = ${formatNumber(result.t1)}.`;
-      this.setStatus(why.length > 0 ? 'warning' : 'ok', [head, ...why].join(' '));
+      const inexact = [
+        ...(spec.jacobianScale !== undefined ? [`${formatNumber(spec.jacobianScale)}·∂f/∂y`] : []),
+        ...(spec.jacobianUpdate !== undefined ? [`refreshed every ${spec.jacobianUpdate} steps`] : []),
+      ];
+      const jacobian = inexact.length > 0 ? [`Methods that use ∂f/∂y get ${inexact.join(', ')} (the trajectory view's Jacobian settings).`] : [];
+      this.setStatus(why.length > 0 ? 'warning' : 'ok', [head, ...jacobian, ...why].join(' '));
     } catch (e) {
       if (e instanceof CancelledError) this.setStatus('warning', 'Cancelled.');
       else this.setStatus('error', e instanceof Error ? e.message : String(e));

@@ -13,13 +13,25 @@ import type { TableauAnalysis } from './engine-labs';
 import { defaultBounds, logToValue, niceStep, sliderPosition, sliderValue, valueToLog } from './format';
 import type { LogScale } from './format';
 import type { Catalog } from './protocol';
+import type { Run } from './run';
 import { CUSTOM, DEFAULT_SYSTEM, customMethodInfo, toSpec } from './settings';
-import type { RunSettings } from './settings';
+import type { ControllerSettings, RunSettings } from './settings';
 
 const H_SCALE: LogScale = { min: 1e-5, max: 0.5, steps: 500 };
 const RTOL_SCALE: LogScale = { min: 1e-12, max: 1e-1, steps: 110 };
 /** Pause after typing in the system editor before it is parsed. */
 const EDIT_DEBOUNCE_MS = 250;
+/** Most states that get an atol field each (a bigger system keeps the one atol). */
+const MAX_ATOL_FIELDS = 40;
+/** The prefix of a formulation's body-coordinate outputs ("q:x1", "q:φ̇2"). */
+const COORDINATE_PREFIX = 'q:';
+/** The combining dot that marks a rate ("φ̇1") among the coordinates. */
+const RATE_MARK = '\u0307';
+
+/** A number field's value, or undefined when it is empty. */
+function optionalNumber(input: HTMLInputElement): number | undefined {
+  return input.value.trim() === '' ? undefined : Number(input.value);
+}
 
 export function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -73,6 +85,31 @@ export class RunForm {
   private readonly paramsBox = byId<HTMLElement>('params');
   private readonly eventsBox = byId<HTMLElement>('events-box');
   private readonly eventsCheck = byId<HTMLInputElement>('events');
+  private readonly atolStatesBox = byId<HTMLDetailsElement>('atol-states-box');
+  private readonly atolStates = byId<HTMLElement>('atol-states');
+  private readonly controllerBox = byId<HTMLDetailsElement>('controller-box');
+  private readonly controllerKind = byId<HTMLSelectElement>('controller-kind');
+  private readonly controllerPer = byId<HTMLSelectElement>('controller-per');
+  private readonly controllerKi = byId<HTMLInputElement>('controller-ki');
+  private readonly controllerKpBox = byId<HTMLElement>('controller-kp-box');
+  private readonly controllerKp = byId<HTMLInputElement>('controller-kp');
+  private readonly controllerSafety = byId<HTMLInputElement>('controller-safety');
+  private readonly baumgarteBox = byId<HTMLElement>('baumgarte-box');
+  private readonly baumgarteAlpha = byId<HTMLInputElement>('baumgarte-alpha');
+  private readonly baumgarteBeta = byId<HTMLInputElement>('baumgarte-beta');
+  private readonly independentBox = byId<HTMLElement>('independent-box');
+  private readonly independentChoices = byId<HTMLElement>('independent-choices');
+  private readonly independentNote = byId<HTMLElement>('independent-note');
+  private readonly jacobianBox = byId<HTMLDetailsElement>('jacobian-box');
+  private readonly jacobianUpdate = byId<HTMLInputElement>('jacobian-update');
+  private readonly jacobianScale = byId<HTMLInputElement>('jacobian-scale');
+  /**
+   * The state-space formulation's coordinates, learnt from its last run (the model
+   * description does not list them), and the independent ones chosen in the page
+   * (undefined: the engine's own choice).
+   */
+  private coordinates: { key: string; names: string[]; dof: number; initial: string[] } | undefined;
+  private independentChosen: string[] | undefined;
 
   constructor(
     private readonly engine: EngineClient,
@@ -100,7 +137,10 @@ export class RunForm {
     this.systemText.value = DEFAULT_SYSTEM;
 
     const changed = (): void => void this.onChange();
-    this.modelSelect.addEventListener('change', () => void this.selectModel(this.modelSelect.value));
+    this.modelSelect.addEventListener('change', () => {
+      this.independentChosen = undefined;
+      void this.selectModel(this.modelSelect.value);
+    });
     this.methodSelect.addEventListener('change', () => {
       this.showMethodControls();
       changed();
@@ -121,10 +161,198 @@ export class RunForm {
       this.editTimer = setTimeout(() => void this.describeSystem(), EDIT_DEBOUNCE_MS);
     });
     this.formulationSelect.addEventListener('change', () => {
-      this.stabilizationBox.hidden = this.formulationSelect.value !== 'augmented';
+      this.independentChosen = undefined;
+      this.showFormulationControls();
       changed();
     });
-    this.stabilizationSelect.addEventListener('change', changed);
+    this.stabilizationSelect.addEventListener('change', () => {
+      this.showFormulationControls();
+      changed();
+    });
+    this.atolInput.addEventListener('input', () => this.showAtolPlaceholders());
+    for (const select of [this.controllerKind, this.controllerPer]) {
+      select.addEventListener('change', () => {
+        this.showControllerDefaults();
+        changed();
+      });
+    }
+    for (const input of [
+      this.controllerKi,
+      this.controllerKp,
+      this.controllerSafety,
+      this.baumgarteAlpha,
+      this.baumgarteBeta,
+      this.jacobianUpdate,
+      this.jacobianScale,
+    ]) {
+      input.addEventListener('input', changed);
+    }
+  }
+
+  /** Shows the formulation's own controls: stabilisation and Baumgarte's α, β; the coordinates. */
+  private showFormulationControls(): void {
+    const formulation = this.formulationBox.hidden ? 'native' : this.formulationSelect.value;
+    this.stabilizationBox.hidden = formulation !== 'augmented';
+    this.baumgarteBox.hidden = formulation !== 'augmented' || this.stabilizationSelect.value !== 'baumgarte';
+    this.independentBox.hidden = formulation !== 'state-space' || this.coordinates?.key !== this.coordinateKey();
+    // The fields name the model's own states; another formulation integrates other ones.
+    this.atolStatesBox.hidden = formulation !== 'native' || this.model.names.length > MAX_ATOL_FIELDS;
+  }
+
+  /** Which coordinate list applies: the model (and its typed text) in the state-space formulation. */
+  private coordinateKey(): string {
+    return `${this.model.id}\n${this.model.id === CUSTOM ? this.systemText.value : ''}`;
+  }
+
+  /**
+   * Learns the state-space formulation's coordinates from a run of it (its "q:" outputs,
+   * rates left out; as many independent ones as it has states / 2) and lists them, the
+   * run's own independent ones ticked.
+   */
+  showRun(run: Run): void {
+    if (run.settings.formulation !== 'state-space' || !run.constraint) return;
+    const names = Object.keys(run.outputs)
+      .filter((k) => k.startsWith(COORDINATE_PREFIX) && !k.includes(RATE_MARK))
+      .map((k) => k.slice(COORDINATE_PREFIX.length));
+    const key = this.coordinateKey();
+    if (this.coordinates?.key !== key || this.coordinates.names.join() !== names.join()) {
+      this.coordinates = { key, names, dof: run.names.length / 2, initial: run.constraint.independent };
+      this.renderCoordinates();
+    } else this.coordinates.initial = run.constraint.independent;
+    this.tickCoordinates();
+    this.showFormulationControls();
+  }
+
+  private renderCoordinates(): void {
+    const coords = this.coordinates;
+    if (!coords) return;
+    this.independentChoices.replaceChildren();
+    for (const name of coords.names) {
+      const label = document.createElement('label');
+      label.className = 'check';
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.dataset.coordinate = name;
+      box.addEventListener('change', () => {
+        const ticked = [...this.independentChoices.querySelectorAll<HTMLInputElement>('input[data-coordinate]')]
+          .filter((b) => b.checked)
+          .map((b) => b.dataset.coordinate ?? '');
+        this.independentChosen = ticked;
+        this.showCoordinateNote();
+        if (ticked.length === coords.dof) void this.onChange();
+      });
+      label.append(box, ` ${name}`);
+      this.independentChoices.append(label);
+    }
+  }
+
+  /** Ticks the chosen coordinates, or the ones the last run started from. */
+  private tickCoordinates(): void {
+    const ticked = this.independentChosen ?? this.coordinates?.initial ?? [];
+    for (const box of this.independentChoices.querySelectorAll<HTMLInputElement>('input[data-coordinate]')) {
+      box.checked = ticked.includes(box.dataset.coordinate ?? '');
+    }
+    this.showCoordinateNote();
+  }
+
+  private showCoordinateNote(): void {
+    const dof = this.coordinates?.dof ?? 0;
+    const ticked = this.independentChosen ?? this.coordinates?.initial ?? [];
+    this.independentNote.textContent =
+      ticked.length === dof
+        ? `The run integrates these ${dof} and solves the constraints for the rest; it re-partitions when they become a poor choice.`
+        : `Tick exactly ${dof} (the mechanism has ${dof} degrees of freedom); ${ticked.length} ticked, so the run has not changed.`;
+  }
+
+  /** One atol field per state (empty: the atol above), for systems small enough to list. */
+  private renderAtolStates(values?: number[]): void {
+    const names = this.model.names;
+    this.atolStates.replaceChildren();
+    this.atolStatesBox.hidden = names.length > MAX_ATOL_FIELDS;
+    if (this.atolStatesBox.hidden) return;
+    const keep = values && values.length === names.length ? values : undefined;
+    names.forEach((name, i) => {
+      const label = document.createElement('label');
+      const input = document.createElement('input');
+      input.type = 'number';
+      input.step = 'any';
+      input.min = '0';
+      input.dataset.atolState = String(i);
+      input.setAttribute('aria-label', `atol of ${name}`);
+      if (keep && keep[i] !== Number(this.atolInput.value)) input.value = String(keep[i]);
+      input.addEventListener('input', () => void this.onChange());
+      label.append(`${name} `, input);
+      this.atolStates.append(label);
+    });
+    this.atolStatesBox.open ||= keep !== undefined;
+    this.showAtolPlaceholders();
+  }
+
+  private showAtolPlaceholders(): void {
+    for (const input of this.atolStates.querySelectorAll<HTMLInputElement>('input[data-atol-state]')) {
+      input.placeholder = this.atolInput.value;
+    }
+  }
+
+  /** The per-state atol list, or undefined while every field is empty. */
+  private atolPerState(): number[] | undefined {
+    const fields = [...this.atolStates.querySelectorAll<HTMLInputElement>('input[data-atol-state]')];
+    if (this.atolStatesBox.hidden || fields.every((f) => f.value.trim() === '')) return undefined;
+    const atol = this.atolInput.value === '' ? NaN : Number(this.atolInput.value);
+    return fields.map((f) => optionalNumber(f) ?? atol);
+  }
+
+  /** The controller the fields describe, or undefined for the method's default. */
+  private controller(): ControllerSettings | undefined {
+    const pi = this.controllerKind.value === 'pi';
+    const kI = optionalNumber(this.controllerKi);
+    const kP = pi ? optionalNumber(this.controllerKp) : undefined;
+    const safety = optionalNumber(this.controllerSafety);
+    const c: ControllerSettings = {
+      ...(pi ? { kind: 'pi' as const } : {}),
+      ...(kI !== undefined ? { kI } : {}),
+      ...(kP !== undefined ? { kP } : {}),
+      ...(safety !== undefined ? { safety } : {}),
+      ...(this.controllerPer.value === 'epus' ? { perUnitStep: true } : {}),
+    };
+    return Object.keys(c).length > 0 ? c : undefined;
+  }
+
+  /**
+   * The gains a controller takes when its field is empty, as placeholders: with k the
+   * estimate's order q + 1 per step, q per unit step, kI = 1/k (I) or 0.3/k, kP = 0.4/k
+   * (PI), as src/control/controller.rs.
+   */
+  private showControllerDefaults(): void {
+    const pi = this.controllerKind.value === 'pi';
+    this.controllerKpBox.hidden = !pi;
+    const q = this.method()?.embeddedOrder;
+    if (q === undefined) {
+      this.controllerKi.placeholder = 'default';
+      this.controllerKp.placeholder = 'default';
+      return;
+    }
+    const k = this.controllerPer.value === 'epus' ? q : q + 1;
+    const round = (v: number): string => String(Number(v.toPrecision(3)));
+    this.controllerKi.placeholder = round((pi ? 0.3 : 1) / k);
+    this.controllerKp.placeholder = round(0.4 / k);
+  }
+
+  /** Puts a link's or scenario's controller, Baumgarte and Jacobian settings into the fields. */
+  private applyExtras(settings: Partial<RunSettings>): void {
+    const c = settings.controller ?? {};
+    this.controllerKind.value = c.kind ?? 'i';
+    this.controllerPer.value = c.perUnitStep ? 'epus' : 'eps';
+    this.controllerKi.value = c.kI !== undefined ? String(c.kI) : '';
+    this.controllerKp.value = c.kP !== undefined ? String(c.kP) : '';
+    this.controllerSafety.value = c.safety !== undefined ? String(c.safety) : '';
+    this.controllerBox.open ||= settings.controller !== undefined;
+    this.baumgarteAlpha.value = settings.baumgarteAlpha !== undefined ? String(settings.baumgarteAlpha) : '';
+    this.baumgarteBeta.value = settings.baumgarteBeta !== undefined ? String(settings.baumgarteBeta) : '';
+    this.jacobianUpdate.value = String(settings.jacobianUpdate ?? 1);
+    this.jacobianScale.value = String(settings.jacobianScale ?? 1);
+    this.jacobianBox.open ||= settings.jacobianUpdate !== undefined || settings.jacobianScale !== undefined;
+    this.independentChosen = settings.independent ? [...settings.independent] : undefined;
   }
 
   /** Applies settings (all optional) and runs them. */
@@ -140,8 +368,10 @@ export class RunForm {
     this.fixedStep.checked = settings.fixedStep ?? false;
     this.formulationSelect.value = settings.formulation ?? 'native';
     this.stabilizationSelect.value = settings.stabilization ?? 'none';
-    this.stabilizationBox.hidden = this.formulationSelect.value !== 'augmented';
     this.eventsCheck.checked = settings.events ?? false;
+    this.applyExtras(settings);
+    // Settings that name no per-state atol have none (the fields are refilled if they do).
+    for (const input of this.atolStates.querySelectorAll<HTMLInputElement>('input[data-atol-state]')) input.value = '';
     await this.selectModel(settings.model ?? 'pendulum', settings);
   }
 
@@ -156,6 +386,29 @@ export class RunForm {
     const custom = this.model.id === CUSTOM;
     const adaptive = this.adaptive();
     const hMax = this.hMaxInput.value === '' ? {} : { hMax: num(this.hMaxInput) };
+    const formulation = this.formulationBox.hidden ? 'native' : this.formulationSelect.value;
+    const atolPerState = formulation === 'native' ? this.atolPerState() : undefined;
+    const controller = this.controller();
+    const baumgarte = formulation === 'augmented' && this.stabilizationSelect.value === 'baumgarte';
+    const alpha = baumgarte ? optionalNumber(this.baumgarteAlpha) : undefined;
+    const beta = baumgarte ? optionalNumber(this.baumgarteBeta) : undefined;
+    const dof = this.coordinates?.key === this.coordinateKey() ? this.coordinates.dof : undefined;
+    const independent =
+      formulation === 'state-space' && this.independentChosen && (dof === undefined || this.independentChosen.length === dof)
+        ? this.independentChosen
+        : undefined;
+    const jacobian = !this.jacobianBox.hidden;
+    const update = jacobian ? optionalNumber(this.jacobianUpdate) : undefined;
+    const scale = jacobian ? optionalNumber(this.jacobianScale) : undefined;
+    const extras: Partial<RunSettings> = {
+      ...(adaptive && atolPerState ? { atolPerState } : {}),
+      ...(adaptive && controller ? { controller } : {}),
+      ...(alpha !== undefined ? { baumgarteAlpha: alpha } : {}),
+      ...(beta !== undefined ? { baumgarteBeta: beta } : {}),
+      ...(independent ? { independent: [...independent] } : {}),
+      ...(update !== undefined && update !== 1 ? { jacobianUpdate: update } : {}),
+      ...(scale !== undefined && scale !== 1 ? { jacobianScale: scale } : {}),
+    };
     return {
       model: custom ? CUSTOM : this.model.id,
       method: this.methodSelect.value,
@@ -174,6 +427,7 @@ export class RunForm {
               : {}),
           }
         : {}),
+      ...extras,
     };
   }
 
@@ -220,6 +474,8 @@ export class RunForm {
     this.fixedStepBox.hidden = !(this.method()?.adaptive ?? false);
     this.fixedBox.hidden = adaptive;
     this.adaptiveBox.hidden = !adaptive;
+    this.jacobianBox.hidden = !(this.method()?.needsJacobian ?? false);
+    this.showControllerDefaults();
   }
 
   private async selectModel(id: string, settings: Partial<RunSettings> = {}): Promise<void> {
@@ -234,7 +490,7 @@ export class RunForm {
       this.modelSelect.value = this.model.id;
     }
     this.t1Input.value = String(settings.t1 ?? this.model.t1);
-    this.applyModel(settings.params);
+    this.applyModel(settings.params, settings.atolPerState);
     await this.onChange();
   }
 
@@ -297,11 +553,19 @@ export class RunForm {
     byId('events-label').textContent = `Locate events (${events.join(', ')})`;
   }
 
-  private applyModel(params?: Record<string, number>): void {
+  private applyModel(params?: Record<string, number>, atolPerState?: number[]): void {
     this.renderSource();
     this.renderParams(params);
+    if (this.atolStates.childElementCount !== this.model.names.length || atolPerState !== undefined || this.atolNames !== this.model.names.join()) {
+      this.atolNames = this.model.names.join();
+      this.renderAtolStates(atolPerState);
+    }
     this.showMethodControls();
+    this.showFormulationControls();
   }
+
+  /** The state names the atol fields were made for. */
+  private atolNames = '';
 
   private renderParams(values: Record<string, number> = {}): void {
     this.paramsBox.replaceChildren();

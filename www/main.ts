@@ -169,7 +169,13 @@ async function main(): Promise<void> {
   const convergence = new ConvergenceView(engine, catalog.methods, () => {
     const settings = view.settings();
     if (settings.model === 'custom') return undefined;
-    return { model: settings.model, params: settings.params ?? {}, t1: settings.t1 };
+    return {
+      model: settings.model,
+      params: settings.params ?? {},
+      t1: settings.t1,
+      ...(settings.jacobianUpdate !== undefined ? { jacobianUpdate: settings.jacobianUpdate } : {}),
+      ...(settings.jacobianScale !== undefined ? { jacobianScale: settings.jacobianScale } : {}),
+    };
   });
   let convergenceShown = false;
   const tableauView = new TableauView(engine);

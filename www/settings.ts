@@ -43,8 +43,34 @@ export interface RunSettings {
   formulation?: string;
   /** Constraint stabilisation of the augmented formulation: baumgarte or projection. */
   stabilization?: string;
+  /** One absolute tolerance per state (adaptive methods); replaces `atol` when given. */
+  atolPerState?: number[];
+  /** The step-size controller (adaptive methods): left out, the method's default. */
+  controller?: ControllerSettings;
+  /** Baumgarte's α and β (augmented formulation, stabilization baumgarte; default 10). */
+  baumgarteAlpha?: number;
+  baumgarteBeta?: number;
+  /** The state-space formulation's initial independent coordinates, by name. */
+  independent?: string[];
+  /** Methods that use ∂f/∂y: refresh it every k-th step only (default 1). */
+  jacobianUpdate?: number;
+  /** Methods that use ∂f/∂y: hand them s·∂f/∂y (default 1). */
+  jacobianScale?: number;
   /** Runs pinned beside this one (drawn on the same axes), re-solved when opened. */
   pins?: PinSettings[];
+}
+
+/**
+ * The step-size controller of Gil, Sanfelice & Nikravesh (LLM) §5: elementary (I,
+ * eq. 38) or PI (eq. 40), on the error per step (EPS) or per unit step (EPUS, eq. 39).
+ * A gain left out takes the method's default.
+ */
+export interface ControllerSettings {
+  kind?: 'i' | 'pi';
+  kI?: number;
+  kP?: number;
+  safety?: number;
+  perUnitStep?: boolean;
 }
 
 /** A pinned run as links and session files keep it: its settings and its style. */
@@ -83,7 +109,9 @@ export function toSpec(settings: RunSettings, model: ModelInfo, method: MethodIn
   if (method?.adaptive && !settings.fixedStep) {
     if (settings.rtol !== undefined) spec.rtol = settings.rtol;
     if (settings.atol !== undefined) spec.atol = settings.atol;
+    if (settings.atolPerState !== undefined) spec.atol = settings.atolPerState;
     if (settings.hMax !== undefined) spec.hMax = settings.hMax;
+    if (settings.controller !== undefined) spec.controller = { ...settings.controller };
   } else {
     spec.h = settings.h;
     if (method?.adaptive) spec.adaptive = false;
@@ -93,7 +121,16 @@ export function toSpec(settings: RunSettings, model: ModelInfo, method: MethodIn
     spec.formulation = settings.formulation;
     if (settings.formulation === 'augmented' && (settings.stabilization === 'baumgarte' || settings.stabilization === 'projection')) {
       spec.stabilization = settings.stabilization;
+      if (settings.stabilization === 'baumgarte') {
+        if (settings.baumgarteAlpha !== undefined) spec.baumgarteAlpha = settings.baumgarteAlpha;
+        if (settings.baumgarteBeta !== undefined) spec.baumgarteBeta = settings.baumgarteBeta;
+      }
     }
+    if (settings.formulation === 'state-space' && settings.independent !== undefined) spec.independent = [...settings.independent];
+  }
+  if (method?.needsJacobian) {
+    if (settings.jacobianUpdate !== undefined) spec.jacobianUpdate = settings.jacobianUpdate;
+    if (settings.jacobianScale !== undefined) spec.jacobianScale = settings.jacobianScale;
   }
   const declared = model.events.filter((e) => !e.watched);
   if (settings.events && declared.length > 0) spec.events = declared.map((e) => ({ id: e.id }));
@@ -103,11 +140,14 @@ export function toSpec(settings: RunSettings, model: ModelInfo, method: MethodIn
 /** What each scenario control (`controls` in www/scenarios.json) lets the reader change. */
 const CONTROL_SETTINGS: Record<string, string[]> = {
   h: ['h'],
-  tolerances: ['rtol', 'atol', 'hMax'],
+  tolerances: ['rtol', 'atol', 'hMax', 'atolPerState'],
   t1: ['t1'],
   method: ['method', 'tableau', 'fixedStep'],
   events: ['events'],
-  formulation: ['formulation', 'stabilization'],
+  formulation: ['formulation', 'stabilization', 'baumgarteAlpha', 'baumgarteBeta', 'independent'],
+  controller: ['controller'],
+  'fixed-step': ['fixedStep'],
+  jacobian: ['jacobianUpdate', 'jacobianScale'],
   // Your own system: the text is the model, its parameters come with it.
   system: ['system', 'params'],
 };
@@ -127,6 +167,13 @@ const SETTING_NAMES: Record<string, string> = {
   tableau: 'your method',
   formulation: 'the formulation',
   stabilization: 'the stabilisation',
+  atolPerState: 'atol per state',
+  controller: 'the step-size controller',
+  baumgarteAlpha: 'Baumgarte α',
+  baumgarteBeta: 'Baumgarte β',
+  independent: 'the independent coordinates',
+  jacobianUpdate: 'the Jacobian refresh',
+  jacobianScale: 'the Jacobian scale',
 };
 
 /**
@@ -149,6 +196,9 @@ export function leftScenario(baseline: RunSettings, current: RunSettings, contro
     ['t1', baseline.t1, current.t1],
     ['formulation', baseline.formulation ?? 'native', current.formulation ?? 'native'],
     ['stabilization', baseline.stabilization ?? 'none', current.stabilization ?? 'none'],
+    ['baumgarteAlpha', baseline.baumgarteAlpha, current.baumgarteAlpha],
+    ['baumgarteBeta', baseline.baumgarteBeta, current.baumgarteBeta],
+    ['independent', baseline.independent, current.independent],
   ];
   if (baseline.events !== undefined && current.events !== undefined) keys.push(['events', baseline.events, current.events]);
   if (baseline.method === current.method) {
@@ -158,6 +208,10 @@ export function leftScenario(baseline: RunSettings, current: RunSettings, contro
       ['rtol', baseline.rtol, current.rtol],
       ['atol', baseline.atol, current.atol],
       ['hMax', baseline.hMax, current.hMax],
+      ['atolPerState', baseline.atolPerState, current.atolPerState],
+      ['controller', baseline.controller, current.controller],
+      ['jacobianUpdate', baseline.jacobianUpdate, current.jacobianUpdate],
+      ['jacobianScale', baseline.jacobianScale, current.jacobianScale],
     );
     if (current.method === CUSTOM) keys.push(['tableau', baseline.tableau, current.tableau]);
   }

@@ -4,7 +4,10 @@
  * defaults and a message saying why. Everything decoded is checked field by field, so a
  * link stuffed with markup or absurd values cannot reach the page as anything but data.
  * Pinned runs ride along as `pins` (each checked like the settings themselves): a v1
- * link made before pins existed simply has none; so does the open view, `view`.
+ * link made before pins existed simply has none; so does the open view, `view`. The
+ * same holds for the controls added later (per-state atol, the step-size controller,
+ * Baumgarte's α and β, the independent coordinates, the Jacobian's refresh and scale):
+ * a link without them opens the run it always opened.
  */
 import type { PinSettings, RunSettings } from './settings';
 
@@ -105,6 +108,19 @@ function checkSettings(r: Record<string, unknown>): RunSettings | undefined {
   if (typeof r.fixedStep === 'boolean') settings.fixedStep = r.fixedStep;
   if (r.formulation === 'augmented' || r.formulation === 'state-space') settings.formulation = r.formulation;
   if (r.stabilization === 'baumgarte' || r.stabilization === 'projection') settings.stabilization = r.stabilization;
+  // Fields added to v1 links later (a link without them runs the defaults, as before).
+  for (const key of ['baumgarteAlpha', 'baumgarteBeta', 'jacobianScale'] as const) {
+    if (isFiniteNumber(r[key])) settings[key] = r[key];
+  }
+  if (Number.isInteger(r.jacobianUpdate) && (r.jacobianUpdate as number) >= 1) settings.jacobianUpdate = r.jacobianUpdate as number;
+  if (Array.isArray(r.atolPerState) && r.atolPerState.length <= MAX_STATES && r.atolPerState.every(isFiniteNumber)) {
+    settings.atolPerState = r.atolPerState;
+  }
+  if (Array.isArray(r.independent) && r.independent.length <= MAX_COORDINATES && r.independent.every(isCoordinate)) {
+    settings.independent = r.independent;
+  }
+  const controller = checkController(r.controller);
+  if (controller) settings.controller = controller;
   const tableau = checkTableau(r.tableau);
   if (tableau) settings.tableau = tableau;
   if (typeof r.params === 'object' && r.params !== null && !Array.isArray(r.params)) {
@@ -114,6 +130,24 @@ function checkSettings(r: Record<string, unknown>): RunSettings | undefined {
     settings.params = Object.fromEntries(entries) as Record<string, number>;
   }
   return settings;
+}
+
+/** Most per-state tolerances a link may carry. */
+const MAX_STATES = 100_000;
+/** Most independent coordinates a link may name. */
+const MAX_COORDINATES = 64;
+/** A coordinate name such as "φ1" or "x2": letters, digits, a few marks, no markup. */
+const isCoordinate = (v: unknown): v is string => typeof v === 'string' && /^[\p{L}\p{N}\p{M}_']{1,32}$/u.test(v);
+
+/** A step-size controller from a link, field by field. */
+function checkController(raw: unknown): RunSettings['controller'] {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const c = raw as Record<string, unknown>;
+  const controller: NonNullable<RunSettings['controller']> = {};
+  if (c.kind === 'i' || c.kind === 'pi') controller.kind = c.kind;
+  for (const key of ['kI', 'kP', 'safety'] as const) if (isFiniteNumber(c[key])) controller[key] = c[key];
+  if (typeof c.perUnitStep === 'boolean') controller.perUnitStep = c.perUnitStep;
+  return Object.keys(controller).length > 0 ? controller : undefined;
 }
 
 /** Most stages a linked tableau may have (the engine's own limit is 16). */

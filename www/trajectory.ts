@@ -73,6 +73,10 @@ export class TrajectoryView {
       if (run) heatmap.update(run.t, run.y, run.names);
     });
     this.store.subscribe('time', () => heatmap.showTime(this.store.time));
+    // The state-space formulation's coordinates are known from its runs (the form lists them).
+    this.store.subscribe('run', () => {
+      if (this.store.run) this.form.showRun(this.store.run);
+    });
     const phase = new PhaseView(this.store);
     new PinList(this.store, engine);
     this.mechanism = new MechanismView(this.store);

@@ -43,6 +43,15 @@ pub struct ConvergenceSpec {
     /// The tableau of method `"custom"` among `methods` (your own method).
     #[serde(default)]
     pub tableau: Option<crate::tableau::TableauSpec>,
+    /// Hand every method that uses ∂f/∂y the one of every k-th step only (as
+    /// `SolveSpec::jacobian_update`): the observed order with a frozen Jacobian.
+    #[serde(default)]
+    pub jacobian_update: Option<usize>,
+    /// Hand every method that uses ∂f/∂y s·∂f/∂y (as `SolveSpec::jacobian_scale`): the
+    /// observed order with a wrong Jacobian (Negrut et al. 2003: a W-method keeps its
+    /// order, a Rosenbrock method does not). The reference run (dp45) uses no Jacobian.
+    #[serde(default)]
+    pub jacobian_scale: Option<f64>,
 }
 
 /// A checked request.
@@ -171,6 +180,8 @@ impl ConvergenceSpec {
             t0: Some(t0),
             t1: Some(t1),
             max_steps: Some(crate::spec::MAX_STEPS_LIMIT),
+            jacobian_update: self.jacobian_update,
+            jacobian_scale: self.jacobian_scale,
             ..SolveSpec::default()
         };
         // Builds the model once, so bad params or y0 fail here with the model's message.

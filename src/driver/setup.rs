@@ -223,8 +223,14 @@ impl Integrator {
             return Err(OdeError::BadSpec {
                 message: format!(
                     "method \"{}\" needs the fast states: model \"{}\" declares none, so \
-                     give their indices in the spec, e.g. fast: [1]",
-                    method.id, info.id
+                     {}",
+                    method.id,
+                    info.id,
+                    if spec.system.is_some() {
+                        "add a line naming them to your system, e.g. fast v"
+                    } else {
+                        "give their indices in the spec, e.g. fast: [1]"
+                    }
                 ),
             });
         }

@@ -15,6 +15,7 @@
 //!   ([`compile_expr`]), e.g. an event switching function.
 //! - [`system`]: the system text format and [`UserSystem`], a [`crate::model::Model`].
 //! - [`draw`]: `draw` lines (rod, ball, spring, ground, box) compiled as outputs.
+//! - [`fast`]: `fast` lines, the fast states of the slow/fast scheme.
 //! - [`error`]: typed errors with line, column and a caret, as [`crate::OdeError::Parse`].
 //!
 //! ```
@@ -37,6 +38,7 @@ pub mod draw;
 pub mod error;
 pub mod eval;
 pub mod expand;
+pub mod fast;
 pub mod lexer;
 pub mod parser;
 pub mod sparsity;

@@ -10,6 +10,7 @@
 //! output energy = 0.5*v^2 + 0.5*k*x^2
 //! event ground: x, falling, terminal
 //! draw ball(x, 0, 0.1)            # a picture of the system (src/expr/draw.rs)
+//! fast v                          # fast states of `slowfast` (src/expr/fast.rs)
 //! ```
 //!
 //!
@@ -50,6 +51,7 @@ use super::draw::take_draw_lines;
 use super::error::{suggest, ErrorKind, ExprError, LineIndex};
 use super::eval::Program;
 use super::expand::Expander;
+use super::fast::{resolve as resolve_fast, take_fast_lines};
 use super::lexer::{lex, Span};
 use super::parser::{
     parse_expr, parse_statements, Direction, Expr, ExprKind, Ident, Stmt, KEYWORDS,
@@ -124,6 +126,8 @@ impl UserSystem {
         // `draw` lines become outputs (src/expr/draw.rs), declared after the text's own
         // statements; the rest is parsed as usual, at the same lines and columns.
         let (statements, drawing) = take_draw_lines(text).map_err(|e| e.to_ode_error(text))?;
+        // `fast` lines name the slow/fast scheme's fast states (src/expr/fast.rs).
+        let (statements, fast) = take_fast_lines(&statements);
         let mut stmts = parse_text(&statements).map_err(|e| e.to_ode_error(text))?;
         stmts.extend(
             drawing
@@ -151,7 +155,11 @@ impl UserSystem {
                 });
             }
         }
-        compile_system(text, stmts, overrides).map_err(|e| e.to_ode_error(text))
+        let mut system =
+            compile_system(text, stmts, overrides).map_err(|e| e.to_ode_error(text))?;
+        system.info.fast =
+            resolve_fast(&fast, &system.info.names).map_err(|e| e.to_ode_error(text))?;
+        Ok(system)
     }
 
     /// Compiles an extra expression (e.g. a spec's event `expr`) over this system: t, the

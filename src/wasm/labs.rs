@@ -170,6 +170,10 @@ export interface ConvergenceSpec {
   tols?: number[];
   /** One-step study step sizes (default 0.1 · 2^-k, k = 0..9). */
   localH?: number[];
+  /** Methods that use ∂f/∂y get the one of every k-th step only (default 1). */
+  jacobianUpdate?: number;
+  /** Methods that use ∂f/∂y get s·∂f/∂y (default 1): the order with a wrong Jacobian. */
+  jacobianScale?: number;
 }
 /** A least-squares slope of log(error) vs log(h) over points from..to (inclusive). */
 export interface SlopeFit {

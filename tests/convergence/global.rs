@@ -105,3 +105,33 @@ fn radau5_global_slope_is_five_in_the_convergence_lab() {
     println!("radau5: {:?}, errors {:?}", s.fit, s.error);
     assert!((s.fit.slope - 5.0).abs() < 0.15, "{:?}", s.fit);
 }
+
+/// Negrut et al. 2003: a W-method (w2, Table 3) keeps its order with any matrix in
+/// place of ∂f/∂y; the Rosenbrock method ros4 (Table 1) needs the exact one. Handed half
+/// the Jacobian, the lab's fitted slopes show it: ros4 ≈ 1, w2 ≈ 2; with the exact one
+/// ros4 is back at 4.
+#[test]
+fn a_scaled_jacobian_drops_ros4_to_slope_one_and_leaves_w2_at_two() {
+    let half = convergence(&ConvergenceSpec {
+        jacobian_scale: Some(0.5),
+        ..spec(&["ros4", "w2"], 10, 15)
+    })
+    .unwrap();
+    let exact = convergence(&spec(&["ros4"], 8, 11)).unwrap();
+    for (series, p) in half.global.iter().chain(&exact.global).zip([1.0, 2.0, 4.0]) {
+        println!("{}: slope {:.3}", series.method, series.fit.slope);
+        assert!(
+            (series.fit.slope - p).abs() < 0.15,
+            "{}: {:?}",
+            series.method,
+            series.fit
+        );
+    }
+    // A frozen Jacobian is refused like a run's bad value.
+    let err = convergence(&ConvergenceSpec {
+        jacobian_update: Some(0),
+        ..spec(&["ros4"], 8, 10)
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("jacobianUpdate"), "{err}");
+}

@@ -6,6 +6,7 @@ mod compiled_expr;
 mod diff;
 mod error;
 mod eval;
+mod fast;
 mod indexed;
 mod lexer;
 mod no_panic;

@@ -984,6 +984,89 @@ const claims: Claim[] = [
     },
   },
 
+  // Negrut et al. 2003, Tables 1 and 3: an inexact Jacobian.
+  {
+    scenario: 'ros4-wrong-jacobian',
+    sentence: 'ros4 needs the exact Jacobian ∂f/∂y for its order 4. Handed half of it (s = 0.5), it drops to order 1: at h = 0.01 the max error is 2.5e-2, and halving h only halves it.',
+    check: () => {
+      const s = settingsOf('ros4-wrong-jacobian');
+      expect(s.jacobianScale).toBe(0.5);
+      expect(s.h).toBe(0.01);
+      const [e1, e2, e4] = [1, 2, 4].map((k) => maxError(run({ ...s, h: 0.01 / k })));
+      expect(e1).toBeGreaterThan(2.4e-2);
+      expect(e1).toBeLessThan(2.6e-2);
+      expect(exponent(e1, e2, 0.01, 0.005)).toBeCloseTo(1, 1);
+      expect(exponent(e2, e4, 0.005, 0.0025)).toBeCloseTo(1, 1);
+    },
+  },
+  {
+    scenario: 'ros4-wrong-jacobian',
+    sentence: 'With s = 1 the error is 3.9e-5 and halving h divides it by 16.',
+    check: () => {
+      const s = settingsOf('ros4-wrong-jacobian');
+      const [e1, e2, e4] = [1, 2, 4].map((k) => maxError(run({ ...s, h: 0.01 / k, jacobianScale: 1 })));
+      expect(e1).toBeGreaterThan(3.85e-5);
+      expect(e1).toBeLessThan(3.95e-5);
+      for (const ratio of [e1 / e2, e2 / e4]) {
+        expect(ratio).toBeGreaterThan(15);
+        expect(ratio).toBeLessThan(17);
+      }
+    },
+  },
+  {
+    scenario: 'ros4-wrong-jacobian',
+    sentence: 'With error control (untick Fixed step; rtol = atol = 1e-6) the wrong Jacobian costs about 5,100 steps instead of about 500.',
+    check: () => {
+      const s = settingsOf('ros4-wrong-jacobian');
+      expect([s.rtol, s.atol]).toEqual([1e-6, 1e-6]);
+      const adaptive = { ...s, fixedStep: false };
+      const wrong = run(adaptive).stats.naccept;
+      const exact = run({ ...adaptive, jacobianScale: 1 }).stats.naccept;
+      expect(Math.abs(wrong / 5100 - 1)).toBeLessThan(0.05);
+      expect(Math.abs(exact / 500 - 1)).toBeLessThan(0.05);
+    },
+  },
+  {
+    scenario: 'ros4-wrong-jacobian',
+    sentence: 'w2, a W-method, keeps its order 2 with any matrix in place of ∂f/∂y: at s = 0.5, 0 or 1, halving h divides its error by about 4.',
+    check: () => {
+      const s = { ...settingsOf('ros4-wrong-jacobian'), method: 'w2' };
+      for (const jacobianScale of [0.5, 0, 1]) {
+        const [e1, e2] = [0.01, 0.005].map((h) => maxError(run({ ...s, h, jacobianScale })));
+        expect(e1 / e2, `s = ${jacobianScale}`).toBeGreaterThan(3.5);
+        expect(e1 / e2, `s = ${jacobianScale}`).toBeLessThan(4.5);
+      }
+    },
+  },
+  {
+    scenario: 'ros4-wrong-jacobian',
+    sentence: 'The Convergence tab studies the same Jacobian: tick ros4 and w2, and the fitted slopes are about 1 and 2 (4 and 2 at s = 1).',
+    check: () => {
+      const s = settingsOf('ros4-wrong-jacobian');
+      // The study as the Convergence tab asks for it (its default n = 4 … 14).
+      const slopes = (jacobianScale: number): number[] =>
+        convergence({ model: s.model, params: s.params ?? {}, t1: s.t1, methods: ['ros4', 'w2'], nMin: 4, nMax: 14, jacobianScale }).global.map((g) => g.fit.slope);
+      const [ros4Half, w2Half] = slopes(s.jacobianScale ?? NaN);
+      const [ros4Exact, w2Exact] = slopes(1);
+      expect(ros4Half).toBeCloseTo(1, 0);
+      expect(w2Half).toBeCloseTo(2, 0);
+      expect(ros4Exact).toBeCloseTo(4, 0);
+      expect(w2Exact).toBeCloseTo(2, 0);
+    },
+  },
+  {
+    scenario: 'ros4-wrong-jacobian',
+    sentence: 'Try: change s, or refresh ∂f/∂y only every 10 steps — on this linear spring ∂f/∂y is constant, so that changes nothing.',
+    check: () => {
+      const s = settingsOf('ros4-wrong-jacobian');
+      const every = run(s);
+      const tenth = run({ ...s, jacobianUpdate: 10 });
+      expect(Array.from(tenth.y)).toEqual(Array.from(every.y));
+      // Changing s does change the run.
+      expect(maxError(run({ ...s, jacobianScale: 1 }))).not.toBe(maxError(every));
+    },
+  },
+
   // Your own system.
   {
     scenario: 'your-system',
