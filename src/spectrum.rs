@@ -162,7 +162,8 @@ fn partition(block: &str, fast: &[usize], dim: usize) -> Result<Vec<usize>, OdeE
     }
     if fast.is_empty() {
         return Err(OdeError::BadSpec {
-            message: "this model declares no fast states: give their indices, e.g. fast: [1]"
+            message: "this model declares no fast states: give their indices, e.g. fast: [1] \
+                      (a typed system names them in a line such as fast v)"
                 .into(),
         });
     }

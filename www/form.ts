@@ -94,6 +94,8 @@ export class RunForm {
   private readonly controllerKpBox = byId<HTMLElement>('controller-kp-box');
   private readonly controllerKp = byId<HTMLInputElement>('controller-kp');
   private readonly controllerSafety = byId<HTMLInputElement>('controller-safety');
+  private readonly controllerFacMin = byId<HTMLInputElement>('controller-facmin');
+  private readonly controllerFacMax = byId<HTMLInputElement>('controller-facmax');
   private readonly baumgarteBox = byId<HTMLElement>('baumgarte-box');
   private readonly baumgarteAlpha = byId<HTMLInputElement>('baumgarte-alpha');
   private readonly baumgarteBeta = byId<HTMLInputElement>('baumgarte-beta');
@@ -180,6 +182,8 @@ export class RunForm {
       this.controllerKi,
       this.controllerKp,
       this.controllerSafety,
+      this.controllerFacMin,
+      this.controllerFacMax,
       this.baumgarteAlpha,
       this.baumgarteBeta,
       this.jacobianUpdate,
@@ -308,11 +312,15 @@ export class RunForm {
     const kI = optionalNumber(this.controllerKi);
     const kP = pi ? optionalNumber(this.controllerKp) : undefined;
     const safety = optionalNumber(this.controllerSafety);
+    const facMin = optionalNumber(this.controllerFacMin);
+    const facMax = optionalNumber(this.controllerFacMax);
     const c: ControllerSettings = {
       ...(pi ? { kind: 'pi' as const } : {}),
       ...(kI !== undefined ? { kI } : {}),
       ...(kP !== undefined ? { kP } : {}),
       ...(safety !== undefined ? { safety } : {}),
+      ...(facMin !== undefined ? { facMin } : {}),
+      ...(facMax !== undefined ? { facMax } : {}),
       ...(this.controllerPer.value === 'epus' ? { perUnitStep: true } : {}),
     };
     return Object.keys(c).length > 0 ? c : undefined;
@@ -346,6 +354,8 @@ export class RunForm {
     this.controllerKi.value = c.kI !== undefined ? String(c.kI) : '';
     this.controllerKp.value = c.kP !== undefined ? String(c.kP) : '';
     this.controllerSafety.value = c.safety !== undefined ? String(c.safety) : '';
+    this.controllerFacMin.value = c.facMin !== undefined ? String(c.facMin) : '';
+    this.controllerFacMax.value = c.facMax !== undefined ? String(c.facMax) : '';
     this.controllerBox.open ||= settings.controller !== undefined;
     this.baumgarteAlpha.value = settings.baumgarteAlpha !== undefined ? String(settings.baumgarteAlpha) : '';
     this.baumgarteBeta.value = settings.baumgarteBeta !== undefined ? String(settings.baumgarteBeta) : '';

@@ -70,6 +70,9 @@ export interface ControllerSettings {
   kI?: number;
   kP?: number;
   safety?: number;
+  /** Limits on h_new / h (default 0.2 and 10). */
+  facMin?: number;
+  facMax?: number;
   perUnitStep?: boolean;
 }
 

@@ -145,7 +145,7 @@ function checkController(raw: unknown): RunSettings['controller'] {
   const c = raw as Record<string, unknown>;
   const controller: NonNullable<RunSettings['controller']> = {};
   if (c.kind === 'i' || c.kind === 'pi') controller.kind = c.kind;
-  for (const key of ['kI', 'kP', 'safety'] as const) if (isFiniteNumber(c[key])) controller[key] = c[key];
+  for (const key of ['kI', 'kP', 'safety', 'facMin', 'facMax'] as const) if (isFiniteNumber(c[key])) controller[key] = c[key];
   if (typeof c.perUnitStep === 'boolean') controller.perUnitStep = c.perUnitStep;
   return Object.keys(controller).length > 0 ? controller : undefined;
 }

@@ -56,12 +56,15 @@ test('the step-size controller: PI, EPUS and a gain each change the steps, and a
   assert.deepEqual(fragment(page).controller, { kind: 'pi' });
   await changes(page, 'f-evaluations', () => page.selectOption('#controller-per', 'epus'));
   assert.equal(await page.getAttribute('#controller-ki', 'placeholder'), '0.075', 'PI per unit step: kI = 0.3/4');
-  const last = await changes(page, 'f-evaluations', () => page.fill('#controller-kp', '0.2'));
+  await changes(page, 'f-evaluations', () => page.fill('#controller-kp', '0.2'));
   assert.deepEqual(fragment(page).controller, { kind: 'pi', kP: 0.2, perUnitStep: true });
+  const last = await changes(page, 'f-evaluations', () => page.fill('#controller-facmax', '1.5'));
+  assert.deepEqual(fragment(page).controller, { kind: 'pi', kP: 0.2, facMax: 1.5, perUnitStep: true });
   const { again, errors: errors2 } = await reopened(page, 'f-evaluations', last);
   assert.equal(await again.inputValue('#controller-kind'), 'pi');
   assert.equal(await again.inputValue('#controller-per'), 'epus');
   assert.equal(await again.inputValue('#controller-kp'), '0.2');
+  assert.equal(await again.inputValue('#controller-facmax'), '1.5');
   // A fixed-step method has no controller.
   await rerun(again, () => again.selectOption('#method', 'rk4'));
   assert.ok(!(await again.isVisible('#controller-box')));

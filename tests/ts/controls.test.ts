@@ -18,7 +18,7 @@ const everything: RunSettings = {
   rtol: 1e-6,
   atol: 1e-9,
   atolPerState: [1e-3, 1e-3, 1e-9, 1e-9],
-  controller: { kind: 'pi', kI: 0.1, kP: 0.05, safety: 0.8, perUnitStep: true },
+  controller: { kind: 'pi', kI: 0.1, kP: 0.05, safety: 0.8, facMin: 0.5, facMax: 2, perUnitStep: true },
   formulation: 'augmented',
   stabilization: 'baumgarte',
   baumgarteAlpha: 5,
@@ -31,7 +31,7 @@ describe('run controls', () => {
   it('reach the spec where they apply', () => {
     const spec = toSpec(everything, model, method(true, true));
     expect(spec.atol).toEqual([1e-3, 1e-3, 1e-9, 1e-9]);
-    expect(spec.controller).toEqual({ kind: 'pi', kI: 0.1, kP: 0.05, safety: 0.8, perUnitStep: true });
+    expect(spec.controller).toEqual({ kind: 'pi', kI: 0.1, kP: 0.05, safety: 0.8, facMin: 0.5, facMax: 2, perUnitStep: true });
     expect([spec.baumgarteAlpha, spec.baumgarteBeta]).toEqual([5, 20]);
     expect([spec.jacobianUpdate, spec.jacobianScale]).toEqual([10, 0.5]);
     expect(spec.independent).toBeUndefined();
