@@ -163,7 +163,7 @@ test('the Jacobian scale and refresh change a ros4 run, are hidden for explicit 
   await again.close();
 });
 
-test('the wrong-Jacobian scenario: s = 1 brings ros4 its accuracy back', async () => {
+test('the wrong-Jacobian scenario: s = 1 brings ros4 its accuracy back; the Convergence tab fits slopes 1 and 2', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?scenario=ros4-wrong-jacobian`);
   await ready(page);
   assert.ok(await page.isVisible('#jacobian-box'));
