@@ -132,31 +132,7 @@ pub enum Force {
     },
 }
 
-/// The derivatives of Φ_q and γ that the Jacobian of Gil, Sanfelice & Nikravesh (LLM) eqs. (10)–(15) needs.
-pub struct Derivatives {
-    /// ∂(Φ_q)/∂q_c for every coordinate c (None where it is zero: revolute joints reach
-    /// only the angle columns).
-    pub phi_q_q: Vec<Option<DMatrix<f64>>>,
-    /// ∂γ/∂q and ∂γ/∂q̇ (m × n each).
-    pub gamma_q: DMatrix<f64>,
-    pub gamma_qd: DMatrix<f64>,
-}
-
-impl Derivatives {
-    /// ∂(Φ_q q̇)/∂q at the q̇ the derivatives were taken at (m × n): column c is
-    /// (∂Φ_q/∂q_c) q̇. Baumgarte's Jacobian and the state-space chain rule need it.
-    pub fn velocity_constraint_q(&self, qd: &[f64]) -> DMatrix<f64> {
-        let m = self.gamma_q.nrows();
-        let qdv = DVector::from_row_slice(qd);
-        let mut p = DMatrix::zeros(m, qd.len());
-        for (c, ddc) in self.phi_q_q.iter().enumerate() {
-            if let Some(ddc) = ddc {
-                p.set_column(c, &(ddc * &qdv));
-            }
-        }
-        p
-    }
-}
+pub use super::constrained::Derivatives;
 
 /// Bodies, joints and forces.
 #[derive(Debug, Clone)]
@@ -429,6 +405,9 @@ impl Mechanism {
             phi_q_q: dd,
             gamma_q: gq,
             gamma_qd: gqd,
+            mass_q: Vec::new(),
+            phi_t_q: None,
+            time: None,
         }
     }
 

@@ -32,6 +32,8 @@
 #[cfg(test)]
 mod ad_check;
 pub mod augmented;
+pub mod consistent;
+pub mod constrained;
 pub mod mechanism;
 pub mod models;
 pub mod state_space;
