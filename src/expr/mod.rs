@@ -32,6 +32,7 @@
 
 pub mod compile;
 pub mod compiled_expr;
+pub mod constrained;
 pub mod diff;
 pub mod draw;
 pub mod error;
@@ -40,6 +41,7 @@ pub mod expand;
 pub mod lexer;
 pub mod parser;
 pub mod sparsity;
+pub mod symbolic;
 pub mod system;
 
 pub use compiled_expr::{compile_expr, compile_model_expr, CompiledExpr};

@@ -307,8 +307,7 @@ fn state_space_jacobian_equals_automatic_differentiation() {
                         |_| None,
                     )
                     .expect("recovered");
-                let s = saddle_point(mech, &q, &qd, Stabilization::None)
-                    .expect("regular");
+                let s = saddle_point(mech, &q, &qd, Stabilization::None).expect("regular");
                 for (j, &i) in model.partition().independent.iter().enumerate() {
                     ad[(j, c)] = qd[i].eps;
                     ad[(k + j, c)] = s.qdd[i].eps;

@@ -165,9 +165,7 @@ pub fn make_consistent(
     }
     let d = sys.phi_q(t0, &q);
     redundant(sys, &d, "at the consistent initial pose")?;
-    let phi_t = sys
-        .phi_t(t0, &q)
-        .unwrap_or_else(|| DVector::zeros(sys.m()));
+    let phi_t = sys.phi_t(t0, &q).unwrap_or_else(|| DVector::zeros(sys.m()));
     let mut qd: Vec<f64> = qd_given.iter().map(|v| v.unwrap_or(0.0)).collect();
     let unknown: Vec<usize> = (0..n).filter(|&i| qd_given[i].is_none()).collect();
     let residual = |qd: &[f64]| &d * DVector::from_row_slice(qd) + &phi_t;

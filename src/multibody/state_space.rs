@@ -264,7 +264,19 @@ impl StateSpace {
         y: &[f64],
     ) -> Result<(Vec<f64>, Vec<f64>), ConstraintFailure> {
         let sys = self.desc.system.as_ref();
-        self.recover_with(
+        // A driven system moves with t even where v stands still: Newton starts from
+        // the last accepted q carried forward by its velocity (so it stays on the
+        // branch it was on).
+        let start = sys.rheonomic().then(|| {
+            let dt = t - self.t_acc;
+            self.q_acc
+                .iter()
+                .zip(&self.qd_acc)
+                .map(|(q, v)| q + v * dt)
+                .collect::<Vec<f64>>()
+        });
+        self.recover_from(
+            start.as_deref().unwrap_or(&self.q_acc),
             part,
             y,
             |q| sys.phi(t, q),
@@ -284,6 +296,19 @@ impl StateSpace {
         phi_q_of: impl Fn(&[T]) -> DMatrix<T>,
         phi_t_of: impl Fn(&[T]) -> Option<DVector<T>>,
     ) -> Result<(Vec<T>, Vec<T>), ConstraintFailure> {
+        self.recover_from(&self.q_acc, part, y, phi_of, phi_q_of, phi_t_of)
+    }
+
+    /// [`StateSpace::recover_with`] with Newton started from `start`.
+    fn recover_from<T: Scalar>(
+        &self,
+        start: &[f64],
+        part: &Partition,
+        y: &[T],
+        phi_of: impl Fn(&[T]) -> DVector<T>,
+        phi_q_of: impl Fn(&[T]) -> DMatrix<T>,
+        phi_t_of: impl Fn(&[T]) -> Option<DVector<T>>,
+    ) -> Result<(Vec<T>, Vec<T>), ConstraintFailure> {
         let (dep, ind) = (&part.dependent, &part.independent);
         let k = ind.len();
         // ‖·‖∞ of the real parts; NaN propagates (f64::max would drop it).
@@ -293,7 +318,7 @@ impl StateSpace {
                 |acc: f64, v| if v.is_nan() || v > acc { v } else { acc },
             )
         };
-        let mut q: Vec<T> = self.q_acc.iter().map(|&v| T::of(v)).collect();
+        let mut q: Vec<T> = start.iter().map(|&v| T::of(v)).collect();
         for (j, &i) in ind.iter().enumerate() {
             q[i] = y[j];
         }

@@ -2,4 +2,5 @@
 
 mod comparison;
 mod formulations;
+mod typed;
 mod vehicle;
