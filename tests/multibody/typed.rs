@@ -147,3 +147,186 @@ fn slider_crank_drift_grows_unstabilised_and_stays_bounded_with_baumgarte() {
     assert!(late > 2.0 * early, "the unstabilised drift grows");
     assert!(blate < 1e-4 && blate < late, "Baumgarte keeps it bounded");
 }
+
+/// A Grashof crank-rocker four-bar (ground d = 1, crank a = 0.3, coupler b = 0.9,
+/// rocker c = 0.7: s + l = 1.3 ≤ p + q = 1.6, the shortest link a crank), swinging
+/// under gravity from an approximate pose that the start makes consistent.
+pub const FOUR_BAR: &str = "\
+param a = 0.3, b = 0.9, c = 0.7, d = 1, m = 1, g = 9.81
+coordinates x1, y1, φ1, x2, y2, φ2, x3, y3, φ3
+mass m*a, m*a, m*a^3/12, m*b, m*b, m*b^3/12, m*c, m*c, m*c^3/12
+force y1 = -m*a*g
+force y2 = -m*b*g
+force y3 = -m*c*g
+constraint O2x: x1 - a/2*cos(φ1) = 0
+constraint O2y: y1 - a/2*sin(φ1) = 0
+constraint Ax: x1 + a/2*cos(φ1) = x2 - b/2*cos(φ2)
+constraint Ay: y1 + a/2*sin(φ1) = y2 - b/2*sin(φ2)
+constraint Bx: x2 + b/2*cos(φ2) = x3 + c/2*cos(φ3)
+constraint By: y2 + b/2*sin(φ2) = y3 + c/2*sin(φ3)
+constraint O4x: x3 - c/2*cos(φ3) = d
+constraint O4y: y3 - c/2*sin(φ3) = 0
+x1(0) = 0, y1(0) = 0.15, φ1(0) = 1.5708
+x2(0) = 0.41, y2(0) = 0.49, φ2(0) = 0.43
+x3(0) = 0.91, y3(0) = 0.34, φ3(0) = 1.83
+φ1'(0) = 6
+output energy = 0.5*m*a*(x1'^2 + y1'^2) + 0.5*m*a^3/12*φ1'^2 + 0.5*m*b*(x2'^2 + y2'^2) + 0.5*m*b^3/12*φ2'^2 + 0.5*m*c*(x3'^2 + y3'^2) + 0.5*m*c^3/12*φ3'^2 + m*g*(a*y1 + b*y2 + c*y3)
+";
+
+/// An N-link pendulum chain written once for every link (an indexed family).
+pub const CHAIN: &str = "\
+param N = 5, L = 0.5, m = 1, g = 9.81
+coordinates x[i], y[i], φ[i] for i = 1..N
+mass m, m, m*L^2/12 for i = 1..N
+force y[i] = -m*g for i = 1..N
+constraint top_x: x[1] - L/2*cos(φ[1]) = 0
+constraint top_y: y[1] - L/2*sin(φ[1]) = 0
+constraint hinge_x[i]: x[i] - L/2*cos(φ[i]) = x[i-1] + L/2*cos(φ[i-1]) for i = 2..N
+constraint hinge_y[i]: y[i] - L/2*sin(φ[i]) = y[i-1] + L/2*sin(φ[i-1]) for i = 2..N
+x[i](0) = (i - 0.5)*L for i = 1..N
+y[i](0) = 0 for i = 1..N
+φ[i](0) = 0 for i = 1..N
+output energy = sum(0.5*m*(x[i]'^2 + y[i]'^2) + m*L^2/24*φ[i]'^2 + m*g*y[i] for i = 1..N)
+";
+
+#[test]
+fn four_bar_and_chain_keep_energy_and_constraints_in_state_space() {
+    for (name, text, t1) in [("four-bar", FOUR_BAR, 1.0), ("chain", CHAIN, 0.5)] {
+        let ss = run(
+            text,
+            json!({ "formulation": "state-space", "t1": t1, "rtol": 1e-8, "atol": 1e-10 }),
+        );
+        let energy = output(&ss, "energy");
+        let e0 = energy[0];
+        let worst = energy.iter().map(|e| (e - e0).abs()).fold(0.0, f64::max);
+        let drift = output(&ss, "constraint |Φ|")
+            .iter()
+            .cloned()
+            .fold(0.0, f64::max);
+        println!(
+            "{name}: {} points, energy change {worst:e}, max |Φ| {drift:e}",
+            ss.t.len()
+        );
+        assert!(worst < 1e-5 * e0.abs().max(1.0), "{name}: energy {worst:e}");
+        assert!(drift < 1e-10, "{name}: drift {drift:e}");
+        let proj = run(
+            text,
+            json!({ "formulation": "augmented", "stabilization": "projection", "t1": t1,
+                    "rtol": 1e-9, "atol": 1e-11, "tEval": [t1] }),
+        );
+        let ss_end = run(
+            text,
+            json!({ "formulation": "state-space", "t1": t1, "rtol": 1e-9, "atol": 1e-11,
+                    "tEval": [t1] }),
+        );
+        let angle = if name == "chain" { "q:φ[1]" } else { "q:φ1" };
+        let gap =
+            (output(&proj, angle).last().unwrap() - output(&ss_end, angle).last().unwrap()).abs();
+        assert!(gap < 1e-6, "{name}: state-space vs projection {gap:e}");
+        println!("{name}: state-space vs projection at t1: {gap:e}");
+    }
+}
+
+fn refused(text: &str, extra: Value) -> String {
+    let mut spec = json!({ "system": text, "method": "ros4", "t1": 1.0 });
+    for (k, v) in extra.as_object().unwrap() {
+        spec[k] = v.clone();
+    }
+    let parsed: SolveSpec = serde_json::from_value(spec).unwrap();
+    match odelab::solve(&parsed) {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+const PENDULUM: &str = "\
+param L = 1, m = 1, g = 9.81
+coordinates x, y, φ
+mass m, m, m*L^2/12
+force y = -m*g
+constraint px: x - L/2*cos(φ) = 0
+constraint py: y - L/2*sin(φ) = 0
+x(0) = 0.5, y(0) = 0, φ(0) = 0
+";
+
+#[test]
+fn bad_constrained_systems_are_refused_by_name() {
+    // The same hinge twice: the dependent rows are named.
+    let twice = format!("{PENDULUM}constraint again: x - L/2*cos(φ) = 0\n");
+    let msg = refused(&twice, json!({}));
+    assert!(
+        msg.contains("redundant") && msg.contains("\"again\""),
+        "{msg}"
+    );
+    // A coordinate without mass.
+    let massless = PENDULUM.replace("mass m, m, m*L^2/12", "mass m, m, 0");
+    let msg = refused(&massless, json!({}));
+    assert!(
+        msg.contains("mass matrix is singular") && msg.contains("φ"),
+        "{msg}"
+    );
+    // A force on something that is not a coordinate: located.
+    let unknown = format!("{PENDULUM}force z = 1\n");
+    let msg = refused(&unknown, json!({}));
+    assert!(
+        msg.contains("\"z\" is not a coordinate") && msg.contains("line 8"),
+        "{msg}"
+    );
+    // A constraint on an unknown name: located, with a suggestion.
+    let typo = PENDULUM.replace("constraint py: y -", "constraint py: yy -");
+    let msg = refused(&typo, json!({}));
+    assert!(
+        msg.contains("unknown name \"yy\"") && msg.contains("line 6"),
+        "{msg}"
+    );
+    // A constraint on a velocity.
+    let velocity = format!("{PENDULUM}constraint moving: x' = 0\n");
+    let msg = refused(&velocity, json!({}));
+    assert!(msg.contains("velocity x'"), "{msg}");
+    // A four-bar whose links cannot close (ground 3 > 0.3 + 0.9 + 0.7).
+    let open = FOUR_BAR.replace("d = 1,", "d = 3,");
+    let msg = refused(&open, json!({}));
+    assert!(
+        msg.contains("cannot be made consistent") && msg.contains("constraint \""),
+        "{msg}"
+    );
+    // Equations do not mix with the constrained form.
+    let mixed = format!("{PENDULUM}z' = 1\nz(0) = 0\n");
+    let msg = refused(&mixed, json!({}));
+    assert!(msg.contains("no equations x'"), "{msg}");
+    // Stabilisation is for the augmented formulation.
+    let msg = refused(
+        PENDULUM,
+        json!({ "formulation": "state-space", "stabilization": "baumgarte" }),
+    );
+    assert!(msg.contains("augmented"), "{msg}");
+}
+
+#[test]
+fn a_crank_longer_than_its_rod_locks_with_a_diagnosed_stop() {
+    // r = 0.6 > l = 0.5: the rod cannot follow past sin θ = l/r (θ ≈ 0.99 at t ≈ 0.16).
+    let locking = SLIDER_CRANK.replace("r = 0.2, l = 0.6", "r = 0.6, l = 0.5");
+    let spec = json!({ "system": locking, "method": "ros4", "t1": 1.0, "formulation": "augmented",
+                       "stabilization": "projection", "hMax": 0.01 });
+    let parsed: SolveSpec = serde_json::from_value(spec).unwrap();
+    match odelab::solve(&parsed) {
+        Ok(sol) => {
+            let end = *sol.t.last().unwrap();
+            println!("stopped at t = {end}, {:?}", sol.stopped_by);
+            assert!(
+                end < 0.5 && sol.t.len() > 3,
+                "kept the run so far, stopped at {end}"
+            );
+            let why = sol
+                .stopped_by
+                .as_ref()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(
+                why.contains("singular") || why.contains("Newton"),
+                "a diagnosed stop: {why}"
+            );
+        }
+        Err(e) => panic!("the run so far should be kept: {e}"),
+    }
+}
