@@ -61,7 +61,8 @@ pub fn dependent_rows(d: &DMatrix<f64>) -> Vec<usize> {
             v -= b * c;
         }
         let rest = v.norm();
-        if !(rest > DEPENDENT * norm.max(1e-300)) {
+        // NaN counts as dependent.
+        if rest.is_nan() || rest <= DEPENDENT * norm.max(1e-300) {
             out.push(r);
         } else {
             basis.push(v / rest);
@@ -95,7 +96,7 @@ pub fn check_mass(sys: &dyn Constrained, q: &[f64]) -> Result<(), OdeError> {
     let m = sys.mass(q);
     let coords = sys.coordinate_names();
     for i in 0..m.nrows() {
-        if !(m[(i, i)] > 0.0) {
+        if m[(i, i)].is_nan() || m[(i, i)] <= 0.0 {
             return Err(OdeError::BadSpec {
                 message: format!(
                     "the mass matrix is singular: its entry for coordinate {} is {}; every \

@@ -58,6 +58,9 @@ pub const NEWTON_STEP_TOL: f64 = 1e-10;
 pub const NEWTON_TOL: f64 = 1e-10;
 pub const NEWTON_MAX_ITER: u32 = 20;
 
+/// ∂f/∂y and ∂f/∂t.
+type JacobianAndRate = (DMatrix<f64>, DVector<f64>);
+
 /// The dependent and independent coordinate indices.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Partition {
@@ -384,7 +387,7 @@ impl StateSpace {
         &self,
         t: f64,
         y: &[f64],
-    ) -> Result<Option<(DMatrix<f64>, DVector<f64>)>, ConstraintFailure> {
+    ) -> Result<Option<JacobianAndRate>, ConstraintFailure> {
         let mech = self.desc.system.as_ref();
         let (dep, ind) = (&self.part.dependent, &self.part.independent);
         let (n, k) = (mech.n(), ind.len());
@@ -470,7 +473,7 @@ impl StateSpace {
         &self.part
     }
 
-    fn derivatives(&self, t: f64, y: &[f64]) -> Option<(DMatrix<f64>, DVector<f64>)> {
+    fn derivatives(&self, t: f64, y: &[f64]) -> Option<JacobianAndRate> {
         match self.analytic_jacobian(t, y) {
             Ok(j) => j,
             Err(f) => {
