@@ -3,4 +3,5 @@
 mod comparison;
 mod formulations;
 mod typed;
+mod typed_texts;
 mod vehicle;
