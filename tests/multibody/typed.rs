@@ -246,3 +246,81 @@ fn a_crank_longer_than_its_rod_locks_with_a_diagnosed_stop() {
         Err(e) => panic!("the run so far should be kept: {e}"),
     }
 }
+
+/// A pendulum whose pivot is driven sideways, x_pivot = A sin(W t): one degree of
+/// freedom and a time-dependent constraint.
+const SHAKEN_PENDULUM: &str = "\
+param L = 1, m = 1, g = 9.81, A = 0.1, W = 3, c = 0.2
+coordinates x, y, φ
+mass m, m, m*L^2/12
+force y = -m*g
+force φ = -c*φ'
+constraint px: x - L/2*cos(φ) = A*sin(W*t)
+constraint py: y - L/2*sin(φ) = 0
+x(0) = 0, y(0) = -0.5, φ(0) = -1.2
+φ'(0) = 0.7
+";
+
+#[test]
+fn typed_jacobian_and_time_derivative_equal_central_differences() {
+    use odelab::multibody::{build_described, Request};
+    use std::collections::BTreeMap;
+    let params = BTreeMap::new();
+    for (formulation, stabilization) in [
+        ("augmented", None),
+        ("augmented", Some("baumgarte")),
+        ("state-space", None),
+    ] {
+        let desc = odelab::expr::constrained::describe(SHAKEN_PENDULUM, &params).unwrap();
+        let request = Request {
+            model: "custom",
+            params: &params,
+            y0: None,
+            formulation: Some(formulation),
+            stabilization,
+            baumgarte_alpha: None,
+            baumgarte_beta: None,
+            partition_limit: None,
+            independent: None,
+        };
+        let (_, model) = build_described(desc, &request).unwrap();
+        let y0 = model.default_y0().unwrap();
+        let dim = y0.len();
+        for (t, shift) in [(0.0, 0.0), (0.37, 0.05), (1.1, -0.08)] {
+            let y: Vec<f64> = y0
+                .iter()
+                .enumerate()
+                .map(|(i, v)| v + shift * (i as f64 + 1.0))
+                .collect();
+            let f = |t: f64, y: &[f64]| {
+                let mut dy = vec![0.0; dim];
+                model.rhs(t, y, &mut dy);
+                dy
+            };
+            let jac = model.jacobian(t, &y).unwrap();
+            let ft = model.dfdt(t, &y).unwrap();
+            let mut worst: f64 = 0.0;
+            for c in 0..=dim {
+                let h = 1e-6;
+                let (plus, minus) = if c < dim {
+                    let (mut p, mut m) = (y.clone(), y.clone());
+                    p[c] += h;
+                    m[c] -= h;
+                    (f(t, &p), f(t, &m))
+                } else {
+                    (f(t + h, &y), f(t - h, &y))
+                };
+                for r in 0..dim {
+                    let fd = (plus[r] - minus[r]) / (2.0 * h);
+                    let exact = if c < dim { jac[(r, c)] } else { ft[r] };
+                    worst = worst.max((fd - exact).abs() / exact.abs().max(1.0));
+                }
+            }
+            println!("{formulation} {stabilization:?} t = {t}: worst relative gap {worst:e}");
+            assert!(
+                worst < 1e-6,
+                "{formulation} {stabilization:?} at t = {t}: {worst:e}"
+            );
+        }
+    }
+}
