@@ -43,13 +43,18 @@ use crate::multibody::models::Description;
 use nalgebra::{DMatrix, DVector};
 use std::collections::{BTreeMap, HashMap};
 
-/// Whether a text is a constrained system (it declares coordinates or constraints).
+/// Whether a text is a constrained system: a line starts with the statement
+/// `coordinates …` or `constraint …` (not a definition, state or initial value of
+/// something called so, as in `constraint = 1`).
 pub fn is_constrained(text: &str) -> bool {
     text.lines().any(|l| {
         let l = l.trim_start();
-        ["coordinates ", "constraint "]
-            .iter()
-            .any(|k| l.starts_with(k))
+        ["coordinates", "constraint"].iter().any(|k| {
+            l.strip_prefix(k).is_some_and(|rest| {
+                rest.starts_with([' ', '\t'])
+                    && !rest.trim_start().starts_with(['=', '\'', '(', '['])
+            })
+        })
     })
 }
 

@@ -324,3 +324,11 @@ fn typed_jacobian_and_time_derivative_equal_central_differences() {
         }
     }
 }
+
+#[test]
+fn a_definition_called_constraint_keeps_a_system_of_equations() {
+    let text = "constraint = 2\nx' = -constraint*x\nx(0) = 1";
+    let sol = run(text, json!({ "t1": 1.0 }));
+    let x1 = *sol.y.last().unwrap();
+    assert!((x1 - (-2.0f64).exp()).abs() < 1e-6, "{x1}");
+}
