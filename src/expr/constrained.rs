@@ -47,15 +47,16 @@ use std::collections::{BTreeMap, HashMap};
 /// `coordinates …` or `constraint …` (not a definition, state or initial value of
 /// something called so, as in `constraint = 1`).
 pub fn is_constrained(text: &str) -> bool {
-    text.lines().any(|l| {
-        let l = l.trim_start();
-        ["coordinates", "constraint"].iter().any(|k| {
-            l.strip_prefix(k).is_some_and(|rest| {
-                rest.starts_with([' ', '\t'])
-                    && !rest.trim_start().starts_with(['=', '\'', '(', '['])
+    super::bodies::has_bodies(text)
+        || text.lines().any(|l| {
+            let l = l.trim_start();
+            ["coordinates", "constraint"].iter().any(|k| {
+                l.strip_prefix(k).is_some_and(|rest| {
+                    rest.starts_with([' ', '\t'])
+                        && !rest.trim_start().starts_with(['=', '\'', '(', '['])
+                })
             })
         })
-    })
 }
 
 /// A constrained system compiled from text (see the module doc).
@@ -365,6 +366,9 @@ fn sort(text: &str, plain: Vec<Stmt>) -> Result<Parts, ExprError> {
 /// The text compiled into a constrained system with its description for the
 /// formulations (catalogue entry, initial state made consistent, outputs).
 pub fn describe(text: &str, overrides: &BTreeMap<String, f64>) -> Result<Description, OdeError> {
+    // Bodies and joints become the textbook statements on their own lines.
+    let rewritten = super::bodies::rewrite(text).map_err(|e| e.to_ode_error(text))?;
+    let text = rewritten.as_str();
     let (statements, drawing) = take_draw_lines(text).map_err(|e| e.to_ode_error(text))?;
     let mut stmts = parse_text(&statements).map_err(|e| e.to_ode_error(text))?;
     stmts.extend(

@@ -30,6 +30,7 @@
 //! assert_eq!(err.to_string(), "line 1, column 7: unknown name \"kk\"\n  x' = -kk*x\n        ^^");
 //! ```
 
+pub mod bodies;
 pub mod compile;
 pub mod compiled_expr;
 pub mod constrained;
