@@ -7,14 +7,22 @@
 //! body rod: mass m2, inertia J2, at (r + l/2, 0, 0)
 //! revolute O: crank(-r/2, 0), ground(0, 0)           # body-frame points that coincide
 //! revolute A: crank(r/2, 0), rod(-l/2, 0)
+//! translational P: ground(0, 0), slider(0, 0), axis(1, 0)   # slides along the axis
+//! spring S: ground(0, 0), slider(0, 0), k 100, c 2, length 0.5
 //! gravity g                                          # −m g on every body's y
 //! ```
+//!
+//! A translational joint keeps point s_j of body j on the line through point s_i of
+//! body i along `axis` (body i's frame, or the ground's) and locks the relative angle:
+//! (p_j − p_i)·A_i n = 0 and φ_j − φ_i = 0 (constraints `<joint>_n`, `<joint>_φ`). A
+//! spring-damper between two points pulls with F = k (|d| − L0) + c |d|˙ along
+//! d = p_b − p_a, +F on a and −F on b, with the torques (∂(A s)/∂φ)·F about each centre.
 //!
 //! Each line is rewritten in place (same line, statements joined by `;`) into the
 //! textbook statements: a body declares the coordinates `x<name>`, `y<name>`,
 //! `φ<name>`, its mass and its initial pose; a revolute joint the two constraints
 //! `<joint>_x`, `<joint>_y`: r_i + A(φ_i) s_i = r_j + A(φ_j) s_j; `gravity` a force on
-//! every body. Other statements (forces, torques, constraints such as a driver
+//! every body declared anywhere in the text. Other statements (forces, torques, constraints such as a driver
 //! `constraint drive: φcrank = w*t`, outputs) are written as usual. The links are
 //! drawn from the joints: a rod from each body's centre to each of its joint points.
 
@@ -24,11 +32,14 @@ use super::lexer::Span;
 /// Whether a line is a body, joint or gravity statement.
 fn keyword(line: &str) -> Option<&'static str> {
     let l = line.trim_start();
-    ["body", "revolute", "gravity"].into_iter().find(|k| {
-        l.strip_prefix(k).is_some_and(|rest| {
-            rest.starts_with([' ', '\t']) && !rest.trim_start().starts_with(['=', '\'', '(', '['])
+    ["body", "revolute", "translational", "spring", "gravity"]
+        .into_iter()
+        .find(|k| {
+            l.strip_prefix(k).is_some_and(|rest| {
+                rest.starts_with([' ', '\t'])
+                    && !rest.trim_start().starts_with(['=', '\'', '(', '['])
+            })
         })
-    })
 }
 
 /// Whether the text uses bodies or joints.
@@ -81,6 +92,52 @@ fn anchor(s: &str) -> Option<(String, String, String)> {
         parts[0].clone(),
         parts[1].clone(),
     ))
+}
+
+/// Position (x, y) and velocity (ẋ, ẏ) texts of point (sx, sy) of `body` (or a ground
+/// point), and the body's coordinate names, checked to exist.
+#[allow(clippy::type_complexity)]
+fn point_of(
+    bodies: &[Body],
+    joint: &str,
+    (body, sx, sy): &(String, String, String),
+    at: usize,
+) -> Result<
+    (
+        String,
+        String,
+        String,
+        String,
+        Option<(String, String, String)>,
+    ),
+    ExprError,
+> {
+    if body == "ground" {
+        return Ok((
+            format!("({sx})"),
+            format!("({sy})"),
+            "0".into(),
+            "0".into(),
+            None,
+        ));
+    }
+    if !bodies.iter().any(|b| &b.name == body) {
+        let known: Vec<&str> = bodies.iter().map(|b| b.name.as_str()).collect();
+        return Err(fail(
+            format!(
+                "joint {joint}: there is no body \"{body}\"; the bodies are {} (and ground)",
+                known.join(", ")
+            ),
+            at,
+            body.len(),
+        ));
+    }
+    let (x, y, p) = (format!("x{body}"), format!("y{body}"), format!("φ{body}"));
+    let px = format!("{x} + cos({p})*({sx}) - sin({p})*({sy})");
+    let py = format!("{y} + sin({p})*({sx}) + cos({p})*({sy})");
+    let vx = format!("{x}' + (-sin({p})*({sx}) - cos({p})*({sy}))*{p}'");
+    let vy = format!("{y}' + (cos({p})*({sx}) - sin({p})*({sy}))*{p}'");
+    Ok((px, py, vx, vy, Some((x, y, p))))
 }
 
 /// The text with body, joint and gravity lines rewritten (see the module doc).
@@ -168,48 +225,106 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
             _ => {
                 let (name, ends) = rest.split_once(':').unwrap_or(("", rest));
                 let name = name.trim();
-                let ends = split_top(ends);
-                let parsed: Vec<_> = ends.iter().filter_map(|e| anchor(e)).collect();
-                if name.is_empty() || ends.len() != 2 || parsed.len() != 2 {
+                let fields = split_top(ends);
+                let parsed: Vec<_> = fields.iter().take(2).filter_map(|e| anchor(e)).collect();
+                let usage = match k {
+                    "revolute" => "revolute A: body1(sx, sy), body2(sx, sy) (or ground(x, y))",
+                    "translational" => {
+                        "translational P: body1(sx, sy), body2(sx, sy), axis(ex, ey) (the axis \
+                         in body 1's frame, or ground's)"
+                    }
+                    _ => "spring S: body1(sx, sy), body2(sx, sy), k K, c C, length L0",
+                };
+                if name.is_empty() || fields.len() < 2 || parsed.len() != 2 {
                     return Err(fail(
-                        "write a revolute joint as: revolute A: body1(sx, sy), body2(sx, sy) \
-                         (or ground(x, y))"
-                            .into(),
+                        format!("write it as: {usage}"),
                         start,
                         line.trim().len(),
                     ));
                 }
-                let mut point = Vec::new();
-                for (body, sx, sy) in &parsed {
-                    if body == "ground" {
-                        point.push((format!("({sx})"), format!("({sy})")));
-                        continue;
+                let line_at = offset - line.len() - 1;
+                let mut ends = Vec::new();
+                for end in &parsed {
+                    let at = line.find(end.0.as_str()).map_or(start, |i| line_at + i);
+                    ends.push(point_of(&bodies, name, end, at)?);
+                }
+                for e in &ends {
+                    if let Some((x, y, _)) = &e.4 {
+                        draws.push(format!("draw rod({x}, {y}, {}, {})", e.0, e.1));
                     }
-                    if !bodies.iter().any(|b| &b.name == body) {
-                        let at = line
-                            .find(body.as_str())
-                            .map_or(start, |i| offset - line.len() - 1 + i);
-                        let known: Vec<&str> = bodies.iter().map(|b| b.name.as_str()).collect();
-                        return Err(fail(
-                            format!(
-                                "joint {name}: there is no body \"{body}\"; the bodies are {} \
-                                 (and ground)",
-                                known.join(", ")
+                }
+                let extra = |key: &str| {
+                    fields[2..]
+                        .iter()
+                        .find_map(|f| f.strip_prefix(key).map(|v| v.trim().to_string()))
+                };
+                let (a, b) = (&ends[0], &ends[1]);
+                match k {
+                    "revolute" => out.push(format!(
+                        "constraint {name}_x: {} = {}; constraint {name}_y: {} = {}",
+                        a.0, b.0, a.1, b.1
+                    )),
+                    "translational" => {
+                        let Some(axis) = fields
+                            .get(2)
+                            .and_then(|f| anchor(f))
+                            .filter(|f| f.0 == "axis")
+                        else {
+                            return Err(fail(
+                                format!("write it as: {usage}"),
+                                start,
+                                line.trim().len(),
+                            ));
+                        };
+                        // Normal n = (−e_y, e_x) in body 1's frame (or the ground's).
+                        let (nx, ny) = (format!("(-({}))", axis.2), format!("({})", axis.1));
+                        let (ux, uy, angle) = match &a.4 {
+                            Some((_, _, p)) => (
+                                format!("(cos({p})*{nx} - sin({p})*{ny})"),
+                                format!("(sin({p})*{nx} + cos({p})*{ny})"),
+                                p.clone(),
                             ),
-                            at,
-                            body.len(),
+                            None => (nx.clone(), ny.clone(), "0".into()),
+                        };
+                        let other = b.4.as_ref().map_or("0".to_string(), |x| x.2.clone());
+                        out.push(format!(
+                            "constraint {name}_n: ({} - ({}))*{ux} + ({} - ({}))*{uy} = 0; \
+                             constraint {name}_φ: {other} - {angle} = 0",
+                            b.0, a.0, b.1, a.1
                         ));
                     }
-                    let (x, y, p) = (format!("x{body}"), format!("y{body}"), format!("φ{body}"));
-                    let px = format!("{x} + cos({p})*({sx}) - sin({p})*({sy})");
-                    let py = format!("{y} + sin({p})*({sx}) + cos({p})*({sy})");
-                    draws.push(format!("draw rod({x}, {y}, {px}, {py})"));
-                    point.push((px, py));
+                    _ => {
+                        let kk = extra("k ").unwrap_or_else(|| "0".into());
+                        let cc = extra("c ").unwrap_or_else(|| "0".into());
+                        let l0 = extra("length ").unwrap_or_else(|| "0".into());
+                        // d = p_b − p_a, F = (k (|d| − L0) + c |d|˙) d/|d| pulls a towards b.
+                        let mut lines = vec![
+                            format!("{name}_dx = {} - ({})", b.0, a.0),
+                            format!("{name}_dy = {} - ({})", b.1, a.1),
+                            format!("{name}_len = sqrt({name}_dx^2 + {name}_dy^2)"),
+                            format!(
+                                "{name}_f = ({kk})*({name}_len - ({l0})) + ({cc})*(({name}_dx)*({} - ({})) + ({name}_dy)*({} - ({})))/{name}_len",
+                                b.2, a.2, b.3, a.3
+                            ),
+                        ];
+                        // +F on end a, −F on end b; the torque about each centre is
+                        // (B s)·F with B s = ∂(A s)/∂φ.
+                        for (i, sign) in [(0usize, ""), (1, "-")] {
+                            let Some((x, y, p)) = &ends[i].4 else {
+                                continue;
+                            };
+                            let (_, sx, sy) = &parsed[i];
+                            let fx = format!("{sign}{name}_f*{name}_dx/{name}_len");
+                            let fy = format!("{sign}{name}_f*{name}_dy/{name}_len");
+                            lines.push(format!("force {x} = {fx}"));
+                            lines.push(format!("force {y} = {fy}"));
+                            lines.push(format!(
+                                "force {p} = (-sin({p})*({sx}) - cos({p})*({sy}))*({fx}) + (cos({p})*({sx}) - sin({p})*({sy}))*({fy})"
+                            ));
+                        }
+                        out.push(lines.join("; "));
+                    }
                 }
-                out.push(format!(
-                    "constraint {name}_x: {} = {}; constraint {name}_y: {} = {}",
-                    point[0].0, point[1].0, point[0].1, point[1].1
-                ));
             }
         }
     }
