@@ -32,14 +32,21 @@ use super::lexer::Span;
 /// Whether a line is a body, joint or gravity statement.
 fn keyword(line: &str) -> Option<&'static str> {
     let l = line.trim_start();
-    ["body", "revolute", "translational", "spring", "gravity"]
-        .into_iter()
-        .find(|k| {
-            l.strip_prefix(k).is_some_and(|rest| {
-                rest.starts_with([' ', '\t'])
-                    && !rest.trim_start().starts_with(['=', '\'', '(', '['])
-            })
+    [
+        "body",
+        "revolute",
+        "fixed",
+        "translational",
+        "spring",
+        "torsion",
+        "gravity",
+    ]
+    .into_iter()
+    .find(|k| {
+        l.strip_prefix(k).is_some_and(|rest| {
+            rest.starts_with([' ', '\t']) && !rest.trim_start().starts_with(['=', '\'', '(', '['])
         })
+    })
 }
 
 /// Whether the text uses bodies or joints.
@@ -187,6 +194,60 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
                     .collect();
                 out.push(forces.join("; "));
             }
+            "torsion" => {
+                // torsion T: a, b, k K, c C, angle θ0 — τ = k(φb − φa − θ0) + c(φ̇b − φ̇a),
+                // −τ on b, +τ on a (a may be ground).
+                let (name, fields) = rest.split_once(':').unwrap_or(("", rest));
+                let name = name.trim();
+                let fields = split_top(fields);
+                let get = |key: &str| {
+                    fields[2.min(fields.len())..]
+                        .iter()
+                        .find_map(|f| f.strip_prefix(key).map(|v| v.trim().to_string()))
+                };
+                if name.is_empty() || fields.len() < 2 {
+                    return Err(fail(
+                        "write it as: torsion T: body1, body2, k K, c C, angle θ0 (body1 may \
+                         be ground)"
+                            .into(),
+                        start,
+                        line.trim().len(),
+                    ));
+                }
+                let mut angle = Vec::new();
+                for b in &fields[..2] {
+                    if b == "ground" {
+                        angle.push(("0".to_string(), "0".to_string()));
+                    } else if bodies.iter().any(|x| &x.name == b) {
+                        angle.push((format!("φ{b}"), format!("φ{b}'")));
+                    } else {
+                        let at = line
+                            .find(b.as_str())
+                            .map_or(start, |i| offset - line.len() - 1 + i);
+                        return Err(fail(
+                            format!("torsion {name}: there is no body \"{b}\""),
+                            at,
+                            b.len(),
+                        ));
+                    }
+                }
+                let (kk, cc) = (
+                    get("k ").unwrap_or("0".into()),
+                    get("c ").unwrap_or("0".into()),
+                );
+                let th = get("angle ").unwrap_or("0".into());
+                let mut lines = vec![format!(
+                    "{name}_tau = ({kk})*({} - {} - ({th})) + ({cc})*({} - {})",
+                    angle[1].0, angle[0].0, angle[1].1, angle[0].1
+                )];
+                if fields[1] != "ground" {
+                    lines.push(format!("force {} = -{name}_tau", angle[1].0));
+                }
+                if fields[0] != "ground" {
+                    lines.push(format!("force {} = {name}_tau", angle[0].0));
+                }
+                out.push(lines.join("; "));
+            }
             "body" => {
                 let (name, fields) = rest.split_once(':').unwrap_or((rest, ""));
                 let name = name.trim();
@@ -229,6 +290,7 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
                 let parsed: Vec<_> = fields.iter().take(2).filter_map(|e| anchor(e)).collect();
                 let usage = match k {
                     "revolute" => "revolute A: body1(sx, sy), body2(sx, sy) (or ground(x, y))",
+                    "fixed" => "fixed F: body1(sx, sy), body2(sx, sy), angle θ0 (or ground(x, y))",
                     "translational" => {
                         "translational P: body1(sx, sy), body2(sx, sy), axis(ex, ey) (the axis \
                          in body 1's frame, or ground's)"
@@ -264,6 +326,16 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
                         "constraint {name}_x: {} = {}; constraint {name}_y: {} = {}",
                         a.0, b.0, a.1, b.1
                     )),
+                    "fixed" => {
+                        let th = extra("angle ").unwrap_or_else(|| "0".into());
+                        let pa = a.4.as_ref().map_or("0".to_string(), |x| x.2.clone());
+                        let pb = b.4.as_ref().map_or("0".to_string(), |x| x.2.clone());
+                        out.push(format!(
+                            "constraint {name}_x: {} = {}; constraint {name}_y: {} = {}; \
+                             constraint {name}_φ: {pb} - {pa} = {th}",
+                            a.0, b.0, a.1, b.1
+                        ));
+                    }
                     "translational" => {
                         let Some(axis) = fields
                             .get(2)
