@@ -442,6 +442,15 @@ fn compile(
         )
         .into());
     }
+    if m == 0 {
+        return Err(err(
+            "a constrained system needs at least one constraint (constraint … = 0); \
+             without constraints write the equations x'' = … instead"
+                .into(),
+            parts.coords[0].span,
+        )
+        .into());
+    }
     if m > n {
         return Err(err(
             format!(
