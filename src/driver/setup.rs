@@ -125,10 +125,7 @@ pub(crate) fn initial_state(
 /// The model a spec names, or the user's system text it carries.
 pub(crate) fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
     match (&spec.system, spec.model.is_empty()) {
-        (Some(text), true) if spec.formulation.is_none() => user_system(text, spec),
-        (Some(_), true) => Err(OdeError::BadSpec {
-            message: "formulation is for the constrained catalogue models".into(),
-        }),
+        (Some(text), true) => user_system(text, spec),
         (Some(_), false) => Err(OdeError::BadSpec {
             message: "give either model or system, not both".into(),
         }),
@@ -142,9 +139,21 @@ pub(crate) fn build_model(spec: &SolveSpec) -> Result<(ModelInfo, Box<dyn Model>
     }
 }
 
-/// The user's system text, compiled by the expression language (`crate::expr`).
+/// The user's system text, compiled by the expression language (`crate::expr`): a
+/// constrained system (coordinates, constraints) in its formulation, or equations.
 #[cfg(feature = "full")]
 fn user_system(text: &str, spec: &SolveSpec) -> Result<Built, OdeError> {
+    if crate::expr::constrained::is_constrained(text) {
+        let desc = crate::expr::constrained::describe(text, &spec.params)?;
+        return crate::multibody::build_described(desc, &spec.formulation_request());
+    }
+    if spec.formulation.is_some() {
+        return Err(OdeError::BadSpec {
+            message: "formulation is for the constrained catalogue models and for \
+                      constrained systems (coordinates, mass, force, constraint)"
+                .into(),
+        });
+    }
     crate::expr::build_user_system(text, &spec.params)
 }
 

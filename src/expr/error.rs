@@ -42,6 +42,8 @@ pub enum ErrorKind {
     },
     /// A name that exists but may not be used here (a state in a parameter value…).
     NotAllowedHere { name: String, reason: String },
+    /// A constrained system's statement that does not fit (see `super::constrained`).
+    Constrained { message: String },
     /// A name declared twice.
     Duplicate {
         name: String,
@@ -146,6 +148,7 @@ impl fmt::Display for ErrorKind {
                 let s = if *expected == 1 { "" } else { "s" };
                 write!(f, "{name} takes {expected} argument{s}, got {got}")
             }
+            ErrorKind::Constrained { message } => write!(f, "{message}"),
             ErrorKind::NotAllowedHere { name, reason } => {
                 write!(f, "\"{name}\" cannot be used here: {reason}")
             }

@@ -173,6 +173,14 @@ impl Expander {
     /// refuses plain names that clash with a family.
     pub fn collect_families(&mut self, stmts: &[Stmt]) -> Result<(), ExprError> {
         for s in stmts {
+            if let Stmt::Coordinates { items, range } = s {
+                for (name, index) in items {
+                    if let Some(index) = index {
+                        self.collect_family(name, index, range.as_ref())?;
+                    }
+                }
+                continue;
+            }
             let (name, index, range) = match s {
                 Stmt::Equation {
                     name,
@@ -260,6 +268,59 @@ impl Expander {
                     name.span,
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// Records the elements of one indexed coordinate family (as the loop above does for
+    /// equations and definitions).
+    fn collect_family(
+        &mut self,
+        name: &Ident,
+        index: &Expr,
+        range: Option<&Range>,
+    ) -> Result<(), ExprError> {
+        let mut fam = self.families.remove(&name.name).unwrap_or_default();
+        let result = self.for_each_element(index, range, |ex, k, _| {
+            let text = ex.text(index.span);
+            fam.add(k, || {
+                if range.is_some() {
+                    k.to_string()
+                } else {
+                    text.clone()
+                }
+            });
+            if fam.elements.len() > MAX_ELEMENTS {
+                return Err(ExprError::new(
+                    ErrorKind::TooLarge {
+                        what: format!("the family {}", name.name),
+                        limit: MAX_ELEMENTS,
+                        unit: "elements".into(),
+                    },
+                    name.span,
+                ));
+            }
+            Ok(())
+        });
+        self.families.insert(name.name.clone(), fam);
+        result
+    }
+
+    /// Calls `each` once per value of `range` (with its variable bound), or once.
+    fn each_value(
+        &mut self,
+        range: Option<&Range>,
+        mut each: impl FnMut(&mut Self) -> Result<(), ExprError>,
+    ) -> Result<(), ExprError> {
+        let Some(r) = range else {
+            return each(self);
+        };
+        let (a, b) = self.bounds(r)?;
+        for v in a..=b {
+            self.vars.push((r.var.name.clone(), v));
+            let out = each(self);
+            self.vars.pop();
+            out?;
         }
         Ok(())
     }
@@ -504,6 +565,79 @@ impl Expander {
                     direction,
                     terminal,
                 }),
+                Stmt::Coordinates { items, range } => self.each_value(range.as_ref(), |ex| {
+                    for (name, index) in &items {
+                        let id = match index {
+                            Some(i) => {
+                                let k = ex.int(i, "an index")?;
+                                ex.instance(name, index, k)
+                            }
+                            None => name.clone(),
+                        };
+                        out.push(Stmt::Coordinates {
+                            items: vec![(id, None)],
+                            range: None,
+                        });
+                    }
+                    Ok(())
+                })?,
+                Stmt::Mass {
+                    entry,
+                    values,
+                    range,
+                    span,
+                } => self.each_value(range.as_ref(), |ex| {
+                    let entry = match &entry {
+                        Some((r, c)) => Some((ex.expr(r)?, ex.expr(c)?)),
+                        None => None,
+                    };
+                    let values = values
+                        .iter()
+                        .map(|v| ex.expr(v))
+                        .collect::<Result<_, _>>()?;
+                    out.push(Stmt::Mass {
+                        entry,
+                        values,
+                        range: None,
+                        span,
+                    });
+                    Ok(())
+                })?,
+                Stmt::Force {
+                    target,
+                    value,
+                    range,
+                } => self.each_value(range.as_ref(), |ex| {
+                    out.push(Stmt::Force {
+                        target: ex.expr(&target)?,
+                        value: ex.expr(&value)?,
+                        range: None,
+                    });
+                    Ok(())
+                })?,
+                Stmt::Constraint {
+                    name,
+                    lhs,
+                    rhs,
+                    range,
+                    span,
+                } => self.each_value(range.as_ref(), |ex| {
+                    let name = match &name {
+                        Some((id, Some(i))) => {
+                            let k = ex.int(i, "an index")?;
+                            Some((ex.instance(id, &Some(i.clone()), k), None))
+                        }
+                        other => other.clone(),
+                    };
+                    out.push(Stmt::Constraint {
+                        name,
+                        lhs: ex.expr(&lhs)?,
+                        rhs: ex.expr(&rhs)?,
+                        range: None,
+                        span,
+                    });
+                    Ok(())
+                })?,
             }
         }
         Ok(out)

@@ -31,8 +31,10 @@
 //! assert_eq!(err.to_string(), "line 1, column 7: unknown name \"kk\"\n  x' = -kk*x\n        ^^");
 //! ```
 
+pub mod bodies;
 pub mod compile;
 pub mod compiled_expr;
+pub mod constrained;
 pub mod diff;
 pub mod draw;
 pub mod error;
@@ -42,6 +44,7 @@ pub mod fast;
 pub mod lexer;
 pub mod parser;
 pub mod sparsity;
+pub mod symbolic;
 pub mod system;
 
 pub use compiled_expr::{compile_expr, compile_model_expr, CompiledExpr};

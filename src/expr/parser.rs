@@ -204,6 +204,35 @@ pub enum Stmt {
         direction: Direction,
         terminal: bool,
     },
+    /// `coordinates x, y, φ` or `coordinates x[i], y[i], φ[i] for i = 1..N` (the
+    /// generalized coordinates of a constrained system, in order; a range repeats the
+    /// list for each i).
+    Coordinates {
+        items: Vec<(Ident, Option<Expr>)>,
+        range: Option<Range>,
+    },
+    /// `mass m, m, J` (diagonal entries, continuing in coordinate order) or
+    /// `mass(x, φ) = e` (one entry, symmetric).
+    Mass {
+        entry: Option<(Expr, Expr)>,
+        values: Vec<Expr>,
+        range: Option<Range>,
+        span: Span,
+    },
+    /// `force y = -m*g`: a generalized force on a coordinate (several add up).
+    Force {
+        target: Expr,
+        value: Expr,
+        range: Option<Range>,
+    },
+    /// `constraint [name:] lhs = rhs`: Φ = lhs − rhs = 0.
+    Constraint {
+        name: Option<(Ident, Option<Expr>)>,
+        lhs: Expr,
+        rhs: Expr,
+        range: Option<Range>,
+        span: Span,
+    },
 }
 
 /// Keywords that start statements; they cannot be used as names.
@@ -677,6 +706,109 @@ impl<'a> Parser<'a> {
             ));
         };
         match (word.as_str(), &self.peek_at(1).tok) {
+            ("coordinates", Tok::Name(_)) => {
+                self.bump();
+                let mut items = Vec::new();
+                loop {
+                    let at = self.peek();
+                    let name = self.ident("a coordinate name")?;
+                    let index = match self.peek().tok {
+                        Tok::LBracket => Some(self.bracket(at)?),
+                        _ => None,
+                    };
+                    items.push((name, index));
+                    if !self.eat(&Tok::Comma) {
+                        break;
+                    }
+                }
+                let range = if self.at_for() {
+                    if items.iter().all(|(_, i)| i.is_none()) {
+                        return Err(ExprError::new(
+                            ErrorKind::RangeWithoutIndex {
+                                name: items[0].0.name.clone(),
+                            },
+                            self.peek().span,
+                        ));
+                    }
+                    Some(self.range()?)
+                } else {
+                    None
+                };
+                out.push(Stmt::Coordinates { items, range });
+            }
+            ("mass", next) if self.mass_statement(next) => {
+                let start = self.bump().span;
+                let mut entry = None;
+                let mut values = Vec::new();
+                if self.peek().tok == Tok::LParen {
+                    self.bump();
+                    let row = self.expr()?;
+                    self.expect(
+                        Tok::Comma,
+                        "\",\" between the two coordinates of mass(a, b)",
+                    )?;
+                    let col = self.expr()?;
+                    self.expect(Tok::RParen, "\")\" after mass(a, b")?;
+                    self.expect_assign("mass(a, b)")?;
+                    entry = Some((row, col));
+                    values.push(self.expr()?);
+                } else {
+                    loop {
+                        values.push(self.expr()?);
+                        if !self.eat(&Tok::Comma) {
+                            break;
+                        }
+                    }
+                }
+                let range = if self.at_for() {
+                    Some(self.range()?)
+                } else {
+                    None
+                };
+                let end = self.tokens[self.pos.saturating_sub(1)].span;
+                out.push(Stmt::Mass {
+                    entry,
+                    values,
+                    range,
+                    span: start.to(end),
+                });
+            }
+            ("force", Tok::Name(_)) => {
+                self.bump();
+                let target = self.primary()?;
+                self.expect_assign("the coordinate of a force")?;
+                let value = self.expr()?;
+                let range = if self.at_for() {
+                    Some(self.range()?)
+                } else {
+                    None
+                };
+                out.push(Stmt::Force {
+                    target,
+                    value,
+                    range,
+                });
+            }
+            ("constraint", next) if self.constraint_statement(next) => {
+                let start = self.bump().span;
+                let name = self.constraint_name()?;
+                let lhs = self.expr()?;
+                self.expect(Tok::Assign, "\"=\" of a constraint (lhs = rhs)")?;
+                let rhs = self.expr()?;
+                let range = if self.at_for() {
+                    Some(self.range()?)
+                } else {
+                    None
+                };
+                let end = rhs.span;
+                out.push(Stmt::Constraint {
+                    name,
+                    lhs,
+                    rhs,
+                    range,
+                    span: start.to(end),
+                });
+            }
             ("param", _) => {
                 self.bump();
                 loop {
@@ -817,6 +949,70 @@ impl<'a> Parser<'a> {
             }
         }
         self.end_of_statement()
+    }
+
+    /// Whether `mass` followed by `next` starts a mass statement (not the state, definition
+    /// or initial value of something called `mass`).
+    fn mass_statement(&self, next: &Tok) -> bool {
+        match next {
+            Tok::Name(_) | Tok::Num(_) | Tok::Minus => true,
+            Tok::LParen => {
+                matches!(self.peek_at(2).tok, Tok::Name(_))
+                    && matches!(self.peek_at(3).tok, Tok::Comma | Tok::LBracket)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `constraint` followed by `next` starts a constraint statement.
+    fn constraint_statement(&self, next: &Tok) -> bool {
+        match next {
+            Tok::Prime | Tok::Assign | Tok::LBracket | Tok::Newline | Tok::Eof => false,
+            Tok::LParen => !matches!(
+                (&self.peek_at(2).tok, &self.peek_at(3).tok),
+                (Tok::Num(_), Tok::RParen)
+            ),
+            _ => true,
+        }
+    }
+
+    /// An optional `name:` or `name[i]:` before a constraint's equation.
+    fn constraint_name(&mut self) -> Result<Option<(Ident, Option<Expr>)>, ExprError> {
+        let at = self.peek();
+        let Tok::Name(n) = &at.tok else {
+            return Ok(None);
+        };
+        match self.peek_at(1).tok {
+            Tok::Colon => {
+                self.bump();
+                self.bump();
+                Ok(Some((
+                    Ident {
+                        name: n.clone(),
+                        span: at.span,
+                    },
+                    None,
+                )))
+            }
+            Tok::LBracket => {
+                let save = self.pos;
+                self.bump();
+                let index = self.bracket(at)?;
+                if self.eat(&Tok::Colon) {
+                    Ok(Some((
+                        Ident {
+                            name: n.clone(),
+                            span: at.span,
+                        },
+                        Some(index),
+                    )))
+                } else {
+                    self.pos = save;
+                    Ok(None)
+                }
+            }
+            _ => Ok(None),
+        }
     }
 
     fn expect_assign(&mut self, after: &str) -> Result<(), ExprError> {

@@ -266,7 +266,7 @@ struct Declared {
     second_order: bool,
 }
 
-fn parse_text(text: &str) -> Result<Vec<Stmt>, ExprError> {
+pub(super) fn parse_text(text: &str) -> Result<Vec<Stmt>, ExprError> {
     check_length(text)?;
     let tokens = lex(text)?;
     parse_statements(text, &tokens)
@@ -368,6 +368,14 @@ fn declare(text: &str, stmts: Vec<Stmt>) -> Result<Declared, ExprError> {
                 event_names.insert(name.name.clone(), name.span);
                 d.events.push((name, expr, direction, terminal));
             }
+            // A text with coordinates or constraints is compiled by `super::constrained`;
+            // these statements alone (mass, force) belong to such a text.
+            Stmt::Coordinates { items, .. } => {
+                return Err(constrained_only("coordinates", items[0].0.span))
+            }
+            Stmt::Mass { span, .. } => return Err(constrained_only("mass", span)),
+            Stmt::Force { target, .. } => return Err(constrained_only("force", target.span)),
+            Stmt::Constraint { span, .. } => return Err(constrained_only("constraint", span)),
         }
     }
     d.second_order = first_order == 0 && !velocities.is_empty();
@@ -407,7 +415,21 @@ fn declare(text: &str, stmts: Vec<Stmt>) -> Result<Declared, ExprError> {
     Ok(d)
 }
 
-fn check_not_reserved(name: &Ident) -> Result<(), ExprError> {
+/// A constrained system's statement in a system of equations x' = ….
+fn constrained_only(what: &str, span: Span) -> ExprError {
+    ExprError::new(
+        ErrorKind::Constrained {
+            message: format!(
+                "`{what}` belongs to a constrained system (coordinates, mass, force, \
+                 constraint), which has no equations x' = …; declare the coordinates with \
+                 `coordinates x, y, φ`"
+            ),
+        },
+        span,
+    )
+}
+
+pub(super) fn check_not_reserved(name: &Ident) -> Result<(), ExprError> {
     let n = name.name.as_str();
     let what = if n == "t" {
         Some("the time variable")
@@ -432,7 +454,7 @@ fn check_not_reserved(name: &Ident) -> Result<(), ExprError> {
     }
 }
 
-fn require_finite(what: String, value: f64, span: Span) -> Result<f64, ExprError> {
+pub(super) fn require_finite(what: String, value: f64, span: Span) -> Result<f64, ExprError> {
     if value.is_finite() {
         Ok(value)
     } else {
@@ -442,14 +464,14 @@ fn require_finite(what: String, value: f64, span: Span) -> Result<f64, ExprError
 
 /// The names of a text's statements, before expansion: parameters, states (plain or
 /// families), definitions.
-struct RawNames<'a> {
-    params: Vec<(&'a Ident, &'a Expr)>,
+pub(super) struct RawNames<'a> {
+    pub(super) params: Vec<(&'a Ident, &'a Expr)>,
     states: Vec<&'a Ident>,
     defines: Vec<&'a Ident>,
 }
 
 impl<'a> RawNames<'a> {
-    fn new(stmts: &'a [Stmt]) -> Self {
+    pub(super) fn new(stmts: &'a [Stmt]) -> Self {
         let mut r = RawNames {
             params: Vec::new(),
             states: Vec::new(),
@@ -467,7 +489,7 @@ impl<'a> RawNames<'a> {
     }
 
     /// An expander knowing `params` whose indices cannot use states or definitions.
-    fn expander(&self, text: &str, params: &[f64]) -> Expander {
+    pub(super) fn expander(&self, text: &str, params: &[f64]) -> Expander {
         let mut ex = Expander::new(text);
         let why = "an index or a range bound is an integer expression of parameters";
         for n in self.states.iter().chain(&self.defines) {
@@ -481,7 +503,7 @@ impl<'a> RawNames<'a> {
 }
 
 /// Parameter values in order, each default evaluated with the parameters above it.
-fn param_values(
+pub(super) fn param_values(
     text: &str,
     raw: &RawNames,
     overrides: &BTreeMap<String, f64>,

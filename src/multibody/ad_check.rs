@@ -57,7 +57,7 @@ fn states(id: &str, desc: &Description) -> Vec<(Vec<f64>, Vec<f64>)> {
         }
         if id == "vehicle-stiff" {
             // Front wheel centre (x of body "f") 0.1 m before the bump's axis.
-            let x_axis = match desc.mechanism.forces.iter().find_map(|f| match f {
+            let x_axis = match mech_of(desc).forces.iter().find_map(|f| match f {
                 super::mechanism::Force::Tyre { road, .. } => Some(*road),
                 _ => None,
             }) {
@@ -72,6 +72,11 @@ fn states(id: &str, desc: &Description) -> Vec<(Vec<f64>, Vec<f64>)> {
         out.push((q, qd));
     }
     out
+}
+
+/// The built-in mechanism of a catalogue model's description.
+fn mech_of(desc: &Description) -> &Mechanism {
+    desc.mechanism.as_ref().expect("a built-in mechanism")
 }
 
 /// Largest |a − b| relative to the largest |b| (or 1).
@@ -171,7 +176,7 @@ fn augmented_jacobian_equals_automatic_differentiation() {
         for (q, qd) in states(id, &desc) {
             for stab in STABILIZATIONS {
                 let desc = describe(id, &BTreeMap::new(), None).unwrap();
-                let ad = ad_acceleration_jacobian(&desc.mechanism, &q, &qd, stab);
+                let ad = ad_acceleration_jacobian(mech_of(&desc), &q, &qd, stab);
                 let analytic = analytic_acceleration_jacobian(desc, &q, &qd, stab);
                 let gap = relative_gap(&analytic, &ad);
                 worst = worst.max(gap);
@@ -189,8 +194,8 @@ fn augmented_jacobian_equals_finite_differences() {
         let desc = describe(id, &BTreeMap::new(), None).unwrap();
         for (q, qd) in states(id, &desc) {
             for stab in STABILIZATIONS {
-                let fd = fd_acceleration_jacobian(&desc.mechanism, &q, &qd, stab);
-                let ad = ad_acceleration_jacobian(&desc.mechanism, &q, &qd, stab);
+                let fd = fd_acceleration_jacobian(mech_of(&desc), &q, &qd, stab);
+                let ad = ad_acceleration_jacobian(mech_of(&desc), &q, &qd, stab);
                 let gap = relative_gap(&fd, &ad);
                 worst = worst.max(gap);
                 assert!(
@@ -208,7 +213,7 @@ fn augmented_jacobian_equals_finite_differences() {
 fn mechanism_derivatives_equal_automatic_differentiation() {
     for id in CONSTRAINED {
         let desc = describe(id, &BTreeMap::new(), None).unwrap();
-        let mech = &desc.mechanism;
+        let mech = mech_of(&desc);
         let (n, m) = (mech.n(), mech.m());
         for (q, qd) in states(id, &desc) {
             let phi_q = mech.phi_q(&q);
@@ -257,7 +262,7 @@ fn dual_numbers_differentiate_the_kinematics_exactly() {
     let phi = q[2];
     let (s, c) = crate::math::sin_cos(phi);
     let r = 0.5 * 1.0; // the ground hinge at body-frame (−L1/2, 0), L1 = 1
-    let dphi = desc.mechanism.phi(&seeded(&q, Some(2))).map(|v| v.eps);
+    let dphi = mech_of(&desc).phi(&seeded(&q, Some(2))).map(|v| v.eps);
     // ∂/∂φ of A(φ)(−r, 0) = B(φ)(−r, 0) = (r sin φ, −r cos φ).
     assert!((dphi[0] - r * s).abs() < 1e-15 && (dphi[1] + r * c).abs() < 1e-15);
 }
@@ -292,9 +297,17 @@ fn state_space_jacobian_equals_automatic_differentiation() {
             let mut ad = DMatrix::zeros(dim, dim);
             let mut fd = DMatrix::zeros(dim, dim);
             for c in 0..dim {
-                let (q, qd) = model.recover(&seeded(&y, Some(c))).expect("recovered");
-                let s = saddle_point(model.desc_mechanism(), &q, &qd, Stabilization::None)
-                    .expect("regular");
+                let mech = model.desc_mechanism().expect("a built-in mechanism");
+                let (q, qd) = model
+                    .recover_with(
+                        model.partition(),
+                        &seeded(&y, Some(c)),
+                        |q| mech.phi(q),
+                        |q| mech.phi_q(q),
+                        |_| None,
+                    )
+                    .expect("recovered");
+                let s = saddle_point(mech, &q, &qd, Stabilization::None).expect("regular");
                 for (j, &i) in model.partition().independent.iter().enumerate() {
                     ad[(j, c)] = qd[i].eps;
                     ad[(k + j, c)] = s.qdd[i].eps;

@@ -14,7 +14,13 @@
 //! component y_c (∂M/∂q = 0 in body coordinates) gives
 //! [[M, −Φ_qᵀ], [Φ_q, 0]] ∂(q̈, λ)/∂y_c = (∂Q/∂y_c + (∂Φ_q/∂y_c)ᵀ λ, ∂γ/∂y_c − (∂Φ_q/∂y_c) q̈),
 //! eqs. (11)–(15) written with the saddle-point matrix instead of (Φ_q M⁻¹ Φ_qᵀ)⁻¹; the
-//! same LU solves all columns. ∂f/∂t = 0 (autonomous).
+//! same LU solves all columns. A mass matrix M(q) adds −(∂M/∂q_c) q̈ to the top rows; a
+//! system that depends on t (a driven crank) adds one column for ∂(q̈, λ)/∂t, with
+//! (∂Q/∂t + (∂Φ_q/∂t)ᵀλ, ∂γ/∂t − (∂Φ_q/∂t) q̈); otherwise ∂f/∂t = 0.
+//!
+//! The formulation runs on any [`Constrained`] system: the built-in [`Mechanism`](super::mechanism::Mechanism)s and
+//! the mechanisms typed in the system language. [`saddle_point`] is the same solve over
+//! any scalar for a [`Mechanism`](super::mechanism::Mechanism) (the tests differentiate it with dual numbers).
 //!
 //! **Drift.** The formulation keeps only Φ̈ = 0, so Φ and Φ_q q̇ drift away from 0 by the
 //! integration error (Gil, Sanfelice & Nikravesh (LLM) Fig. 2); both norms are outputs. Stabilisation, off by
@@ -22,102 +28,45 @@
 //! every accepted step (q by Gauss–Newton with the minimum-norm correction
 //! Δq = −Φ_qᵀ(Φ_qΦ_qᵀ)⁻¹Φ, then q̇ ← q̇ − Φ_qᵀ(Φ_qΦ_qᵀ)⁻¹Φ_q q̇).
 
-use super::mechanism::{Derivatives, Mechanism, Scalar};
+use super::constrained::{Constrained, Derivatives};
 pub(crate) use super::models::dot;
 use super::models::{output_names, write_outputs, Description};
+pub use super::saddle::{saddle, saddle_point, SaddleSolution, PIVOT_RATIO};
 use super::{ConstraintFailure, ConstraintReport, Stabilization};
 use crate::model::{Model, ModelInfo};
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 use std::cell::{Cell, RefCell};
 
-/// Smallest pivot, relative to the largest, of a saddle-point LU still accepted.
-pub const PIVOT_RATIO: f64 = 1e-13;
 /// Tolerance ‖Φ‖∞ of the projection's Gauss–Newton iteration and its iteration cap.
 pub const PROJECTION_TOL: f64 = 1e-12;
 pub const PROJECTION_MAX_ITER: u32 = 20;
 
-/// q̈, λ and the LU of eq. (9) at one state.
-pub struct SaddleSolution<T: Scalar = f64> {
-    /// Φ_q at the state (the matrix's off-diagonal blocks).
-    pub phi_q: DMatrix<T>,
-    pub lu: nalgebra::LU<T, nalgebra::Dyn, nalgebra::Dyn>,
-    pub qdd: DVector<T>,
-    pub lambda: DVector<T>,
-}
-
-/// Solves eq. (9) at (q, q̇), with γ Baumgarte-stabilised if asked. Generic over the
-/// scalar so that the tests can differentiate it, LU included, with dual numbers.
-pub fn saddle_point<T: Scalar>(
-    mech: &Mechanism,
-    q: &[T],
-    qd: &[T],
-    stab: Stabilization,
-) -> Result<SaddleSolution<T>, ConstraintFailure> {
-    let (n, m) = (mech.n(), mech.m());
-    let d = mech.phi_q(q);
-    let mut k = DMatrix::zeros(n + m, n + m);
-    for (i, mi) in mech.mass_diagonal().iter().enumerate() {
-        k[(i, i)] = T::of(*mi);
-    }
-    for r in 0..m {
-        for c in 0..n {
-            k[(c, n + r)] = -d[(r, c)];
-            k[(n + r, c)] = d[(r, c)];
-        }
-    }
-    let mut gamma = mech.gamma(q, qd);
-    if let Stabilization::Baumgarte { alpha, beta } = stab {
-        gamma -= (&d * DVector::from_row_slice(qd)) * T::of(2.0 * alpha)
-            + mech.phi(q) * T::of(beta * beta);
-    }
-    let mut rhs = DVector::zeros(n + m);
-    rhs.rows_mut(0, n).copy_from(&mech.forces(q, qd));
-    rhs.rows_mut(n, m).copy_from(&gamma);
-    if !k.iter().chain(rhs.iter()).all(|v| v.is_finite()) {
-        return Err(ConstraintFailure::SingularSaddlePoint);
-    }
-    let lu = k.lu();
-    let pivots = lu.u().diagonal().map(|p| p.abs());
-    let (smallest, largest) = pivots.iter().fold((pivots[0], pivots[0]), |(lo, hi), &p| {
-        (if p < lo { p } else { lo }, if p > hi { p } else { hi })
-    });
-    if smallest <= T::of(PIVOT_RATIO) * largest {
-        return Err(ConstraintFailure::SingularSaddlePoint);
-    }
-    let x = lu
-        .solve(&rhs)
-        .filter(|x| x.iter().all(|v| v.is_finite()))
-        .ok_or(ConstraintFailure::SingularSaddlePoint)?;
-    Ok(SaddleSolution {
-        phi_q: d,
-        lu,
-        qdd: x.rows(0, n).into_owned(),
-        lambda: x.rows(n, m).into_owned(),
-    })
-}
-
-/// ∂q̈/∂q and ∂q̈/∂q̇ (n × n each) from eqs. (10)–(15), reusing Φ_q and the LU of `s`
-/// and the derivatives `der` of Φ_q and γ at the same state.
-pub fn acceleration_jacobian(
-    mech: &Mechanism,
+/// ∂q̈/∂q, ∂q̈/∂q̇ (n × n each) and, for a time-dependent system, ∂q̈/∂t from
+/// eqs. (10)–(15), reusing Φ_q and the LU of `s` and the derivatives `der` at the same
+/// state. With M(q) the top rows gain −(∂M/∂q_c) q̈ (eq. 11).
+pub fn acceleration_jacobian<S: Constrained + ?Sized>(
+    sys: &S,
+    t: f64,
     q: &[f64],
     qd: &[f64],
     stab: Stabilization,
     s: &SaddleSolution,
     der: &Derivatives,
-) -> Option<(DMatrix<f64>, DMatrix<f64>)> {
-    let (n, m) = (mech.n(), mech.m());
+) -> Option<AccelerationJacobian> {
+    let (n, m) = (sys.n(), sys.m());
     let mut dq_q = DMatrix::zeros(n, n);
     let mut dq_qd = DMatrix::zeros(n, n);
-    mech.force_jacobian(q, qd, &mut dq_q, &mut dq_qd);
+    sys.force_jacobian(t, q, qd, &mut dq_q, &mut dq_qd);
     let (mut gq, mut gqd) = (der.gamma_q.clone(), der.gamma_qd.clone());
     if let Stabilization::Baumgarte { alpha, beta } = stab {
         gq -= der.velocity_constraint_q(qd) * (2.0 * alpha);
         gq -= &s.phi_q * (beta * beta);
         gqd -= &s.phi_q * (2.0 * alpha);
     }
-    let mut b = DMatrix::zeros(n + m, 2 * n);
+    let timed = der.time.as_ref();
+    let cols = 2 * n + usize::from(timed.is_some());
+    let mut b = DMatrix::zeros(n + m, cols);
     for (c, ddc) in der.phi_q_q.iter().enumerate() {
         b.view_mut((0, c), (n, 1)).copy_from(&dq_q.column(c));
         b.view_mut((0, n + c), (n, 1)).copy_from(&dq_qd.column(c));
@@ -131,20 +80,51 @@ pub fn acceleration_jacobian(
             let mut bt = b.view_mut((n, c), (m, 1));
             bt -= bottom;
         }
+        if let Some(Some(dm)) = der.mass_q.get(c) {
+            let mut t = b.view_mut((0, c), (n, 1));
+            t -= dm * &s.qdd;
+        }
+    }
+    if let Some(td) = timed {
+        let top = &td.forces_t + td.phi_q_t.transpose() * &s.lambda;
+        let mut bottom = &td.gamma_t - &td.phi_q_t * &s.qdd;
+        if let Stabilization::Baumgarte { alpha, beta } = stab {
+            let velocity_t = &td.phi_q_t * DVector::from_row_slice(qd) + &td.phi_tt;
+            bottom -= velocity_t * (2.0 * alpha);
+            if let Some(pt) = sys.phi_t(t, q) {
+                bottom -= pt * (beta * beta);
+            }
+        }
+        b.view_mut((0, 2 * n), (n, 1)).copy_from(&top);
+        b.view_mut((n, 2 * n), (m, 1)).copy_from(&bottom);
     }
     let x = s.lu.solve(&b)?;
-    Some((
-        x.view((0, 0), (n, n)).into_owned(),
-        x.view((0, n), (n, n)).into_owned(),
-    ))
+    Some(AccelerationJacobian {
+        q: x.view((0, 0), (n, n)).into_owned(),
+        qd: x.view((0, n), (n, n)).into_owned(),
+        t: timed.map(|_| x.view((0, 2 * n), (n, 1)).column(0).into_owned()),
+    })
 }
 
-/// Projects (q, q̇) onto Φ = 0 and Φ_q q̇ = 0; returns the Gauss–Newton iterations.
-pub fn project(mech: &Mechanism, q: &mut [f64], qd: &mut [f64]) -> Result<u32, ConstraintFailure> {
-    let n = mech.n();
+/// ∂q̈/∂q, ∂q̈/∂q̇ and (time-dependent systems) ∂q̈/∂t.
+pub struct AccelerationJacobian {
+    pub q: DMatrix<f64>,
+    pub qd: DMatrix<f64>,
+    pub t: Option<DVector<f64>>,
+}
+
+/// Projects (q, q̇) onto Φ(q, t) = 0 and Φ_q q̇ + Φ_t = 0; returns the Gauss–Newton
+/// iterations.
+pub fn project<S: Constrained + ?Sized>(
+    sys: &S,
+    t: f64,
+    q: &mut [f64],
+    qd: &mut [f64],
+) -> Result<u32, ConstraintFailure> {
+    let n = sys.n();
     let mut iterations = 0;
     loop {
-        let phi = mech.phi(q);
+        let phi = sys.phi(t, q);
         let residual = phi.amax();
         if residual <= PROJECTION_TOL {
             break;
@@ -155,7 +135,7 @@ pub fn project(mech: &Mechanism, q: &mut [f64], qd: &mut [f64]) -> Result<u32, C
                 residual,
             });
         }
-        let d = mech.phi_q(q);
+        let d = sys.phi_q(t, q);
         let lu = (&d * d.transpose()).lu();
         let mu = lu.solve(&phi).ok_or(ConstraintFailure::Partition {
             condition: f64::INFINITY,
@@ -166,8 +146,11 @@ pub fn project(mech: &Mechanism, q: &mut [f64], qd: &mut [f64]) -> Result<u32, C
         }
         iterations += 1;
     }
-    let d = mech.phi_q(q);
-    let v = &d * DVector::from_row_slice(qd);
+    let d = sys.phi_q(t, q);
+    let mut v = &d * DVector::from_row_slice(qd);
+    if let Some(pt) = sys.phi_t(t, q) {
+        v += pt;
+    }
     let mu = (&d * d.transpose())
         .lu()
         .solve(&v)
@@ -192,8 +175,8 @@ pub struct Augmented {
 
 /// Catalogue entry and model of the augmented formulation.
 pub fn build(desc: Description, stab: Stabilization) -> (ModelInfo, Box<dyn Model>) {
-    let n = desc.mechanism.n();
-    let coords = desc.mechanism.coordinate_names();
+    let n = desc.system.n();
+    let coords = desc.system.coordinate_names();
     let mut names = coords.clone();
     names.extend(coords.iter().map(|c| dot(c)));
     let mut y0 = desc.q0.clone();
@@ -240,14 +223,14 @@ impl Augmented {
 
 impl System for Augmented {
     fn dim(&self) -> usize {
-        2 * self.desc.mechanism.n()
+        2 * self.desc.system.n()
     }
 
-    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
-        let n = self.desc.mechanism.n();
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
+        let n = self.desc.system.n();
         dy[..n].copy_from_slice(&y[n..]);
         self.solves.set(self.solves.get() + 1);
-        match saddle_point(&self.desc.mechanism, &y[..n], &y[n..], self.stab) {
+        match saddle(self.desc.system.as_ref(), t, &y[..n], &y[n..], self.stab) {
             Ok(s) => dy[n..].copy_from_slice(s.qdd.as_slice()),
             Err(f) => {
                 self.record(f);
@@ -256,33 +239,52 @@ impl System for Augmented {
         }
     }
 
-    fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
-        let mech = &self.desc.mechanism;
-        let n = mech.n();
+    fn jacobian(&self, t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
+        let (j, _) = self.derivatives(t, y)?;
+        Some(j)
+    }
+
+    fn dfdt(&self, t: f64, y: &[f64]) -> Option<DVector<f64>> {
+        if !self.desc.system.time_dependent() {
+            return Some(DVector::zeros(y.len()));
+        }
+        let (_, ft) = self.derivatives(t, y)?;
+        Some(ft)
+    }
+}
+
+impl Augmented {
+    /// ∂f/∂y and ∂f/∂t (zeros for an autonomous system) at (t, y).
+    fn derivatives(&self, t: f64, y: &[f64]) -> Option<(DMatrix<f64>, DVector<f64>)> {
+        let sys = self.desc.system.as_ref();
+        let n = sys.n();
         let (q, qd) = y.split_at(n);
         self.solves.set(self.solves.get() + 1);
-        let s = match saddle_point(mech, q, qd, self.stab) {
+        let s = match saddle(sys, t, q, qd, self.stab) {
             Ok(s) => s,
             Err(f) => {
                 self.record(f);
                 // A NaN Jacobian makes the step's matrix fail; the driver then reports
                 // the recorded failure.
-                return Some(DMatrix::from_element(2 * n, 2 * n, f64::NAN));
+                return Some((
+                    DMatrix::from_element(2 * n, 2 * n, f64::NAN),
+                    DVector::from_element(2 * n, f64::NAN),
+                ));
             }
         };
-        let der = mech.derivatives(q, qd);
-        let (jq, jqd) = acceleration_jacobian(mech, q, qd, self.stab, &s, &der)?;
+        let der = sys.derivatives(t, q, qd);
+        let acc = acceleration_jacobian(sys, t, q, qd, self.stab, &s, &der)?;
         let mut j = DMatrix::zeros(2 * n, 2 * n);
         for i in 0..n {
             j[(i, n + i)] = 1.0;
         }
-        j.view_mut((n, 0), (n, n)).copy_from(&jq);
-        j.view_mut((n, n), (n, n)).copy_from(&jqd);
-        Some(j)
-    }
-
-    fn dfdt(&self, _t: f64, y: &[f64]) -> Option<DVector<f64>> {
-        Some(DVector::zeros(y.len()))
+        j.view_mut((n, 0), (n, n)).copy_from(&acc.q);
+        j.view_mut((n, n), (n, n)).copy_from(&acc.qd);
+        let mut ft = DVector::zeros(2 * n);
+        if let Some(at) = acc.t {
+            ft.rows_mut(n, n).copy_from(&at);
+        }
+        Some((j, ft))
     }
 }
 
@@ -293,9 +295,9 @@ impl Model for Augmented {
         Some(y)
     }
 
-    fn outputs(&self, _t: f64, y: &[f64], out: &mut [f64]) {
-        let n = self.desc.mechanism.n();
-        write_outputs(&self.desc, &y[..n], &y[n..], out);
+    fn outputs(&self, t: f64, y: &[f64], out: &mut [f64]) {
+        let n = self.desc.system.n();
+        write_outputs(&self.desc, t, &y[..n], &y[n..], out);
     }
 
     fn acts_between_steps(&self) -> bool {
@@ -306,11 +308,11 @@ impl Model for Augmented {
         self.failure.borrow_mut().take()
     }
 
-    fn after_step(&mut self, _t: f64, y: &mut [f64]) -> Result<bool, ConstraintFailure> {
+    fn after_step(&mut self, t: f64, y: &mut [f64]) -> Result<bool, ConstraintFailure> {
         if self.stab == Stabilization::Projection {
-            let n = self.desc.mechanism.n();
+            let n = self.desc.system.n();
             let (q, qd) = y.split_at_mut(n);
-            self.newton += u64::from(project(&self.desc.mechanism, q, qd)?);
+            self.newton += u64::from(project(self.desc.system.as_ref(), t, q, qd)?);
         }
         Ok(false)
     }

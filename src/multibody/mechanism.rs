@@ -132,31 +132,8 @@ pub enum Force {
     },
 }
 
-/// The derivatives of Φ_q and γ that the Jacobian of Gil, Sanfelice & Nikravesh (LLM) eqs. (10)–(15) needs.
-pub struct Derivatives {
-    /// ∂(Φ_q)/∂q_c for every coordinate c (None where it is zero: revolute joints reach
-    /// only the angle columns).
-    pub phi_q_q: Vec<Option<DMatrix<f64>>>,
-    /// ∂γ/∂q and ∂γ/∂q̇ (m × n each).
-    pub gamma_q: DMatrix<f64>,
-    pub gamma_qd: DMatrix<f64>,
-}
-
-impl Derivatives {
-    /// ∂(Φ_q q̇)/∂q at the q̇ the derivatives were taken at (m × n): column c is
-    /// (∂Φ_q/∂q_c) q̇. Baumgarte's Jacobian and the state-space chain rule need it.
-    pub fn velocity_constraint_q(&self, qd: &[f64]) -> DMatrix<f64> {
-        let m = self.gamma_q.nrows();
-        let qdv = DVector::from_row_slice(qd);
-        let mut p = DMatrix::zeros(m, qd.len());
-        for (c, ddc) in self.phi_q_q.iter().enumerate() {
-            if let Some(ddc) = ddc {
-                p.set_column(c, &(ddc * &qdv));
-            }
-        }
-        p
-    }
-}
+use super::constrained::Constrained;
+pub use super::constrained::Derivatives;
 
 /// Bodies, joints and forces.
 #[derive(Debug, Clone)]
@@ -429,6 +406,9 @@ impl Mechanism {
             phi_q_q: dd,
             gamma_q: gq,
             gamma_qd: gqd,
+            mass_q: Vec::new(),
+            phi_t_q: None,
+            time: None,
         }
     }
 
@@ -605,5 +585,64 @@ impl Mechanism {
     /// Kinetic plus potential energy (gravity, springs, tyres).
     pub fn energy(&self, q: &[f64], qd: &[f64]) -> f64 {
         self.energy_in_frame(q, qd, [0.0, 0.0])
+    }
+}
+
+impl Constrained for Mechanism {
+    fn n(&self) -> usize {
+        Mechanism::n(self)
+    }
+
+    fn m(&self) -> usize {
+        Mechanism::m(self)
+    }
+
+    fn coordinate_names(&self) -> Vec<String> {
+        Mechanism::coordinate_names(self)
+    }
+
+    fn constraint_names(&self) -> Vec<String> {
+        (0..self.joints.len())
+            .flat_map(|k| [format!("joint {}.1", k + 1), format!("joint {}.2", k + 1)])
+            .collect()
+    }
+
+    fn mass(&self, _q: &[f64]) -> DMatrix<f64> {
+        DMatrix::from_diagonal(&DVector::from_vec(self.mass_diagonal()))
+    }
+
+    fn forces(&self, _t: f64, q: &[f64], qd: &[f64]) -> DVector<f64> {
+        Mechanism::forces(self, q, qd)
+    }
+
+    fn phi(&self, _t: f64, q: &[f64]) -> DVector<f64> {
+        Mechanism::phi(self, q)
+    }
+
+    fn phi_q(&self, _t: f64, q: &[f64]) -> DMatrix<f64> {
+        Mechanism::phi_q(self, q)
+    }
+
+    fn gamma(&self, _t: f64, q: &[f64], qd: &[f64]) -> DVector<f64> {
+        Mechanism::gamma(self, q, qd)
+    }
+
+    fn derivatives(&self, _t: f64, q: &[f64], qd: &[f64]) -> Derivatives {
+        Mechanism::derivatives(self, q, qd)
+    }
+
+    fn force_jacobian(
+        &self,
+        _t: f64,
+        q: &[f64],
+        qd: &[f64],
+        jq: &mut DMatrix<f64>,
+        jqd: &mut DMatrix<f64>,
+    ) {
+        Mechanism::force_jacobian(self, q, qd, jq, jqd)
+    }
+
+    fn energy(&self, _t: f64, q: &[f64], qd: &[f64]) -> Option<f64> {
+        Some(Mechanism::energy(self, q, qd))
     }
 }

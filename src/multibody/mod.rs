@@ -32,8 +32,11 @@
 #[cfg(test)]
 mod ad_check;
 pub mod augmented;
+pub mod consistent;
+pub mod constrained;
 pub mod mechanism;
 pub mod models;
+mod saddle;
 pub mod state_space;
 
 use crate::error::OdeError;
@@ -118,17 +121,7 @@ pub fn build(spec: &Request<'_>) -> Result<Option<Built>, OdeError> {
         return Ok(None);
     }
     let desc = models::describe(spec.model, spec.params, spec.y0)?;
-    let limit = match spec.partition_limit {
-        None => state_space::DEFAULT_PARTITION_LIMIT,
-        Some(l) if l.is_finite() && l > 1.0 => l,
-        Some(l) => {
-            return Err(OdeError::OutOfRange {
-                what: "partitionLimit (the largest cond(Φ_u) kept)".into(),
-                value: l,
-                allowed: "a number greater than 1".into(),
-            })
-        }
-    };
+    let limit = partition_limit(spec)?;
     Ok(Some(match formulation {
         Formulation::Augmented => augmented::build(desc, stabilization),
         Formulation::StateSpace => {
@@ -143,6 +136,49 @@ pub fn build(spec: &Request<'_>) -> Result<Option<Built>, OdeError> {
         }
         Formulation::Native => unreachable!("handled above"),
     }))
+}
+
+/// A described constrained system (a typed mechanism) in the requested formulation;
+/// the augmented one when the request names none (such a system has no other).
+pub fn build_described(desc: models::Description, spec: &Request<'_>) -> Result<Built, OdeError> {
+    let formulation = match Formulation::parse(spec.formulation)? {
+        Formulation::Native => Formulation::Augmented,
+        f => f,
+    };
+    let stabilization = stabilization(spec)?;
+    let limit = partition_limit(spec)?;
+    match formulation {
+        Formulation::StateSpace => {
+            if stabilization != Stabilization::None {
+                return Err(OdeError::BadSpec {
+                    message: "stabilization is for formulation \"augmented\"; the \
+                              state-space formulation satisfies the constraints exactly"
+                        .into(),
+                });
+            }
+            state_space::build(desc, limit, spec.independent)
+        }
+        _ => {
+            if spec.independent.is_some() {
+                return Err(OdeError::BadSpec {
+                    message: "independent needs formulation: \"state-space\"".into(),
+                });
+            }
+            Ok(augmented::build(desc, stabilization))
+        }
+    }
+}
+
+fn partition_limit(spec: &Request<'_>) -> Result<f64, OdeError> {
+    match spec.partition_limit {
+        None => Ok(state_space::DEFAULT_PARTITION_LIMIT),
+        Some(l) if l.is_finite() && l > 1.0 => Ok(l),
+        Some(l) => Err(OdeError::OutOfRange {
+            what: "partitionLimit (the largest cond(Φ_u) kept)".into(),
+            value: l,
+            allowed: "a number greater than 1".into(),
+        }),
+    }
 }
 
 /// The checked stabilisation settings of a request.

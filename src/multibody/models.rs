@@ -35,19 +35,26 @@
 //!   pitch inertia and the chassis the rest: the total is J. With exact rotations
 //!   instead of the native z + aθ, the two models differ by O(θ²) (θ < 1e-2 rad).
 
+use super::constrained::Constrained;
 use super::mechanism::{Anchor, Body, Force, Joint, Mechanism, Revolute, Road};
 use crate::error::OdeError;
 use crate::model::{self, ModelInfo};
 use std::collections::BTreeMap;
 
-/// The native model's named outputs from (q, q̇).
-pub type NamedOutputs = Box<dyn Fn(&Mechanism, &[f64], &[f64], &mut [f64])>;
+/// The named outputs from (t, q, q̇).
+pub type NamedOutputs = Box<dyn Fn(f64, &[f64], &[f64], &mut [f64])>;
 
-/// A catalogue model as a mechanism.
+/// A constrained system ready for a formulation: a catalogue model written as a
+/// mechanism, or a typed one.
 pub struct Description {
-    /// The native model's catalogue entry.
+    /// The native model's catalogue entry (for a typed system: its own).
     pub native: ModelInfo,
-    pub mechanism: Mechanism,
+    pub system: Box<dyn Constrained>,
+    /// The built-in mechanism, for a catalogue model.
+    pub mechanism: Option<Mechanism>,
+    /// Whether the outputs include the multipliers λ, one per constraint, named
+    /// `λ:<constraint>`.
+    pub multipliers: bool,
     pub q0: Vec<f64>,
     pub qd0: Vec<f64>,
     /// The state-space formulation's independent coordinates when the spec names none
@@ -164,14 +171,17 @@ fn stiff(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
             },
         ],
     };
+    let mech = mechanism.clone();
     Description {
         independent: None,
         named_outputs: drift_free_named(&native),
         native,
-        mechanism,
+        system: Box::new(mechanism.clone()),
+        mechanism: Some(mechanism),
+        multipliers: false,
         q0: y[..6].to_vec(),
         qd0: y[6..].to_vec(),
-        named: Box::new(|m, q, qd, out| out[0] = m.energy(q, qd)),
+        named: Box::new(move |_, q, qd, out| out[0] = mech.energy(q, qd)),
     }
 }
 
@@ -218,15 +228,18 @@ fn rsda(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
         2.0 * l1 * c1 * w1 + l2 * c2 * w2,
         w2,
     ];
+    let mech = mechanism.clone();
     Description {
         independent: None,
         named_outputs: drift_free_named(&native),
         native,
-        mechanism,
+        system: Box::new(mechanism.clone()),
+        mechanism: Some(mechanism),
+        multipliers: false,
         q0,
         qd0,
-        named: Box::new(|m, q, qd, out| {
-            out[0] = m.energy(q, qd);
+        named: Box::new(move |_, q, qd, out| {
+            out[0] = mech.energy(q, qd);
             out[1] = q[3];
             out[2] = q[4];
             out[3] = qd[3];
@@ -269,14 +282,17 @@ fn particle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
     let (s, c) = crate::math::sin_cos(th);
     let q0 = vec![h * s, -h * c, th, y[2], y[3], 0.0];
     let qd0 = vec![h * c * w, h * s * w, w, y[4], y[5], 0.0];
+    let mech = mechanism.clone();
     Description {
         independent: None,
         named_outputs: drift_free_named(&native),
         native,
-        mechanism,
+        system: Box::new(mechanism.clone()),
+        mechanism: Some(mechanism),
+        multipliers: false,
         q0,
         qd0,
-        named: Box::new(|m, q, qd, out| out[0] = m.energy(q, qd)),
+        named: Box::new(move |_, q, qd, out| out[0] = mech.energy(q, qd)),
     }
 }
 
@@ -353,14 +369,17 @@ fn vehicle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
         q0.extend([px * c - ly * s, height + z + px * s + ly * c, th]);
         qd0.extend([v - (px * s + ly * c) * thd - sigma_dot * s, wzd[w], thd]);
     }
+    let mech = mechanism.clone();
     Description {
         independent: Some(["xc", "yc", "φc", "yf", "yr"].map(String::from).to_vec()),
         named_outputs: drift_free_named(&native),
         native,
-        mechanism,
+        system: Box::new(mechanism.clone()),
+        mechanism: Some(mechanism),
+        multipliers: false,
         q0,
         qd0,
-        named: Box::new(move |mech, q, qd, out| {
+        named: Box::new(move |_, q, qd, out| {
             out[0] = q[1];
             out[1] = mech.energy_in_frame(q, qd, [v, 0.0]);
             out[2] = road.profile(q[3]).0;
@@ -370,27 +389,51 @@ fn vehicle(native: ModelInfo, p: &[f64], y: &[f64]) -> Description {
 }
 
 /// The outputs both formulations report: the native named outputs, the drift
-/// ‖Φ(q)‖₂ and ‖Φ_q q̇‖₂, and every body coordinate and rate as `q:<name>` (`q:x1`, …, `q:φ̇2`).
+/// ‖Φ(q)‖₂ and ‖Φ_q q̇ + Φ_t‖₂, every body coordinate and rate as `q:<name>` (`q:x1`, …,
+/// `q:φ̇2`) and, for a typed system, the multipliers `λ:<constraint>`.
 pub fn output_names(desc: &Description) -> Vec<String> {
     let mut names = desc.named_outputs.clone();
     names.push("constraint |Φ|".into());
     names.push("velocity constraint |Φq q̇|".into());
-    let coords = desc.mechanism.coordinate_names();
+    let coords = desc.system.coordinate_names();
     names.extend(coords.iter().map(|n| format!("q:{n}")));
     names.extend(coords.iter().map(|n| format!("q:{}", dot(n))));
+    if desc.multipliers {
+        names.extend(
+            desc.system
+                .constraint_names()
+                .iter()
+                .map(|n| format!("λ:{n}")),
+        );
+    }
     names
 }
 
-/// Writes [`output_names`]' values at (q, q̇).
-pub fn write_outputs(desc: &Description, q: &[f64], qd: &[f64], out: &mut [f64]) {
+/// Writes [`output_names`]' values at (t, q, q̇).
+pub fn write_outputs(desc: &Description, t: f64, q: &[f64], qd: &[f64], out: &mut [f64]) {
     let k = desc.named_outputs.len();
-    (desc.named)(&desc.mechanism, q, qd, &mut out[..k]);
-    let m = &desc.mechanism;
-    out[k] = m.phi(q).norm();
-    out[k + 1] = (m.phi_q(q) * nalgebra::DVector::from_row_slice(qd)).norm();
+    (desc.named)(t, q, qd, &mut out[..k]);
+    let m = desc.system.as_ref();
+    out[k] = m.phi(t, q).norm();
+    let mut velocity = m.phi_q(t, q) * nalgebra::DVector::from_row_slice(qd);
+    if let Some(pt) = m.phi_t(t, q) {
+        velocity += pt;
+    }
+    out[k + 1] = velocity.norm();
     let n = q.len();
     out[k + 2..k + 2 + n].copy_from_slice(q);
     out[k + 2 + n..k + 2 + 2 * n].copy_from_slice(qd);
+    if desc.multipliers {
+        let lambda = &mut out[k + 2 + 2 * n..];
+        match super::saddle::saddle(m, t, q, qd, super::Stabilization::None) {
+            Ok(s) => {
+                for (o, l) in lambda.iter_mut().zip(s.lambda.iter()) {
+                    *o = *l;
+                }
+            }
+            Err(_) => lambda.fill(f64::NAN),
+        }
+    }
 }
 
 /// "φ1" → "φ̇1" (combining dot after the coordinate letter).

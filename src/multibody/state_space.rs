@@ -39,8 +39,9 @@
 //! iterate is accurate to O(1e-20) by quadratic convergence) so that such differences
 //! see a smooth u(v), not the iteration's stopping noise.
 
-use super::augmented::{acceleration_jacobian, dot, saddle_point};
-use super::mechanism::{Mechanism, Scalar};
+use super::augmented::{acceleration_jacobian, dot, saddle};
+use super::constrained::Constrained;
+use super::mechanism::Scalar;
 use super::models::{output_names, write_outputs, Description};
 use super::{ConstraintFailure, ConstraintReport, Repartition, Stabilization};
 use crate::error::OdeError;
@@ -56,6 +57,9 @@ pub const NEWTON_STEP_TOL: f64 = 1e-10;
 /// …and accept only if the residual ‖Φ‖∞ is then below this.
 pub const NEWTON_TOL: f64 = 1e-10;
 pub const NEWTON_MAX_ITER: u32 = 20;
+
+/// ∂f/∂y and ∂f/∂t.
+type JacobianAndRate = (DMatrix<f64>, DVector<f64>);
 
 /// The dependent and independent coordinate indices.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,6 +107,8 @@ pub struct StateSpace {
     /// Full q, q̇ at the last accepted step (the Newton start).
     q_acc: Vec<f64>,
     qd_acc: Vec<f64>,
+    /// The time of the last accepted step.
+    t_acc: f64,
     failure: RefCell<Option<ConstraintFailure>>,
     newton: Cell<u64>,
     solves: Cell<u64>,
@@ -132,8 +138,9 @@ pub fn new(
     limit: f64,
     independent: Option<&[String]>,
 ) -> Result<(ModelInfo, StateSpace), OdeError> {
-    let mech = &desc.mechanism;
-    let d = mech.phi_q(&desc.q0);
+    let mech = desc.system.as_ref();
+    let t0 = desc.native.t0;
+    let d = mech.phi_q(t0, &desc.q0);
     let coords = mech.coordinate_names();
     let part = match independent.or(desc.independent.as_deref()) {
         None => partition(&d),
@@ -157,6 +164,7 @@ pub fn new(
         limit,
         q_acc: desc.q0.clone(),
         qd_acc: desc.qd0.clone(),
+        t_acc: t0,
         failure: RefCell::new(None),
         newton: Cell::new(0),
         solves: Cell::new(0),
@@ -167,7 +175,7 @@ pub fn new(
     // Start from a consistent state: u from v by Newton, u̇ from v̇.
     let y0 = model.state_of(&model.q_acc, &model.qd_acc);
     let (q, qd) = model
-        .recover(&y0)
+        .recover(t0, &y0)
         .map_err(|f| f.at(model.desc.native.t0, 0.0))?;
     model.q_acc = q;
     model.qd_acc = qd;
@@ -245,20 +253,65 @@ impl StateSpace {
             .collect()
     }
 
-    /// Full (q, q̇) from y = (v, v̇): Newton on Φ(v, u) = 0, then Φ_u u̇ = −Φ_v v̇.
-    /// Generic over the scalar so that the tests differentiate through it (dual numbers:
-    /// the derivative part converges with the Newton iterates).
-    pub fn recover<T: Scalar>(&self, y: &[T]) -> Result<(Vec<T>, Vec<T>), ConstraintFailure> {
-        self.recover_in(&self.part, y)
+    /// Full (q, q̇) from y = (v, v̇) at t: Newton on Φ(v, u, t) = 0, then
+    /// Φ_u u̇ = −Φ_v v̇ − Φ_t.
+    pub fn recover(&self, t: f64, y: &[f64]) -> Result<(Vec<f64>, Vec<f64>), ConstraintFailure> {
+        self.recover_in(&self.part, t, y)
     }
 
     /// [`StateSpace::recover`] for y = (v, v̇) written in the partition `part`.
-    fn recover_in<T: Scalar>(
+    fn recover_in(
+        &self,
+        part: &Partition,
+        t: f64,
+        y: &[f64],
+    ) -> Result<(Vec<f64>, Vec<f64>), ConstraintFailure> {
+        let sys = self.desc.system.as_ref();
+        // A driven system moves with t even where v stands still: Newton starts from
+        // the last accepted q carried forward by its velocity (so it stays on the
+        // branch it was on).
+        let start = sys.rheonomic().then(|| {
+            let dt = t - self.t_acc;
+            self.q_acc
+                .iter()
+                .zip(&self.qd_acc)
+                .map(|(q, v)| q + v * dt)
+                .collect::<Vec<f64>>()
+        });
+        self.recover_from(
+            start.as_deref().unwrap_or(&self.q_acc),
+            part,
+            y,
+            |q| sys.phi(t, q),
+            |q| sys.phi_q(t, q),
+            |q| sys.phi_t(t, q),
+        )
+    }
+
+    /// The Newton recovery over any scalar, with Φ, Φ_q and Φ_t given: the tests
+    /// differentiate through it with dual numbers (the derivative part converges with
+    /// the Newton iterates).
+    pub fn recover_with<T: Scalar>(
         &self,
         part: &Partition,
         y: &[T],
+        phi_of: impl Fn(&[T]) -> DVector<T>,
+        phi_q_of: impl Fn(&[T]) -> DMatrix<T>,
+        phi_t_of: impl Fn(&[T]) -> Option<DVector<T>>,
     ) -> Result<(Vec<T>, Vec<T>), ConstraintFailure> {
-        let mech = &self.desc.mechanism;
+        self.recover_from(&self.q_acc, part, y, phi_of, phi_q_of, phi_t_of)
+    }
+
+    /// [`StateSpace::recover_with`] with Newton started from `start`.
+    fn recover_from<T: Scalar>(
+        &self,
+        start: &[f64],
+        part: &Partition,
+        y: &[T],
+        phi_of: impl Fn(&[T]) -> DVector<T>,
+        phi_q_of: impl Fn(&[T]) -> DMatrix<T>,
+        phi_t_of: impl Fn(&[T]) -> Option<DVector<T>>,
+    ) -> Result<(Vec<T>, Vec<T>), ConstraintFailure> {
         let (dep, ind) = (&part.dependent, &part.independent);
         let k = ind.len();
         // ‖·‖∞ of the real parts; NaN propagates (f64::max would drop it).
@@ -268,20 +321,20 @@ impl StateSpace {
                 |acc: f64, v| if v.is_nan() || v > acc { v } else { acc },
             )
         };
-        let mut q: Vec<T> = self.q_acc.iter().map(|&v| T::of(v)).collect();
+        let mut q: Vec<T> = start.iter().map(|&v| T::of(v)).collect();
         for (j, &i) in ind.iter().enumerate() {
             q[i] = y[j];
         }
         let mut iterations = 0;
         loop {
-            let phi = mech.phi(&q);
+            let phi = phi_of(&q);
             if iterations >= NEWTON_MAX_ITER || !phi.iter().all(|v| v.is_finite()) {
                 return Err(ConstraintFailure::Newton {
                     iterations,
                     residual: largest(&mut phi.iter().copied()),
                 });
             }
-            let du = columns(&mech.phi_q(&q), dep)
+            let du = columns(&phi_q_of(&q), dep)
                 .lu()
                 .solve(&phi)
                 .filter(|x| x.iter().all(|v| v.is_finite()))
@@ -298,16 +351,19 @@ impl StateSpace {
             }
         }
         self.newton.set(self.newton.get() + u64::from(iterations));
-        let residual = largest(&mut mech.phi(&q).iter().copied());
+        let residual = largest(&mut phi_of(&q).iter().copied());
         if residual > NEWTON_TOL || residual.is_nan() {
             return Err(ConstraintFailure::Newton {
                 iterations,
                 residual,
             });
         }
-        let d = mech.phi_q(&q);
+        let d = phi_q_of(&q);
         let vdot = DVector::from_row_slice(&y[k..]);
-        let rhs = -(columns(&d, ind) * vdot);
+        let mut rhs = -(columns(&d, ind) * vdot);
+        if let Some(pt) = phi_t_of(&q) {
+            rhs -= pt;
+        }
         let udot = columns(&d, dep)
             .lu()
             .solve(&rhs)
@@ -325,19 +381,25 @@ impl StateSpace {
     }
 
     /// The state-space Jacobian ∂(v̇, v̈)/∂(v, v̇) by the chain rule through the
-    /// constraint solve (see the module doc), at the consistent (q, q̇) of y.
-    fn analytic_jacobian(&self, y: &[f64]) -> Result<Option<DMatrix<f64>>, ConstraintFailure> {
-        let mech = &self.desc.mechanism;
+    /// constraint solve (see the module doc), at the consistent (q, q̇) of y, and ∂f/∂t
+    /// (zeros unless the system depends on t).
+    fn analytic_jacobian(
+        &self,
+        t: f64,
+        y: &[f64],
+    ) -> Result<Option<JacobianAndRate>, ConstraintFailure> {
+        let mech = self.desc.system.as_ref();
         let (dep, ind) = (&self.part.dependent, &self.part.independent);
         let (n, k) = (mech.n(), ind.len());
-        let (q, qd) = self.recover(y)?;
+        let (q, qd) = self.recover(t, y)?;
         self.solves.set(self.solves.get() + 1);
-        let s = saddle_point(mech, &q, &qd, Stabilization::None)?;
-        let der = mech.derivatives(&q, &qd);
-        let Some((jq, jqd)) = acceleration_jacobian(mech, &q, &qd, Stabilization::None, &s, &der)
+        let s = saddle(mech, t, &q, &qd, Stabilization::None)?;
+        let der = mech.derivatives(t, &q, &qd);
+        let Some(acc) = acceleration_jacobian(mech, t, &q, &qd, Stabilization::None, &s, &der)
         else {
             return Ok(None);
         };
+        let (jq, jqd) = (&acc.q, &acc.qd);
         let d = &s.phi_q;
         let phi_u = columns(d, dep).lu();
         let singular = ConstraintFailure::Partition {
@@ -359,8 +421,8 @@ impl StateSpace {
         for (j, &i) in dep.iter().enumerate() {
             g.set_row(i, &(-gu.row(j)));
         }
-        let acc_v = &jq * &h + &jqd * &g;
-        let acc_vd = &jqd * &h;
+        let acc_v = jq * &h + jqd * &g;
+        let acc_vd = jqd * &h;
         let mut jac = DMatrix::zeros(2 * k, 2 * k);
         for j in 0..k {
             jac[(j, k + j)] = 1.0;
@@ -371,17 +433,59 @@ impl StateSpace {
                 jac[(k + r, k + c)] = acc_vd[(i, c)];
             }
         }
-        Ok(Some(jac))
+        let mut ft = DVector::zeros(2 * k);
+        if let (Some(acc_t), Some(td)) = (&acc.t, &der.time) {
+            // ∂q/∂t (v held): −Φ_u⁻¹ Φ_t on the u rows; ∂q̇/∂t (v, v̇ held):
+            // −Φ_u⁻¹ (P ∂q/∂t + Φ_qt q̇ + Φ_tt) on the u rows.
+            let mut q_t = DVector::zeros(n);
+            if let Some(pt) = mech.phi_t(t, &q) {
+                let ut = phi_u.solve(&pt).ok_or(singular)?;
+                for (j, &i) in dep.iter().enumerate() {
+                    q_t[i] = -ut[j];
+                }
+            }
+            let rhs = &p * &q_t + &td.phi_q_t * DVector::from_row_slice(&qd) + &td.phi_tt;
+            let udt = phi_u.solve(&rhs).ok_or(singular)?;
+            let mut qd_t = DVector::zeros(n);
+            for (j, &i) in dep.iter().enumerate() {
+                qd_t[i] = -udt[j];
+            }
+            let total = jq * q_t + jqd * qd_t + acc_t;
+            for (r, &i) in ind.iter().enumerate() {
+                ft[k + r] = total[i];
+            }
+        }
+        Ok(Some((jac, ft)))
     }
 
-    /// The mechanism being integrated.
-    pub fn desc_mechanism(&self) -> &Mechanism {
-        &self.desc.mechanism
+    /// The constrained system being integrated.
+    pub fn system(&self) -> &dyn Constrained {
+        self.desc.system.as_ref()
+    }
+
+    /// The built-in mechanism being integrated, if it is one.
+    pub fn desc_mechanism(&self) -> Option<&super::mechanism::Mechanism> {
+        self.desc.mechanism.as_ref()
     }
 
     /// The current partition.
     pub fn partition(&self) -> &Partition {
         &self.part
+    }
+
+    fn derivatives(&self, t: f64, y: &[f64]) -> Option<JacobianAndRate> {
+        match self.analytic_jacobian(t, y) {
+            Ok(j) => j,
+            Err(f) => {
+                self.failure.borrow_mut().get_or_insert(f);
+                // A NaN Jacobian makes the step's matrix fail; the driver then reports
+                // the recorded failure.
+                Some((
+                    DMatrix::from_element(y.len(), y.len(), f64::NAN),
+                    DVector::from_element(y.len(), f64::NAN),
+                ))
+            }
+        }
     }
 }
 
@@ -390,12 +494,12 @@ impl System for StateSpace {
         2 * self.part.independent.len()
     }
 
-    fn rhs(&self, _t: f64, y: &[f64], dy: &mut [f64]) {
+    fn rhs(&self, t: f64, y: &[f64], dy: &mut [f64]) {
         let k = self.part.independent.len();
         dy[..k].copy_from_slice(&y[k..]);
-        let result = self.recover(y).and_then(|(q, qd)| {
+        let result = self.recover(t, y).and_then(|(q, qd)| {
             self.solves.set(self.solves.get() + 1);
-            saddle_point(&self.desc.mechanism, &q, &qd, Stabilization::None)
+            saddle(self.desc.system.as_ref(), t, &q, &qd, Stabilization::None)
         });
         match result {
             Ok(s) => {
@@ -410,20 +514,15 @@ impl System for StateSpace {
         }
     }
 
-    fn jacobian(&self, _t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
-        match self.analytic_jacobian(y) {
-            Ok(j) => j,
-            Err(f) => {
-                self.failure.borrow_mut().get_or_insert(f);
-                // A NaN Jacobian makes the step's matrix fail; the driver then reports
-                // the recorded failure.
-                Some(DMatrix::from_element(y.len(), y.len(), f64::NAN))
-            }
-        }
+    fn jacobian(&self, t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
+        self.derivatives(t, y).map(|(j, _)| j)
     }
 
-    fn dfdt(&self, _t: f64, y: &[f64]) -> Option<DVector<f64>> {
-        Some(DVector::zeros(y.len()))
+    fn dfdt(&self, t: f64, y: &[f64]) -> Option<DVector<f64>> {
+        if !self.desc.system.time_dependent() {
+            return Some(DVector::zeros(y.len()));
+        }
+        self.derivatives(t, y).map(|(_, ft)| ft)
     }
 }
 
@@ -432,9 +531,9 @@ impl Model for StateSpace {
         Some(self.state_of(&self.q_acc, &self.qd_acc))
     }
 
-    fn outputs(&self, _t: f64, y: &[f64], out: &mut [f64]) {
-        match self.recover(y) {
-            Ok((q, qd)) => write_outputs(&self.desc, &q, &qd, out),
+    fn outputs(&self, t: f64, y: &[f64], out: &mut [f64]) {
+        match self.recover(t, y) {
+            Ok((q, qd)) => write_outputs(&self.desc, t, &q, &qd, out),
             Err(_) => out.fill(f64::NAN),
         }
     }
@@ -449,11 +548,12 @@ impl Model for StateSpace {
 
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> Result<bool, ConstraintFailure> {
         // Step 6: recover u, u̇ at the accepted v.
-        let (q, qd) = self.recover(y)?;
+        let (q, qd) = self.recover(t, y)?;
         self.q_acc = q;
         self.qd_acc = qd;
+        self.t_acc = t;
         // Step 7: check the partition.
-        let d = self.desc.mechanism.phi_q(&self.q_acc);
+        let d = self.desc.system.phi_q(t, &self.q_acc);
         let cond = condition(&columns(&d, &self.part.dependent));
         if cond <= self.limit {
             return Ok(false);
@@ -465,7 +565,7 @@ impl Model for StateSpace {
                 condition: new_cond,
             });
         }
-        let coords = self.desc.mechanism.coordinate_names();
+        let coords = self.desc.system.coordinate_names();
         self.repartitions.push(Repartition {
             t,
             condition: cond,
@@ -495,7 +595,9 @@ impl Model for StateSpace {
             return false;
         }
         let newton = self.newton.get();
-        let recovered = self.recover_in(part, y);
+        // The re-partitioned dense output is read at the last accepted time (exact for
+        // constraints that do not depend on t).
+        let recovered = self.recover_in(part, self.t_acc, y);
         self.newton.set(newton);
         match recovered {
             Ok((q, qd)) => out.copy_from_slice(&self.state_in(&self.part0, &q, &qd)),

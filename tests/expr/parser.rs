@@ -133,6 +133,7 @@ fn statements_of_the_system_format() {
                 terminal,
                 ..
             } => format!("event {} {direction:?} {terminal}", name.name),
+            other => format!("constrained {other:?}"),
         })
         .collect();
     assert_eq!(

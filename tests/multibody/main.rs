@@ -2,4 +2,6 @@
 
 mod comparison;
 mod formulations;
+mod typed;
+mod typed_texts;
 mod vehicle;

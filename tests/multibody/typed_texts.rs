@@ -1,0 +1,87 @@
+//! Constrained mechanisms typed in the system language, shared by the tests.
+
+/// A slider-crank in body coordinates (crank 1, connecting rod 2, slider 3), the crank
+/// driven at constant speed w by a time-dependent constraint.
+pub const SLIDER_CRANK: &str = "\
+param r = 0.2, l = 0.6, w = 2*pi, m1 = 1, m2 = 2, m3 = 1.5, g = 9.81
+param J1 = m1*r^2/12, J2 = m2*l^2/12, J3 = 0.01
+coordinates x1, y1, φ1, x2, y2, φ2, x3, y3, φ3
+mass m1, m1, J1, m2, m2, J2, m3, m3, J3
+force y1 = -m1*g
+force y2 = -m2*g
+force y3 = -m3*g
+constraint Ox: x1 - r/2*cos(φ1) = 0
+constraint Oy: y1 - r/2*sin(φ1) = 0
+constraint Ax: x1 + r/2*cos(φ1) = x2 - l/2*cos(φ2)
+constraint Ay: y1 + r/2*sin(φ1) = y2 - l/2*sin(φ2)
+constraint Bx: x2 + l/2*cos(φ2) = x3
+constraint By: y2 + l/2*sin(φ2) = y3
+constraint slide: y3 = 0
+constraint level: φ3 = 0
+constraint crank: φ1 = w*t
+x1(0) = r/2, y1(0) = 0, φ1(0) = 0
+x2(0) = r + l/2, y2(0) = 0, φ2(0) = 0
+x3(0) = r + l, y3(0) = 0, φ3(0) = 0
+output piston = x3
+";
+
+/// `double-pendulum-stiff` (Gil, Sanfelice & Nikravesh (LLM) §2, Fig. 1) retyped in the
+/// language: the same links, hinges, gravity and stiff torsional spring.
+pub const STIFF_PENDULUM: &str = "\
+param m1 = 1, m2 = 1, L1 = 1, L2 = 1, J1 = 1/12, J2 = 1/12, k = 3000, c = 0, g = 9.81
+K = k*180/pi                      # N·m/deg → N·m/rad
+tau = K*(φ2 - φ1) + c*(φ2' - φ1')
+coordinates x1, y1, φ1, x2, y2, φ2
+mass m1, m1, J1, m2, m2, J2
+force y1 = -m1*g
+force y2 = -m2*g
+force φ1 = tau
+force φ2 = -tau
+constraint hinge1x: x1 - L1/2*cos(φ1) = 0
+constraint hinge1y: y1 - L1/2*sin(φ1) = 0
+constraint hinge2x: x1 + L1/2*cos(φ1) = x2 - L2/2*cos(φ2)
+constraint hinge2y: y1 + L1/2*sin(φ1) = y2 - L2/2*sin(φ2)
+x1(0) = L1/2, y1(0) = 0, φ1(0) = 0
+x2(0) = L1 + L2/2, y2(0) = 0, φ2(0) = 0
+";
+
+/// A Grashof crank-rocker four-bar (ground d = 1, crank a = 0.3, coupler b = 0.9,
+/// rocker c = 0.7: s + l = 1.3 ≤ p + q = 1.6, the shortest link a crank), swinging
+/// under gravity from an approximate pose that the start makes consistent.
+pub const FOUR_BAR: &str = "\
+param a = 0.3, b = 0.9, c = 0.7, d = 1, m = 1, g = 9.81
+coordinates x1, y1, φ1, x2, y2, φ2, x3, y3, φ3
+mass m*a, m*a, m*a^3/12, m*b, m*b, m*b^3/12, m*c, m*c, m*c^3/12
+force y1 = -m*a*g
+force y2 = -m*b*g
+force y3 = -m*c*g
+constraint O2x: x1 - a/2*cos(φ1) = 0
+constraint O2y: y1 - a/2*sin(φ1) = 0
+constraint Ax: x1 + a/2*cos(φ1) = x2 - b/2*cos(φ2)
+constraint Ay: y1 + a/2*sin(φ1) = y2 - b/2*sin(φ2)
+constraint Bx: x2 + b/2*cos(φ2) = x3 + c/2*cos(φ3)
+constraint By: y2 + b/2*sin(φ2) = y3 + c/2*sin(φ3)
+constraint O4x: x3 - c/2*cos(φ3) = d
+constraint O4y: y3 - c/2*sin(φ3) = 0
+x1(0) = 0, y1(0) = 0.15, φ1(0) = 1.5708
+x2(0) = 0.41, y2(0) = 0.49, φ2(0) = 0.43
+x3(0) = 0.91, y3(0) = 0.34, φ3(0) = 1.83
+φ1'(0) = 6
+output energy = 0.5*m*a*(x1'^2 + y1'^2) + 0.5*m*a^3/12*φ1'^2 + 0.5*m*b*(x2'^2 + y2'^2) + 0.5*m*b^3/12*φ2'^2 + 0.5*m*c*(x3'^2 + y3'^2) + 0.5*m*c^3/12*φ3'^2 + m*g*(a*y1 + b*y2 + c*y3)
+";
+
+/// An N-link pendulum chain written once for every link (an indexed family).
+pub const CHAIN: &str = "\
+param N = 5, L = 0.5, m = 1, g = 9.81
+coordinates x[i], y[i], φ[i] for i = 1..N
+mass m, m, m*L^2/12 for i = 1..N
+force y[i] = -m*g for i = 1..N
+constraint top_x: x[1] - L/2*cos(φ[1]) = 0
+constraint top_y: y[1] - L/2*sin(φ[1]) = 0
+constraint hinge_x[i]: x[i] - L/2*cos(φ[i]) = x[i-1] + L/2*cos(φ[i-1]) for i = 2..N
+constraint hinge_y[i]: y[i] - L/2*sin(φ[i]) = y[i-1] + L/2*sin(φ[i-1]) for i = 2..N
+x[i](0) = (i - 0.5)*L for i = 1..N
+y[i](0) = 0 for i = 1..N
+φ[i](0) = 0 for i = 1..N
+output energy = sum(0.5*m*(x[i]'^2 + y[i]'^2) + m*L^2/24*φ[i]'^2 + m*g*y[i] for i = 1..N)
+";
