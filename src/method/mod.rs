@@ -24,7 +24,7 @@
 //! line: its info is computed from the spec's tableau ([`resolve`]).
 
 pub mod ab3;
-mod adams;
+pub mod adams;
 pub mod am_pece;
 pub mod backward_euler;
 pub mod bdf2;
@@ -39,6 +39,7 @@ mod hermite;
 mod heun;
 pub(crate) mod history;
 mod implicit;
+pub mod implicit_midpoint;
 pub mod llm;
 pub mod midpoint2;
 pub mod newton;
@@ -49,6 +50,7 @@ pub mod ros4;
 pub mod ros4_t2;
 mod rosenbrock;
 pub mod slowfast;
+pub mod verlet;
 pub mod w2;
 
 pub use explicit_rk::{Coefficients, ExplicitRk, OwnedTableau, Tableau};
@@ -193,6 +195,7 @@ pub const REGISTRY: &[MethodEntry] = &[
     euler::ENTRY,
     heun::ENTRY,
     midpoint2::ENTRY,
+    verlet::ENTRY,
     rk4::ENTRY,
     bs23::ENTRY,
     dp45::ENTRY,
@@ -200,6 +203,7 @@ pub const REGISTRY: &[MethodEntry] = &[
     am_pece::ENTRY,
     backward_euler::ENTRY,
     bdf2::ENTRY,
+    implicit_midpoint::ENTRY,
     ros4::ENTRY,
     ros4_t2::ENTRY,
     w2::ENTRY,

@@ -81,6 +81,10 @@ pub enum Xi {
     /// Any value ≥ 0 computed point by point, e.g. ρ(M(ξ)) of an amplification
     /// matrix; a NaN is drawn as +∞.
     Function(fn(Complex<f64>) -> f64),
+    /// The largest root modulus of det(ζI − M(ξ)) for a real amplification matrix M of
+    /// size ≤ 3 (coefficients ascending, a smaller M padded with roots 0): a method whose
+    /// step carries more than y, e.g. an acceleration from the step before.
+    Characteristic(fn(Complex<f64>) -> [f64; 4]),
     /// The slow/fast scheme's ρ(M(ξ; α, β)), α and β from the request
     /// (`crate::stability::slowfast`).
     SlowFast,

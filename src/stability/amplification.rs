@@ -46,10 +46,16 @@ pub enum Amplification {
     /// A value computed point by point (ρ(M(ξ)) of an amplification matrix, e.g.
     /// midpoint2 on q'' + 2βωq' + ω²q = 0); NaN is drawn as +∞.
     Function(fn(C) -> f64),
+    /// ρ(M(ξ)) as the largest root modulus of det(ζI − M(ξ)) (coefficients ascending).
+    Characteristic(fn(C) -> [f64; 4]),
     /// ρ(M(ξ; α, β)) of the slow/fast scheme.
     SlowFast(SlowFast),
     /// Largest root modulus of a characteristic polynomial.
     Multistep(CharPoly),
+    /// |R(ξ)e^{−ξ}| of a rational R: its order star (Wanner, Hairer & Nørsett 1978;
+    /// Hairer & Wanner, Solving ODEs II, §IV.4), where the value is > 1 against < 1.
+    /// Near 0, R(ξ)e^{−ξ} = 1 + Cξ^{p+1} + …, so 2(p + 1) sectors meet at the origin.
+    OrderStar(Rational),
 }
 
 fn rows(a: &[&[f64]]) -> Vec<Vec<f64>> {
@@ -60,6 +66,31 @@ impl Amplification {
     /// The amplification of `spec.method` (with α, β or a tableau where they apply),
     /// from the method's registry entry (`crate::method::Xi`).
     pub fn from_spec(spec: &StabilitySpec) -> Result<Self, OdeError> {
+        let amp = Self::region_of(spec)?;
+        match spec.mode.as_deref() {
+            None | Some("region") => Ok(amp),
+            Some("order-star") => match amp {
+                Amplification::Rational(r) => Ok(Amplification::OrderStar(r)),
+                _ => Err(OdeError::BadSpec {
+                    message: format!(
+                        "an order star compares a rational stability function R(ξ) with \
+                         e^ξ; \"{}\" has none (it is a multistep method, an amplification \
+                         matrix or exact on y' = λy): pick a Runge–Kutta or Rosenbrock \
+                         method",
+                        spec.method
+                    ),
+                }),
+            },
+            Some(other) => Err(OdeError::BadSpec {
+                message: format!(
+                    "mode \"{other}\" is not a map mode: use \"region\" or \"order-star\""
+                ),
+            }),
+        }
+    }
+
+    /// The amplification whose region the map shows (`mode: "region"`).
+    fn region_of(spec: &StabilitySpec) -> Result<Self, OdeError> {
         let id = spec.method.as_str();
         let unknown = || OdeError::UnknownMethod {
             id: id.to_string(),
@@ -111,6 +142,7 @@ impl Amplification {
             Xi::Multistep(p) => Amplification::Multistep(p),
             Xi::Exp => Amplification::Exp,
             Xi::Function(f) => Amplification::Function(f),
+            Xi::Characteristic(f) => Amplification::Characteristic(f),
             Xi::SlowFast => {
                 let alpha = crate::error::finite(spec.alpha.unwrap_or(DEFAULT_ALPHA), "alpha")?;
                 let beta = crate::error::finite(spec.beta.unwrap_or(DEFAULT_BETA), "beta")?;
@@ -134,8 +166,28 @@ impl Amplification {
                     v
                 }
             }
+            Amplification::Characteristic(f) => {
+                let c = f(xi).map(|v| C::new(v, 0.0));
+                let v = super::roots::max_root_modulus(&c);
+                if v.is_nan() {
+                    f64::INFINITY
+                } else {
+                    v
+                }
+            }
             Amplification::SlowFast(sf) => sf.spectral_radius(xi),
             Amplification::Multistep(p) => p.max_root(xi),
+            Amplification::OrderStar(r) => {
+                let (m, e) = (r.modulus(xi), crate::math::exp(-xi.re));
+                let v = m * e;
+                if !v.is_nan() {
+                    v
+                } else if m == 0.0 {
+                    0.0
+                } else {
+                    f64::INFINITY
+                }
+            }
         }
     }
 

@@ -114,6 +114,10 @@ pub fn left_half_plane_stable(value: &dyn Fn(C) -> f64) -> bool {
 
 /// The facts of an amplification.
 pub fn facts_of(amp: &Amplification) -> StabilityFacts {
+    // An order star's facts are those of its method's region.
+    if let Amplification::OrderStar(r) = amp {
+        return facts_of(&Amplification::Rational(r.clone()));
+    }
     let value = |z: C| amp.value(z);
     let real_intercept = boundary_along(&value, C::new(-1.0, 0.0)).map(|t| -t);
     let imag_extent = boundary_along(&value, C::new(0.0, 1.0));

@@ -2,10 +2,11 @@
 //! eq. 7.10), z = ξ = hλ, for the stability lab's ξ-plane view.
 //!
 //! - `amplification.rs`: per method, the value at ξ (|R|, ρ(M) or the largest root
-//!   modulus), built from the method's own coefficients;
-//!   `rational.rs` (R = N/D of a tableau, incl. Rosenbrock/W via `rosenbrock.rs`),
-//!   `midpoint2.rs`, `slowfast.rs` (amplification matrices), `multistep.rs` and
-//!   `roots.rs` (characteristic polynomials);
+//!   modulus), built from its registry entry (`crate::method::Xi`), which points at the
+//!   method's own coefficients or function: R = N/D of a tableau
+//!   (`crate::tableau::rational`, Rosenbrock/W via `rosenbrock.rs`), `slowfast.rs`
+//!   (its amplification matrix), `multistep.rs` and `roots.rs` (characteristic
+//!   polynomials); with `mode: "order-star"`, |R(ξ)e^{−ξ}| instead (order stars);
 //! - `map.rs`: the value on a grid; `contour.rs`: the boundary value = 1 as polylines;
 //!   `facts.rs`: intercepts, extents, A- and L-stability by root refinement;
 //! - `spec.rs`: the request and its checks; `rk.rs`: R(z) of a `const` explicit tableau

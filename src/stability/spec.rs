@@ -25,7 +25,7 @@ pub use crate::tableau::TableauSpec;
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StabilitySpec {
-    /// A method id (see [`super::amplification::IDS`]) or `"custom"` with `tableau`.
+    /// A method id (see [`super::amplification::ids`]) or `"custom"` with `tableau`.
     pub method: String,
     /// [a, b]: the Re ξ range (map only).
     #[serde(default)]
@@ -45,6 +45,11 @@ pub struct StabilitySpec {
     pub beta: Option<f64>,
     #[serde(default)]
     pub tableau: Option<TableauSpec>,
+    /// What the map shows: `"region"` (the default: |R(ξ)|, the region of absolute
+    /// stability where it is ≤ 1) or `"order-star"` (|R(ξ)e^{−ξ}| against 1, for a method
+    /// with a rational R; Hairer & Wanner, Solving ODEs II, §IV.4).
+    #[serde(default)]
+    pub mode: Option<String>,
 }
 
 /// A checked grid: Re ξ = a + ix(b − a)/(nx − 1), Im ξ = c + iy(d − c)/(ny − 1).

@@ -5,6 +5,7 @@ mod facts;
 mod map;
 mod midpoint2;
 mod multistep;
+mod order_star;
 mod rational;
 mod rk;
 mod slowfast;

@@ -64,6 +64,7 @@ fn timing_of_a_1024_squared_map() {
             alpha,
             beta,
             tableau: None,
+            mode: None,
         };
         let t = std::time::Instant::now();
         let v = stability_map(&s).unwrap();
@@ -160,6 +161,7 @@ fn mirrored_rows_equal_direct_evaluation() {
             alpha,
             beta,
             tableau: None,
+            mode: None,
         };
         assert_map_is_pointwise(&s);
     }
@@ -192,6 +194,7 @@ fn fast_map_rows_equal_pointwise_values_on_asymmetric_windows() {
             alpha,
             beta,
             tableau: None,
+            mode: None,
         };
         assert_map_is_pointwise(&s);
     }

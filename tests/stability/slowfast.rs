@@ -170,6 +170,7 @@ fn map(method: &str, alpha: Option<f64>, beta: Option<f64>, grid: &Grid) -> Vec<
         alpha,
         beta,
         tableau: None,
+        mode: None,
     })
     .unwrap()
 }

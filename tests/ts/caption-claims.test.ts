@@ -216,6 +216,97 @@ const claims: Claim[] = [
     },
   },
 
+  // Hairer, Lubich & Wanner, Geometric Numerical Integration (2006), §I.1.4, §VI.3, §IX.8.
+  {
+    scenario: 'symplectic-energy',
+    sentence: 'Störmer–Verlet against RK4 (pinned) on the pendulum at h = 0.1 over 2000 s, about 935 periods.',
+    check: () => {
+      const s = settingsOf('symplectic-energy');
+      expect([s.model, s.method, s.h, s.t1]).toEqual(['pendulum', 'verlet', 0.1, 2000]);
+      expect(s.pins?.map((p) => [p.model, p.method, p.h, p.t1])).toEqual([['pendulum', 'rk4', 0.1, 2000]]);
+      // The period from the upward zero crossings of θ.
+      const sol = run(s);
+      const theta = column(sol, 'θ');
+      const up: number[] = [];
+      for (let i = 1; i < theta.length; i++) {
+        if (theta[i - 1] < 0 && theta[i] >= 0) up.push(sol.t[i - 1] + ((sol.t[i] - sol.t[i - 1]) * -theta[i - 1]) / (theta[i] - theta[i - 1]));
+      }
+      const period = (up[up.length - 1] - up[0]) / (up.length - 1);
+      expect(2000 / period).toBeGreaterThan(930);
+      expect(2000 / period).toBeLessThan(940);
+    },
+  },
+  {
+    scenario: 'symplectic-energy',
+    sentence: "Verlet's energy oscillates but stays within 2.5 % of its start, and its largest error over the last 1000 s is that over the first 1000 s: no drift.",
+    check: () => {
+      const sol = run(settingsOf('symplectic-energy'));
+      const e = sol.outputs.energy;
+      expect(drift(e)).toBeLessThan(0.025);
+      expect(drift(e)).toBeGreaterThan(0.02);
+      const half = sol.t.findIndex((t) => t > 1000);
+      const worst = (a: number, b: number) => drift(Float64Array.from([e[0], ...e.slice(a, b)]));
+      const [first, last] = [worst(1, half), worst(half, e.length)];
+      expect(Math.abs(last - first)).toBeLessThan(1e-3 * first);
+      // It oscillates: down by 2 % and back to within 0.2 % of its start.
+      const low = e.indexOf(Math.min(...e));
+      expect(e[low]).toBeLessThan(0.98 * e[0]);
+      expect(e.slice(low).some((v) => Math.abs(v - e[0]) < 0.002 * e[0])).toBe(true);
+    },
+  },
+  {
+    scenario: 'symplectic-energy',
+    sentence: 'The method is symplectic, so it keeps a modified energy close to the true one.',
+    check: () => {
+      // Symplectic (Hairer, Lubich & Wanner Theorem VI.3.4), and its energy error is the
+      // O(h²) distance to the kept modified energy: a quarter at h/2, bounded at both.
+      expect(methods().find((m) => m.id === 'verlet')?.family).toMatch(/symplectic/);
+      const s = settingsOf('symplectic-energy');
+      const ratio = drift(run(s).outputs.energy) / drift(run({ ...s, h: 0.05 }).outputs.energy);
+      expect(ratio).toBeGreaterThan(3.8);
+      expect(ratio).toBeLessThan(4.2);
+    },
+  },
+  {
+    scenario: 'symplectic-energy',
+    sentence: "RK4 spends four f-evaluations a step to Verlet's one and loses energy steadily: 9 % of it is gone at t = 1000 and 17 % at t = 2000.",
+    check: () => {
+      const s = settingsOf('symplectic-energy');
+      const verlet = run(s);
+      const rk4 = run({ ...s, ...s.pins?.[0] });
+      expect(rk4.stats.nfev).toBe(4 * rk4.stats.nsteps);
+      expect(verlet.stats.nfev).toBe(verlet.stats.nsteps + 1);
+      const e = rk4.outputs.energy;
+      // Steadily: the largest energy of each 100 s is below the one before.
+      const peaks = Array.from({ length: 20 }, (_, k) => e.filter((_, i) => rk4.t[i] >= 100 * k && rk4.t[i] < 100 * (k + 1)).reduce((m, v) => Math.max(m, v), -Infinity));
+      for (let k = 1; k < peaks.length; k++) expect(peaks[k]).toBeLessThan(peaks[k - 1]);
+      const at = (t: number) => 1 - e[rk4.t.findIndex((x) => x >= t - 1e-9)] / e[0];
+      expect(at(1000)).toBeGreaterThan(0.085);
+      expect(at(1000)).toBeLessThan(0.095);
+      expect(at(2000)).toBeGreaterThan(0.165);
+      expect(at(2000)).toBeLessThan(0.175);
+    },
+  },
+  {
+    scenario: 'symplectic-energy',
+    sentence: "Try: halve h — Verlet's band narrows fourfold (order 2) and RK4's loss about 30-fold, but RK4's loss still grows with t.",
+    check: () => {
+      const s = settingsOf('symplectic-energy');
+      const half = { ...s, h: 0.05 };
+      const band = drift(run(s).outputs.energy) / drift(run(half).outputs.energy);
+      expect(band).toBeCloseTo(4, 1);
+      const rk4 = run({ ...s, ...s.pins?.[0] });
+      const rk4Half = run({ ...half, ...s.pins?.[0], h: 0.05 });
+      const loss = (sol: Solution) => 1 - sol.outputs.energy[sol.outputs.energy.length - 1] / sol.outputs.energy[0];
+      expect(loss(rk4) / loss(rk4Half)).toBeGreaterThan(27);
+      expect(loss(rk4) / loss(rk4Half)).toBeLessThan(33);
+      const e = rk4Half.outputs.energy;
+      const mid = rk4Half.t.findIndex((t) => t >= 1000);
+      expect(e[e.length - 1]).toBeLessThan(e[mid]);
+      expect(e[mid]).toBeLessThan(e[0]);
+    },
+  },
+
   // Schwab & Delhaes §7.3, Figs. 7.7–7.9.
   {
     scenario: 'rk4-region',
