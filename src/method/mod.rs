@@ -20,6 +20,7 @@ mod dp45;
 mod euler;
 mod explicit_rk;
 mod fixed_rk;
+pub mod generalized_alpha;
 mod hermite;
 mod heun;
 pub(crate) mod history;
@@ -29,6 +30,7 @@ mod implicit;
 pub mod llm;
 mod midpoint2;
 pub mod newton;
+pub mod params;
 pub mod radau5;
 mod rk4;
 pub mod ros4;
@@ -41,6 +43,7 @@ pub use explicit_rk::{Coefficients, ExplicitRk, OwnedTableau, Tableau};
 pub use fixed_rk::{FixedPair, FixedRk, FixedTableau};
 pub use hermite::hermite_cubic;
 pub use midpoint2::Midpoint2;
+pub use params::MethodParams;
 pub use rosenbrock::{Rosenbrock, RosenbrockTableau};
 
 use crate::error::OdeError;
@@ -97,6 +100,8 @@ pub struct MethodOptions {
     /// Method `"custom"`: the user's checked tableau and the method it defines (see
     /// [`resolve`]).
     pub custom: Option<(MethodInfo, crate::tableau::ButcherTableau)>,
+    /// The spec's `methodParams` (generalized-α's ρ∞, HHT's α, Newmark's β and γ).
+    pub params: Option<MethodParams>,
 }
 
 /// One step of a method: advances y(t) to y(t + h).
@@ -191,6 +196,9 @@ pub const CATALOG: &[&MethodInfo] = &[
     &radau5::INFO,
     &llm::INFO,
     &slowfast::INFO,
+    &generalized_alpha::GENERALIZED_ALPHA,
+    &generalized_alpha::HHT_ALPHA,
+    &generalized_alpha::NEWMARK,
 ];
 
 /// The explicit RK tableaux, for the stability analysis and consistency tests.
@@ -335,6 +343,30 @@ fn implicit_stepper(
     })
 }
 
+/// Generalized-α, HHT-α or Newmark with the spec's parameters.
+#[cfg(feature = "full")]
+fn structural_stepper(
+    id: &str,
+    dim: usize,
+    options: &MethodOptions,
+) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(generalized_alpha::GeneralizedAlpha::create(
+        id,
+        dim,
+        options.params.as_ref(),
+        options.jacobian,
+    )?))
+}
+
+/// The first-load build leaves out the structural-dynamics methods (cargo feature
+/// `full`): no first plot uses them.
+#[cfg(not(feature = "full"))]
+fn structural_stepper(_: &str, _: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Err(OdeError::NotInThisBuild {
+        what: "the structural-dynamics methods (generalized-alpha, hht-alpha, newmark)",
+    })
+}
+
 /// A stepper for method `id` on a system of dimension `dim`, with default options
 /// (analytic Jacobian, the model's partition).
 pub fn create(id: &str, dim: usize) -> Result<Box<dyn Stepper>, OdeError> {
@@ -355,6 +387,17 @@ pub fn create_with(
         return Ok(custom::create(info.clone(), tab, dim, options.jacobian));
     }
     let info = info(id)?;
+    if options.params.is_some() && !params::TAKE_PARAMS.contains(&id) {
+        return Err(OdeError::BadSpec {
+            message: format!(
+                "methodParams are read by {} only, not by method \"{id}\"",
+                params::TAKE_PARAMS.join(", ")
+            ),
+        });
+    }
+    if generalized_alpha::info_of(id).is_some() {
+        return structural_stepper(id, dim, options);
+    }
     if id == midpoint2::INFO.id {
         return Ok(Box::new(Midpoint2::new(dim)));
     }

@@ -106,6 +106,10 @@ export interface SolveSpec {
   jacobianScale?: number;
   /** Indices of the fast states for "slowfast" (default: ModelInfo.fast). */
   fast?: number[];
+  /** generalized-alpha: { rhoInf } (ρ∞ in [0, 1], default 0.9); hht-alpha: { alpha }
+   *  (in [−1/3, 0], default −0.1) or { rhoInf } (in [1/2, 1]); newmark: { beta, gamma }
+   *  (γ ≥ 1/2, default 1/2; β ≥ 0, default (γ + 1/2)²/4). Other methods take none. */
+  methodParams?: MethodParams;
   /** method "custom" only: your own explicit tableau. Adaptive (error estimate
    *  b − bHat, order from `analyzeTableau`) when it has bHat, fixed step otherwise. */
   tableau?: TableauSpec;
@@ -130,6 +134,14 @@ export interface SolveSpec {
   /** Record every attempted step (default false): Solution.inspect. Runs without it
    *  record nothing extra. */
   inspect?: boolean;
+}
+/** The parameters of the structural-dynamics methods (Chung & Hulbert 1993; Hilber,
+ *  Hughes & Taylor 1977; Newmark 1959). */
+export interface MethodParams {
+  rhoInf?: number;
+  alpha?: number;
+  beta?: number;
+  gamma?: number;
 }
 /** Work counters of a run. */
 export interface Stats {
@@ -249,6 +261,7 @@ impl Request for SolveSpec {
         Nested::object("controller", field_names::<ControllerSpec>),
         TABLEAU,
         Nested::list("events", field_names::<EventSpec>),
+        Nested::object("methodParams", field_names::<crate::method::MethodParams>),
     ];
 }
 impl Request for TableauSpec {}
