@@ -112,6 +112,15 @@ pub struct Coefficients {
     pub gamma: f64,
 }
 
+/// β = ¼(γ + ½)², the smallest β of unconditional stability for this γ, at which the
+/// principal roots meet at ωh → ∞ (Chung & Hulbert 1993 eq. 20). Written from γ + ½
+/// alone, so that (γ + ½)² − 4β is exactly 0 in floating point and the limit
+/// ρ(ωh → ∞) of `crate::stability::structural` comes out to the last bits.
+pub fn optimal_beta(gamma: f64) -> f64 {
+    let s = gamma + 0.5;
+    0.25 * s * s
+}
+
 fn out_of_range(what: &str, value: f64, allowed: &str) -> OdeError {
     OdeError::OutOfRange {
         what: what.into(),
@@ -139,12 +148,12 @@ impl Coefficients {
         }
         let alpha_m = (2.0 * r - 1.0) / (r + 1.0);
         let alpha_f = r / (r + 1.0);
-        let s = 1.0 - alpha_m + alpha_f;
+        let gamma = 0.5 - alpha_m + alpha_f;
         Ok(Coefficients {
             alpha_m,
             alpha_f,
-            gamma: 0.5 - alpha_m + alpha_f,
-            beta: 0.25 * s * s,
+            gamma,
+            beta: optimal_beta(gamma),
         })
     }
 
@@ -159,11 +168,12 @@ impl Coefficients {
                  rule); outside, HHT-α loses unconditional stability or second order",
             ));
         }
+        let gamma = 0.5 - a;
         Ok(Coefficients {
             alpha_m: 0.0,
             alpha_f: -a,
-            gamma: 0.5 - a,
-            beta: 0.25 * (1.0 - a) * (1.0 - a),
+            gamma,
+            beta: optimal_beta(gamma),
         })
     }
 
@@ -249,7 +259,7 @@ impl Coefficients {
             "newmark" => {
                 let gamma = p.gamma.unwrap_or(0.5);
                 // Without β: the smallest unconditionally stable one for this γ.
-                let beta = p.beta.unwrap_or(0.25 * (gamma + 0.5) * (gamma + 0.5));
+                let beta = p.beta.unwrap_or(optimal_beta(gamma));
                 Self::newmark(beta, gamma)
             }
             _ => Err(OdeError::BadSpec {

@@ -9,3 +9,4 @@ mod rational;
 mod rk;
 mod slowfast;
 mod spec;
+mod structural;
