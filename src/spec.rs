@@ -97,7 +97,7 @@ pub struct SolveSpec {
     /// The parameters of `generalized-alpha` ({ rhoInf }), `hht-alpha` ({ alpha } or
     /// { rhoInf }) and `newmark` ({ beta, gamma }); see `crate::method::params`.
     #[serde(default)]
-    pub method_params: Option<crate::method::MethodParams>,
+    pub method_params: Option<crate::method::params::ParamsField>,
     /// Method `"custom"`: your own Butcher tableau (`crate::tableau`).
     #[serde(default)]
     pub tableau: Option<crate::tableau::TableauSpec>,

@@ -232,7 +232,7 @@ impl Integrator {
             jacobian,
             fast,
             custom,
-            params: spec.method_params.clone(),
+            params: spec.method_params.as_ref().cloned(),
         };
         let mut stepper = method::create_with(&spec.method, info.dim, &options)?;
         // A non-native formulation maps the spec's y0 (native layout) itself.

@@ -101,7 +101,7 @@ pub struct MethodOptions {
     /// [`resolve`]).
     pub custom: Option<(MethodInfo, crate::tableau::ButcherTableau)>,
     /// The spec's `methodParams` (generalized-α's ρ∞, HHT's α, Newmark's β and γ).
-    pub params: Option<MethodParams>,
+    pub params: Option<params::ParamsField>,
 }
 
 /// One step of a method: advances y(t) to y(t + h).
@@ -358,12 +358,31 @@ fn structural_stepper(
     )?))
 }
 
+/// `methodParams` given to a method that reads none.
+#[cfg(feature = "full")]
+fn params_refused(id: &str) -> OdeError {
+    OdeError::BadSpec {
+        message: format!(
+            "methodParams are read by {} only, not by method \"{id}\"",
+            params::TAKE_PARAMS.join(", ")
+        ),
+    }
+}
+
+/// The first-load build reads no `methodParams`: the whole engine says what is wrong.
+#[cfg(not(feature = "full"))]
+fn params_refused(_: &str) -> OdeError {
+    OdeError::NotInThisBuild {
+        what: "methodParams",
+    }
+}
+
 /// The first-load build leaves out the structural-dynamics methods (cargo feature
 /// `full`): no first plot uses them.
 #[cfg(not(feature = "full"))]
 fn structural_stepper(_: &str, _: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
     Err(OdeError::NotInThisBuild {
-        what: "the structural-dynamics methods (generalized-alpha, hht-alpha, newmark)",
+        what: "the generalized-α family",
     })
 }
 
@@ -388,14 +407,9 @@ pub fn create_with(
     }
     let info = info(id)?;
     if options.params.is_some() && !params::TAKE_PARAMS.contains(&id) {
-        return Err(OdeError::BadSpec {
-            message: format!(
-                "methodParams are read by {} only, not by method \"{id}\"",
-                params::TAKE_PARAMS.join(", ")
-            ),
-        });
+        return Err(params_refused(id));
     }
-    if generalized_alpha::info_of(id).is_some() {
+    if params::TAKE_PARAMS.contains(&id) {
         return structural_stepper(id, dim, options);
     }
     if id == midpoint2::INFO.id {

@@ -24,5 +24,15 @@ pub struct MethodParams {
     pub gamma: Option<f64>,
 }
 
+/// What a spec's `methodParams` holds in this build: the checked [`MethodParams`] in
+/// the whole engine; in the first-load build (no `full`), which runs none of these
+/// methods, any value, kept only to be handed on (`crate::method::create_with` answers
+/// not-in-this-build and the worker re-reads the spec in the whole engine), so that
+/// the run package carries no reader for it.
+#[cfg(feature = "full")]
+pub type ParamsField = MethodParams;
+#[cfg(not(feature = "full"))]
+pub type ParamsField = serde::de::IgnoredAny;
+
 /// The ids of the methods that read `methodParams`.
 pub const TAKE_PARAMS: &[&str] = &["generalized-alpha", "hht-alpha", "newmark"];

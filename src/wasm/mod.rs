@@ -255,13 +255,17 @@ trait Request: DeserializeOwned {
 }
 
 const TABLEAU: Nested = Nested::object("tableau", field_names::<TableauSpec>);
+#[cfg(feature = "full")]
+const METHOD_PARAMS: Nested =
+    Nested::object("methodParams", field_names::<crate::method::MethodParams>);
 
 impl Request for SolveSpec {
     const NESTED: &'static [Nested] = &[
         Nested::object("controller", field_names::<ControllerSpec>),
         TABLEAU,
         Nested::list("events", field_names::<EventSpec>),
-        Nested::object("methodParams", field_names::<crate::method::MethodParams>),
+        #[cfg(feature = "full")]
+        METHOD_PARAMS,
     ];
 }
 impl Request for TableauSpec {}
@@ -272,6 +276,10 @@ impl Request for ConvergenceSpec {
     const NESTED: &'static [Nested] = &[TABLEAU];
 }
 impl Request for SpectrumSpec {}
+#[cfg(feature = "labs")]
+impl Request for crate::stability::structural::StructuralSpec {
+    const NESTED: &'static [Nested] = &[METHOD_PARAMS];
+}
 
 /// Refuses keys of `value` (named `what` in the message) and of its nested objects
 /// that `T` does not declare.
