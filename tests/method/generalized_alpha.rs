@@ -216,3 +216,28 @@ fn runs_a_typed_second_order_system() {
     // h = 0.01, ω ≈ 3: a second-order error of a few 1e-3 at most.
     assert!(err < 5e-3, "error {err}");
 }
+
+/// Every second-order catalogue model runs with each of the three; the others are
+/// refused with a reason, never a panic.
+#[test]
+fn runs_on_every_second_order_model_and_refuses_the_others() {
+    for id in ["generalized-alpha", "hht-alpha", "newmark"] {
+        for info in odelab::model::catalog() {
+            let s = fixed(&info.id, id, 1e-3, info.t0 + 0.05);
+            match odelab::solve(&s) {
+                Ok(sol) => {
+                    assert!(info.second_order, "{id} ran on {}", info.id);
+                    assert!(sol.y.iter().all(|v| v.is_finite()), "{id} on {}", info.id);
+                }
+                Err(e) => {
+                    let m = e.to_string();
+                    assert!(
+                        !info.second_order || m.contains("Newton") || m.contains("constraint"),
+                        "{id} on {}: {m}",
+                        info.id
+                    );
+                }
+            }
+        }
+    }
+}
