@@ -492,7 +492,7 @@ impl Diagnoser<'_> {
     /// The method's amplification, when the stability lab knows it.
     fn amplification(&self) -> Option<Amplification> {
         let id = self.method_id();
-        if !crate::stability::amplification::IDS.contains(&id) || id == "slowfast" {
+        if !crate::stability::amplification::knows(id) || id == "slowfast" {
             return None;
         }
         Amplification::from_spec(&StabilitySpec {

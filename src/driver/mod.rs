@@ -31,10 +31,10 @@ mod stepping;
 
 pub use crate::stats::Stats;
 pub use diagnosis::{Code, Diagnosis, Fix};
-pub use outcome::{Disposition, StepOutcome};
+pub use outcome::{Disposition, StepInfo, StepOutcome};
 pub(crate) use setup::{build_model, initial_state};
 pub use solve::{diagnosis_of, solve, Solution};
-pub use stepping::{Integrator, StepInfo};
+pub use stepping::Integrator;
 
 /// A state component beyond this magnitude (or NaN) counts as a blow-up. It is far
 /// above any physical value, and low enough that squares of it (energies, norms) stay

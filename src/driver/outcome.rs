@@ -3,9 +3,8 @@
 //! page's Animate) and the labs all read this one decision, so the same stop is
 //! reported the same way everywhere.
 
-use super::inspect::Cause;
-use super::stepping::StepInfo;
 use crate::error::OdeError;
+use crate::stats::RejectedByCause;
 
 /// What an error raised inside a step means for the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +68,81 @@ impl StepOutcome {
         match Disposition::of(&e) {
             Disposition::RetrySmaller | Disposition::Stop => Self::Stopped(e),
             Disposition::Fail => Self::Failed(e),
+        }
+    }
+}
+
+/// What one step did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepInfo {
+    /// Time reached.
+    pub t: f64,
+    /// Step size taken (t − t_previous; shorter than the method's step if an event cut it).
+    pub h: f64,
+    /// The normalised error estimate of the step (≤ 1 means within tolerance), for
+    /// methods with an embedded formula.
+    pub err_est: Option<f64>,
+    /// How many events fired at the end of this step (the last entries of
+    /// [`Integrator::events`]).
+    pub new_events: usize,
+}
+
+/// What came of an attempted step: accepted, or why it was not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Cause {
+    Accepted = 0,
+    /// The error estimate failed its test.
+    Error = 1,
+    /// Newton's method failed.
+    Newton = 2,
+    /// An event fell inside the step, which was redone ending there.
+    Event = 3,
+    /// The step size reached the floor 16·eps·|t|.
+    StepFloor = 4,
+    /// A singular matrix, an overflowing exponential, a blow-up.
+    Other = 5,
+}
+
+impl Cause {
+    /// The cause of an attempt that ended in the error `e`, if `e` belongs to a step.
+    pub fn of(e: &OdeError) -> Option<Cause> {
+        Some(match e {
+            OdeError::NewtonFailed { .. } | OdeError::ConstraintNewtonFailed { .. } => {
+                Cause::Newton
+            }
+            OdeError::StepSizeUnderflow { .. } => Cause::StepFloor,
+            OdeError::SingularMatrix { .. }
+            | OdeError::ExpmNotFinite { .. }
+            | OdeError::SingularSaddlePoint { .. }
+            | OdeError::BlewUp { .. } => Cause::Other,
+            _ => return None,
+        })
+    }
+
+    /// The step size of the attempt that ended in `e` (a step error names it).
+    pub fn h_of(e: &OdeError) -> f64 {
+        match e {
+            OdeError::NewtonFailed { h, .. }
+            | OdeError::ConstraintNewtonFailed { h, .. }
+            | OdeError::StepSizeUnderflow { h, .. }
+            | OdeError::SingularMatrix { h, .. }
+            | OdeError::ExpmNotFinite { h, .. }
+            | OdeError::SingularSaddlePoint { h, .. }
+            | OdeError::BlewUp { h, .. } => *h,
+            _ => f64::NAN,
+        }
+    }
+
+    /// Counts one attempt of this cause (accepted ones are not counted).
+    pub fn count(self, into: &mut RejectedByCause) {
+        match self {
+            Cause::Accepted => {}
+            Cause::Error => into.error += 1,
+            Cause::Newton => into.newton += 1,
+            Cause::Event => into.event += 1,
+            Cause::StepFloor => into.step_floor += 1,
+            Cause::Other => into.other += 1,
         }
     }
 }

@@ -2,8 +2,8 @@
 //! step (with its rejections and retries), cut at the earliest event, followed by the
 //! model's after-step work (a constrained formulation's partition check or projection).
 
-use super::inspect::{Cause, StepLog};
-use super::outcome::{Disposition, StepOutcome};
+use super::inspect::StepLog;
+use super::outcome::{Cause, Disposition, StepInfo, StepOutcome};
 use super::BLOW_UP;
 use crate::control::{Controller, ErrorMeasure, ErrorNorm, StepControl, Tolerance};
 use crate::error::OdeError;
@@ -136,21 +136,6 @@ pub struct Integrator {
     pub(super) stats: Stats,
     /// Every attempted step, when the spec asks (`inspect`; `inspect.rs`).
     pub(super) inspector: Option<Box<StepLog>>,
-}
-
-/// What one step did.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct StepInfo {
-    /// Time reached.
-    pub t: f64,
-    /// Step size taken (t − t_previous; shorter than the method's step if an event cut it).
-    pub h: f64,
-    /// The normalised error estimate of the step (≤ 1 means within tolerance), for
-    /// methods with an embedded formula.
-    pub err_est: Option<f64>,
-    /// How many events fired at the end of this step (the last entries of
-    /// [`Integrator::events`]).
-    pub new_events: usize,
 }
 
 impl Integrator {
@@ -594,5 +579,63 @@ impl Integrator {
         self.model
             .exact(self.t0, &self.y0, self.t, &mut out)
             .then_some(out)
+    }
+}
+
+// The step inspector's hooks (`inspect.rs`), called around every attempt.
+impl Integrator {
+    /// An attempt begins: the log counts its work from here.
+    #[inline(always)]
+    pub(super) fn inspect_begin(&mut self) {
+        #[cfg(feature = "full")]
+        if let Some(log) = &mut self.inspector {
+            log.begin(&self.stats);
+        }
+    }
+
+    /// The attempt from `t` came to `outcome`: counted by cause if it did not become a
+    /// step, and logged when inspecting (the whole engine only: the first-load package
+    /// counts nothing here).
+    #[inline(always)]
+    pub(super) fn after_attempt(&mut self, t: f64, outcome: &StepOutcome) {
+        #[cfg(feature = "full")]
+        {
+            let (cause, h, err) = match outcome {
+                StepOutcome::Accepted(info) => {
+                    if let Some(log) = &mut self.inspector {
+                        log.push(t, info.h, info.err_est, Cause::Accepted, &self.stats);
+                    }
+                    return;
+                }
+                StepOutcome::Rejected {
+                    h, cause, err_est, ..
+                } => (*cause, *h, *err_est),
+                StepOutcome::Stopped(e) | StepOutcome::Failed(e) => match Cause::of(e) {
+                    Some(cause) => (cause, Cause::h_of(e), None),
+                    None => return,
+                },
+            };
+            cause.count(&mut self.stats.rejected_by_cause);
+            if let Some(log) = &mut self.inspector {
+                log.push(t, h, err, cause, &self.stats);
+            }
+        }
+        #[cfg(not(feature = "full"))]
+        let _ = (t, outcome);
+    }
+
+    /// The step just attempted by `h` (error norm `err`) has an event inside: it is
+    /// redone, ending there.
+    #[inline(always)]
+    pub(super) fn cut_by_event(&mut self, h: f64, err: Option<f64>) {
+        #[cfg(feature = "full")]
+        {
+            Cause::Event.count(&mut self.stats.rejected_by_cause);
+            if let Some(log) = &mut self.inspector {
+                log.push(self.t, h, err, Cause::Event, &self.stats);
+            }
+        }
+        #[cfg(not(feature = "full"))]
+        let _ = (h, err);
     }
 }

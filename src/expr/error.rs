@@ -2,7 +2,6 @@
 //! turned into the core's [`OdeError::Parse`] with line, column, the source line and a
 //! caret under the offending text. Also the "did you mean" suggestion for misspelt names.
 
-use super::lexer::Span;
 use crate::error::OdeError;
 use std::fmt;
 
@@ -377,4 +376,22 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         }
     }
     best.map(|(_, c)| c.to_string())
+}
+
+/// A half-open byte range `start..end` of the source text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Self { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
 }

@@ -8,25 +8,8 @@
 //! and `;` end statements. Pasted typography is accepted: `−` (U+2212) is a minus and
 //! `×`, `·` are products; `**` is the same as `^`.
 
+pub use super::error::Span;
 use super::error::{ErrorKind, ExprError};
-
-/// A half-open byte range `start..end` of the source text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Self {
-        Self { start, end }
-    }
-
-    /// The smallest span covering both.
-    pub fn to(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
-    }
-}
 
 /// The kinds of token.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,7 +3,9 @@
 //! started by two RK4 steps. One f evaluation per step; real stability interval
 //! [−6/11, 0] (the Sources panel's errata).
 
-use super::MethodInfo;
+use super::adams::{self, Adams, Scheme};
+use super::{CharPoly, MethodEntry, MethodInfo, MethodOptions, Stepper, Xi};
+use crate::error::OdeError;
 
 pub const INFO: MethodInfo = MethodInfo {
     id: "ab3",
@@ -21,3 +23,25 @@ pub const INFO: MethodInfo = MethodInfo {
     l_stable: false,
     partitioned: false,
 };
+
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Multistep(CHAR_POLY),
+};
+
+/// On y' = λy, from the weights the step uses (`adams::AB3`):
+/// ρ(ζ) = ζ³ − ζ², σ(ζ) = (23ζ² − 16ζ + 5)/12, π = ρ − ξσ. Real intercept −6/11
+/// (Schwab & Delhaes §7.8, corrected in the Sources panel's errata).
+pub const CHAR_POLY: CharPoly = CharPoly {
+    coef: &[
+        &[0.0, -adams::AB3[2]],
+        &[0.0, -adams::AB3[1]],
+        &[-1.0, -adams::AB3[0]],
+        &[1.0, 0.0],
+    ],
+};
+
+fn build(dim: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(Adams::new(&INFO, Scheme::Ab3, dim)))
+}

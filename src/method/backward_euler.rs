@@ -2,7 +2,9 @@
 //! Newton's method with an LU of I − hJ (`newton.rs`). R(z) = 1/(1 − z): L-stable.
 //! One step, no start-up. Dense output: cubic Hermite (order 1 is all the step has).
 
-use super::MethodInfo;
+use super::implicit::{Formula, ImplicitStepper};
+use super::{MethodEntry, MethodInfo, MethodOptions, Stepper, Xi};
+use crate::error::OdeError;
 
 pub const INFO: MethodInfo = MethodInfo {
     id: "backward-euler",
@@ -20,3 +22,27 @@ pub const INFO: MethodInfo = MethodInfo {
     l_stable: true,
     partitioned: false,
 };
+
+/// The first-load package leaves the stepper out (`full`): no first plot uses it, and
+/// its Newton iteration (convergence-rate test, refreshed Jacobians) is the size the
+/// run package's budget cannot spare.
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Diagonal(A, B),
+}
+.full();
+
+/// Backward Euler as a one-stage tableau, Schwab & Delhaes §7.7: y_{n+1} = y_n + h f(y_{n+1}),
+/// R = 1/(1 − z).
+pub const A: &[&[f64]] = &[&[1.0]];
+pub const B: &[f64] = &[1.0];
+
+fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(ImplicitStepper::new(
+        &INFO,
+        Formula::BackwardEuler,
+        dim,
+        options.jacobian,
+    )))
+}

@@ -9,7 +9,9 @@
 //! error enters once, so the global order stays 2. Needs equal steps, so it runs on
 //! the fixed grid only.
 
-use super::MethodInfo;
+use super::implicit::{Formula, ImplicitStepper};
+use super::{CharPoly, MethodEntry, MethodInfo, MethodOptions, Stepper, Xi};
+use crate::error::OdeError;
 
 pub const INFO: MethodInfo = MethodInfo {
     id: "bdf2",
@@ -27,3 +29,26 @@ pub const INFO: MethodInfo = MethodInfo {
     l_stable: true,
     partitioned: false,
 };
+
+/// Whole engine only (`full`), like backward Euler, whose Newton iteration it shares.
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Multistep(CHAR_POLY),
+}
+.full();
+
+/// y_{n+1} − (4/3) y_n + (1/3) y_{n−1} = (2/3) h f_{n+1} (the step of `implicit.rs`):
+/// ρ = ζ² − (4/3)ζ + 1/3, σ = (2/3) ζ². A-stable (the Sources panel's errata).
+pub const CHAR_POLY: CharPoly = CharPoly {
+    coef: &[&[1.0 / 3.0, 0.0], &[-4.0 / 3.0, 0.0], &[1.0, -2.0 / 3.0]],
+};
+
+fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(ImplicitStepper::new(
+        &INFO,
+        Formula::Bdf2,
+        dim,
+        options.jacobian,
+    )))
+}

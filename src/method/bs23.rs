@@ -6,7 +6,10 @@
 //! Butcher array and the listing in the same pages have (2, 3, 4)/9, which is right
 //! (the Sources panel's errata, "the RK3 (ODE23) update"): the `b` below uses it.
 
-use super::{FixedPair, FixedTableau, MethodInfo, Tableau};
+use super::{
+    FixedPair, FixedRk, FixedTableau, MethodEntry, MethodInfo, MethodOptions, Stepper, Tableau, Xi,
+};
+use crate::error::OdeError;
 
 /// Schwab & Delhaes, ode23 listing: A = [1/2; 3/4; 1], B columns (1/2), (0, 3/4), (2/9, 1/3, 4/9);
 /// the fourth stage is f(t_{n+1}, y_{n+1}) (FSAL). Update weights corrected per
@@ -56,3 +59,15 @@ pub const INFO: MethodInfo = MethodInfo {
     l_stable: false,
     partitioned: false,
 };
+
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Explicit(&TABLEAU),
+};
+
+/// The compile-time specialised step of an FSAL pair with an interpolant (the same
+/// bits as the generic loop, see `fixed_rk.rs`).
+fn build(dim: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(FixedRk::<Bs23, 4, 3>::new(&INFO, dim)))
+}

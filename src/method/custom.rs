@@ -10,7 +10,7 @@
 
 use super::dirk::Dirk;
 use super::explicit_rk::{ExplicitRk, OwnedTableau};
-use super::{MethodInfo, Stepper};
+use super::{MethodInfo, MethodOptions, Stepper};
 use crate::error::OdeError;
 use crate::jacobian::JacobianOptions;
 use crate::tableau::{analyze, ButcherTableau, TableauSpec};
@@ -19,8 +19,22 @@ use std::borrow::Cow;
 /// The method id of a user's tableau.
 pub const ID: &str = "custom";
 
+/// Whether this build reads a user's tableau: only the whole engine (cargo feature
+/// `full`) does, since checking and analysing it is the tableau lab's code. Without it
+/// the branches below are dead and that code is not linked.
+const HERE: bool = cfg!(feature = "full");
+
+fn not_here() -> OdeError {
+    OdeError::NotInThisBuild {
+        what: "method \"custom\" (your own tableau)",
+    }
+}
+
 /// Checks a spec's tableau for `solve` and describes the method it defines.
 pub fn resolve(spec: Option<&TableauSpec>) -> Result<(MethodInfo, ButcherTableau), OdeError> {
+    if !HERE {
+        return Err(not_here());
+    }
     let spec = spec.ok_or_else(|| OdeError::BadSpec {
         message: "method \"custom\" needs a tableau { a, b, c?, bHat? }".into(),
     })?;
@@ -59,6 +73,17 @@ pub fn resolve(spec: Option<&TableauSpec>) -> Result<(MethodInfo, ButcherTableau
         partitioned: false,
     };
     Ok((info, tab))
+}
+
+/// The stepper of the checked tableau in `options.custom` ([`resolve`]'s).
+pub fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    if !HERE {
+        return Err(not_here());
+    }
+    let (info, tab) = options.custom.as_ref().ok_or_else(|| OdeError::BadSpec {
+        message: "method \"custom\" needs a tableau { a, b, c?, bHat? }".into(),
+    })?;
+    Ok(create(info.clone(), tab, dim, options.jacobian))
 }
 
 /// The stepper of a checked tableau: explicit RK, or DIRK with Newton (J from `jac`).

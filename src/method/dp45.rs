@@ -3,7 +3,10 @@
 //! extrapolation), fourth-order embedded estimate, FSAL: six evaluations per step.
 //! the Sources panel's errata confirms the printed tableau and error vector (b − b̂ = E to 1e-17).
 
-use super::{FixedPair, FixedTableau, MethodInfo, Tableau};
+use super::{
+    FixedPair, FixedRk, FixedTableau, MethodEntry, MethodInfo, MethodOptions, Stepper, Tableau, Xi,
+};
+use crate::error::OdeError;
 
 /// Schwab & Delhaes, ode45 listing: A = [1/5; 3/10; 4/5; 8/9; 1; 1] and the columns of B; the
 /// seventh stage is f(t_{n+1}, y_{n+1}) (FSAL), so its row equals b.
@@ -94,3 +97,15 @@ pub const INFO: MethodInfo = MethodInfo {
     l_stable: false,
     partitioned: false,
 };
+
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Explicit(&TABLEAU),
+};
+
+/// The compile-time specialised step of an FSAL pair with an interpolant (the same
+/// bits as the generic loop, see `fixed_rk.rs`).
+fn build(dim: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(FixedRk::<Dp45, 7, 4>::new(&INFO, dim)))
+}

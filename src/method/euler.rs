@@ -2,7 +2,8 @@
 //! Order 1; R(z) = 1 + z, so no part of the imaginary axis but 0 is stable
 //! (Schwab & Delhaes Fig. 7.4): an undamped pendulum gains energy every step (Schwab & Delhaes Fig. 7.5).
 
-use super::{MethodInfo, Tableau};
+use super::{ExplicitRk, MethodEntry, MethodInfo, MethodOptions, Stepper, Tableau, Xi};
+use crate::error::OdeError;
 
 /// Schwab & Delhaes §7.1, "Euler step".
 pub const TABLEAU: Tableau = Tableau {
@@ -30,3 +31,13 @@ pub const INFO: MethodInfo = MethodInfo {
     l_stable: false,
     partitioned: false,
 };
+
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Explicit(&TABLEAU),
+};
+
+fn build(dim: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(ExplicitRk::new(&INFO, &TABLEAU, dim)))
+}

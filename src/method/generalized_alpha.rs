@@ -58,7 +58,7 @@
 
 use super::history::same_time;
 use super::params::MethodParams;
-use super::{MethodInfo, Stepper};
+use super::{MethodEntry, MethodInfo, MethodOptions, Stepper, Xi};
 use crate::error::{NewtonReason, OdeError};
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::Factored;
@@ -97,6 +97,48 @@ pub const HHT_ALPHA: MethodInfo = info(
 );
 /// Order 2 for γ = ½ (the default, average acceleration); γ > ½ is first order.
 pub const NEWMARK: MethodInfo = info("newmark", "Newmark (β, γ)", "Newmark 1959");
+
+/// generalized-α's registry line; `hht_alpha.rs` and `newmark.rs` hold the other two.
+/// The whole engine's only (cargo feature `full`): no first plot uses them. Not drawn
+/// in the ξ-plane: their analysis is the Second-order view's (`crate::stability::structural`).
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &GENERALIZED_ALPHA,
+    build: Some(build),
+    xi: Xi::None,
+}
+.full();
+
+fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    build_family(GENERALIZED_ALPHA.id, dim, options)
+}
+
+/// A stepper of the family's method `id` with the spec's `methodParams`.
+#[cfg(feature = "full")]
+pub(super) fn build_family(
+    id: &str,
+    dim: usize,
+    options: &MethodOptions,
+) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(GeneralizedAlpha::create(
+        id,
+        dim,
+        options.params.as_ref(),
+        options.jacobian,
+    )?))
+}
+
+/// The first-load build has no reader for `methodParams` (its registry lines carry
+/// no builder, see [`MethodEntry::full`]); never called there.
+#[cfg(not(feature = "full"))]
+pub(super) fn build_family(
+    _: &str,
+    _: usize,
+    _: &MethodOptions,
+) -> Result<Box<dyn Stepper>, OdeError> {
+    Err(OdeError::NotInThisBuild {
+        what: "the generalized-α family",
+    })
+}
 
 /// Default ρ∞ of generalized-α: mild damping of the highest frequencies.
 pub const DEFAULT_RHO_INF: f64 = 0.9;

@@ -3,7 +3,8 @@
 //! where it is introduced). Order 2; R(z) = 1 + z + z²/2, so like Euler it is unstable
 //! on the imaginary axis (Schwab & Delhaes Fig. 7.6).
 
-use super::{MethodInfo, Tableau};
+use super::{ExplicitRk, MethodEntry, MethodInfo, MethodOptions, Stepper, Tableau, Xi};
+use crate::error::OdeError;
 
 /// Schwab & Delhaes, the s = 2 Butcher array labelled "Heun" (α = 1/2 of the family
 /// c₂ = a₂₁ = 1/(2α), b = (1 − α, α)).
@@ -32,3 +33,13 @@ pub const INFO: MethodInfo = MethodInfo {
     l_stable: false,
     partitioned: false,
 };
+
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Explicit(&TABLEAU),
+};
+
+fn build(dim: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(ExplicitRk::new(&INFO, &TABLEAU, dim)))
+}

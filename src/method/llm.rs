@@ -46,7 +46,7 @@
 //! (`tests/method/stiff_runs.rs` compares the contact times with dp45's).
 
 use super::history::same_time;
-use super::{MethodInfo, Stepper};
+use super::{MethodEntry, MethodInfo, MethodOptions, Stepper, Xi};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::copy_short;
@@ -217,4 +217,16 @@ impl Stepper for Llm {
         }
         Ok(())
     }
+}
+
+/// Exact on y' = λy: R = e^ξ (Gil, Sanfelice & Nikravesh (LLM) §1 and Fig. 6, with
+/// the Sources panel's errata).
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Exp,
+};
+
+fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(Llm::new(dim, options.jacobian)?))
 }

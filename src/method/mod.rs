@@ -1,18 +1,33 @@
-//! The method catalogue and the one-step abstraction every integrator implements.
+//! The method registry and the one-step abstraction every integrator implements.
 //!
-//! One method per file. A method file holds its coefficients as cited `const`
-//! tables and its [`MethodInfo`]; [`create`] turns an id into a ready stepper.
+//! **One method, one file, one registry line.** A method's file holds its coefficients
+//! as cited `const` tables, its [`MethodInfo`] and its [`MethodEntry`] `ENTRY`: the
+//! info, a builder `fn(dim, &MethodOptions) -> Result<Box<dyn Stepper>, OdeError>`
+//! and its ξ-plane amplification ([`Xi`]: an explicit tableau, a Rosenbrock table, a
+//! characteristic polynomial, a function, …, pointing at the coefficients the stepper
+//! uses). [`REGISTRY`] below lists every `ENTRY`, one line per method, in the order the
+//! page lists them; the driver ([`create_with`], [`info`]), the catalogue
+//! ([`CATALOG`], JS `methods()`) and the stability lab (`crate::stability`) all read
+//! it, so no other file names a method id. To add a method: write `src/method/<id>.rs`
+//! with `INFO`, `ENTRY` and its stepper, declare it below (`mod <id>;`) and add its line
+//! to [`REGISTRY`]. A line ending in `.full()` ([`MethodEntry::full`]) is one whose
+//! stepper only the whole engine (cargo feature `full`) builds: the first-load package
+//! still lists it and draws its ξ-plane, and refuses to run it with
+//! [`OdeError::NotInThisBuild`], so the page re-runs the spec in pkg-labs/.
+//!
 //! Shared machinery has its own file: `explicit_rk.rs` (explicit tableaux),
 //! `fixed_rk.rs` (the same step specialised at compile time for dp45 and bs23),
 //! `rosenbrock.rs` (Rosenbrock/W tables), `newton.rs` + `implicit.rs` (backward Euler,
-//! BDF2), `adams.rs` (AB3, PECE), `history.rs` (multistep history), `hermite.rs`.
-//! `radau5.rs` is self-contained (its transformed Newton iteration is its own).
+//! BDF2), `adams.rs` (AB3, PECE), `history.rs` (multistep history), `hermite.rs`,
+//! `registry.rs` (what an entry holds). `radau5.rs` is self-contained (its transformed
+//! Newton iteration is its own). A user's tableau (`"custom"`, `custom.rs`) is not a
+//! line: its info is computed from the spec's tableau ([`resolve`]).
 
-mod ab3;
+pub mod ab3;
 mod adams;
-mod am_pece;
-mod backward_euler;
-mod bdf2;
+pub mod am_pece;
+pub mod backward_euler;
+pub mod bdf2;
 mod bs23;
 pub mod custom;
 mod dirk;
@@ -23,15 +38,16 @@ mod fixed_rk;
 pub mod generalized_alpha;
 mod hermite;
 mod heun;
+mod hht_alpha;
 pub(crate) mod history;
-// Backward Euler and BDF2 are the whole engine's (see `implicit_stepper`).
-#[cfg(feature = "full")]
 mod implicit;
 pub mod llm;
-mod midpoint2;
+pub mod midpoint2;
+pub mod newmark;
 pub mod newton;
 pub mod params;
 pub mod radau5;
+mod registry;
 mod rk4;
 pub mod ros4;
 pub mod ros4_t2;
@@ -44,6 +60,7 @@ pub use fixed_rk::{FixedPair, FixedRk, FixedTableau};
 pub use hermite::hermite_cubic;
 pub use midpoint2::Midpoint2;
 pub use params::MethodParams;
+pub use registry::{Build, CharPoly, MethodEntry, Xi};
 pub use rosenbrock::{Rosenbrock, RosenbrockTableau};
 
 use crate::error::OdeError;
@@ -178,37 +195,58 @@ pub trait MeasuredStep {
     ) -> Result<f64, OdeError>;
 }
 
-/// All methods, in the order the page lists them.
-pub const CATALOG: &[&MethodInfo] = &[
-    &euler::INFO,
-    &heun::INFO,
-    &midpoint2::INFO,
-    &rk4::INFO,
-    &bs23::INFO,
-    &dp45::INFO,
-    &ab3::INFO,
-    &am_pece::INFO,
-    &backward_euler::INFO,
-    &bdf2::INFO,
-    &ros4::INFO,
-    &ros4_t2::INFO,
-    &w2::INFO,
-    &radau5::INFO,
-    &llm::INFO,
-    &slowfast::INFO,
-    &generalized_alpha::GENERALIZED_ALPHA,
-    &generalized_alpha::HHT_ALPHA,
-    &generalized_alpha::NEWMARK,
+/// Every method, one line each, in the order the page lists them (see the module doc).
+pub const REGISTRY: &[MethodEntry] = &[
+    euler::ENTRY,
+    heun::ENTRY,
+    midpoint2::ENTRY,
+    rk4::ENTRY,
+    bs23::ENTRY,
+    dp45::ENTRY,
+    ab3::ENTRY,
+    am_pece::ENTRY,
+    backward_euler::ENTRY,
+    bdf2::ENTRY,
+    ros4::ENTRY,
+    ros4_t2::ENTRY,
+    w2::ENTRY,
+    radau5::ENTRY,
+    llm::ENTRY,
+    slowfast::ENTRY,
+    generalized_alpha::ENTRY,
+    hht_alpha::ENTRY,
+    newmark::ENTRY,
 ];
 
-/// The explicit RK tableaux, for the stability analysis and consistency tests.
+/// All methods' infos, in the registry's order (JS `methods()`).
+pub const CATALOG: &[&MethodInfo] = &infos::<{ REGISTRY.len() }>();
+
+const fn infos<const N: usize>() -> [&'static MethodInfo; N] {
+    let mut out = [REGISTRY[0].info; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = REGISTRY[i].info;
+        i += 1;
+    }
+    out
+}
+
+/// The registry's line of method `id`.
+pub fn entry(id: &str) -> Result<&'static MethodEntry, OdeError> {
+    REGISTRY
+        .iter()
+        .find(|e| e.info.id == id)
+        .ok_or_else(|| OdeError::UnknownMethod {
+            id: id.to_string(),
+            known: ids(),
+        })
+}
+
+/// The explicit RK tableau method `id` steps with, for the stability analysis and
+/// consistency tests.
 pub fn tableau(id: &str) -> Option<&'static Tableau> {
-    match id {
-        "euler" => Some(&euler::TABLEAU),
-        "heun" => Some(&heun::TABLEAU),
-        "rk4" => Some(&rk4::TABLEAU),
-        "bs23" => Some(&bs23::TABLEAU),
-        "dp45" => Some(&dp45::TABLEAU),
+    match entry(id).ok()?.xi {
+        Xi::Explicit(tab) => Some(tab),
         _ => None,
     }
 }
@@ -220,22 +258,14 @@ pub fn ids() -> Vec<String> {
 
 /// The catalogue entry of method `id`.
 pub fn info(id: &str) -> Result<&'static MethodInfo, OdeError> {
-    CATALOG
-        .iter()
-        .copied()
-        .find(|m| m.id == id)
-        .ok_or_else(|| OdeError::UnknownMethod {
-            id: id.to_string(),
-            known: ids(),
-        })
+    Ok(entry(id)?.info)
 }
 
-/// The Rosenbrock and W-method coefficient tables, for stability analysis and tests.
+/// The Rosenbrock or W-method table of method `id` (ros4-t2: ros4's, the same method),
+/// for stability analysis and tests.
 pub fn rosenbrock_tableau(id: &str) -> Option<&'static RosenbrockTableau> {
-    match id {
-        // ros4-t2 is the same method (Negrut et al. 2003 Table 2 is Table 1 transformed): same R(z).
-        "ros4" | "ros4-t2" => Some(&ros4::TABLEAU),
-        "w2" => Some(&w2::TABLEAU),
+    match entry(id).ok()?.xi {
+        Xi::Rosenbrock(tab) => Some(tab),
         _ => None,
     }
 }
@@ -254,7 +284,7 @@ pub fn resolve(
     OdeError,
 > {
     if id == custom::ID {
-        let (info, tab) = custom_method(tableau)?;
+        let (info, tab) = custom::resolve(tableau)?;
         return Ok((info.clone(), Some((info, tab))));
     }
     if tableau.is_some() {
@@ -265,97 +295,26 @@ pub fn resolve(
     Ok((info(id)?.clone(), None))
 }
 
-/// The user's tableau, checked and analysed (its orders, `crate::tableau`).
-#[cfg(feature = "full")]
-fn custom_method(
-    tableau: Option<&crate::tableau::TableauSpec>,
-) -> Result<(MethodInfo, crate::tableau::ButcherTableau), OdeError> {
-    custom::resolve(tableau)
+/// A stepper for method `id` on a system of dimension `dim`, with default options
+/// (analytic Jacobian, the model's partition).
+pub fn create(id: &str, dim: usize) -> Result<Box<dyn Stepper>, OdeError> {
+    create_with(id, dim, &MethodOptions::default())
 }
 
-/// The first-load build leaves out a user's tableau (cargo feature `full`): reading
-/// and analysing it is the tableau lab's work.
-#[cfg(not(feature = "full"))]
-fn custom_method(
-    _: Option<&crate::tableau::TableauSpec>,
-) -> Result<(MethodInfo, crate::tableau::ButcherTableau), OdeError> {
-    Err(OdeError::NotInThisBuild {
-        what: "method \"custom\" (your own tableau)",
-    })
-}
-
-/// The slow/fast scheme (Gil, Sanfelice & Nikravesh 2013) on the partition of `options.fast`.
-#[cfg(feature = "full")]
-fn slowfast_stepper(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
-    Ok(Box::new(slowfast::SlowFast::new(
-        dim,
-        &options.fast,
-        options.jacobian,
-    )?))
-}
-
-/// The first-load build leaves out the slow/fast scheme (cargo feature `full`): it needs
-/// a slow/fast partition, which few models have, and its stepper is 16 KB of `.wasm`.
-#[cfg(not(feature = "full"))]
-fn slowfast_stepper(_: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
-    Err(OdeError::NotInThisBuild {
-        what: "method \"slowfast\"",
-    })
-}
-
-/// Backward Euler or BDF2 with their Newton iteration.
-#[cfg(feature = "full")]
-fn implicit_stepper(
-    info: &'static MethodInfo,
-    bdf2: bool,
-    dim: usize,
-    options: &MethodOptions,
-) -> Result<Box<dyn Stepper>, OdeError> {
-    let formula = if bdf2 {
-        implicit::Formula::Bdf2
-    } else {
-        implicit::Formula::BackwardEuler
-    };
-    Ok(Box::new(implicit::ImplicitStepper::new(
-        info,
-        formula,
-        dim,
-        options.jacobian,
-    )))
-}
-
-/// The first-load build leaves out backward Euler and BDF2 (cargo feature `full`): no
-/// first plot uses them, and their Newton iteration (convergence-rate test, refreshed
-/// Jacobians) is the size the run package's budget cannot spare.
-#[cfg(not(feature = "full"))]
-fn implicit_stepper(
-    info: &'static MethodInfo,
-    _: bool,
-    _: usize,
-    _: &MethodOptions,
-) -> Result<Box<dyn Stepper>, OdeError> {
-    Err(OdeError::NotInThisBuild {
-        what: if info.id == bdf2::INFO.id {
-            "method \"bdf2\""
-        } else {
-            "method \"backward-euler\""
-        },
-    })
-}
-
-/// Generalized-α, HHT-α or Newmark with the spec's parameters.
-#[cfg(feature = "full")]
-fn structural_stepper(
+/// A stepper for method `id` on a system of dimension `dim`.
+pub fn create_with(
     id: &str,
     dim: usize,
     options: &MethodOptions,
 ) -> Result<Box<dyn Stepper>, OdeError> {
-    Ok(Box::new(generalized_alpha::GeneralizedAlpha::create(
-        id,
-        dim,
-        options.params.as_ref(),
-        options.jacobian,
-    )?))
+    if id == custom::ID {
+        return custom::build(dim, options);
+    }
+    let entry = entry(id)?;
+    if options.params.is_some() && !params::TAKE_PARAMS.contains(&id) {
+        return Err(params_refused(id));
+    }
+    entry.build(dim, options)
 }
 
 /// `methodParams` given to a method that reads none.
@@ -374,86 +333,5 @@ fn params_refused(id: &str) -> OdeError {
 fn params_refused(_: &str) -> OdeError {
     OdeError::NotInThisBuild {
         what: "methodParams",
-    }
-}
-
-/// The first-load build leaves out the structural-dynamics methods (cargo feature
-/// `full`): no first plot uses them.
-#[cfg(not(feature = "full"))]
-fn structural_stepper(_: &str, _: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
-    Err(OdeError::NotInThisBuild {
-        what: "the generalized-α family",
-    })
-}
-
-/// A stepper for method `id` on a system of dimension `dim`, with default options
-/// (analytic Jacobian, the model's partition).
-pub fn create(id: &str, dim: usize) -> Result<Box<dyn Stepper>, OdeError> {
-    create_with(id, dim, &MethodOptions::default())
-}
-
-/// A stepper for method `id` on a system of dimension `dim`.
-pub fn create_with(
-    id: &str,
-    dim: usize,
-    options: &MethodOptions,
-) -> Result<Box<dyn Stepper>, OdeError> {
-    #[cfg(feature = "full")]
-    if id == custom::ID {
-        let (info, tab) = options.custom.as_ref().ok_or_else(|| OdeError::BadSpec {
-            message: "method \"custom\" needs a tableau { a, b, c?, bHat? }".into(),
-        })?;
-        return Ok(custom::create(info.clone(), tab, dim, options.jacobian));
-    }
-    let info = info(id)?;
-    if options.params.is_some() && !params::TAKE_PARAMS.contains(&id) {
-        return Err(params_refused(id));
-    }
-    if params::TAKE_PARAMS.contains(&id) {
-        return structural_stepper(id, dim, options);
-    }
-    if id == midpoint2::INFO.id {
-        return Ok(Box::new(Midpoint2::new(dim)));
-    }
-    if id == backward_euler::INFO.id || id == bdf2::INFO.id {
-        return implicit_stepper(info, id == bdf2::INFO.id, dim, options);
-    }
-    if id == ab3::INFO.id || id == am_pece::INFO.id {
-        let scheme = if id == ab3::INFO.id {
-            adams::Scheme::Ab3
-        } else {
-            adams::Scheme::Pece
-        };
-        return Ok(Box::new(adams::Adams::new(info, scheme, dim)));
-    }
-    if id == slowfast::INFO.id {
-        return slowfast_stepper(dim, options);
-    }
-    if id == llm::INFO.id {
-        return Ok(Box::new(llm::Llm::new(dim, options.jacobian)?));
-    }
-    if id == radau5::INFO.id {
-        return Ok(Box::new(radau5::Radau5::new(dim, options.jacobian)));
-    }
-    if id == ros4_t2::INFO.id {
-        return Ok(Box::new(ros4_t2::Ros4T2::new(dim, options.jacobian)));
-    }
-    if let Some(tab) = rosenbrock_tableau(id) {
-        return Ok(Box::new(Rosenbrock::new(info, tab, dim, options.jacobian)));
-    }
-    // The FSAL pairs with an interpolant run the compile-time specialised step (the same
-    // bits as the generic loop, see fixed_rk.rs).
-    if id == dp45::INFO.id {
-        return Ok(Box::new(FixedRk::<dp45::Dp45, 7, 4>::new(info, dim)));
-    }
-    if id == bs23::INFO.id {
-        return Ok(Box::new(FixedRk::<bs23::Bs23, 4, 3>::new(info, dim)));
-    }
-    match tableau(id) {
-        Some(tab) => Ok(Box::new(ExplicitRk::new(info, tab, dim))),
-        None => Err(OdeError::UnknownMethod {
-            id: id.to_string(),
-            known: ids(),
-        }),
     }
 }

@@ -55,7 +55,7 @@
 // arithmetic); the compiler rounds them to the nearest f64.
 #![allow(clippy::excessive_precision)]
 
-use super::{MethodInfo, Stepper};
+use super::{MethodEntry, MethodInfo, MethodOptions, Stepper, Xi};
 use crate::control::{Predictive, StepControl, Tolerance};
 use crate::error::{NewtonReason, OdeError};
 use crate::jacobian::{JacobianOptions, JacobianProvider};
@@ -760,6 +760,16 @@ impl StepControl for Radau5 {
     fn after_failure(&mut self, h: f64) -> f64 {
         h * self.failure_factor
     }
+}
+
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Full(&[&A[0], &A[1], &A[2]], &B),
+};
+
+fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(Radau5::new(dim, options.jacobian)))
 }
 
 #[cfg(test)]

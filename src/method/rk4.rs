@@ -1,7 +1,8 @@
 //! The classical fourth-order Runge–Kutta method. Schwab & Delhaes §7.3.
 //! R(z) = 1 + z + z²/2 + z³/6 + z⁴/24; stable on the imaginary axis up to |hλ| = 2√2.
 
-use super::{MethodInfo, Tableau};
+use super::{ExplicitRk, MethodEntry, MethodInfo, MethodOptions, Stepper, Tableau, Xi};
+use crate::error::OdeError;
 
 /// Schwab & Delhaes §7.3: k1..k4 at t_n, t_n + h/2, t_n + h/2, t_n + h; weights (1, 2, 2, 1)/6.
 pub const TABLEAU: Tableau = Tableau {
@@ -29,3 +30,13 @@ pub const INFO: MethodInfo = MethodInfo {
     l_stable: false,
     partitioned: false,
 };
+
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Explicit(&TABLEAU),
+};
+
+fn build(dim: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(ExplicitRk::new(&INFO, &TABLEAU, dim)))
+}

@@ -13,7 +13,8 @@
 // against the paper line by line; the compiler rounds them to the nearest f64.
 #![allow(clippy::excessive_precision)]
 
-use super::{MethodInfo, RosenbrockTableau};
+use super::{MethodEntry, MethodInfo, MethodOptions, Rosenbrock, RosenbrockTableau, Stepper, Xi};
+use crate::error::OdeError;
 
 /// Negrut et al. 2003 Table 1 (γ21 sign corrected per the Sources panel's errata).
 pub const TABLEAU: RosenbrockTableau = RosenbrockTableau {
@@ -65,3 +66,18 @@ pub const INFO: MethodInfo = MethodInfo {
     l_stable: true,
     partitioned: false,
 };
+
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Rosenbrock(&TABLEAU),
+};
+
+fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(Rosenbrock::new(
+        &INFO,
+        &TABLEAU,
+        dim,
+        options.jacobian,
+    )))
+}

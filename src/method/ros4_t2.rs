@@ -19,7 +19,7 @@
 #![allow(clippy::excessive_precision)]
 
 use super::hermite::StepEnds;
-use super::{MethodInfo, Stepper};
+use super::{ros4, MethodEntry, MethodInfo, MethodOptions, Stepper, Xi};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linear_solver::StepMatrix;
@@ -201,4 +201,16 @@ impl Stepper for Ros4T2 {
         self.ends.interpolate(sys, theta, out, stats);
         Ok(())
     }
+}
+
+/// Table 2 is Table 1 transformed (Negrut et al. 2003 §2): the same method, so the
+/// same R(z) as ros4's table.
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Rosenbrock(&ros4::TABLEAU),
+};
+
+fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(Ros4T2::new(dim, options.jacobian)))
 }

@@ -30,7 +30,7 @@
 //! Gil, Sanfelice & Nikravesh 2013 Figs. 4–5. Dense output: cubic Hermite on f at both ends.
 
 use super::hermite::StepEnds;
-use super::{MethodInfo, Stepper};
+use super::{MethodEntry, MethodInfo, MethodOptions, Stepper, Xi};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::{fixed, Factored};
@@ -487,4 +487,22 @@ impl Stepper for SlowFast {
         self.ends.interpolate(sys, theta, out, stats);
         Ok(())
     }
+}
+
+/// The first-load package leaves the stepper out (`full`): it needs a slow/fast
+/// partition, which few models have, and it is 16 KB of `.wasm`.
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::SlowFast,
+}
+.full();
+
+/// On the partition of `options.fast`.
+fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(SlowFast::new(
+        dim,
+        &options.fast,
+        options.jacobian,
+    )?))
 }

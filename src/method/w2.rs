@@ -10,7 +10,8 @@
 //! coefficient γ² − 2γ + 1/2 vanishes: L-stable. The embedded ŷ = y_n + k2 is first
 //! order.
 
-use super::{MethodInfo, RosenbrockTableau};
+use super::{MethodEntry, MethodInfo, MethodOptions, Rosenbrock, RosenbrockTableau, Stepper, Xi};
+use crate::error::OdeError;
 
 /// γ = 1 + 1/√2 (Table 3 prints 1.70710678118650).
 const GAMMA: f64 = 1.0 + std::f64::consts::FRAC_1_SQRT_2;
@@ -40,3 +41,18 @@ pub const INFO: MethodInfo = MethodInfo {
     l_stable: true,
     partitioned: false,
 };
+
+pub const ENTRY: MethodEntry = MethodEntry {
+    info: &INFO,
+    build: Some(build),
+    xi: Xi::Rosenbrock(&TABLEAU),
+};
+
+fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
+    Ok(Box::new(Rosenbrock::new(
+        &INFO,
+        &TABLEAU,
+        dim,
+        options.jacobian,
+    )))
+}

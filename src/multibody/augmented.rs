@@ -23,6 +23,7 @@
 //! Δq = −Φ_qᵀ(Φ_qΦ_qᵀ)⁻¹Φ, then q̇ ← q̇ − Φ_qᵀ(Φ_qΦ_qᵀ)⁻¹Φ_q q̇).
 
 use super::mechanism::{Derivatives, Mechanism, Scalar};
+pub(crate) use super::models::dot;
 use super::models::{output_names, write_outputs, Description};
 use super::{ConstraintFailure, ConstraintReport, Stabilization};
 use crate::model::{Model, ModelInfo};
@@ -229,15 +230,6 @@ pub fn build(desc: Description, stab: Stabilization) -> (ModelInfo, Box<dyn Mode
         solves: Cell::new(0),
     };
     (info, Box::new(model))
-}
-
-/// "φ1" → "φ̇1" (combining dot after the coordinate letter).
-pub(crate) fn dot(name: &str) -> String {
-    let mut chars = name.chars();
-    match chars.next() {
-        Some(c) => format!("{c}\u{307}{}", chars.as_str()),
-        None => String::new(),
-    }
 }
 
 impl Augmented {

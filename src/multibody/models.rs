@@ -378,11 +378,7 @@ pub fn output_names(desc: &Description) -> Vec<String> {
     names.push("velocity constraint |Φq q̇|".into());
     let coords = desc.mechanism.coordinate_names();
     names.extend(coords.iter().map(|n| format!("q:{n}")));
-    names.extend(
-        coords
-            .iter()
-            .map(|n| format!("q:{}", super::augmented::dot(n))),
-    );
+    names.extend(coords.iter().map(|n| format!("q:{}", dot(n))));
     names
 }
 
@@ -396,4 +392,13 @@ pub fn write_outputs(desc: &Description, q: &[f64], qd: &[f64], out: &mut [f64])
     let n = q.len();
     out[k + 2..k + 2 + n].copy_from_slice(q);
     out[k + 2 + n..k + 2 + 2 * n].copy_from_slice(qd);
+}
+
+/// "φ1" → "φ̇1" (combining dot after the coordinate letter).
+pub(crate) fn dot(name: &str) -> String {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(c) => format!("{c}\u{307}{}", chars.as_str()),
+        None => String::new(),
+    }
 }

@@ -16,9 +16,9 @@
 //! coefficients), so a row that mirrors an earlier one is copied.
 
 use super::amplification::Amplification;
-use super::rational::shifted;
 use super::spec::{Grid, StabilitySpec};
 use crate::error::OdeError;
+use crate::tableau::rational::shifted;
 use nalgebra::Complex;
 
 type C = Complex<f64>;

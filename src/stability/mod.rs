@@ -18,11 +18,11 @@ pub mod contour;
 pub mod facts;
 mod lanes;
 pub mod map;
-pub mod midpoint2;
 pub mod multistep;
-pub mod rational;
 pub mod rk;
 pub mod roots;
+/// R(z) = N/D of a tableau lives with the tableaux (`crate::tableau::rational`).
+pub use crate::tableau::rational;
 pub mod rosenbrock;
 pub mod slowfast;
 pub mod spec;

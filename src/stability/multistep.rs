@@ -4,31 +4,25 @@
 //! p_j(ξ) = α_j − ξ β_j, i.e. π = ρ(ζ) − ξ σ(ζ); a predictor–corrector in PECE mode
 //! gives p_j of degree 2 in ξ (derived below).
 //!
-//! The methods themselves live in `src/method/`; their coefficients are
-//! repeated here as cited data, named by the method ids.
+//! The polynomials of the catalogue's methods are their registry entries'
+//! (`crate::method::Xi::Multistep`, in each method's file); the constants here are
+//! those under their method ids, and two pairs that are not methods, for comparison.
 
 use super::roots::{max_root_modulus, MAX_DEGREE};
+pub use crate::method::CharPoly;
+use crate::tableau::rational::horner;
 use nalgebra::Complex;
 
 type C = Complex<f64>;
 
-/// A characteristic polynomial π(ζ; ξ) = Σ_j p_j(ξ) ζ^j: `coef[j]` holds the
-/// coefficients of p_j in ascending powers of ξ, j ascending in ζ.
-#[derive(Debug, Clone, Copy)]
-pub struct CharPoly {
-    pub coef: &'static [&'static [f64]],
-}
+/// Adams–Bashforth 3 (`ab3`), Schwab & Delhaes §7.8.
+pub const AB3: CharPoly = crate::method::ab3::CHAR_POLY;
 
-/// Adams–Bashforth 3, Schwab & Delhaes §7.8: y_{n+1} = y_n + h/12 (23 f_n − 16 f_{n−1} + 5 f_{n−2}),
-/// ρ(ζ) = ζ³ − ζ², σ(ζ) = (23ζ² − 16ζ + 5)/12. Real intercept −6/11 (the Sources panel's errata).
-pub const AB3: CharPoly = CharPoly {
-    coef: &[
-        &[0.0, -5.0 / 12.0],
-        &[0.0, 16.0 / 12.0],
-        &[-1.0, -23.0 / 12.0],
-        &[1.0, 0.0],
-    ],
-};
+/// PECE with AB3 and AM4 (`am-pece`), Schwab & Delhaes §7.8.
+pub const AM_PECE: CharPoly = crate::method::am_pece::CHAR_POLY;
+
+/// BDF2 (`bdf2`), Schwab & Delhaes §7.8 (corrected, the Sources panel's errata).
+pub const BDF2: CharPoly = crate::method::bdf2::CHAR_POLY;
 
 /// Adams–Moulton 3 (the implicit corrector alone), Schwab & Delhaes §7.8:
 /// y_{n+1} = y_n + h/12 (5 f_{n+1} + 8 f_n − f_{n−1}); ρ = ζ² − ζ,
@@ -40,32 +34,6 @@ pub const AM3: CharPoly = CharPoly {
         &[0.0, 1.0 / 12.0],
         &[-1.0, -8.0 / 12.0],
         &[1.0, -5.0 / 12.0],
-    ],
-};
-
-/// BDF2, Schwab & Delhaes §7.8 with the Sources panel's errata's correction (+⅓ y_{n−1}, f(t₁, y₁)):
-/// y_{n+1} − (4/3) y_n + (1/3) y_{n−1} = (2/3) h f_{n+1}; ρ = ζ² − (4/3)ζ + 1/3,
-/// σ = (2/3) ζ². A-stable (the Sources panel's errata).
-pub const BDF2: CharPoly = CharPoly {
-    coef: &[&[1.0 / 3.0, 0.0], &[-4.0 / 3.0, 0.0], &[1.0, -2.0 / 3.0]],
-};
-
-/// `am-pece` as implemented in `src/method/am_pece.rs`: Schwab & Delhaes §7.8's PECE,
-/// "predict with A–B order k, correct with A–M order k + 1", with k = 3: predictor AB3
-/// y* = y_n + h(23 f_n − 16 f_{n−1} + 5 f_{n−2})/12, corrector AM4
-/// y_{n+1} = y_n + h(9 f* + 19 f_n − 5 f_{n−1} + f_{n−2})/24 with f* = f(y*), and a
-/// final evaluation at the corrected value. On y' = λy (f_j = λ y_j, z = ξ), substituting
-/// y* into the corrector:
-/// y_{n+1} = (1 + 7z/6 + 23z²/32) y_n − (5z/24 + z²/2) y_{n−1} + (z/24 + 5z²/32) y_{n−2},
-/// so π(ζ; z) = ζ³ − (1 + 7z/6 + 23z²/32)ζ² + (5z/24 + z²/2)ζ − (z/24 + 5z²/32).
-/// Its real interval is far shorter than the implicit AM4's (−3): the corrector is
-/// applied once, not iterated to convergence.
-pub const AM_PECE: CharPoly = CharPoly {
-    coef: &[
-        &[0.0, -1.0 / 24.0, -5.0 / 32.0],
-        &[0.0, 5.0 / 24.0, 0.5],
-        &[-1.0, -7.0 / 6.0, -23.0 / 32.0],
-        &[1.0, 0.0, 0.0],
     ],
 };
 
@@ -86,7 +54,7 @@ impl CharPoly {
     pub fn max_root(&self, xi: C) -> f64 {
         let mut c = [C::new(0.0, 0.0); MAX_DEGREE + 1];
         for (cj, pj) in c.iter_mut().zip(self.coef) {
-            *cj = super::rational::horner(pj, xi);
+            *cj = horner(pj, xi);
         }
         let v = max_root_modulus(&c[..self.coef.len()]);
         if v.is_nan() {

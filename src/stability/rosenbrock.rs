@@ -4,15 +4,19 @@
 //! matrix β = α + Γ (βᵢⱼ = αᵢⱼ + γᵢⱼ, diagonal γ; Negrut et al. 2003 §2, the Sources panel's errata).
 //!
 //! The coefficients are read from the integrators' own `const` tables
-//! (`method::rosenbrock_tableau`: `ros4` is Negrut et al. 2003 Table 1 with the γ21 sign corrected,
+//! (their registry entries, `crate::method::Xi::Rosenbrock`: `ros4` is Negrut et al. 2003 Table 1 with the γ21 sign corrected,
 //! `w2` is Table 3), so the map shows exactly the method that runs.
 
-use crate::method::rosenbrock_tableau;
+use crate::method::{rosenbrock_tableau, RosenbrockTableau};
 
 /// The rows of α + Γ (lower triangular, diagonal γ) and the weights b of the
 /// Rosenbrock/W-method `id`, or `None` if `id` is not one.
 pub fn tableau(id: &str) -> Option<(Vec<Vec<f64>>, Vec<f64>)> {
-    let t = rosenbrock_tableau(id)?;
+    Some(rows(rosenbrock_tableau(id)?))
+}
+
+/// The rows of α + Γ (lower triangular, diagonal γ) and the weights b of table `t`.
+pub fn rows(t: &RosenbrockTableau) -> (Vec<Vec<f64>>, Vec<f64>) {
     let entry = |rows: &[&[f64]], i: usize, j: usize| {
         rows.get(i).and_then(|r| r.get(j)).copied().unwrap_or(0.0)
     };
@@ -29,5 +33,5 @@ pub fn tableau(id: &str) -> Option<(Vec<Vec<f64>>, Vec<f64>)> {
                 .collect()
         })
         .collect();
-    Some((a, t.b.to_vec()))
+    (a, t.b.to_vec())
 }

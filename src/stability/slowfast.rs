@@ -22,8 +22,8 @@
 //! numerical step of eqs. (43)–(47) on eq. (50).
 
 use super::lanes::Lanes;
-use super::rational::shifted;
 use crate::phi::INV_FACT;
+use crate::tableau::rational::shifted;
 use nalgebra::Complex;
 
 type C = Complex<f64>;

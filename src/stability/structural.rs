@@ -121,7 +121,7 @@ pub struct Roots {
 
 /// midpoint2 on (q, h q') without damping: `crate::stability::midpoint2`'s matrix at ξ = iΩ.
 fn midpoint2_matrix(w: f64) -> [[f64; 2]; 2] {
-    super::midpoint2::matrix(C::new(0.0, w))
+    crate::method::midpoint2::matrix(C::new(0.0, w))
 }
 
 /// Störmer–Verlet (velocity form): v_{½} = v − (h/2)ω²q, q' = q + h v_{½},

@@ -6,6 +6,7 @@
 //! - [`entry`]: one entry (a number, "1/6", "(3-sqrt(3))/6") and its value;
 //! - [`spec`]: the tableau as sent ([`TableauSpec`]) and its checks ([`ButcherTableau`]);
 //! - [`conditions`]: the 17 order conditions up to order 5 and the order they give;
+//! - [`rational`]: R(z) = N(z)/D(z) of a tableau as real polynomials, for maps;
 //! - [`stability`]: R(z) as coefficients, text and TeX;
 //! - [`analysis`]: all of it together, `analyzeTableau`.
 
@@ -13,6 +14,7 @@ pub mod analysis;
 pub mod conditions;
 pub mod entry;
 pub mod exact;
+pub mod rational;
 pub mod spec;
 pub mod stability;
 

@@ -4,15 +4,15 @@
 //! Explicit tableaux: R(z) = Σ_{k=0}^{s} γ_k z^k with γ_0 = 1 and γ_k = bᵀA^{k−1}1
 //! (Hairer–Wanner II, §IV.2, eq. (2.9); the Neumann series of 1 + z bᵀ(I − zA)⁻¹1,
 //! finite because A is nilpotent), exact when A and b are fractions. Diagonally
-//! implicit tableaux: R = N/D by the forward substitution of `crate::stability::rational`
+//! implicit tableaux: R = N/D by the forward substitution of `rational.rs`
 //! (the same function the stability map draws), redone here in exact arithmetic when
 //! A and b are fractions (so the implicit midpoint rule prints as (1 + z/2)/(1 − z/2)),
 //! else taken from there in floating point.
 
 use super::exact::Frac;
+use super::rational::Rational;
 use super::spec::ButcherTableau;
 use crate::error::num;
-use crate::stability::rational::Rational;
 use serde::Serialize;
 
 /// R(z) = N(z)/D(z), coefficients in ascending powers of z.
@@ -314,7 +314,7 @@ fn diag_product(diag: &[Frac], range: std::ops::Range<usize>) -> Option<Poly> {
 }
 
 /// N and D of a lower-triangular tableau in exact arithmetic: the forward substitution
-/// g_i = P_i/D_i of `crate::stability::rational`, D_i = Π_{k≤i}(1 − a_kk z),
+/// g_i = P_i/D_i of `rational.rs`, D_i = Π_{k≤i}(1 − a_kk z),
 /// P_i = D_{i−1} + z Σ_{j<i} a_ij P_j Π_{j<k<i}(1 − a_kk z), N = D_s + z Σ b_i P_i D_s/D_i.
 fn exact_rational(a: &[Vec<Frac>], b: &[Frac]) -> Option<(Poly, Poly)> {
     let s = b.len();

@@ -263,7 +263,7 @@ pub fn describe_system(text: &str) -> Result<JsValue, JsValue> {
 /// The ids `stabilityMap` knows (method ids, plus "custom" for a user's tableau).
 #[wasm_bindgen(js_name = stabilityMethods, unchecked_return_type = "string[]")]
 pub fn stability_methods() -> Result<JsValue, JsError> {
-    to_js(stability::amplification::IDS)
+    to_js(&stability::amplification::ids())
 }
 
 fn events_to_js(events: &[EventRecord]) -> Result<JsValue, JsError> {

@@ -3,8 +3,8 @@
 
 use nalgebra::Complex;
 use odelab::method::create;
+use odelab::method::midpoint2::{matrix, spectral_radius};
 use odelab::problem::System;
-use odelab::stability::midpoint2::{matrix, spectral_radius};
 use odelab::Stats;
 
 struct Oscillator {
