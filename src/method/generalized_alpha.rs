@@ -104,9 +104,24 @@ pub const NEWMARK: MethodInfo = info("newmark", "Newmark (β, γ)", "Newmark 195
 pub const ENTRY: MethodEntry = MethodEntry {
     info: &GENERALIZED_ALPHA,
     build: Some(build),
-    xi: Xi::None,
+    xi: XI_GENERALIZED_ALPHA,
 }
 .full();
+
+/// The ξ-plane (at the default parameters) is the whole engine's: the first-load
+/// package, which draws no map, carries none of its code.
+#[cfg(feature = "full")]
+pub(super) const XI_GENERALIZED_ALPHA: Xi = Xi::Function(amplification::xi_generalized_alpha);
+#[cfg(feature = "full")]
+pub(super) const XI_HHT_ALPHA: Xi = Xi::Function(amplification::xi_hht_alpha);
+#[cfg(feature = "full")]
+pub(super) const XI_NEWMARK: Xi = Xi::Function(amplification::xi_newmark);
+#[cfg(not(feature = "full"))]
+pub(super) const XI_GENERALIZED_ALPHA: Xi = Xi::None;
+#[cfg(not(feature = "full"))]
+pub(super) const XI_HHT_ALPHA: Xi = Xi::None;
+#[cfg(not(feature = "full"))]
+pub(super) const XI_NEWMARK: Xi = Xi::None;
 
 fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
     build_family(GENERALIZED_ALPHA.id, dim, options)
@@ -672,5 +687,169 @@ impl Stepper for GeneralizedAlpha {
         self.f[n..].copy_from_slice(&e.acc);
         super::hermite_cubic(theta, self.last_h, &s.y, &f0, &e.y, &self.f, out);
         Ok(())
+    }
+}
+
+/// The family's amplification on the damped oscillator q'' + 2ζω q' + ω²q = 0 and the
+/// roots of a real 3 × 3 matrix: the Second-order view's curves
+/// (`crate::stability::structural`) and the ξ-plane's value at ξ (a point ξ stands for
+/// the oscillator's eigenvalue pair hλ, hλ̄, as for midpoint2: Ω² = |ξ|², 2ζΩ = −2 Re ξ).
+#[cfg(feature = "full")]
+pub mod amplification {
+    use super::{Coefficients, DEFAULT_HHT_ALPHA, DEFAULT_RHO_INF};
+    use crate::math;
+    use nalgebra::Complex;
+
+    /// The roots at one Ω: the spectral radius and, if the principal roots are a complex
+    /// pair, their modulus and argument Ω̄ ∈ (0, π].
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Roots {
+        pub spectral_radius: f64,
+        pub principal: Option<(f64, f64)>,
+    }
+
+    /// The amplification matrix on X = (q, hv, h²a), Ω² = `w2`, c = 2ζΩ = `damping`: from
+    /// (1 − α_m)a' + α_m a = (1 − α_f)f' + α_f f, h²f = −Ω²q − c·hv, and the Newmark
+    /// updates, with D = 1 − α_m + (1 − α_f)(βΩ² + γc),
+    /// row 3 = [−Ω², −α_f c − (1 − α_f)(Ω² + c), −α_m − (1 − α_f)((½ − β)Ω² + (1 − γ)c)]/D,
+    /// row 1 = [1, 1, ½ − β] + β·row 3, row 2 = [0, 1, 1 − γ] + γ·row 3
+    /// (Chung & Hulbert 1993 eq. 11 with v̇_n = f_n, a their acceleration).
+    pub fn matrix(c: &Coefficients, w2: f64, damping: f64) -> [[f64; 3]; 3] {
+        let Coefficients {
+            alpha_m,
+            alpha_f,
+            beta,
+            gamma,
+        } = *c;
+        let d = 1.0 - alpha_m + (1.0 - alpha_f) * (beta * w2 + gamma * damping);
+        let r3 = [
+            -w2 / d,
+            -(alpha_f * damping + (1.0 - alpha_f) * (w2 + damping)) / d,
+            -(alpha_m + (1.0 - alpha_f) * ((0.5 - beta) * w2 + (1.0 - gamma) * damping)) / d,
+        ];
+        [
+            [
+                1.0 + beta * r3[0],
+                1.0 + beta * r3[1],
+                0.5 - beta + beta * r3[2],
+            ],
+            [
+                gamma * r3[0],
+                1.0 + gamma * r3[1],
+                1.0 - gamma + gamma * r3[2],
+            ],
+            r3,
+        ]
+    }
+
+    /// ρ at the ξ-plane point ξ with the method's coefficients; +∞ for NaN.
+    fn at_xi(c: Result<Coefficients, crate::error::OdeError>, xi: Complex<f64>) -> f64 {
+        match c {
+            Ok(c) => {
+                let r = roots_3(matrix(&c, xi.norm_sqr(), -2.0 * xi.re)).spectral_radius;
+                if r.is_nan() {
+                    f64::INFINITY
+                } else {
+                    r
+                }
+            }
+            Err(_) => f64::INFINITY,
+        }
+    }
+
+    /// The ξ-plane of generalized-α at its default ρ∞.
+    pub fn xi_generalized_alpha(xi: Complex<f64>) -> f64 {
+        at_xi(Coefficients::generalized_alpha(DEFAULT_RHO_INF), xi)
+    }
+
+    /// The ξ-plane of HHT-α at its default α.
+    pub fn xi_hht_alpha(xi: Complex<f64>) -> f64 {
+        at_xi(Coefficients::hht(DEFAULT_HHT_ALPHA), xi)
+    }
+
+    /// The ξ-plane of Newmark's average acceleration.
+    pub fn xi_newmark(xi: Complex<f64>) -> f64 {
+        at_xi(Coefficients::newmark(0.25, 0.5), xi)
+    }
+
+    /// The roots of λ² − 2·half·λ + det.
+    pub fn quadratic_roots(half: f64, det: f64) -> Roots {
+        let disc = half * half - det;
+        if disc < 0.0 {
+            let modulus = det.sqrt();
+            Roots {
+                spectral_radius: modulus,
+                principal: Some((modulus, math::atan2((-disc).sqrt(), half))),
+            }
+        } else {
+            Roots {
+                spectral_radius: half.abs() + disc.sqrt(),
+                principal: None,
+            }
+        }
+    }
+
+    /// A real root of λ³ + aλ² + bλ + c: Cardano's formula (or the trigonometric form when
+    /// all three are real, the one of largest modulus), polished by Newton's method.
+    pub fn cubic_real_root(a: f64, b: f64, c: f64) -> f64 {
+        let p = b - a * a / 3.0;
+        let q = 2.0 * a * a * a / 27.0 - a * b / 3.0 + c;
+        let disc = 0.25 * q * q + p * p * p / 27.0;
+        let t = if disc >= 0.0 {
+            let sq = disc.sqrt();
+            // The larger term first, the other from the product −p/3 (no cancellation).
+            let u = math::cbrt(-0.5 * q + if q <= 0.0 { sq } else { -sq });
+            if u == 0.0 {
+                0.0
+            } else {
+                u - p / (3.0 * u)
+            }
+        } else {
+            let r = (-p / 3.0).sqrt();
+            let phi = math::acos((-0.5 * q / (r * r * r)).clamp(-1.0, 1.0));
+            let roots = [0.0, 1.0, 2.0]
+                .map(|k| 2.0 * r * math::cos((phi - 2.0 * std::f64::consts::PI * k) / 3.0));
+            roots.into_iter().fold(0.0f64, |m, x| {
+                if (x - a / 3.0).abs() > (m - a / 3.0).abs() {
+                    x
+                } else {
+                    m
+                }
+            })
+        };
+        let mut x = t - a / 3.0;
+        for _ in 0..4 {
+            let f = ((x + a) * x + b) * x + c;
+            let df = (3.0 * x + 2.0 * a) * x + b;
+            if df == 0.0 || !f.is_finite() {
+                break;
+            }
+            let step = f / df;
+            if !step.is_finite() {
+                break;
+            }
+            x -= step;
+        }
+        x
+    }
+
+    /// The roots of a real 3 × 3 matrix: one real root of its characteristic cubic, the
+    /// other two from the deflated quadratic.
+    pub fn roots_3(m: [[f64; 3]; 3]) -> Roots {
+        let trace = m[0][0] + m[1][1] + m[2][2];
+        let minors = m[0][0] * m[1][1] - m[0][1] * m[1][0] + m[0][0] * m[2][2] - m[0][2] * m[2][0]
+            + m[1][1] * m[2][2]
+            - m[1][2] * m[2][1];
+        let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+        // λ³ − trace λ² + minors λ − det = (λ − r)(λ² + Bλ + C).
+        let (a, b, c) = (-trace, minors, -det);
+        let r = cubic_real_root(a, b, c);
+        let big_b = a + r;
+        let big_c = b + r * big_b;
+        let mut pair = quadratic_roots(-0.5 * big_b, big_c);
+        pair.spectral_radius = pair.spectral_radius.max(r.abs());
+        pair
     }
 }

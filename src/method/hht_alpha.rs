@@ -4,14 +4,14 @@
 //! `generalized_alpha.rs` (its doc has the derivation); `methodParams: { alpha }` or
 //! `{ rhoInf }`.
 
-use super::generalized_alpha::{build_family, HHT_ALPHA};
-use super::{MethodEntry, MethodOptions, Stepper, Xi};
+use super::generalized_alpha::{build_family, HHT_ALPHA, XI_HHT_ALPHA};
+use super::{MethodEntry, MethodOptions, Stepper};
 use crate::error::OdeError;
 
 pub const ENTRY: MethodEntry = MethodEntry {
     info: &HHT_ALPHA,
     build: Some(build),
-    xi: Xi::None,
+    xi: XI_HHT_ALPHA,
 }
 .full();
 

@@ -3,14 +3,14 @@
 //! `generalized_alpha.rs` (its doc has the stability bounds); `methodParams: { beta,
 //! gamma }`, by default average acceleration (β = ¼, γ = ½).
 
-use super::generalized_alpha::{build_family, NEWMARK};
-use super::{MethodEntry, MethodOptions, Stepper, Xi};
+use super::generalized_alpha::{build_family, NEWMARK, XI_NEWMARK};
+use super::{MethodEntry, MethodOptions, Stepper};
 use crate::error::OdeError;
 
 pub const ENTRY: MethodEntry = MethodEntry {
     info: &NEWMARK,
     build: Some(build),
-    xi: Xi::None,
+    xi: XI_NEWMARK,
 }
 .full();
 

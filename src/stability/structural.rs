@@ -34,6 +34,7 @@ use super::rational::Rational;
 use super::spec::StabilitySpec;
 use crate::error::OdeError;
 use crate::math;
+use crate::method::generalized_alpha::amplification::{self, quadratic_roots, roots_3, Roots};
 use crate::method::generalized_alpha::{Coefficients, GENERALIZED_ALPHA, HHT_ALPHA, NEWMARK};
 use crate::method::MethodParams;
 use nalgebra::Complex;
@@ -111,14 +112,6 @@ pub enum Scheme {
     Exp,
 }
 
-/// The roots at one Ω: the spectral radius and, if the principal roots are a complex
-/// pair, their modulus and argument Ω̄ ∈ (0, π].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Roots {
-    pub spectral_radius: f64,
-    pub principal: Option<(f64, f64)>,
-}
-
 /// midpoint2 on (q, h q') without damping: `crate::stability::midpoint2`'s matrix at ξ = iΩ.
 fn midpoint2_matrix(w: f64) -> [[f64; 2]; 2] {
     crate::method::midpoint2::matrix(C::new(0.0, w))
@@ -134,38 +127,10 @@ fn stormer_verlet_matrix(w: f64) -> [[f64; 2]; 2] {
     ]
 }
 
-/// The amplification matrix of the generalized-α family on q'' = −ω²q, X = (q, hv, h²a):
-/// from (1 − α_m)a' + α_m a = −(1 − α_f)ω²q' − α_f ω²q and the Newmark updates,
-/// with D = 1 − α_m + (1 − α_f)βΩ²,
-/// row 3 = [−Ω², −(1 − α_f)Ω², −(α_m + (1 − α_f)(½ − β)Ω²)]/D,
-/// row 1 = [1, 1, ½ − β] + β·row 3, row 2 = [0, 1, 1 − γ] + γ·row 3.
+/// The amplification matrix of the generalized-α family on the undamped q'' = −ω²q,
+/// X = (q, hv, h²a): [`amplification::matrix`] without damping.
 pub fn alpha_matrix(c: &Coefficients, w: f64) -> [[f64; 3]; 3] {
-    let Coefficients {
-        alpha_m,
-        alpha_f,
-        beta,
-        gamma,
-    } = *c;
-    let w2 = w * w;
-    let d = 1.0 - alpha_m + (1.0 - alpha_f) * beta * w2;
-    let r3 = [
-        -w2 / d,
-        -(1.0 - alpha_f) * w2 / d,
-        -(alpha_m + (1.0 - alpha_f) * (0.5 - beta) * w2) / d,
-    ];
-    [
-        [
-            1.0 + beta * r3[0],
-            1.0 + beta * r3[1],
-            0.5 - beta + beta * r3[2],
-        ],
-        [
-            gamma * r3[0],
-            1.0 + gamma * r3[1],
-            1.0 - gamma + gamma * r3[2],
-        ],
-        r3,
-    ]
+    amplification::matrix(c, w * w, 0.0)
 }
 
 /// lim ρ(A(Ω)) as Ω → ∞ of the generalized-α family, in closed form. The limit matrix
@@ -202,87 +167,6 @@ fn roots_2(m: [[f64; 2]; 2]) -> Roots {
     let half = 0.5 * (m[0][0] + m[1][1]);
     let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
     quadratic_roots(half, det)
-}
-
-/// The roots of λ² − 2·half·λ + det.
-fn quadratic_roots(half: f64, det: f64) -> Roots {
-    let disc = half * half - det;
-    if disc < 0.0 {
-        let modulus = det.sqrt();
-        Roots {
-            spectral_radius: modulus,
-            principal: Some((modulus, math::atan2((-disc).sqrt(), half))),
-        }
-    } else {
-        Roots {
-            spectral_radius: half.abs() + disc.sqrt(),
-            principal: None,
-        }
-    }
-}
-
-/// A real root of λ³ + aλ² + bλ + c: Cardano's formula (or the trigonometric form when
-/// all three are real, the one of largest modulus), polished by Newton's method.
-fn cubic_real_root(a: f64, b: f64, c: f64) -> f64 {
-    let p = b - a * a / 3.0;
-    let q = 2.0 * a * a * a / 27.0 - a * b / 3.0 + c;
-    let disc = 0.25 * q * q + p * p * p / 27.0;
-    let t = if disc >= 0.0 {
-        let sq = disc.sqrt();
-        // The larger term first, the other from the product −p/3 (no cancellation).
-        let u = math::cbrt(-0.5 * q + if q <= 0.0 { sq } else { -sq });
-        if u == 0.0 {
-            0.0
-        } else {
-            u - p / (3.0 * u)
-        }
-    } else {
-        let r = (-p / 3.0).sqrt();
-        let phi = math::acos((-0.5 * q / (r * r * r)).clamp(-1.0, 1.0));
-        let roots = [0.0, 1.0, 2.0]
-            .map(|k| 2.0 * r * math::cos((phi - 2.0 * std::f64::consts::PI * k) / 3.0));
-        roots.into_iter().fold(0.0f64, |m, x| {
-            if (x - a / 3.0).abs() > (m - a / 3.0).abs() {
-                x
-            } else {
-                m
-            }
-        })
-    };
-    let mut x = t - a / 3.0;
-    for _ in 0..4 {
-        let f = ((x + a) * x + b) * x + c;
-        let df = (3.0 * x + 2.0 * a) * x + b;
-        if df == 0.0 || !f.is_finite() {
-            break;
-        }
-        let step = f / df;
-        if !step.is_finite() {
-            break;
-        }
-        x -= step;
-    }
-    x
-}
-
-/// The roots of a real 3 × 3 matrix: one real root of its characteristic cubic, the
-/// other two from the deflated quadratic.
-fn roots_3(m: [[f64; 3]; 3]) -> Roots {
-    let trace = m[0][0] + m[1][1] + m[2][2];
-    let minors = m[0][0] * m[1][1] - m[0][1] * m[1][0] + m[0][0] * m[2][2] - m[0][2] * m[2][0]
-        + m[1][1] * m[2][2]
-        - m[1][2] * m[2][1];
-    let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
-        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
-        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-    // λ³ − trace λ² + minors λ − det = (λ − r)(λ² + Bλ + C).
-    let (a, b, c) = (-trace, minors, -det);
-    let r = cubic_real_root(a, b, c);
-    let big_b = a + r;
-    let big_c = b + r * big_b;
-    let mut pair = quadratic_roots(-0.5 * big_b, big_c);
-    pair.spectral_radius = pair.spectral_radius.max(r.abs());
-    pair
 }
 
 impl Scheme {

@@ -219,3 +219,54 @@ fn bad_requests_are_refused_with_what_is_allowed() {
     assert_eq!(c.omega_h.len(), 201);
     assert!((c.omega_h[200] / 1e3 - 1.0).abs() < 1e-12);
 }
+
+/// The damped matrix is the integrator's step too: on q'' = −kq − cq' (m = 1, k = 100,
+/// c = 2, ζ = 0.1) 40 steps equal A^N with Ω² = kh², 2ζΩ = ch.
+#[test]
+fn damped_alpha_matrix_is_the_integrators_step() {
+    use odelab::method::generalized_alpha::amplification::matrix;
+    let (k, c_phys, h, steps) = (100.0f64, 2.0, 0.07, 40usize);
+    let mut s = odelab::spec::SolveSpec {
+        model: "mass-spring-damper".into(),
+        method: "generalized-alpha".into(),
+        h: Some(h),
+        t1: Some(h * steps as f64),
+        y0: Some(vec![1.0, 0.0]),
+        method_params: rho(0.6),
+        ..Default::default()
+    };
+    for (name, v) in [("c", c_phys), ("g", 0.0), ("k", k)] {
+        s.params.insert(name.into(), v);
+    }
+    let sol = odelab::solve(&s).unwrap();
+    let Scheme::Alpha(c) = Scheme::of("generalized-alpha", rho(0.6).as_ref()).unwrap() else {
+        panic!("an alpha scheme")
+    };
+    let m = matrix(&c, k * h * h, c_phys * h);
+    let mut x = [1.0, 0.0, -k * h * h];
+    for n in 1..=steps {
+        x = [0, 1, 2].map(|i| (0..3).map(|j| m[i][j] * x[j]).sum());
+        assert!((sol.y[2 * n] - x[0]).abs() < 1e-11, "step {n}");
+        assert!((sol.y[2 * n + 1] * h - x[1]).abs() < 1e-11, "step {n}");
+    }
+}
+
+/// The ξ-plane's value for generalized-α (default ρ∞ = 0.9) is ρ of that matrix: on the
+/// imaginary axis (no damping) the Second-order view's spectral radius, and at most 1
+/// over the left half-plane (unconditionally stable for any positive damping).
+#[test]
+fn xi_plane_value_is_the_spectral_radius_of_the_damped_oscillator() {
+    use nalgebra::Complex;
+    use odelab::method::generalized_alpha::amplification::xi_generalized_alpha;
+    for w in [0.1, 1.0, 10.0, 100.0] {
+        let c = structural_analysis(&spec("generalized-alpha", rho(0.9), vec![w])).unwrap();
+        let v = xi_generalized_alpha(Complex::new(0.0, w));
+        assert!((v - c.spectral_radius[0]).abs() < 1e-14, "Ω = {w}: {v}");
+    }
+    for re in [-50.0, -5.0, -0.5, -0.01] {
+        for im in [0.0, 0.3, 3.0, 30.0] {
+            let v = xi_generalized_alpha(Complex::new(re, im));
+            assert!(v <= 1.0 + 1e-12, "ξ = {re} + {im}i: ρ = {v}");
+        }
+    }
+}
