@@ -241,3 +241,52 @@ fn runs_on_every_second_order_model_and_refuses_the_others() {
         }
     }
 }
+
+/// The dense output (a cubic Hermite through (q, q') and (q', q̈) at both ends) has the
+/// stated order on a step once the start-up has settled: the error at the midpoint of
+/// the fortieth step against the exact solution through that step's own start is
+/// O(h^(denseOrder + 1)) = O(h³).
+#[test]
+fn dense_output_has_the_stated_order_after_the_start() {
+    for (id, p) in [
+        ("generalized-alpha", rho(0.5)),
+        (
+            "hht-alpha",
+            MethodParams {
+                alpha: Some(-0.3),
+                ..Default::default()
+            },
+        ),
+        ("newmark", MethodParams::default()),
+    ] {
+        let hs: Vec<f64> = (0..4).map(|k| 0.01 / 2f64.powi(k)).collect();
+        let errs: Vec<f64> = hs
+            .iter()
+            .map(|&h| {
+                let s = with_params(fixed("mass-spring-damper", id, h, 40.0 * h), p.clone());
+                let mut run = odelab::Integrator::new(&s).unwrap();
+                let mut start = run.y().to_vec();
+                let mut t = run.t();
+                for _ in 0..40 {
+                    start = run.y().to_vec();
+                    t = run.t();
+                    run.step().unwrap();
+                }
+                let mut mid = [0.0; 2];
+                run.interpolate(t + 0.5 * h, &mut mid).unwrap();
+                let (_, model) = odelab::model::build(&s.model, &s.params).unwrap();
+                let mut exact = [0.0; 2];
+                model.exact(t, &start, t + 0.5 * h, &mut exact);
+                mid.iter()
+                    .zip(&exact)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f64::max)
+            })
+            .collect();
+        let slope = loglog_slope(&hs, &errs);
+        assert!(
+            (slope - 3.0).abs() < 0.2,
+            "{id}: slope {slope}, errors {errs:?}"
+        );
+    }
+}
