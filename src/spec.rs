@@ -94,6 +94,10 @@ pub struct SolveSpec {
     /// `ModelInfo.fast`).
     #[serde(default)]
     pub fast: Option<Vec<usize>>,
+    /// The parameters of `generalized-alpha` ({ rhoInf }), `hht-alpha` ({ alpha } or
+    /// { rhoInf }) and `newmark` ({ beta, gamma }); see `crate::method::params`.
+    #[serde(default)]
+    pub method_params: Option<crate::method::params::ParamsField>,
     /// Method `"custom"`: your own Butcher tableau (`crate::tableau`).
     #[serde(default)]
     pub tableau: Option<crate::tableau::TableauSpec>,

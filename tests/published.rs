@@ -344,6 +344,7 @@ fn slowfast_map(alpha: f64, beta: f64, grid: &Grid) -> Vec<f64> {
         alpha: Some(alpha),
         beta: Some(beta),
         tableau: None,
+        mode: None,
     })
     .unwrap()
 }

@@ -4,7 +4,7 @@
  * rejects whatever was pending with a `CancelledError`; the next call starts a fresh one.
  */
 import type { Chunk, ModelInfo, SolveSpec, Solution, TableauSpec } from './engine';
-import type { RunComparison, FormulationComparison, ConvergenceResult, ConvergenceSpec, SpectrumSpec, StabilityAnalysis, StabilitySpec, TableauAnalysis, AssignmentSummary, Grade } from './engine-labs';
+import type { RunComparison, FormulationComparison, ConvergenceResult, ConvergenceSpec, SpectrumSpec, StabilityAnalysis, StabilitySpec, StructuralCurves, StructuralSpec, TableauAnalysis, AssignmentSummary, Grade } from './engine-labs';
 import type { Catalog, EngineErrorInfo, EngineHandoff, Reply, Request, Result, RunStart } from './protocol';
 
 /** Rejection of a request the user cancelled (not an error to show). */
@@ -123,6 +123,11 @@ export class EngineClient {
   /** Map, boundary and facts of a stability region. */
   stability(spec: StabilitySpec): Promise<StabilityAnalysis> {
     return this.request<StabilityAnalysis>({ op: 'stability', spec });
+  }
+
+  /** A second-order integrator's spectral radius, damping ratio and period error against ωh. */
+  structural(spec: StructuralSpec): Promise<StructuralCurves> {
+    return this.request<StructuralCurves>({ op: 'structural', spec });
   }
 
   /** A convergence study (error vs h, work–precision, one-step error). */

@@ -21,6 +21,8 @@ export type {
   StabilityContour,
   StabilityFacts,
   StabilitySpec,
+  StructuralCurves,
+  StructuralSpec,
   TableauAnalysis,
   AssignmentSummary,
   AssignmentTask,
@@ -66,6 +68,11 @@ export function spectrum(spec: wasm.SpectrumSpec): Float64Array {
 /** Map, boundary and facts of a method's stability region over a window of the ξ-plane. */
 export function stabilityAnalysis(spec: wasm.StabilitySpec): wasm.StabilityAnalysis {
   return wasm.stabilityAnalysis(spec);
+}
+
+/** Spectral radius, damping ratio and period error of a second-order integrator on q'' = −ω²q against ωh. */
+export function structuralAnalysis(spec: wasm.StructuralSpec): wasm.StructuralCurves {
+  return wasm.structuralAnalysis(spec);
 }
 
 /** Error against h (and f-evaluations, and one step) for several methods on a model. */

@@ -9,9 +9,9 @@
  * package, the whole engine, runs it with the same API.
  */
 import init, * as wasm from '../pkg/odelab.js';
-import type { Chunk, Diagnosis, DiagnosisFix, MethodInfo, ModelInfo, ParamInfo, SolveSpec, Solution, Stats, TableauSpec, StepResult } from '../pkg/odelab.js';
+import type { Chunk, Diagnosis, DiagnosisFix, MethodInfo, MethodParams, ModelInfo, ParamInfo, SolveSpec, Solution, Stats, TableauSpec, StepResult } from '../pkg/odelab.js';
 
-export type { Chunk, Diagnosis, DiagnosisFix, MethodInfo, ModelInfo, ParamInfo, SolveSpec, Solution, Stats, StepResult, TableauSpec };
+export type { Chunk, Diagnosis, DiagnosisFix, MethodInfo, MethodParams, ModelInfo, ParamInfo, SolveSpec, Solution, Stats, StepResult, TableauSpec };
 
 /** A run kept in Rust, stepped one step at a time; call `free()` when done with it. */
 export const Integrator = wasm.Integrator;

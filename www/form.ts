@@ -8,13 +8,13 @@ import { byId } from './dom';
 import { CancelledError } from './client';
 import { enhanceEditor, showProblem } from './editor';
 import type { EngineClient } from './client';
-import type { MethodInfo, ModelInfo, SolveSpec, TableauSpec } from './engine';
+import type { MethodInfo, MethodParams, ModelInfo, SolveSpec, TableauSpec } from './engine';
 import type { TableauAnalysis } from './engine-labs';
 import { defaultBounds, logToValue, niceStep, sliderPosition, sliderValue, valueToLog } from './format';
 import type { LogScale } from './format';
 import type { Catalog } from './protocol';
 import type { Run } from './run';
-import { CUSTOM, DEFAULT_SYSTEM, customMethodInfo, toSpec } from './settings';
+import { CUSTOM, DEFAULT_SYSTEM, METHOD_PARAMS, customMethodInfo, toSpec } from './settings';
 import type { ControllerSettings, RunSettings } from './settings';
 
 const H_SCALE: LogScale = { min: 1e-5, max: 0.5, steps: 500 };
@@ -82,6 +82,14 @@ export class RunForm {
   private readonly stabilizationBox = byId<HTMLElement>('stabilization-box');
   private readonly stabilizationSelect = byId<HTMLSelectElement>('stabilization');
   private readonly t1Input = byId<HTMLInputElement>('t1');
+  private readonly methodParamsBox = byId<HTMLElement>('method-params-box');
+  /** The inputs of `methodParams`, by key. */
+  private readonly methodParamInputs: Record<keyof MethodParams, HTMLInputElement> = {
+    rhoInf: byId<HTMLInputElement>('param-rho-inf'),
+    alpha: byId<HTMLInputElement>('param-hht-alpha'),
+    beta: byId<HTMLInputElement>('param-beta'),
+    gamma: byId<HTMLInputElement>('param-gamma'),
+  };
   private readonly paramsBox = byId<HTMLElement>('params');
   private readonly eventsBox = byId<HTMLElement>('events-box');
   private readonly eventsCheck = byId<HTMLInputElement>('events');
@@ -191,6 +199,7 @@ export class RunForm {
     ]) {
       input.addEventListener('input', changed);
     }
+    for (const input of Object.values(this.methodParamInputs)) input.addEventListener('change', changed);
   }
 
   /** Shows the formulation's own controls: stabilisation and Baumgarte's α, β; the coordinates. */
@@ -382,6 +391,10 @@ export class RunForm {
     this.applyExtras(settings);
     // Settings that name no per-state atol have none (the fields are refilled if they do).
     for (const input of this.atolStates.querySelectorAll<HTMLInputElement>('input[data-atol-state]')) input.value = '';
+    for (const [key, input] of Object.entries(this.methodParamInputs)) {
+      const value = settings.methodParams?.[key as keyof MethodParams];
+      input.value = value === undefined ? '' : String(value);
+    }
     await this.selectModel(settings.model ?? 'pendulum', settings);
   }
 
@@ -429,6 +442,7 @@ export class RunForm {
       params,
       ...(this.eventsBox.hidden ? {} : { events: this.eventsCheck.checked }),
       ...(this.methodSelect.value === CUSTOM && this.custom ? { tableau: this.custom.tableau } : {}),
+      ...this.methodParams(),
       ...(!this.formulationBox.hidden && this.formulationSelect.value !== 'native'
         ? {
             formulation: this.formulationSelect.value,
@@ -439,6 +453,16 @@ export class RunForm {
         : {}),
       ...extras,
     };
+  }
+
+  /** The method's parameters typed in (an empty field: the method's default). */
+  private methodParams(): { methodParams?: MethodParams } {
+    const typed: MethodParams = {};
+    for (const key of METHOD_PARAMS[this.methodSelect.value] ?? []) {
+      const input = this.methodParamInputs[key];
+      if (input.value !== '') typed[key] = Number(input.value);
+    }
+    return Object.keys(typed).length > 0 ? { methodParams: typed } : {};
   }
 
   private setH(h: number): void {
@@ -486,6 +510,11 @@ export class RunForm {
     this.adaptiveBox.hidden = !adaptive;
     this.jacobianBox.hidden = !(this.method()?.needsJacobian ?? false);
     this.showControllerDefaults();
+    const takes = METHOD_PARAMS[this.methodSelect.value] ?? [];
+    this.methodParamsBox.hidden = takes.length === 0;
+    for (const label of this.methodParamsBox.querySelectorAll<HTMLElement>('[data-method-param]')) {
+      label.hidden = !takes.includes(label.dataset.methodParam as keyof MethodParams);
+    }
   }
 
   private async selectModel(id: string, settings: Partial<RunSettings> = {}): Promise<void> {

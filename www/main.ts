@@ -25,6 +25,7 @@ import { decodeSettings, encodeSettings } from './share';
 import { ConvergenceView } from './convergence';
 import { formatNumber } from './format';
 import { StabilityView } from './stability';
+import { StructuralView } from './structural';
 import { PRESETS, TableauView } from './tableau';
 import { TrajectoryView } from './trajectory';
 
@@ -178,6 +179,8 @@ async function main(): Promise<void> {
     };
   });
   let convergenceShown = false;
+  const structural = new StructuralView(engine);
+  let structuralShown = false;
   const tableauView = new TableauView(engine);
   let tableauShown = false;
 
@@ -202,6 +205,10 @@ async function main(): Promise<void> {
     if (name === 'convergence' && !convergenceShown) {
       convergenceShown = true;
       await convergence.run();
+    }
+    if (name === 'structural' && !structuralShown) {
+      structuralShown = true;
+      await structural.sync();
     }
     if (name === 'tableau' && !tableauShown) {
       tableauShown = true;
@@ -239,7 +246,7 @@ async function main(): Promise<void> {
     const custom = tableauView.current();
     if (initial.method === 'custom' && custom) await view.useTableau(custom.tableau, custom.analysis);
   }
-  const views = ['trajectory', 'stability', 'convergence', 'tableau'];
+  const views = ['trajectory', 'stability', 'structural', 'convergence', 'tableau'];
   const wanted = query.get('view') ?? (link.settings ? link.view : scenario?.view) ?? 'trajectory';
   await showView(views.includes(wanted) ? wanted : 'trajectory');
   if (active) active.baseline = withoutPins(view.settings());

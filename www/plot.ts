@@ -26,6 +26,8 @@ export interface PlotOptions {
   logY?: boolean;
   /** Logarithmic x axis (for error against h or against f-evaluations). */
   logX?: boolean;
+  /** A fixed y range [min, max] for a linear axis (curves leave the plot beyond it). */
+  yRange?: [number, number];
   /** Mark each point (few points, e.g. one per step size). */
   points?: boolean;
   height?: number;
@@ -125,7 +127,7 @@ export class Plot {
       height: options.height ?? 260,
       scales: {
         x: this.logX ? { time: false, distr: 3, range: logRange } : { time: false },
-        y: this.logY ? { distr: 3, range: logRange } : {},
+        y: this.logY ? { distr: 3, range: logRange } : options.yRange ? { range: options.yRange } : {},
       },
       axes: [
         {

@@ -5,7 +5,7 @@
  * (`EngineErrorInfo`: its text and, where the core knows them, its code and place).
  */
 import type { Chunk, Diagnosis, MethodInfo, ModelInfo, SolveSpec, Solution, TableauSpec } from './engine';
-import type { RunComparison, FormulationComparison, ConvergenceResult, ConvergenceSpec, SpectrumSpec, StabilityAnalysis, StabilitySpec, TableauAnalysis, AssignmentSummary, Grade } from './engine-labs';
+import type { RunComparison, FormulationComparison, ConvergenceResult, ConvergenceSpec, SpectrumSpec, StabilityAnalysis, StabilitySpec, StructuralCurves, StructuralSpec, TableauAnalysis, AssignmentSummary, Grade } from './engine-labs';
 
 export type Request =
   | { id: number; op: 'catalog' }
@@ -15,6 +15,8 @@ export type Request =
   /** The model's exact solution at `times` (null when it knows none). */
   | { id: number; op: 'exact'; spec: SolveSpec; times: Float64Array }
   | { id: number; op: 'stability'; spec: StabilitySpec }
+  /** A second-order integrator's curves against ωh (www/structural.ts). */
+  | { id: number; op: 'structural'; spec: StructuralSpec }
   | { id: number; op: 'convergence'; spec: ConvergenceSpec }
   | { id: number; op: 'tableau'; tableau: TableauSpec }
   | { id: number; op: 'compare'; run: SolveSpec; reference: SolveSpec }
@@ -44,7 +46,7 @@ export interface RunStart {
   exact?: Float64Array;
 }
 
-export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | ConvergenceResult | TableauAnalysis | RunComparison | FormulationComparison | AssignmentSummary | Grade | null;
+export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64Array | StabilityAnalysis | StructuralCurves | ConvergenceResult | TableauAnalysis | RunComparison | FormulationComparison | AssignmentSummary | Grade | null;
 
 /**
  * The page's first message to a new worker when it compiles the run package itself

@@ -3,7 +3,7 @@
  * that turns it into the engine's `SolveSpec`. Pure: the view, the share links, the
  * scenario gallery and the scenario claim tests all go through `toSpec`.
  */
-import type { MethodInfo, ModelInfo, SolveSpec, TableauSpec } from './engine';
+import type { MethodInfo, MethodParams, ModelInfo, SolveSpec, TableauSpec } from './engine';
 import type { TableauAnalysis } from './engine-labs';
 
 /** The model id that means "the system typed in the editor". */
@@ -37,6 +37,8 @@ export interface RunSettings {
   params?: Record<string, number>;
   /** Locate the model's declared events. */
   events?: boolean;
+  /** generalized-alpha's ρ∞, HHT's α, Newmark's β and γ (the methods that read them). */
+  methodParams?: MethodParams;
   /** Your own Butcher tableau, used when method is `custom`. */
   tableau?: TableauSpec;
   /** A constrained mechanism's formulation: augmented (Gil, Sanfelice & Nikravesh (LLM) eq. 9) or state-space (001). */
@@ -120,6 +122,8 @@ export function toSpec(settings: RunSettings, model: ModelInfo, method: MethodIn
     if (method?.adaptive) spec.adaptive = false;
   }
   if (settings.method === CUSTOM && settings.tableau) spec.tableau = settings.tableau;
+  const params = methodParamsFor(settings.method, settings.methodParams);
+  if (params) spec.methodParams = params;
   if (settings.formulation === 'augmented' || settings.formulation === 'state-space') {
     spec.formulation = settings.formulation;
     if (settings.formulation === 'augmented' && (settings.stabilization === 'baumgarte' || settings.stabilization === 'projection')) {
@@ -140,12 +144,26 @@ export function toSpec(settings: RunSettings, model: ModelInfo, method: MethodIn
   return spec;
 }
 
+/** Which `methodParams` each method reads (src/method/generalized_alpha.rs). */
+export const METHOD_PARAMS: Record<string, (keyof MethodParams)[]> = {
+  'generalized-alpha': ['rhoInf'],
+  'hht-alpha': ['alpha'],
+  newmark: ['beta', 'gamma'],
+};
+
+/** The parameters of `params` that `method` reads, or undefined if none. */
+export function methodParamsFor(method: string, params: MethodParams | undefined): MethodParams | undefined {
+  const kept = Object.fromEntries((METHOD_PARAMS[method] ?? []).filter((k) => params?.[k] !== undefined).map((k) => [k, params?.[k]]));
+  return Object.keys(kept).length > 0 ? (kept as MethodParams) : undefined;
+}
+
 /** What each scenario control (`controls` in www/scenarios.json) lets the reader change. */
 const CONTROL_SETTINGS: Record<string, string[]> = {
   h: ['h'],
   tolerances: ['rtol', 'atol', 'hMax', 'atolPerState'],
   t1: ['t1'],
-  method: ['method', 'tableau', 'fixedStep'],
+  method: ['method', 'tableau', 'fixedStep', 'methodParams'],
+  'method-params': ['methodParams'],
   events: ['events'],
   formulation: ['formulation', 'stabilization', 'baumgarteAlpha', 'baumgarteBeta', 'independent'],
   controller: ['controller'],
@@ -169,6 +187,7 @@ const SETTING_NAMES: Record<string, string> = {
   events: 'event location',
   tableau: 'your method',
   formulation: 'the formulation',
+  methodParams: 'the method parameters',
   stabilization: 'the stabilisation',
   atolPerState: 'atol per state',
   controller: 'the step-size controller',
@@ -217,6 +236,7 @@ export function leftScenario(baseline: RunSettings, current: RunSettings, contro
       ['jacobianScale', baseline.jacobianScale, current.jacobianScale],
     );
     if (current.method === CUSTOM) keys.push(['tableau', baseline.tableau, current.tableau]);
+    keys.push(['methodParams', methodParamsFor(baseline.method, baseline.methodParams), methodParamsFor(current.method, current.methodParams)]);
   }
   for (const [key, a, b] of keys) if (differs(key, a, b)) return SETTING_NAMES[key] ?? key;
   if (!free.has('params') && baseline.model === current.model) {

@@ -98,6 +98,8 @@ async function handle(req: Request): Promise<Result> {
       return (await labs()).exactAt(req.spec, req.times) ?? null;
     case 'stability':
       return (await labs()).stabilityAnalysis(req.spec);
+    case 'structural':
+      return (await labs()).structuralAnalysis(req.spec);
     case 'convergence':
       return (await labs()).convergence(req.spec);
     case 'tableau':

@@ -247,6 +247,7 @@ impl Integrator {
             jacobian,
             fast,
             custom,
+            params: spec.method_params.as_ref().cloned(),
         };
         let mut stepper = method::create_with(&spec.method, info.dim, &options)?;
         // A non-native formulation maps the spec's y0 (native layout) itself.

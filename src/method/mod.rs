@@ -35,14 +35,18 @@ mod dp45;
 mod euler;
 mod explicit_rk;
 mod fixed_rk;
+pub mod generalized_alpha;
 mod hermite;
 mod heun;
+mod hht_alpha;
 pub(crate) mod history;
 mod implicit;
 pub mod implicit_midpoint;
 pub mod llm;
 pub mod midpoint2;
+pub mod newmark;
 pub mod newton;
+pub mod params;
 pub mod radau5;
 mod registry;
 mod rk4;
@@ -57,6 +61,7 @@ pub use explicit_rk::{Coefficients, ExplicitRk, OwnedTableau, Tableau};
 pub use fixed_rk::{FixedPair, FixedRk, FixedTableau};
 pub use hermite::hermite_cubic;
 pub use midpoint2::Midpoint2;
+pub use params::MethodParams;
 pub use registry::{Build, CharPoly, MethodEntry, Xi};
 pub use rosenbrock::{Rosenbrock, RosenbrockTableau};
 
@@ -114,6 +119,8 @@ pub struct MethodOptions {
     /// Method `"custom"`: the user's checked tableau and the method it defines (see
     /// [`resolve`]).
     pub custom: Option<(MethodInfo, crate::tableau::ButcherTableau)>,
+    /// The spec's `methodParams` (generalized-α's ρ∞, HHT's α, Newmark's β and γ).
+    pub params: Option<params::ParamsField>,
 }
 
 /// One step of a method: advances y(t) to y(t + h).
@@ -210,6 +217,9 @@ pub const REGISTRY: &[MethodEntry] = &[
     radau5::ENTRY,
     llm::ENTRY,
     slowfast::ENTRY,
+    generalized_alpha::ENTRY,
+    hht_alpha::ENTRY,
+    newmark::ENTRY,
 ];
 
 /// All methods' infos, in the registry's order (JS `methods()`).
@@ -304,5 +314,28 @@ pub fn create_with(
     if id == custom::ID {
         return custom::build(dim, options);
     }
-    entry(id)?.build(dim, options)
+    let entry = entry(id)?;
+    if options.params.is_some() && !params::TAKE_PARAMS.contains(&id) {
+        return Err(params_refused(id));
+    }
+    entry.build(dim, options)
+}
+
+/// `methodParams` given to a method that reads none.
+#[cfg(feature = "full")]
+fn params_refused(id: &str) -> OdeError {
+    OdeError::BadSpec {
+        message: format!(
+            "methodParams are read by {} only, not by method \"{id}\"",
+            params::TAKE_PARAMS.join(", ")
+        ),
+    }
+}
+
+/// The first-load build reads no `methodParams`: the whole engine says what is wrong.
+#[cfg(not(feature = "full"))]
+fn params_refused(_: &str) -> OdeError {
+    OdeError::NotInThisBuild {
+        what: "methodParams",
+    }
 }

@@ -9,6 +9,8 @@
 //!   polynomials); with `mode: "order-star"`, |R(ξ)e^{−ξ}| instead (order stars);
 //! - `map.rs`: the value on a grid; `contour.rs`: the boundary value = 1 as polylines;
 //!   `facts.rs`: intercepts, extents, A- and L-stability by root refinement;
+//! - `structural.rs`: second-order integrators on q'' = −ω²q against ωh (spectral
+//!   radius, damping ratio, period error);
 //! - `spec.rs`: the request and its checks; `rk.rs`: R(z) of a `const` explicit tableau
 //!   and its axis intervals (used by the integrator's tests).
 
@@ -25,6 +27,9 @@ pub use crate::tableau::rational;
 pub mod rosenbrock;
 pub mod slowfast;
 pub mod spec;
+// The second-order integrators' analysis (the labs package only).
+#[cfg(feature = "full")]
+pub mod structural;
 
 pub use amplification::Amplification;
 pub use contour::{contour, Contour};

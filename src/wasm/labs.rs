@@ -79,6 +79,32 @@ export interface SpectrumSpec {
   /** The fast states of that partition (default: the model's own). */
   fast?: number[];
 }
+/** What `structuralAnalysis` takes: a second-order integrator on q'' = −ω²q. */
+export interface StructuralSpec {
+  /** One of `structuralMethods()`: generalized-alpha, hht-alpha, newmark, midpoint2,
+   *  stormer-verlet, implicit-midpoint, and the one-step methods on the first-order
+   *  form (euler, heun, rk4, bs23, dp45, backward-euler, ros4, w2, radau5, llm). */
+  method: string;
+  /** generalized-alpha: { rhoInf }; hht-alpha: { alpha } or { rhoInf }; newmark:
+   *  { beta, gamma } (as a run's `methodParams`). */
+  methodParams?: MethodParams;
+  /** The ωh values, each > 0 (default 10^-2 … 10^3, 40 a decade; at most 100000). */
+  omegaH?: number[];
+}
+/** The curves of one method against Ω = ωh (Hilber, Hughes & Taylor 1977; Chung &
+ *  Hulbert 1993): its principal roots are e^{Ω̄(−ξ̄ ± i)}. */
+export interface StructuralCurves {
+  method: string;
+  omegaH: Float64Array;
+  /** ρ of the amplification matrix (largest root modulus). */
+  spectralRadius: Float64Array;
+  /** ξ̄ = −ln|λ|/Ω̄; NaN where the principal roots are real (no oscillation left). */
+  dampingRatio: Float64Array;
+  /** (T̄ − T)/T = Ω/Ω̄ − 1; NaN where the principal roots are real. */
+  periodError: Float64Array;
+  /** lim ρ as ωh → ∞ (Infinity for explicit methods; ρ∞ for generalized-α). */
+  spectralRadiusAtInfinity: number;
+}
 /** One row of `compareRuns`: a state's largest error Δ, where (t*), relative, RMS. */
 export interface ComponentError {
   name: string;
@@ -421,6 +447,34 @@ pub fn stability_analysis(
     set(&obj, "ny", &JsValue::from(spec.ny.unwrap_or(0) as u32))?;
     set(&obj, "contour", &contour_to_js(&a.contour)?)?;
     set(&obj, "facts", &to_js(&a.facts)?)?;
+    Ok(obj.into())
+}
+
+/// The methods `structuralAnalysis` knows.
+#[wasm_bindgen(js_name = structuralMethods, unchecked_return_type = "string[]")]
+pub fn structural_methods() -> Result<JsValue, JsError> {
+    to_js(stability::structural::IDS)
+}
+
+/// Spectral radius, damping ratio and period error of a second-order integrator on
+/// q'' = −ω²q against ωh (`crate::stability::structural`).
+#[wasm_bindgen(js_name = structuralAnalysis, unchecked_return_type = "StructuralCurves")]
+pub fn structural_analysis(
+    #[wasm_bindgen(unchecked_param_type = "StructuralSpec")] spec: JsValue,
+) -> Result<JsValue, JsError> {
+    let spec: stability::structural::StructuralSpec = read("the structural spec", spec)?;
+    let c = stability::structural::structural_analysis(&spec).map_err(js_error)?;
+    let obj = Object::new();
+    set(&obj, "method", &JsValue::from_str(&spec.method))?;
+    set(&obj, "omegaH", &f64s(&c.omega_h))?;
+    set(&obj, "spectralRadius", &f64s(&c.spectral_radius))?;
+    set(&obj, "dampingRatio", &f64s(&c.damping_ratio))?;
+    set(&obj, "periodError", &f64s(&c.period_error))?;
+    set(
+        &obj,
+        "spectralRadiusAtInfinity",
+        &JsValue::from_f64(c.spectral_radius_at_infinity),
+    )?;
     Ok(obj.into())
 }
 

@@ -106,6 +106,10 @@ export interface SolveSpec {
   jacobianScale?: number;
   /** Indices of the fast states for "slowfast" (default: ModelInfo.fast). */
   fast?: number[];
+  /** generalized-alpha: { rhoInf } (ρ∞ in [0, 1], default 0.9); hht-alpha: { alpha }
+   *  (in [−1/3, 0], default −0.1) or { rhoInf } (in [1/2, 1]); newmark: { beta, gamma }
+   *  (γ ≥ 1/2, default 1/2; β ≥ 0, default (γ + 1/2)²/4). Other methods take none. */
+  methodParams?: MethodParams;
   /** method "custom" only: your own explicit tableau. Adaptive (error estimate
    *  b − bHat, order from `analyzeTableau`) when it has bHat, fixed step otherwise. */
   tableau?: TableauSpec;
@@ -142,6 +146,14 @@ export interface OdeErrorFields {
   /** An error of a running step: the t and h of that step. */
   t?: number;
   h?: number;
+}
+/** The parameters of the structural-dynamics methods (Chung & Hulbert 1993; Hilber,
+ *  Hughes & Taylor 1977; Newmark 1959). */
+export interface MethodParams {
+  rhoInf?: number;
+  alpha?: number;
+  beta?: number;
+  gamma?: number;
 }
 /** Work counters of a run. */
 export interface Stats {
@@ -261,12 +273,17 @@ trait Request: DeserializeOwned {
 }
 
 const TABLEAU: Nested = Nested::object("tableau", field_names::<TableauSpec>);
+#[cfg(feature = "full")]
+const METHOD_PARAMS: Nested =
+    Nested::object("methodParams", field_names::<crate::method::MethodParams>);
 
 impl Request for SolveSpec {
     const NESTED: &'static [Nested] = &[
         Nested::object("controller", field_names::<ControllerSpec>),
         TABLEAU,
         Nested::list("events", field_names::<EventSpec>),
+        #[cfg(feature = "full")]
+        METHOD_PARAMS,
     ];
 }
 impl Request for TableauSpec {}
@@ -277,6 +294,10 @@ impl Request for ConvergenceSpec {
     const NESTED: &'static [Nested] = &[TABLEAU];
 }
 impl Request for SpectrumSpec {}
+#[cfg(feature = "labs")]
+impl Request for crate::stability::structural::StructuralSpec {
+    const NESTED: &'static [Nested] = &[METHOD_PARAMS];
+}
 
 /// Refuses keys of `value` (named `what` in the message) and of its nested objects
 /// that `T` does not declare.

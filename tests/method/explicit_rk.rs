@@ -149,10 +149,15 @@ fn dense_output_has_the_stated_order() {
     // linear test LLM is exact, and a multistep method's first step is its start-up.
     let explicit_one_step =
         |m: &&&method::MethodInfo| method::tableau(m.id).is_some() || m.second_order;
+    // generalized-α and HHT-α carry an acceleration-like variable whose start value
+    // q̈(t0) is O(h) off (Arnold & Brüls 2007 §4): their first step's error is a start-up
+    // effect, so their dense output is measured on a later step
+    // (`tests/method/generalized_alpha.rs`).
+    let carries_a = |m: &&&method::MethodInfo| ["generalized-alpha", "hht-alpha"].contains(&m.id);
     for info in CATALOG
         .iter()
         .filter(explicit_one_step)
-        .filter(|m| m.id != "rk4")
+        .filter(|m| m.id != "rk4" && !carries_a(m))
     {
         let h0 = if info.id == "dp45" { 0.04 } else { 0.01 };
         let (p, errs) = super::common::dense_order(info.id, h0, 4);
@@ -302,6 +307,9 @@ fn every_method_cites_its_source_by_authors() {
         "Gil, Sanfelice & Nikravesh",
         "Hairer",
         "Butcher",
+        "Chung & Hulbert",
+        "Hilber, Hughes & Taylor",
+        "Newmark",
     ];
     for id in method::ids() {
         let info = method::info(&id).unwrap();

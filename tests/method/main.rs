@@ -11,6 +11,7 @@ mod bs23;
 mod dp45;
 mod euler;
 mod explicit_rk;
+mod generalized_alpha;
 mod heun;
 mod implicit_midpoint;
 mod llm;

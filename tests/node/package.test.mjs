@@ -23,7 +23,7 @@ before(async () => {
 // The public names (README "Using the engine from JavaScript"): the run API in both
 // packages (the labs package is the whole engine), the labs' own only in the labs one.
 const RUN_API = ['methods', 'models', 'stabilityMethods', 'describeSystem', 'solve', 'Integrator'];
-const LABS_API = ['stabilityMap', 'stabilityContour', 'stabilityFacts', 'stabilityAnalysis', 'spectrum', 'convergence', 'analyzeTableau', 'compareRuns', 'compareFormulations', 'exactAt', 'readAssignment', 'assignmentDigest', 'gradeAssignment', 'diagnosisCodes'];
+const LABS_API = ['stabilityMap', 'stabilityContour', 'stabilityFacts', 'stabilityAnalysis', 'spectrum', 'convergence', 'analyzeTableau', 'compareRuns', 'compareFormulations', 'exactAt', 'readAssignment', 'assignmentDigest', 'gradeAssignment', 'diagnosisCodes', 'structuralAnalysis', 'structuralMethods'];
 
 test('the run API is in both packages, the labs API only in the labs package', () => {
   for (const name of RUN_API) {
@@ -47,6 +47,7 @@ const LEFT_OUT = [
   ['method "custom"', { model: 'pendulum', method: 'custom', tableau: rk4Typed(), h: 0.01, t1: 1 }],
   ['method "slowfast"', { model: 'pendulum-particle', method: 'slowfast', h: 0.005, t1: 0.1 }],
   ['an event as text', { model: 'mass-spring-damper', method: 'rk4', h: 0.01, t1: 2, events: [{ expr: 'x + 0.05' }] }],
+  ['method "generalized-alpha" with methodParams', { model: 'mass-spring-damper', method: 'generalized-alpha', methodParams: { rhoInf: 0.5 }, h: 0.01, t1: 1 }],
 ];
 
 test('the run package refuses what it leaves out with code "not-in-this-build"; the labs package runs it', () => {

@@ -10,3 +10,4 @@ mod rational;
 mod rk;
 mod slowfast;
 mod spec;
+mod structural;

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { methods } from '../../www/engine';
 import * as whole from '../../www/engine-labs';
-import { convergence, spectrum, stabilityAnalysis } from '../../www/engine-labs';
+import { convergence, spectrum, stabilityAnalysis, structuralAnalysis } from '../../www/engine-labs';
 import type { Solution } from '../../www/engine';
 import { fastVerdict } from '../../www/stability';
 import { CUSTOM, DEFAULT_SYSTEM, toSpec } from '../../www/settings';
@@ -66,6 +66,23 @@ const facts = (method: string, extra = {}) => stabilityAnalysis({ method, re: [-
 /** The exponent p of a ∝ hᵖ between two runs. */
 const exponent = (a1: number, a2: number, h1: number, h2: number): number => Math.log(a2 / a1) / Math.log(h2 / h1);
 const RK4_IMAG = 2 * Math.SQRT2;
+/**
+ * A mode's amplitude √(s² + (s'/ω)²) of a typed second-order system's state `name`
+ * (its velocity is the state `name'`), largest over the samples with t in [a, b].
+ */
+function modeAmplitude(sol: Solution, name: string, omega: number, a: number, b: number): number {
+  const [s, v] = [column(sol, name), column(sol, `${name}'`)];
+  let w = 0;
+  for (let i = 0; i < sol.t.length; i++) if (sol.t[i] >= a && sol.t[i] <= b) w = Math.max(w, Math.hypot(s[i], v[i] / omega));
+  return w;
+}
+/** The smallest such amplitude over [a, b]. */
+function modeAmplitudeMin(sol: Solution, name: string, omega: number, a: number, b: number): number {
+  const [s, v] = [column(sol, name), column(sol, `${name}'`)];
+  let w = Infinity;
+  for (let i = 0; i < sol.t.length; i++) if (sol.t[i] >= a && sol.t[i] <= b) w = Math.min(w, Math.hypot(s[i], v[i] / omega));
+  return w;
+}
 /** |R(iy)| of RK4 (R(z) = 1 + z + z²/2 + z³/6 + z⁴/24). */
 const rk4OnAxis = (y: number): number => Math.hypot(1 - (y * y) / 2 + y ** 4 / 24, y - y ** 3 / 6);
 
@@ -1235,6 +1252,68 @@ const claims: Claim[] = [
     check: () => {
       const sol = run({ ...settingsOf('four-bar'), formulation: 'augmented' });
       expect(maxAbs(sol.outputs['constraint |Φ|'])).toBeGreaterThan(1e-8);
+    },
+  },
+
+  // Generalized-α (Chung & Hulbert 1993) against Newmark's average acceleration.
+  {
+    scenario: 'generalized-alpha-damping',
+    sentence: 'Two modes of a structure, ω = 1 and ω = 1000, at h = 0.05: the fast one (ωh = 50) is far too quick for the step and shows only as noise on q = x + z.',
+    check: () => {
+      const s = settingsOf('generalized-alpha-damping');
+      expect(s.h).toBe(0.05);
+      const info = modelOf(s);
+      expect(info.secondOrder).toBe(true);
+      expect(info.params.map((p) => [p.name, p.value])).toEqual([
+        ['w1', 1],
+        ['w2', 1000],
+      ]);
+      expect(info.outputs).toEqual(['q']);
+      // ωh = 50: a period of 2π/1000 is an eighth of a step.
+      expect(1000 * (s.h ?? NaN)).toBe(50);
+    },
+  },
+  {
+    scenario: 'generalized-alpha-damping',
+    sentence: "Newmark's average acceleration keeps its amplitude exactly, while generalized-α with ρ∞ = 0.5 (pinned) damps it to below a millionth of its start by t = 2.",
+    check: () => {
+      const s = settingsOf('generalized-alpha-damping');
+      expect(s.method).toBe('newmark');
+      expect(s.methodParams).toBeUndefined();
+      const newmark = run(s);
+      expect(Math.abs(modeAmplitude(newmark, 'z', 1000, 0, 20) / 0.1 - 1)).toBeLessThan(1e-9);
+      expect(Math.abs(modeAmplitudeMin(newmark, 'z', 1000, 0, 20) / 0.1 - 1)).toBeLessThan(1e-9);
+      const pin = s.pins?.[0] as RunSettings;
+      expect(pin.method).toBe('generalized-alpha');
+      expect(pin.methodParams).toEqual({ rhoInf: 0.5 });
+      const alpha = run(pin);
+      expect(alpha.warning).toBeUndefined();
+      expect(modeAmplitude(alpha, 'z', 1000, 2, 20)).toBeLessThan(1e-6 * 0.1);
+    },
+  },
+  {
+    scenario: 'generalized-alpha-damping',
+    sentence: 'The slow mode (ωh = 0.05) is barely touched: generalized-α takes less than 1e-4 of its amplitude in 20 s.',
+    check: () => {
+      const sol = run(settingsOf('generalized-alpha-damping').pins?.[0] as RunSettings);
+      expect(lastT(sol)).toBe(20);
+      const kept = modeAmplitudeMin(sol, 'x', 1, 0, 20);
+      expect(kept).toBeGreaterThan(1 - 1e-4);
+      expect(kept).toBeLessThan(1);
+    },
+  },
+  {
+    scenario: 'generalized-alpha-damping',
+    sentence: 'Try: switch the method to generalized-α and set ρ∞ = 1 (the average-acceleration rule again: the noise stays); the Second-order (ωh) tab shows ρ at ωh = 50 is 0.56, on its way down to ρ∞ = 0.5 as ωh grows.',
+    check: () => {
+      const s = settingsOf('generalized-alpha-damping');
+      const one = run({ ...s, method: 'generalized-alpha', methodParams: { rhoInf: 1 } });
+      expect(Math.abs(modeAmplitudeMin(one, 'z', 1000, 0, 20) / 0.1 - 1)).toBeLessThan(1e-9);
+      const c = structuralAnalysis({ method: 'generalized-alpha', methodParams: { rhoInf: 0.5 }, omegaH: [50, 1e3, 1e5] });
+      expect(c.spectralRadius[0]).toBeCloseTo(0.56, 2);
+      expect(c.spectralRadius[1]).toBeLessThan(c.spectralRadius[0]);
+      expect(c.spectralRadius[2]).toBeLessThan(c.spectralRadius[1]);
+      expect(c.spectralRadiusAtInfinity).toBeCloseTo(0.5, 12);
     },
   },
 
