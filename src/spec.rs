@@ -48,6 +48,11 @@ pub struct SolveSpec {
     /// attempted steps (accepted and rejected).
     #[serde(default)]
     pub max_steps: Option<usize>,
+    /// Work budget, independent of the machine's speed: the run stops (keeping what it
+    /// computed, with a diagnosis) once (f evaluations + Jacobians + LU factorisations)
+    /// × states exceeds it. None: no work budget (the step budget still holds).
+    #[serde(default)]
+    pub max_work: Option<f64>,
     /// Largest step an adaptive method may take (MATLAB's MaxStep): the error control
     /// only sees the points it steps on, so a short input (a bump in the road) between
     /// two long steps would go unnoticed.
@@ -258,6 +263,19 @@ impl SolveSpec {
                 what: "maxSteps".into(),
                 value: n as f64,
                 allowed: format!("at most {MAX_STEPS_LIMIT} (10 million)"),
+            }),
+        }
+    }
+
+    /// The checked work budget ([`SolveSpec::max_work`]): a positive number, or none.
+    pub fn checked_max_work(&self) -> Result<Option<f64>, OdeError> {
+        match self.max_work {
+            None => Ok(None),
+            Some(w) if w > 0.0 && !w.is_nan() => Ok(Some(w)),
+            Some(w) => Err(OdeError::OutOfRange {
+                what: "maxWork".into(),
+                value: w,
+                allowed: "a positive number of (f evaluations + Jacobians + LUs) × states".into(),
             }),
         }
     }

@@ -579,3 +579,98 @@ fn requests_that_cannot_fit_are_refused_with_a_message() {
     assert!(matches!(err, OdeError::TooLarge { .. }), "{err:?}");
     assert!(err.to_string().contains("2100 × 2100 Jacobian"), "{err}");
 }
+
+/// A switch that chatters: x' = −1 above zero and +1 below, so once x reaches 0 every
+/// step crosses it (Euler at h = 3·10⁻⁶ from t = 0.01 on; dp45 piles up crossings
+/// ever closer together), with `extra` states carried along. Each event keeps its state.
+fn chattering(extra: usize, method: &str) -> SolveSpec {
+    SolveSpec {
+        system: Some(format!(
+            "param N = {extra}\nx' = if(x > 0, -1, 1)\nu[i]' = -u[i] for i = 1..N\n\
+             x(0) = 0.01\nu[i](0) = 1 for i = 1..N\nevent z: x"
+        )),
+        method: method.into(),
+        h: (method == "euler").then_some(3e-6),
+        t1: Some(1.0),
+        max_steps: Some(MAX_STEPS_LIMIT),
+        ..SolveSpec::default()
+    }
+}
+
+/// The chattering switch at 100 and 500 extra states, Euler at h = 3·10⁻⁶ and dp45:
+/// the events kept stay within their memory budget (a 32nd of the record's), the run
+/// stops with the typed reason at the budget, keeping the points it computed, and the
+/// diagnosis names the chattering event.
+#[test]
+fn a_chattering_event_stops_within_the_memory_budget_and_is_diagnosed() {
+    use odelab::driver::record::max_events;
+    for extra in [100, 500] {
+        for method in ["euler", "dp45"] {
+            let sol = solve(&chattering(extra, method)).expect("a stop, not an error");
+            let dim = extra + 1;
+            assert!(
+                matches!(sol.stopped_by, Some(OdeError::EventBudget { .. })),
+                "{method} {extra}: {:?}",
+                sol.stopped_by
+            );
+            assert!(sol.events.len() <= max_events(dim));
+            assert!(sol.events.len() * (dim + 2) <= MAX_RECORDED_VALUES / 32);
+            assert!(sol.t.len() * (dim + 3) <= MAX_RECORDED_VALUES);
+            // What was computed stands: x sits on the surface, within a step of 0.
+            let x_end = sol.y[(sol.t.len() - 1) * dim];
+            assert!(x_end.abs() < 1e-3, "{x_end}");
+            assert!(*sol.t.last().unwrap() >= 0.01 - 1e-9);
+            let d = sol.diagnosis.as_ref().expect("diagnosed");
+            assert_eq!(d.code.id(), "event-chatter", "{method} {extra}: {d:?}");
+            assert!(d.message.contains("The event z fired"), "{}", d.message);
+            assert!(
+                d.message.contains("more events than a run may keep"),
+                "{}",
+                d.message
+            );
+        }
+    }
+}
+
+/// A time budget that does not depend on the machine: `maxWork` counts (f evaluations
+/// + Jacobians + LUs) × states. RK4 on 10 decays at h = 10⁻⁴ to t = 1 needs 4 · 10⁴ f
+/// evaluations, 4 · 10⁵ units; a budget of 10⁵ stops it after 2,500 steps (t = 0.25),
+/// keeping those points, with the `work-budget` diagnosis; the same run under 10⁶ ends.
+#[test]
+fn a_work_budget_stops_a_run_at_a_count_not_a_clock() {
+    let spec = SolveSpec {
+        system: Some(decays(10)),
+        method: "rk4".into(),
+        h: Some(1e-4),
+        t1: Some(1.0),
+        max_work: Some(1e5),
+        ..SolveSpec::default()
+    };
+    let sol = solve(&spec).expect("a stop, not an error");
+    assert!(
+        matches!(sol.stopped_by, Some(OdeError::WorkBudget { .. })),
+        "{:?}",
+        sol.stopped_by
+    );
+    assert_eq!(sol.stats.nfev, 10_000);
+    assert_eq!(sol.stats.nsteps, 2_500);
+    assert!((sol.t.last().unwrap() - 0.25).abs() < 1e-12);
+    assert_eq!(sol.t.len(), 2_501);
+    let d = sol.diagnosis.expect("diagnosed");
+    assert_eq!(d.code.id(), "work-budget");
+    assert!(d.message.contains("work budget of 100000"), "{}", d.message);
+    let sol = solve(&SolveSpec {
+        max_work: Some(1e6),
+        ..spec.clone()
+    })
+    .unwrap();
+    assert!(sol.stopped_by.is_none());
+    for bad in [0.0, -1.0, f64::NAN] {
+        let err = solve(&SolveSpec {
+            max_work: Some(bad),
+            ..spec.clone()
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("maxWork"), "{err}");
+    }
+}

@@ -78,6 +78,8 @@ pub enum Code {
     /// A constrained mechanism at a singular configuration (redundant joints, Φ_q
     /// losing rank).
     SingularMechanism,
+    /// The run used its work budget (`maxWork`) before reaching t1.
+    WorkBudget,
 }
 
 impl Code {
@@ -93,6 +95,7 @@ impl Code {
         Code::EventChatter,
         Code::StepUnderflow,
         Code::SingularMechanism,
+        Code::WorkBudget,
     ];
 
     /// The code's id as JS sees it.
@@ -108,6 +111,7 @@ impl Code {
             Code::EventChatter => "event-chatter",
             Code::StepUnderflow => "step-underflow",
             Code::SingularMechanism => "singular-mechanism",
+            Code::WorkBudget => "work-budget",
         }
     }
 }
@@ -379,6 +383,8 @@ impl Diagnoser<'_> {
                 fix: None,
             }),
             OdeError::AdaptiveBudget { t, max_steps } => Some(self.budget(*t, *max_steps)),
+            OdeError::EventBudget { t, .. } => self.chatter(*t, true),
+            OdeError::WorkBudget { t, max_work } => Some(self.work_budget(*t, *max_work)),
             OdeError::StepSizeUnderflow { t, h } => Some(self.underflow(*t, *h)),
             OdeError::BlewUp { t, h } | OdeError::ExpmNotFinite { t, h } => {
                 Some(self.blew_up(*t, *h))
@@ -848,7 +854,7 @@ impl Diagnoser<'_> {
 
     /// The step budget ran out.
     fn budget(&self, t: f64, max_steps: usize) -> Diagnosis {
-        if let Some(d) = self.chatter(t) {
+        if let Some(d) = self.chatter(t, false) {
             return d;
         }
         if let Some(d) = self.stiff(t, Some(max_steps)) {
@@ -948,8 +954,35 @@ impl Diagnoser<'_> {
         })
     }
 
-    /// Many events, the last ones with vanishing spacing.
-    fn chatter(&self, t: f64) -> Option<Diagnosis> {
+    /// The work budget ran out: what the run computed stands.
+    fn work_budget(&self, t: f64, max_work: f64) -> Diagnosis {
+        let s = &self.run.stats;
+        Diagnosis {
+            code: Code::WorkBudget,
+            message: format!(
+                "The run used its work budget of {} and stopped at t = {} ({} f \
+                 evaluations, {} Jacobians and {} LU factorisations of {} states): what \
+                 it computed up to there is shown.",
+                num(max_work),
+                num(t),
+                s.nfev,
+                s.njev,
+                s.nlu,
+                self.dim()
+            ),
+            advice: "Shorten the interval (t1), use fewer states, looser tolerances or a \
+                     larger h, or a method suited to the problem (an implicit one if it \
+                     is stiff)."
+                .into(),
+            t: Some(t),
+            detail: None,
+            fix: None,
+        }
+    }
+
+    /// Many events, the last ones with vanishing spacing; or (`over_budget`) more events
+    /// than a run may keep, whatever their spacing.
+    fn chatter(&self, t: f64, over_budget: bool) -> Option<Diagnosis> {
         const LAST: usize = 10;
         let events = &self.run.events;
         if events.len() < LAST {
@@ -958,7 +991,7 @@ impl Diagnoser<'_> {
         let last = &events[events.len() - LAST..];
         let span = last[LAST - 1].t - last[0].t;
         let run_span = (t - self.run.t0).abs().max(f64::MIN_POSITIVE);
-        if span > 1e-6 * run_span {
+        if span > 1e-6 * run_span && !over_budget {
             return None;
         }
         let index = last[LAST - 1].index;
@@ -968,10 +1001,16 @@ impl Diagnoser<'_> {
             message: format!(
                 "The event {name} fired {} times, the last {LAST} within Δt = {} of each \
                  other near t = {}: the solution chatters on the switching surface (it \
-                 is pushed back onto it from both sides), and every crossing cuts the step.",
+                 is pushed back onto it from both sides), and every crossing cuts the step.{}",
                 events.len(),
                 num(span),
-                num(last[LAST - 1].t)
+                num(last[LAST - 1].t),
+                if over_budget {
+                    " That is more events than a run may keep in memory: the run stopped \
+                     there, and what it computed up to there is shown."
+                } else {
+                    ""
+                }
             ),
             advice: "This is the model, not the step size: make the event terminal to stop \
                      there, or write the motion along the surface (a sliding mode) as its \

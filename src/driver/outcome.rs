@@ -35,6 +35,8 @@ impl Disposition {
             OdeError::BlewUp { .. }
             | OdeError::StepSizeUnderflow { .. }
             | OdeError::AdaptiveBudget { .. }
+            | OdeError::EventBudget { .. }
+            | OdeError::WorkBudget { .. }
             | OdeError::IllConditionedPartition { .. } => Self::Stop,
             _ => Self::Fail,
         }

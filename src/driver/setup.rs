@@ -351,6 +351,7 @@ impl Integrator {
             last_step: None,
             events: Vec::new(),
             stopped_by_event: false,
+            max_work: spec.checked_max_work()?,
             stopped: None,
             stats,
             inspector: super::inspect::for_spec(spec)?,
