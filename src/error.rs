@@ -74,8 +74,7 @@ pub enum OdeError {
     /// More events fired than a run may keep (`driver::record::max_events`): a switch
     /// that chatters. The run stops at the last one, keeping what it computed.
     EventBudget { t: f64, events: usize },
-    /// The run used its work budget (`maxWork`, in (f evaluations + Jacobians + LUs) ×
-    /// states) before reaching t1.
+    /// The run used its work budget (`maxWork`, `spec::work_of`) before reaching t1.
     WorkBudget { t: f64, max_work: f64 },
     /// A method for second-order systems paired with a model that is not one.
     NeedsSecondOrderModel { method: String, model: String },
@@ -372,8 +371,8 @@ impl fmt::Display for OdeError {
             ),
             OdeError::WorkBudget { t, max_work } => write!(
                 f,
-                "the run used its work budget of {} (f evaluations + Jacobians + LUs) × \
-                 states and stopped at t = {}",
+                "the run used its work budget of {} units (states × f evaluations, \
+                 entries × Jacobians and LUs) and stopped at t = {}; raise maxWork",
                 num(*max_work),
                 num(*t)
             ),

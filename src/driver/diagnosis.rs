@@ -960,7 +960,7 @@ impl Diagnoser<'_> {
         Diagnosis {
             code: Code::WorkBudget,
             message: format!(
-                "The run used its work budget of {} and stopped at t = {} ({} f \
+                "The run used its work budget of {} units and stopped at t = {} ({} f \
                  evaluations, {} Jacobians and {} LU factorisations of {} states): what \
                  it computed up to there is shown.",
                 num(max_work),

@@ -131,8 +131,8 @@ pub struct Integrator {
     pub(super) last_step: Option<(f64, f64)>,
     pub(super) events: Vec<EventRecord>,
     pub(super) stopped_by_event: bool,
-    /// The work budget (`maxWork`), if the spec gives one.
-    pub(super) max_work: Option<f64>,
+    /// The work budget (`maxWork`, `spec::work_of`).
+    pub(super) max_work: f64,
     /// Why the run stopped early (a [`StepOutcome::Stopped`] reason), once it has.
     pub(super) stopped: Option<OdeError>,
     pub(super) stats: Stats,
@@ -429,15 +429,11 @@ impl Integrator {
         if self.done() {
             return Err(OdeError::Finished { t1: self.t1 });
         }
-        if let Some(max_work) = self.max_work {
-            let s = &self.stats;
-            // In f64: (nfev + njev + nlu) × dim cannot wrap.
-            if (s.nfev + s.njev + s.nlu) as f64 * self.info.dim as f64 >= max_work {
-                return Err(OdeError::WorkBudget {
-                    t: self.t,
-                    max_work,
-                });
-            }
+        if crate::spec::work_of(&self.stats, self.info.dim) >= self.max_work {
+            return Err(OdeError::WorkBudget {
+                t: self.t,
+                max_work: self.max_work,
+            });
         }
         if self.restart {
             self.stepper = method::create_with(self.method.id, self.info.dim, &self.options)?;
