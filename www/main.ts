@@ -121,8 +121,9 @@ async function main(): Promise<void> {
   // link it was showing (every run rewrites the fragment, so a reload always has one),
   // and when it opens with nothing asked.
   const draft = restoreDraft();
-  const saved =
-    query.has('model') || asked !== '' || (link.settings && draft?.link !== location.hash) ? undefined : draft?.settings;
+  const sameLink = link.settings !== undefined && draft?.link === location.hash;
+  const nothingAsked = !link.settings && !query.has('model') && asked === '';
+  const saved = sameLink || nothingAsked ? draft?.settings : undefined;
   const unfinished = unfinishedRun();
   if (query.has('model') || link.settings || asked !== '') byId('intro').hidden = true;
   let catalog: Catalog;
@@ -172,7 +173,7 @@ async function main(): Promise<void> {
   }
   // The last run started on this page with these settings never finished (the tab
   // crashed or was closed during it) or failed: ask before running it again.
-  const startKey = runKey(initial as RunSettings);
+  const startKey = runKey(withoutPins(initial as RunSettings));
   if (unfinished === startKey) {
     view.holdNextRun(
       'These settings did not finish running last time (the page crashed, failed or was closed during the run), so they were not run again. Press Run them to try once more, or change a setting.',
@@ -255,12 +256,10 @@ async function main(): Promise<void> {
   // `change` events bubbling out of #controls (an editor that replaces the textarea
   // fires them from its content, or calls `window.odelabSaveDraft()`), and `view.settings()`
   // must read the editor's text.
-  const saveDraft = (): void => {
-    const settings = view.settings();
-    autosaveSoon(settings);
-    // An edit starts a run: remembered until it finishes.
-    markRunStarted(runKey(settings));
-  };
+  const saveDraft = (): void => autosaveSoon(view.settings());
+  // Every later run is remembered from its start until it finishes (a reload then
+  // asks first); the first one was marked above, with the settings it opened with.
+  view.onStart = (settings) => markRunStarted(runKey(settings));
   byId('controls').addEventListener('input', saveDraft);
   byId('controls').addEventListener('change', saveDraft);
   Object.assign(window, { odelabSaveDraft: saveDraft });

@@ -122,6 +122,9 @@ export class TrajectoryView {
     return this.form.start({ ...this.form.settings(), ...change });
   }
 
+  /** Called as a run of `settings` is sent to the engine (`onRun` follows when it succeeds). */
+  onStart: (settings: RunSettings) => void = () => undefined;
+
   /** Why the next run is not made but offered (`holdNextRun`), and the pins it holds back. */
   private held: { text: string; pins?: PinSettings[] } | undefined;
   private heldPins: PinSettings[] | undefined;
@@ -194,6 +197,7 @@ export class TrajectoryView {
     const model = this.form.modelInfo();
     const method = this.form.methodInfo();
     const adaptive = this.form.isAdaptive();
+    this.onStart(settings);
     this.current = this.engine
       .solve(this.inspector.request(toSpec(settings, model, method)))
       .then((sol: Solution) => {

@@ -58,7 +58,9 @@ test('a link whose run did not finish (the page was left during it) is not run a
   // 1,000 states of RK4 for 5·10⁵ steps: far longer than this test waits.
   const system = "param N = 1000\nu[i]' = -u[i] for i = 1..N\nu[i](0) = 1 for i = 1..N";
   const url = `${site.server.url}${link({ model: 'custom', method: 'rk4', system, h: 1e-4, t1: 50 })}`;
-  const { page } = await open(site.browser, url, context);
+  // Not `open`: the page is ready only once its first run has finished.
+  const page = await context.newPage();
+  await page.goto(url);
   await page.waitForFunction(() => document.body.dataset.status === 'computing');
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]');
