@@ -632,10 +632,11 @@ fn a_chattering_event_stops_within_the_memory_budget_and_is_diagnosed() {
     }
 }
 
-/// A time budget that does not depend on the machine: `maxWork` counts (f evaluations
-/// + Jacobians + LUs) × states. RK4 on 10 decays at h = 10⁻⁴ to t = 1 needs 4 · 10⁴ f
-/// evaluations, 4 · 10⁵ units; a budget of 10⁵ stops it after 2,500 steps (t = 0.25),
-/// keeping those points, with the `work-budget` diagnosis; the same run under 10⁶ ends.
+/// A time budget that does not depend on the machine: `maxWork` counts work units
+/// (states per f evaluation, entries per Jacobian and LU). RK4 on 10 decays at h = 10⁻⁴
+/// to t = 1 needs 4 · 10⁴ f evaluations, 4 · 10⁵ units; a budget of 10⁵ stops it after
+/// 2,500 steps (t = 0.25), keeping those points, with the `work-budget` diagnosis; the
+/// same run under 10⁶ ends.
 #[test]
 fn a_work_budget_stops_a_run_at_a_count_not_a_clock() {
     let spec = SolveSpec {
@@ -704,4 +705,124 @@ fn bdf2_keeps_its_accuracy_across_events_that_change_nothing() {
     let (with_events, fired) = run(true);
     assert!(fired > 600, "{fired}");
     assert!(with_events < 2.0 * plain, "{with_events:e} vs {plain:e}");
+}
+
+/// dp45 started at t0 = 10¹² underflows at once (the doubles there are 1.2·10⁻⁴ apart)
+/// with nothing abrupt in f: the diagnosis says the step is below t's resolution and
+/// advises moving the time origin, not "a discontinuity or a singularity".
+#[test]
+fn a_step_below_the_resolution_of_t_is_named_as_such() {
+    let spec: SolveSpec = serde_json::from_str(
+        r#"{"model":"pendulum","method":"dp45","t0":1e12,"t1":1000000000010}"#,
+    )
+    .unwrap();
+    let sol = solve(&spec).expect("a stop, not an error");
+    let d = sol.diagnosis.expect("diagnosed");
+    assert_eq!(d.code.id(), "step-underflow");
+    assert!(
+        d.message
+            .starts_with("The step is below t's resolution: near t = 1e12"),
+        "{}",
+        d.message
+    );
+    assert!(!d.message.contains("singular"), "{}", d.message);
+    assert!(d.advice.contains("t0 = 0"), "{}", d.advice);
+}
+
+/// A chain of 4,000 states whose Jacobian is bidiagonal: ros4 factorises it sparse, so
+/// the dense-size guard (4 · 4003² values, 513 MB) does not apply and the run is made;
+/// the same chain by finite differences (dense J) is still refused with the size.
+#[test]
+fn ros4_on_a_large_sparse_system_is_not_refused_by_the_dense_size_guard() {
+    let text = "param N = 4000\nu[1]' = -u[1]\nu[i]' = -u[i] + 0.5*u[i-1] for i = 2..N\n\
+                u[i](0) = 1 for i = 1..N";
+    let spec = SolveSpec {
+        system: Some(text.into()),
+        method: "ros4".into(),
+        t1: Some(0.1),
+        ..SolveSpec::default()
+    };
+    let sol = solve(&spec).expect("a sparse ros4 run");
+    assert_eq!(sol.dim, 4000);
+    // u1 = e^{-t} exactly.
+    assert!((sol.y[(sol.t.len() - 1) * 4000] - (-0.1f64).exp()).abs() < 1e-5);
+    let dense = SolveSpec {
+        jacobian: Some("fd".into()),
+        ..spec
+    };
+    let err = solve(&dense).unwrap_err();
+    assert!(err.to_string().contains("4000 × 4000 Jacobian"), "{err}");
+}
+
+/// rtol below 100 units of round-off is run at that floor and said: rtol = 1e-16 and
+/// 1e-15 give bit for bit the run of rtol = 100 ε, with the `tolerance-too-tight`
+/// diagnosis naming the floor it used.
+#[test]
+fn tolerances_below_the_floor_are_clamped_and_said() {
+    let run = |rtol: f64| {
+        solve(&SolveSpec {
+            model: "pendulum".into(),
+            method: "dp45".into(),
+            t1: Some(1.0),
+            rtol: Some(Tol::Scalar(rtol)),
+            atol: Some(Tol::Scalar(1e-14)),
+            ..SolveSpec::default()
+        })
+        .unwrap()
+    };
+    let floor = run(100.0 * f64::EPSILON);
+    assert!(floor.diagnosis.is_none());
+    for rtol in [1e-15, 1e-16] {
+        let sol = run(rtol);
+        assert_eq!(sol.y, floor.y, "rtol {rtol}");
+        assert_eq!(sol.t, floor.t);
+        let d = sol.diagnosis.expect("said");
+        assert_eq!(d.code.id(), "tolerance-too-tight");
+        assert!(
+            d.message
+                .contains("the run used rtol = 2.220446e-14 instead"),
+            "{}",
+            d.message
+        );
+    }
+}
+
+/// 63 and 64 nested parentheses are accepted, 65 refused, and the message's limit is the
+/// real one; a call and an index count one level each.
+#[test]
+fn the_nesting_limit_message_matches_the_real_limit() {
+    let nested = |k: usize| format!("x' = {}x{}\nx(0) = 1", "(".repeat(k), ")".repeat(k));
+    for k in [63, 64] {
+        assert!(
+            build_user_system(&nested(k), &BTreeMap::new()).is_ok(),
+            "{k}"
+        );
+    }
+    let err = build_user_system(&nested(65), &BTreeMap::new())
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string()
+            .contains("nested too deeply (more than 64 levels)"),
+        "{err}"
+    );
+    let calls = |k: usize| format!("x' = {}x{}\nx(0) = 1", "sin(".repeat(k), ")".repeat(k));
+    assert!(build_user_system(&calls(64), &BTreeMap::new()).is_ok());
+    assert!(build_user_system(&calls(65), &BTreeMap::new()).is_err());
+}
+
+/// A constant that overflows is an error at its place in the text, not a run later
+/// called unstable: `10^400`, `exp(1000)`, `1e200*1e200`. A division by zero is left to
+/// the run's not-finite diagnosis.
+#[test]
+fn an_overflowing_constant_is_refused_where_it_is_written() {
+    for rhs in ["10^400", "exp(1000)", "1e200*1e200", "-x + 2^2000"] {
+        let text = format!("x' = {rhs}\nx(0) = 1");
+        let err = build_user_system(&text, &BTreeMap::new()).err().expect(rhs);
+        let msg = err.to_string();
+        assert!(msg.starts_with("line 1, column"), "{msg}");
+        assert!(msg.contains("this constant is too large"), "{msg}");
+    }
+    assert!(build_user_system("x' = 10^300\nx(0) = 1", &BTreeMap::new()).is_ok());
+    assert!(build_user_system("x' = 1/0\nx(0) = 1", &BTreeMap::new()).is_ok());
 }

@@ -41,9 +41,7 @@ use serde::Serialize;
 /// change of a state and far below the hard limit 1e150 of `driver::BLOW_UP`.
 pub const GROWTH: f64 = 1e10;
 
-/// rtol below this (100 units of round-off) asks for more than double precision can
-/// resolve: error estimates of such steps are rounding noise.
-pub const RTOL_FLOOR: f64 = 100.0 * f64::EPSILON;
+pub use crate::control::RTOL_FLOOR;
 
 /// Most states whose spectrum a diagnosis computes (a dense Schur form, O(n³)):
 /// above the 400 of the ξ-plane lab, so a heat equation of 500 cells is diagnosed.
@@ -284,12 +282,12 @@ impl Diagnoser<'_> {
         }
     }
 
+    /// The smallest rtol the spec asked for (error control ran with at least
+    /// [`RTOL_FLOOR`]).
     fn rtol_min(&self) -> f64 {
-        self.run
-            .tolerance
-            .rtol
-            .iter()
-            .fold(f64::INFINITY, |m, &r| m.min(r))
+        self.spec
+            .tolerance(self.dim())
+            .map_or(f64::INFINITY, |t| t.rtol_min())
     }
 
     fn diagnose(&self, stop: Option<&OdeError>) -> Option<Diagnosis> {
@@ -834,6 +832,31 @@ impl Diagnoser<'_> {
         if let Some(d) = self.stiff(t, None) {
             return d;
         }
+        // Far from t = 0 the doubles themselves are coarse: at t = 1e12 they are 1.2e-4
+        // apart, so a step the error control needs can be below t's resolution with
+        // nothing abrupt in f.
+        let spacing = t.abs() * f64::EPSILON;
+        if spacing > 1e-12 * (self.run.t1 - self.run.t0).abs() {
+            return Diagnosis {
+                code: Code::StepUnderflow,
+                message: format!(
+                    "The step is below t's resolution: near t = {} consecutive floating-point \
+                     numbers are about {} apart, so no step shorter than about 16 of those \
+                     spacings can be told from t, and the error control asked for h = {}.",
+                    num(t),
+                    num(spacing),
+                    num(h)
+                ),
+                advice: format!(
+                    "Move the time origin: run from t0 = 0 over the same length of time (write \
+                     the equation in s = t − {} if it depends on t).",
+                    num(self.run.t0)
+                ),
+                t: Some(t),
+                detail: None,
+                fix: None,
+            };
+        }
         Diagnosis {
             code: Code::StepUnderflow,
             message: format!(
@@ -1071,9 +1094,11 @@ impl Diagnoser<'_> {
                 num(*t)
             ),
             Some(e) => format!(" The run stopped: {e}."),
-            None => " Its error estimates are rounding noise, so the steps it took are not \
-                      controlled."
-                .into(),
+            None => format!(
+                " Error estimates that small are rounding noise: the run used rtol = {} \
+                 instead, the tightest tolerance double precision can deliver.",
+                num(RTOL_FLOOR)
+            ),
         };
         Diagnosis {
             code: Code::ToleranceTooTight,
