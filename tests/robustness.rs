@@ -826,3 +826,30 @@ fn an_overflowing_constant_is_refused_where_it_is_written() {
     assert!(build_user_system("x' = 10^300\nx(0) = 1", &BTreeMap::new()).is_ok());
     assert!(build_user_system("x' = 1/0\nx(0) = 1", &BTreeMap::new()).is_ok());
 }
+
+/// The convergence lab's reference (no exact solution: a dp45 run) is tight enough for
+/// the methods it judges: RK4 on the pendulum keeps its slope 4 down to n = 14 (error
+/// 3.4e-12); against the old reference at rtol 1e-12 the last level read 1.45e-11, a
+/// "floor" that was the reference's own error.
+#[test]
+fn the_convergence_reference_does_not_limit_rk4_on_the_pendulum() {
+    use odelab::convergence::{convergence, ConvergenceSpec};
+    let r = convergence(&ConvergenceSpec {
+        model: "pendulum".into(),
+        methods: vec!["rk4".into()],
+        n_min: Some(10),
+        n_max: Some(14),
+        tols: Some(vec![]),
+        local_h: Some(vec![]),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(r.reference, "dp45, rtol 3e-14, atol 1e-16");
+    let s = &r.global[0];
+    assert_eq!(s.fit.floor, None, "{:?}", s.fit);
+    assert_eq!(s.fit.to, s.error.len() - 1, "{:?}", s.fit);
+    let last = s.error[s.error.len() - 1];
+    let before = s.error[s.error.len() - 2];
+    assert!(last < 5e-12, "{last:e}");
+    assert!(before / last > 12.0, "{before:e} / {last:e}");
+}
