@@ -729,31 +729,6 @@ fn a_step_below_the_resolution_of_t_is_named_as_such() {
     assert!(d.advice.contains("t0 = 0"), "{}", d.advice);
 }
 
-/// A chain of 4,000 states whose Jacobian is bidiagonal: ros4 factorises it sparse, so
-/// the dense-size guard (4 · 4003² values, 513 MB) does not apply and the run is made;
-/// the same chain by finite differences (dense J) is still refused with the size.
-#[test]
-fn ros4_on_a_large_sparse_system_is_not_refused_by_the_dense_size_guard() {
-    let text = "param N = 4000\nu[1]' = -u[1]\nu[i]' = -u[i] + 0.5*u[i-1] for i = 2..N\n\
-                u[i](0) = 1 for i = 1..N";
-    let spec = SolveSpec {
-        system: Some(text.into()),
-        method: "ros4".into(),
-        t1: Some(0.1),
-        ..SolveSpec::default()
-    };
-    let sol = solve(&spec).expect("a sparse ros4 run");
-    assert_eq!(sol.dim, 4000);
-    // u1 = e^{-t} exactly.
-    assert!((sol.y[(sol.t.len() - 1) * 4000] - (-0.1f64).exp()).abs() < 1e-5);
-    let dense = SolveSpec {
-        jacobian: Some("fd".into()),
-        ..spec
-    };
-    let err = solve(&dense).unwrap_err();
-    assert!(err.to_string().contains("4000 × 4000 Jacobian"), "{err}");
-}
-
 /// rtol below 100 units of round-off is run at that floor and said: rtol = 1e-16 and
 /// 1e-15 give bit for bit the run of rtol = 100 ε, with the `tolerance-too-tight`
 /// diagnosis naming the floor it used.
@@ -852,4 +827,28 @@ fn the_convergence_reference_does_not_limit_rk4_on_the_pendulum() {
     let before = s.error[s.error.len() - 2];
     assert!(last < 5e-12, "{last:e}");
     assert!(before / last > 12.0, "{before:e} / {last:e}");
+}
+
+/// The two forged tableaux get no points from a tableau task asking for order 3: huge
+/// weights that cancel (Σ b = 0, "explicit, 3 stages, order 3" before) and Euler padded
+/// to six stages with b = [1, 0, 0, 0, 10¹⁴, −10¹⁴] (reported order 5 before).
+#[test]
+fn forged_tableaux_score_nothing() {
+    let third = 1.0 / 3e14;
+    let cancelling = serde_json::json!({
+        "a": [[0, 0, 0], [0.5, 0, 0], [0.5 + third, -third, 0]],
+        "b": [0, 1e14, -1e14],
+    });
+    let mut rows = vec![vec![0.0; 6]; 6];
+    rows[4][0] = 1.0;
+    rows[5][0] = 1.0;
+    let padded = serde_json::json!({ "a": rows, "b": [1, 0, 0, 0, 1e14, -1e14] });
+    let assignment = serde_json::json!({ "odelabAssignment": 1, "tasks": [
+        { "id": "t", "kind": "tableau", "points": 5, "check": { "order": 3 } } ] });
+    for tableau in [cancelling, padded] {
+        let work =
+            serde_json::json!({ "odelabWork": 1, "answers": { "t": { "tableau": tableau } } });
+        let g = odelab::homework::grade_assignment(&assignment, &work).expect("graded");
+        assert_eq!(g.score, 0.0, "{:?}", g.tasks);
+    }
 }

@@ -182,26 +182,6 @@ fn formulation(spec: &SolveSpec) -> Result<Option<Built>, OdeError> {
     }
 }
 
-/// Whether the method will factorise a sparse Jacobian of this system (its stepper asks
-/// the provider for sparse J: the Rosenbrock methods, ros4-t2, backward Euler and BDF2;
-/// an analytic J of a typed system of at least `SPARSE_MIN_DIM` states) and its
-/// matrices fit: then no n × n matrix is made, and the dense-size guard does not apply
-/// (ros4 on a 4,000-state chain was refused for 513 MB it would never use). The LU's
-/// fill-in is allowed for as 8 values per stored entry and state.
-fn sparse_fits(spec: &SolveSpec, method: &str, info: &ModelInfo, model: &dyn Model) -> bool {
-    let factorises_sparse = method::rosenbrock_tableau(method).is_some()
-        || ["ros4-t2", "backward-euler", "bdf2"].contains(&method);
-    let analytic = matches!(spec.jacobian.as_deref(), None | Some("analytic"));
-    if !(factorises_sparse && analytic && info.dim >= crate::linear_solver::SPARSE_MIN_DIM) {
-        return false;
-    }
-    // The pattern is structural: any state shows it.
-    let y = vec![0.0; info.dim];
-    model
-        .jacobian_sparse(spec.t0.unwrap_or(info.t0), &y)
-        .is_some_and(|j| fits(values_in(&[8, j.nnz().saturating_add(info.dim)])))
-}
-
 impl Integrator {
     /// Validates the spec and sets up a run at (t0, y0).
     pub fn new(spec: &SolveSpec) -> Result<Self, OdeError> {
@@ -209,7 +189,7 @@ impl Integrator {
         let (method, custom) = method::resolve(&spec.method, spec.tableau.as_ref())?;
         // A method's n × n matrices (J, the LU of I − γhJ, an exponential's block of
         // n + 3) must fit before any is allocated.
-        if method.needs_jacobian && !sparse_fits(spec, method.id, &info, model.as_ref()) {
+        if method.needs_jacobian {
             let n = info.dim.saturating_add(3);
             let matrices = values_in(&[4, n, n]);
             if !fits(matrices) {

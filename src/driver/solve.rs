@@ -222,7 +222,7 @@ fn undiagnosed(
     let clamped = run.is_adaptive()
         && spec
             .tolerance(run.info.dim)
-            .map_or(false, |t| t.rtol_min() < crate::control::RTOL_FLOOR);
+            .is_ok_and(|t| t.rtol_min() < crate::control::RTOL_FLOOR);
     if clamped
         || stop.is_some()
         || super::diagnosis::growth_of(&run.y0, &record.y) > super::diagnosis::GROWTH
