@@ -71,6 +71,11 @@ pub enum OdeError {
     /// The run used up its step budget before reaching t1 (an adaptive run, or a fixed
     /// grid whose steps events kept cutting short).
     AdaptiveBudget { t: f64, max_steps: usize },
+    /// More events fired than a run may keep (`driver::record::max_events`): a switch
+    /// that chatters. The run stops at the last one, keeping what it computed.
+    EventBudget { t: f64, events: usize },
+    /// The run used its work budget (`maxWork`, `spec::work_of`) before reaching t1.
+    WorkBudget { t: f64, max_work: f64 },
     /// A method for second-order systems paired with a model that is not one.
     NeedsSecondOrderModel { method: String, model: String },
     /// `adaptive: true` for a method without an error estimate.
@@ -412,6 +417,19 @@ impl fmt::Display for OdeError {
                 f,
                 "the run used its budget of {max_steps} steps and stopped at t = {}; \
                  raise maxSteps (or, for an adaptive method, loosen rtol/atol)",
+                num(*t)
+            ),
+            OdeError::EventBudget { t, events } => write!(
+                f,
+                "{events} events fired up to t = {}, more than a run may keep; the run \
+                 stopped there",
+                num(*t)
+            ),
+            OdeError::WorkBudget { t, max_work } => write!(
+                f,
+                "the run used its work budget of {} units (states × f evaluations, \
+                 entries × Jacobians and LUs) and stopped at t = {}; raise maxWork",
+                num(*max_work),
                 num(*t)
             ),
             OdeError::NeedsSecondOrderModel { method, model } => write!(

@@ -14,6 +14,19 @@ pub const DEFAULT_MAX_STEPS: usize = 1_000_000;
 /// budget could only end in the page running out of memory (the budgets).
 pub const MAX_STEPS_LIMIT: usize = 10_000_000;
 
+/// Default work budget of a run ([`work_of`]): 10⁹ units, about half a minute of the
+/// slowest work measured in the browser (dp45 on a 2,000-cell heat equation: 1.4·10¹⁰
+/// units in 400 s), far beyond any lecture example, so a typo cannot keep the page busy.
+pub const DEFAULT_MAX_WORK: f64 = 1e9;
+
+/// The work of a run of `dim` states, counted and not timed, so a budget means the same
+/// on every machine: `dim` units per f evaluation, dim² per Jacobian and per LU
+/// factorisation (the entries each fills). In f64: it cannot wrap.
+pub fn work_of(stats: &crate::stats::Stats, dim: usize) -> f64 {
+    let n = dim as f64;
+    stats.nfev as f64 * n + (stats.njev + stats.nlu) as f64 * n * n
+}
+
 /// The most output times `tEval` may list (each is one interpolated state).
 pub const MAX_T_EVAL: usize = 1_000_000;
 
@@ -48,6 +61,11 @@ pub struct SolveSpec {
     /// attempted steps (accepted and rejected).
     #[serde(default)]
     pub max_steps: Option<usize>,
+    /// Work budget (default [`DEFAULT_MAX_WORK`]), independent of the machine's speed:
+    /// the run stops, keeping what it computed, with a diagnosis, once its work
+    /// ([`work_of`]) reaches it.
+    #[serde(default)]
+    pub max_work: Option<f64>,
     /// Largest step an adaptive method may take (MATLAB's MaxStep): the error control
     /// only sees the points it steps on, so a short input (a bump in the road) between
     /// two long steps would go unnoticed.
@@ -262,6 +280,22 @@ impl SolveSpec {
                 what: "maxSteps".into(),
                 value: n as f64,
                 allowed: format!("at most {MAX_STEPS_LIMIT} (10 million)"),
+            }),
+        }
+    }
+
+    /// The checked work budget ([`SolveSpec::max_work`]): a positive number, or
+    /// [`DEFAULT_MAX_WORK`].
+    pub fn checked_max_work(&self) -> Result<f64, OdeError> {
+        match self.max_work {
+            None => Ok(DEFAULT_MAX_WORK),
+            Some(w) if w > 0.0 && !w.is_nan() => Ok(w),
+            Some(w) => Err(OdeError::OutOfRange {
+                what: "maxWork".into(),
+                value: w,
+                allowed: "a positive number of work units (states × f evaluations, entries \
+                          × Jacobians and LUs)"
+                    .into(),
             }),
         }
     }

@@ -579,3 +579,276 @@ fn requests_that_cannot_fit_are_refused_with_a_message() {
     assert!(matches!(err, OdeError::TooLarge { .. }), "{err:?}");
     assert!(err.to_string().contains("2100 × 2100 Jacobian"), "{err}");
 }
+
+/// A switch that chatters: x' = −1 above zero and +1 below, so once x reaches 0 every
+/// step crosses it (Euler at h = 3·10⁻⁶ from t = 0.01 on; dp45 piles up crossings
+/// ever closer together), with `extra` states carried along. Each event keeps its state.
+fn chattering(extra: usize, method: &str) -> SolveSpec {
+    SolveSpec {
+        system: Some(format!(
+            "param N = {extra}\nx' = if(x > 0, -1, 1)\nu[i]' = -u[i] for i = 1..N\n\
+             x(0) = 0.01\nu[i](0) = 1 for i = 1..N\nevent z: x"
+        )),
+        method: method.into(),
+        h: (method == "euler").then_some(3e-6),
+        t1: Some(1.0),
+        max_steps: Some(MAX_STEPS_LIMIT),
+        ..SolveSpec::default()
+    }
+}
+
+/// The chattering switch at 100 and 500 extra states, Euler at h = 3·10⁻⁶ and dp45:
+/// the events kept stay within their memory budget (a 32nd of the record's), the run
+/// stops with the typed reason at the budget, keeping the points it computed, and the
+/// diagnosis names the chattering event.
+#[test]
+fn a_chattering_event_stops_within_the_memory_budget_and_is_diagnosed() {
+    use odelab::driver::record::max_events;
+    for extra in [100, 500] {
+        for method in ["euler", "dp45"] {
+            let sol = solve(&chattering(extra, method)).expect("a stop, not an error");
+            let dim = extra + 1;
+            assert!(
+                matches!(sol.stopped_by, Some(OdeError::EventBudget { .. })),
+                "{method} {extra}: {:?}",
+                sol.stopped_by
+            );
+            assert!(sol.events.len() <= max_events(dim));
+            assert!(sol.events.len() * (dim + 2) <= MAX_RECORDED_VALUES / 32);
+            assert!(sol.t.len() * (dim + 3) <= MAX_RECORDED_VALUES);
+            // What was computed stands: x sits on the surface, within a step of 0.
+            let x_end = sol.y[(sol.t.len() - 1) * dim];
+            assert!(x_end.abs() < 1e-3, "{x_end}");
+            assert!(*sol.t.last().unwrap() >= 0.01 - 1e-9);
+            let d = sol.diagnosis.as_ref().expect("diagnosed");
+            assert_eq!(d.code.id(), "event-chatter", "{method} {extra}: {d:?}");
+            assert!(d.message.contains("The event z fired"), "{}", d.message);
+            assert!(
+                d.message.contains("more events than a run may keep"),
+                "{}",
+                d.message
+            );
+        }
+    }
+}
+
+/// A time budget that does not depend on the machine: `maxWork` counts work units
+/// (states per f evaluation, entries per Jacobian and LU). RK4 on 10 decays at h = 10⁻⁴
+/// to t = 1 needs 4 · 10⁴ f evaluations, 4 · 10⁵ units; a budget of 10⁵ stops it after
+/// 2,500 steps (t = 0.25), keeping those points, with the `work-budget` diagnosis; the
+/// same run under 10⁶ ends.
+#[test]
+fn a_work_budget_stops_a_run_at_a_count_not_a_clock() {
+    let spec = SolveSpec {
+        system: Some(decays(10)),
+        method: "rk4".into(),
+        h: Some(1e-4),
+        t1: Some(1.0),
+        max_work: Some(1e5),
+        ..SolveSpec::default()
+    };
+    let sol = solve(&spec).expect("a stop, not an error");
+    assert!(
+        matches!(sol.stopped_by, Some(OdeError::WorkBudget { .. })),
+        "{:?}",
+        sol.stopped_by
+    );
+    assert_eq!(sol.stats.nfev, 10_000);
+    assert_eq!(sol.stats.nsteps, 2_500);
+    assert!((sol.t.last().unwrap() - 0.25).abs() < 1e-12);
+    assert_eq!(sol.t.len(), 2_501);
+    let d = sol.diagnosis.expect("diagnosed");
+    assert_eq!(d.code.id(), "work-budget");
+    assert!(d.message.contains("work budget of 100000"), "{}", d.message);
+    let sol = solve(&SolveSpec {
+        max_work: Some(1e6),
+        ..spec.clone()
+    })
+    .unwrap();
+    assert!(sol.stopped_by.is_none());
+    for bad in [0.0, -1.0, f64::NAN] {
+        let err = solve(&SolveSpec {
+            max_work: Some(bad),
+            ..spec.clone()
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("maxWork"), "{err}");
+    }
+}
+
+/// BDF2 keeps its order where a watched event cuts a step and changes nothing: the
+/// formula for uneven steps continues past the cut (Hairer, Nørsett & Wanner, Solving
+/// ODEs I, §III.5) instead of starting up again with a backward Euler step, whose
+/// O(h²) error entered at every one of the ~640 crossings of sin(200 t + 0.1) on
+/// x'' = −x to t = 10 (error 3.2e-4 without events became 3.2e-2 with them).
+#[test]
+fn bdf2_keeps_its_accuracy_across_events_that_change_nothing() {
+    let run = |events: bool| {
+        let mut spec: SolveSpec = serde_json::from_str(
+            r#"{"system":"x' = v\nv' = -x\nx(0) = 1, v(0) = 0","method":"bdf2","h":0.01,"t1":10}"#,
+        )
+        .unwrap();
+        if events {
+            spec.events = vec![odelab::spec::EventSpec {
+                expr: Some("sin(200*t + 0.1)".into()),
+                ..Default::default()
+            }];
+        }
+        let sol = solve(&spec).unwrap();
+        let n = sol.t.len() - 1;
+        let err = (sol.y[2 * n] - 10f64.cos())
+            .abs()
+            .max((sol.y[2 * n + 1] + 10f64.sin()).abs());
+        (err, sol.events.len())
+    };
+    let (plain, _) = run(false);
+    let (with_events, fired) = run(true);
+    assert!(fired > 600, "{fired}");
+    assert!(with_events < 2.0 * plain, "{with_events:e} vs {plain:e}");
+}
+
+/// dp45 started at t0 = 10¹² underflows at once (the doubles there are 1.2·10⁻⁴ apart)
+/// with nothing abrupt in f: the diagnosis says the step is below t's resolution and
+/// advises moving the time origin, not "a discontinuity or a singularity".
+#[test]
+fn a_step_below_the_resolution_of_t_is_named_as_such() {
+    let spec: SolveSpec = serde_json::from_str(
+        r#"{"model":"pendulum","method":"dp45","t0":1e12,"t1":1000000000010}"#,
+    )
+    .unwrap();
+    let sol = solve(&spec).expect("a stop, not an error");
+    let d = sol.diagnosis.expect("diagnosed");
+    assert_eq!(d.code.id(), "step-underflow");
+    assert!(
+        d.message
+            .starts_with("The step is below t's resolution: near t = 1e12"),
+        "{}",
+        d.message
+    );
+    assert!(!d.message.contains("singular"), "{}", d.message);
+    assert!(d.advice.contains("t0 = 0"), "{}", d.advice);
+}
+
+/// rtol below 100 units of round-off is run at that floor and said: rtol = 1e-16 and
+/// 1e-15 give bit for bit the run of rtol = 100 ε, with the `tolerance-too-tight`
+/// diagnosis naming the floor it used.
+#[test]
+fn tolerances_below_the_floor_are_clamped_and_said() {
+    let run = |rtol: f64| {
+        solve(&SolveSpec {
+            model: "pendulum".into(),
+            method: "dp45".into(),
+            t1: Some(1.0),
+            rtol: Some(Tol::Scalar(rtol)),
+            atol: Some(Tol::Scalar(1e-14)),
+            ..SolveSpec::default()
+        })
+        .unwrap()
+    };
+    let floor = run(100.0 * f64::EPSILON);
+    assert!(floor.diagnosis.is_none());
+    for rtol in [1e-15, 1e-16] {
+        let sol = run(rtol);
+        assert_eq!(sol.y, floor.y, "rtol {rtol}");
+        assert_eq!(sol.t, floor.t);
+        let d = sol.diagnosis.expect("said");
+        assert_eq!(d.code.id(), "tolerance-too-tight");
+        assert!(
+            d.message
+                .contains("the run used rtol = 2.220446e-14 instead"),
+            "{}",
+            d.message
+        );
+    }
+}
+
+/// 63 and 64 nested parentheses are accepted, 65 refused, and the message's limit is the
+/// real one; a call and an index count one level each.
+#[test]
+fn the_nesting_limit_message_matches_the_real_limit() {
+    let nested = |k: usize| format!("x' = {}x{}\nx(0) = 1", "(".repeat(k), ")".repeat(k));
+    for k in [63, 64] {
+        assert!(
+            build_user_system(&nested(k), &BTreeMap::new()).is_ok(),
+            "{k}"
+        );
+    }
+    let err = build_user_system(&nested(65), &BTreeMap::new())
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string()
+            .contains("nested too deeply (more than 64 levels)"),
+        "{err}"
+    );
+    let calls = |k: usize| format!("x' = {}x{}\nx(0) = 1", "sin(".repeat(k), ")".repeat(k));
+    assert!(build_user_system(&calls(64), &BTreeMap::new()).is_ok());
+    assert!(build_user_system(&calls(65), &BTreeMap::new()).is_err());
+}
+
+/// A constant that overflows is an error at its place in the text, not a run later
+/// called unstable: `10^400`, `exp(1000)`, `1e200*1e200`. A division by zero is left to
+/// the run's not-finite diagnosis.
+#[test]
+fn an_overflowing_constant_is_refused_where_it_is_written() {
+    for rhs in ["10^400", "exp(1000)", "1e200*1e200", "-x + 2^2000"] {
+        let text = format!("x' = {rhs}\nx(0) = 1");
+        let err = build_user_system(&text, &BTreeMap::new()).err().expect(rhs);
+        let msg = err.to_string();
+        assert!(msg.starts_with("line 1, column"), "{msg}");
+        assert!(msg.contains("this constant is too large"), "{msg}");
+    }
+    assert!(build_user_system("x' = 10^300\nx(0) = 1", &BTreeMap::new()).is_ok());
+    assert!(build_user_system("x' = 1/0\nx(0) = 1", &BTreeMap::new()).is_ok());
+}
+
+/// The convergence lab's reference (no exact solution: a dp45 run) is tight enough for
+/// the methods it judges: RK4 on the pendulum keeps its slope 4 down to n = 14 (error
+/// 3.4e-12); against the old reference at rtol 1e-12 the last level read 1.45e-11, a
+/// "floor" that was the reference's own error.
+#[test]
+fn the_convergence_reference_does_not_limit_rk4_on_the_pendulum() {
+    use odelab::convergence::{convergence, ConvergenceSpec};
+    let r = convergence(&ConvergenceSpec {
+        model: "pendulum".into(),
+        methods: vec!["rk4".into()],
+        n_min: Some(10),
+        n_max: Some(14),
+        tols: Some(vec![]),
+        local_h: Some(vec![]),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_eq!(r.reference, "dp45, rtol 3e-14, atol 1e-16");
+    let s = &r.global[0];
+    assert_eq!(s.fit.floor, None, "{:?}", s.fit);
+    assert_eq!(s.fit.to, s.error.len() - 1, "{:?}", s.fit);
+    let last = s.error[s.error.len() - 1];
+    let before = s.error[s.error.len() - 2];
+    assert!(last < 5e-12, "{last:e}");
+    assert!(before / last > 12.0, "{before:e} / {last:e}");
+}
+
+/// The two forged tableaux get no points from a tableau task asking for order 3: huge
+/// weights that cancel (Σ b = 0, "explicit, 3 stages, order 3" before) and Euler padded
+/// to six stages with b = [1, 0, 0, 0, 10¹⁴, −10¹⁴] (reported order 5 before).
+#[test]
+fn forged_tableaux_score_nothing() {
+    let third = 1.0 / 3e14;
+    let cancelling = serde_json::json!({
+        "a": [[0, 0, 0], [0.5, 0, 0], [0.5 + third, -third, 0]],
+        "b": [0, 1e14, -1e14],
+    });
+    let mut rows = vec![vec![0.0; 6]; 6];
+    rows[4][0] = 1.0;
+    rows[5][0] = 1.0;
+    let padded = serde_json::json!({ "a": rows, "b": [1, 0, 0, 0, 1e14, -1e14] });
+    let assignment = serde_json::json!({ "odelabAssignment": 1, "tasks": [
+        { "id": "t", "kind": "tableau", "points": 5, "check": { "order": 3 } } ] });
+    for tableau in [cancelling, padded] {
+        let work =
+            serde_json::json!({ "odelabWork": 1, "answers": { "t": { "tableau": tableau } } });
+        let g = odelab::homework::grade_assignment(&assignment, &work).expect("graded");
+        assert_eq!(g.score, 0.0, "{:?}", g.tasks);
+    }
+}

@@ -65,7 +65,10 @@ export function sessionFromJson(text: string): { settings?: RunSettings; error?:
     return { error: 'This file is not an odelab session.' };
   }
   if (r.odelab > SHARE_VERSION) return { error: `This session was saved by a newer odelab (version ${r.odelab}).` };
-  return decodeSettings(encodeSettings(r.settings as RunSettings));
+  const decoded = decodeSettings(encodeSettings(r.settings as RunSettings));
+  // The checks are a link's; their words must say what was opened.
+  if (decoded.error) decoded.error = decoded.error.replace(/^This link/, 'This session file').replace('; the defaults are shown.', '.');
+  return decoded;
 }
 
 /** Offers `data` to the user as a file named `name`. */

@@ -406,7 +406,8 @@ export class RunForm {
       const name = input.dataset.param;
       if (name) params[name] = num(input);
     }
-    const custom = this.model.id === CUSTOM;
+    // Your own system is chosen even while its text does not parse (no model yet).
+    const custom = this.model.id === CUSTOM || this.modelSelect.value === CUSTOM;
     const adaptive = this.adaptive();
     const hMax = this.hMaxInput.value === '' ? {} : { hMax: num(this.hMaxInput) };
     const formulation = this.formulationBox.hidden ? 'native' : this.formulationSelect.value;
@@ -522,7 +523,11 @@ export class RunForm {
     this.systemBox.hidden = id !== CUSTOM;
     if (id === CUSTOM) {
       const info = await this.describe();
-      if (!info) return;
+      if (!info) {
+        // Text that does not parse still keeps the rest of what was saved with it.
+        if (settings.t1 !== undefined) this.t1Input.value = String(settings.t1);
+        return;
+      }
       this.model = info;
     } else {
       this.model = this.modelList.find((m) => m.id === id) ?? this.modelList[0];

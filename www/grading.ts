@@ -4,7 +4,7 @@
  * written in the file is never read), shown as a students × tasks table with the
  * messages, and exported as CSV. `gradesToCsv` is pure and unit-tested.
  */
-import type { EngineClient } from './client';
+import { CancelledError, type EngineClient } from './client';
 import type { AssignmentSummary, Grade } from './engine-labs';
 import { download } from './export';
 import type { LoadedAssignment } from './homework';
@@ -55,6 +55,9 @@ export class GradingPage {
   private readonly rows: GradedFile[] = [];
   private readonly table: HTMLTableElement;
   private readonly status: HTMLElement;
+  private readonly cancel: HTMLButtonElement;
+  /** The Cancel button was pressed during the current `add`. */
+  private cancelled = false;
   readonly element: HTMLElement;
 
   constructor(
@@ -77,9 +80,15 @@ export class GradingPage {
     pick.append('Pick work files', picker);
     const csv = Object.assign(document.createElement('button'), { type: 'button', id: 'grade-csv', textContent: 'Export CSV' });
     csv.addEventListener('click', () => download('grades.csv', new Blob([gradesToCsv(summary, this.rows)], { type: 'text/csv' })));
+    // Grading runs the students' systems: the worker can be stopped (engine.cancel()).
+    this.cancel = Object.assign(document.createElement('button'), { type: 'button', id: 'grade-cancel', textContent: 'Cancel', hidden: true });
+    this.cancel.addEventListener('click', () => {
+      this.cancelled = true;
+      this.engine.cancel();
+    });
     const buttons = document.createElement('div');
     buttons.className = 'buttons secondary';
-    buttons.append(pick, csv);
+    buttons.append(pick, csv, this.cancel);
     this.status = Object.assign(document.createElement('p'), { id: 'grade-status' });
     this.status.setAttribute('role', 'status');
     this.table = Object.assign(document.createElement('table'), { id: 'grade-table', className: 'conv-table' });
@@ -97,17 +106,26 @@ export class GradingPage {
 
   /** Grades the files one after the other (each in the worker) and adds their rows. */
   async add(files: File[]): Promise<void> {
-    for (const file of files) {
+    this.cancelled = false;
+    this.cancel.hidden = false;
+    let left = 0;
+    for (const [k, file] of files.entries()) {
       this.status.textContent = `Grading ${file.name}…`;
       const text = await file.text();
       try {
         this.rows.push({ file: file.name, grade: await this.engine.gradeAssignment(this.assignment.text, text) });
       } catch (e) {
+        if (e instanceof CancelledError || this.cancelled) {
+          left = files.length - k;
+          break;
+        }
         this.rows.push({ file: file.name, error: e instanceof Error ? e.message : String(e) });
       }
       this.render();
     }
-    this.status.textContent = `${this.rows.length} ${this.rows.length === 1 ? 'file' : 'files'} graded.`;
+    this.cancel.hidden = true;
+    const graded = `${this.rows.length} ${this.rows.length === 1 ? 'file' : 'files'} graded.`;
+    this.status.textContent = left > 0 ? `Cancelled: ${left} ${left === 1 ? 'file was' : 'files were'} not graded. ${graded}` : graded;
     this.element.dataset.graded = String(this.rows.length);
   }
 

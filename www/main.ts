@@ -118,7 +118,14 @@ async function main(): Promise<void> {
   // Read while the worker is still starting: a page's first localStorage access opens
   // the storage (~9 ms in a fresh Chromium profile), which after the catalogue would
   // delay the first solve by as much.
-  const saved = query.has('model') || asked !== '' || link.settings ? undefined : restore();
+  // The settings as last typed on this page: restored when the page is reopened on the
+  // link it was showing (every run rewrites the fragment, so a reload always has one),
+  // and when it opens with nothing asked.
+  const draft = restoreDraft();
+  const sameLink = link.settings !== undefined && draft?.link === location.hash;
+  const nothingAsked = !link.settings && !query.has('model') && asked === '';
+  const saved = sameLink || nothingAsked ? draft?.settings : undefined;
+  const unfinished = unfinishedRun();
   if (query.has('model') || link.settings || asked !== '') byId('intro').hidden = true;
   let catalog: Catalog;
   try {
@@ -153,9 +160,27 @@ async function main(): Promise<void> {
     model: query.get('model') ?? 'pendulum',
     method: query.get('method') ?? 'euler',
   };
-  if (link.settings) initial = link.settings;
+  if (saved) initial = saved;
+  else if (link.settings) initial = link.settings;
   else if (scenario) initial = scenario.settings;
-  else if (saved) initial = saved;
+  // An unknown model id is said, not replaced in silence by the first model.
+  const knownModel = (id: string | undefined): boolean => id === undefined || id === 'custom' || catalog.models.some((m) => m.id === id);
+  let refused: string | undefined;
+  if (!knownModel(initial.model)) {
+    const near = closestId(initial.model ?? '', catalog.models.map((m) => m.id));
+    refused = `There is no model "${initial.model}"${near ? ` (did you mean "${near}"?)` : ''}: the pendulum is shown instead.`;
+    initial = { ...initial, model: 'pendulum' };
+    delete initial.params;
+  }
+  // The last run started on this page with these settings never finished (the tab
+  // crashed or was closed during it) or failed: ask before running it again.
+  const startKey = runKey(withoutPins(initial as RunSettings));
+  if (unfinished === startKey) {
+    view.holdNextRun(
+      'These settings did not finish running last time (the page crashed, failed or was closed during the run), so they were not run again. Press Run them to try once more, or change a setting.',
+    );
+  }
+  markRunStarted(startKey);
   showCaption(link.settings ? undefined : scenario);
   if (asked !== '' && !scenario) showUnknownScenario(asked);
   // The scenario whose caption is shown, and the settings of its first run: a run that
@@ -222,6 +247,7 @@ async function main(): Promise<void> {
   view.onRun = (settings) => {
     ran = settings;
     writeUrl();
+    markRunStarted(undefined);
     autosaveSoon(settings);
     if (active?.baseline) {
       const changed = leftScenario(active.baseline, settings, active.scenario.controls);
@@ -237,6 +263,19 @@ async function main(): Promise<void> {
     byId('print-settings').textContent = `${view.modelInfo().name}, ${method}, ${step}, t1 = ${formatNumber(settings.t1 ?? NaN)}.`;
   };
   await view.start(initial);
+  view.holdNextRun(undefined);
+  if (refused) view.notice(refused);
+  // Every field is saved as it is typed, valid or not. The hook is the `input` and
+  // `change` events bubbling out of #controls (an editor that replaces the textarea
+  // fires them from its content, or calls `window.odelabSaveDraft()`), and `view.settings()`
+  // must read the editor's text.
+  const saveDraft = (): void => autosaveSoon(view.settings());
+  // Every later run is remembered from its start until it finishes (a reload then
+  // asks first); the first one was marked above, with the settings it opened with.
+  view.onStart = (settings) => markRunStarted(runKey(settings));
+  byId('controls').addEventListener('input', saveDraft);
+  byId('controls').addEventListener('change', saveDraft);
+  Object.assign(window, { odelabSaveDraft: saveDraft });
   tableauView.onUse = (tableau, analysis) => {
     void view.useTableau(tableau, analysis).then(() => showView('trajectory'));
   };
@@ -250,7 +289,7 @@ async function main(): Promise<void> {
   const wanted = query.get('view') ?? (link.settings ? link.view : scenario?.view) ?? 'trajectory';
   await showView(views.includes(wanted) ? wanted : 'trajectory');
   if (active) active.baseline = withoutPins(view.settings());
-  if (link.error) view.notice(link.error);
+  if (link.error && !saved) view.notice(link.error);
 
   // Homework reads the playground only through this accessor (the current settings).
   const playground: Playground = {
@@ -344,10 +383,16 @@ async function openAssignment(engine: EngineClient, url: string, grading: boolea
 
 const AUTOSAVE_KEY = 'odelab.session';
 
+/** The fragment the page showed when the settings were saved. */
+const AUTOSAVE_LINK_KEY = 'odelab.session.link';
+/** The settings whose run the page started and has not seen finish. */
+const RUNNING_KEY = 'odelab.running';
+
 /** Keeps the latest settings in localStorage, so a closed tab loses nothing. */
 function autosave(settings: RunSettings): void {
   try {
     localStorage.setItem(AUTOSAVE_KEY, sessionToJson(settings));
+    localStorage.setItem(AUTOSAVE_LINK_KEY, location.hash);
   } catch {
     // Storage can be full or forbidden (private mode, sandboxed iframe): not worth an error.
   }
@@ -378,10 +423,34 @@ addEventListener('visibilitychange', () => {
   if (document.hidden) flushAutosave();
 });
 
-function restore(): RunSettings | undefined {
+function restoreDraft(): { settings: RunSettings; link: string } | undefined {
   try {
     const text = localStorage.getItem(AUTOSAVE_KEY);
-    return text ? sessionFromJson(text).settings : undefined;
+    const settings = text ? sessionFromJson(text).settings : undefined;
+    return settings ? { settings, link: localStorage.getItem(AUTOSAVE_LINK_KEY) ?? '' } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The settings as a session file keeps them: the same text for the same run. */
+function runKey(settings: RunSettings): string {
+  return sessionToJson(sessionFromJson(sessionToJson(settings)).settings ?? settings);
+}
+
+/** Notes (or, with undefined, clears) that the page starts running `key`'s settings. */
+function markRunStarted(key: string | undefined): void {
+  try {
+    if (key === undefined) localStorage.removeItem(RUNNING_KEY);
+    else localStorage.setItem(RUNNING_KEY, key);
+  } catch {
+    // Storage forbidden: nothing to remember, nothing to ask.
+  }
+}
+
+function unfinishedRun(): string | undefined {
+  try {
+    return localStorage.getItem(RUNNING_KEY) ?? undefined;
   } catch {
     return undefined;
   }

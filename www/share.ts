@@ -71,7 +71,8 @@ export function decodeSettings(hash: string): Decoded {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { error: 'This link is damaged (no settings in it); the defaults are shown.' };
   }
-  const settings = checkSettings(raw as Record<string, unknown>);
+  const dropped: string[] = [];
+  const settings = checkSettings(raw as Record<string, unknown>, dropped);
   if (!settings) return { error: 'This link names no valid model and method; the defaults are shown.' };
   // Pins (added to v1 links later: a link without them is a link with none).
   const pins = (raw as Record<string, unknown>).pins;
@@ -82,7 +83,11 @@ export function decodeSettings(hash: string): Decoded {
       .filter((p): p is PinSettings => p !== undefined);
   }
   const view = (raw as Record<string, unknown>).view;
-  return isId(view) ? { settings, view } : { settings };
+  const decoded: Decoded = isId(view) ? { settings, view } : { settings };
+  if (dropped.length > 0) {
+    decoded.error = `This link could not carry the parameter${dropped.length > 1 ? 's' : ''} ${dropped.map((k) => `"${k}"`).join(', ')}: their defaults are used.`;
+  }
+  return decoded;
 }
 
 /** Most pins a link may carry. */
@@ -97,7 +102,7 @@ function checkPin(r: Record<string, unknown>): PinSettings | undefined {
 }
 
 /** The run settings in `r`, field by field, or undefined without a valid model and method. */
-function checkSettings(r: Record<string, unknown>): RunSettings | undefined {
+function checkSettings(r: Record<string, unknown>, dropped?: string[]): RunSettings | undefined {
   if (!isId(r.model) || !isId(r.method)) return undefined;
   const settings: RunSettings = { model: r.model, method: r.method };
   if (typeof r.system === 'string' && r.system.length <= MAX_SYSTEM_CHARS) settings.system = r.system;
@@ -129,10 +134,15 @@ function checkSettings(r: Record<string, unknown>): RunSettings | undefined {
   const tableau = checkTableau(r.tableau);
   if (tableau) settings.tableau = tableau;
   if (typeof r.params === 'object' && r.params !== null && !Array.isArray(r.params)) {
-    const entries = Object.entries(r.params as Record<string, unknown>)
-      .filter(([k, v]) => /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(k) && isFiniteNumber(v))
-      .slice(0, MAX_PARAMS);
+    const all = Object.entries(r.params as Record<string, unknown>);
+    const entries = all.filter(([k, v]) => isParamName(k) && isFiniteNumber(v)).slice(0, MAX_PARAMS);
     settings.params = Object.fromEntries(entries) as Record<string, number>;
+    // A value the link could not carry (not a number, a name the language would not
+    // accept, past the limit) is named, never dropped in silence.
+    for (const [k, v] of all) {
+      if (!(k in settings.params) && v !== null) dropped?.push(k.slice(0, 64));
+      // JSON writes a NaN (an empty field) as null: a field left empty, not a loss.
+    }
   }
   return settings;
 }
@@ -153,6 +163,14 @@ function checkController(raw: unknown): RunSettings['controller'] {
   for (const key of ['kI', 'kP', 'safety', 'facMin', 'facMax'] as const) if (isFiniteNumber(c[key])) controller[key] = c[key];
   if (typeof c.perUnitStep === 'boolean') controller.perUnitStep = c.perUnitStep;
   return Object.keys(controller).length > 0 ? controller : undefined;
+}
+
+/**
+ * A parameter name as the system language accepts it (src/expr/lexer.rs: a letter or
+ * `_`, then letters, digits or `_`, letters in any script: `param ω = 2`).
+ */
+export function isParamName(k: string): boolean {
+  return /^[\p{L}_][\p{L}\p{N}_]{0,63}$/u.test(k);
 }
 
 /** Most stages a linked tableau may have (the engine's own limit is 16). */

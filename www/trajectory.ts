@@ -119,14 +119,34 @@ export class TrajectoryView {
       ...(fix.h !== undefined ? { h: fix.h } : {}),
       ...(fix.rtol !== undefined ? { rtol: fix.rtol } : {}),
     };
+    // A held run's button brings back its pins too.
+    const pins = this.heldPins;
+    this.heldPins = undefined;
+    if (pins?.length) return this.start({ ...this.form.settings(), ...change, pins });
     return this.form.start({ ...this.form.settings(), ...change });
+  }
+
+  /** Called as a run of `settings` is sent to the engine (`onRun` follows when it succeeds). */
+  onStart: (settings: RunSettings) => void = () => undefined;
+
+  /** Why the next run is not made but offered (`holdNextRun`), and the pins it holds back. */
+  private held: { text: string; pins?: PinSettings[] } | undefined;
+  private heldPins: PinSettings[] | undefined;
+
+  /**
+   * The next `start` shows its settings without running them (nor their pins): `text`
+   * says why and a button runs them. `undefined` lifts a hold not used.
+   */
+  holdNextRun(text: string | undefined): void {
+    this.held = text === undefined ? undefined : { text };
   }
 
   /** Applies settings (all optional), draws, then solves the pins they carry. */
   async start(settings: Partial<RunSettings> = {}): Promise<void> {
     this.store.clearPins();
+    if (this.held) this.held.pins = settings.pins;
     await this.form.start(settings);
-    if (settings.pins?.length) await this.restorePins(settings.pins);
+    if (settings.pins?.length && !this.held) await this.restorePins(settings.pins);
   }
 
   /** The settings the controls describe, with the pins. */
@@ -158,6 +178,16 @@ export class TrajectoryView {
   run(): Promise<void> {
     this.playback.stop();
     byId('compare-box').hidden = true;
+    if (this.held) {
+      const pins = this.held.pins;
+      this.setStatus('warning', this.held.text);
+      this.held = undefined;
+      this.fix = { label: 'Run them' };
+      this.heldPins = pins;
+      this.fixButton.hidden = false;
+      this.fixButton.textContent = 'Run them';
+      return Promise.resolve();
+    }
     if (this.inflight) {
       this.queued = true;
       return this.current;
@@ -171,6 +201,7 @@ export class TrajectoryView {
     const model = this.form.modelInfo();
     const method = this.form.methodInfo();
     const adaptive = this.form.isAdaptive();
+    this.onStart(settings);
     this.current = this.engine
       .solve(this.inspector.request(toSpec(settings, model, method)))
       .then((sol: Solution) => {
@@ -205,7 +236,17 @@ export class TrajectoryView {
 
   /** Solves each pinned run of a link or session (one after the other) and pins it. */
   private async restorePins(pins: PinSettings[]): Promise<void> {
-    for (const { color, hidden, ...settings } of pins) {
+    // Each pin is a whole solve: the page's Cancel stops the rest (engine.cancel()).
+    this.cancelButton.hidden = false;
+    try {
+      await this.solvePins(pins);
+    } finally {
+      this.cancelButton.hidden = !this.inflight;
+    }
+  }
+
+  private async solvePins(pins: PinSettings[]): Promise<void> {
+    for (const [k, { color, hidden, ...settings }] of pins.entries()) {
       try {
         const model =
           settings.model === CUSTOM
@@ -220,7 +261,10 @@ export class TrajectoryView {
         const sol = await this.engine.solve(toSpec(settings, model, method));
         this.store.pin(toRun(settings, model, method, adaptive, sol), { color, hidden });
       } catch (e) {
-        if (e instanceof CancelledError) return;
+        if (e instanceof CancelledError) {
+          this.notice(`Cancelled: ${k} of the link's ${pins.length} pinned runs were restored.`);
+          return;
+        }
         this.notice(`A pinned run could not be restored: ${message(e)}`);
       }
     }

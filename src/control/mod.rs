@@ -19,4 +19,4 @@ pub use initial_step::initial_step;
 pub use norm::{error_norm, larger, ErrorMeasure, ErrorNorm};
 pub use predictive::{Predictive, KEEP_BAND};
 pub use step_control::StepControl;
-pub use tolerance::Tolerance;
+pub use tolerance::{Tolerance, RTOL_FLOOR};

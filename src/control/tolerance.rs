@@ -2,6 +2,11 @@
 
 use crate::error::OdeError;
 
+/// rtol below this (100 units of round-off) asks for more than double precision can
+/// resolve: error estimates of such steps are rounding noise, and a run asked for 1e-16
+/// delivered 100–1000× less than asked. Error control uses at least this.
+pub const RTOL_FLOOR: f64 = 100.0 * f64::EPSILON;
+
 /// Relative and absolute tolerances, one of each per state component.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tolerance {
@@ -47,6 +52,20 @@ impl Tolerance {
             }
         }
         Ok(Self { rtol, atol })
+    }
+
+    /// The tolerance error control can honour: every rtol raised to [`RTOL_FLOOR`] (the
+    /// run's diagnosis says so, `tolerance-too-tight`).
+    pub fn floored(mut self) -> Self {
+        for r in &mut self.rtol {
+            *r = r.max(RTOL_FLOOR);
+        }
+        self
+    }
+
+    /// The smallest rtol of any component.
+    pub fn rtol_min(&self) -> f64 {
+        self.rtol.iter().fold(f64::INFINITY, |m, &r| m.min(r))
     }
 
     /// The same tolerance for every one of `dim` components.

@@ -33,7 +33,7 @@ pub struct ConvergenceResult {
     pub global: Vec<global::GlobalSeries>,
     pub work_precision: Vec<work_precision::WorkPrecisionSeries>,
     pub local: Vec<local::LocalSeries>,
-    /// Why the errors cannot be measured: the reference run (dp45 at rtol 1e-12) did not
+    /// Why the errors cannot be measured: the reference run (dp45 at rtol 3e-14) did not
     /// reach t1, with its diagnosis. `None` when the reference is fine.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diagnosis: Option<crate::driver::Diagnosis>,
@@ -50,7 +50,7 @@ pub fn convergence(spec: &ConvergenceSpec) -> Result<ConvergenceResult, OdeError
             .failure(plan.t1)
             .map(|d| crate::driver::Diagnosis {
                 message: format!(
-                    "The reference solution (dp45 at rtol 1e-12) could not be computed to \
+                    "The reference solution (dp45 at rtol 3e-14) could not be computed to \
                  t1, so no error can be measured. {}",
                     d.message
                 ),

@@ -41,9 +41,7 @@ use serde::Serialize;
 /// change of a state and far below the hard limit 1e150 of `driver::BLOW_UP`.
 pub const GROWTH: f64 = 1e10;
 
-/// rtol below this (100 units of round-off) asks for more than double precision can
-/// resolve: error estimates of such steps are rounding noise.
-pub const RTOL_FLOOR: f64 = 100.0 * f64::EPSILON;
+pub use crate::control::RTOL_FLOOR;
 
 /// Most states whose spectrum a diagnosis computes (a dense Schur form, O(n³)):
 /// above the 400 of the ξ-plane lab, so a heat equation of 500 cells is diagnosed.
@@ -78,6 +76,8 @@ pub enum Code {
     /// A constrained mechanism at a singular configuration (redundant joints, Φ_q
     /// losing rank).
     SingularMechanism,
+    /// The run used its work budget (`maxWork`) before reaching t1.
+    WorkBudget,
 }
 
 impl Code {
@@ -93,6 +93,7 @@ impl Code {
         Code::EventChatter,
         Code::StepUnderflow,
         Code::SingularMechanism,
+        Code::WorkBudget,
     ];
 
     /// The code's id as JS sees it.
@@ -108,6 +109,7 @@ impl Code {
             Code::EventChatter => "event-chatter",
             Code::StepUnderflow => "step-underflow",
             Code::SingularMechanism => "singular-mechanism",
+            Code::WorkBudget => "work-budget",
         }
     }
 }
@@ -280,12 +282,12 @@ impl Diagnoser<'_> {
         }
     }
 
+    /// The smallest rtol the spec asked for (error control ran with at least
+    /// [`RTOL_FLOOR`]).
     fn rtol_min(&self) -> f64 {
-        self.run
-            .tolerance
-            .rtol
-            .iter()
-            .fold(f64::INFINITY, |m, &r| m.min(r))
+        self.spec
+            .tolerance(self.dim())
+            .map_or(f64::INFINITY, |t| t.rtol_min())
     }
 
     fn diagnose(&self, stop: Option<&OdeError>) -> Option<Diagnosis> {
@@ -379,6 +381,8 @@ impl Diagnoser<'_> {
                 fix: None,
             }),
             OdeError::AdaptiveBudget { t, max_steps } => Some(self.budget(*t, *max_steps)),
+            OdeError::EventBudget { t, .. } => self.chatter(*t, true),
+            OdeError::WorkBudget { t, max_work } => Some(self.work_budget(*t, *max_work)),
             OdeError::StepSizeUnderflow { t, h } => Some(self.underflow(*t, *h)),
             OdeError::BlewUp { t, h } | OdeError::ExpmNotFinite { t, h } => {
                 Some(self.blew_up(*t, *h))
@@ -828,6 +832,31 @@ impl Diagnoser<'_> {
         if let Some(d) = self.stiff(t, None) {
             return d;
         }
+        // Far from t = 0 the doubles themselves are coarse: at t = 1e12 they are 1.2e-4
+        // apart, so a step the error control needs can be below t's resolution with
+        // nothing abrupt in f.
+        let spacing = t.abs() * f64::EPSILON;
+        if spacing > 1e-12 * (self.run.t1 - self.run.t0).abs() {
+            return Diagnosis {
+                code: Code::StepUnderflow,
+                message: format!(
+                    "The step is below t's resolution: near t = {} consecutive floating-point \
+                     numbers are about {} apart, so no step shorter than about 16 of those \
+                     spacings can be told from t, and the error control asked for h = {}.",
+                    num(t),
+                    num(spacing),
+                    num(h)
+                ),
+                advice: format!(
+                    "Move the time origin: run from t0 = 0 over the same length of time (write \
+                     the equation in s = t − {} if it depends on t).",
+                    num(self.run.t0)
+                ),
+                t: Some(t),
+                detail: None,
+                fix: None,
+            };
+        }
         Diagnosis {
             code: Code::StepUnderflow,
             message: format!(
@@ -848,7 +877,7 @@ impl Diagnoser<'_> {
 
     /// The step budget ran out.
     fn budget(&self, t: f64, max_steps: usize) -> Diagnosis {
-        if let Some(d) = self.chatter(t) {
+        if let Some(d) = self.chatter(t, false) {
             return d;
         }
         if let Some(d) = self.stiff(t, Some(max_steps)) {
@@ -948,8 +977,35 @@ impl Diagnoser<'_> {
         })
     }
 
-    /// Many events, the last ones with vanishing spacing.
-    fn chatter(&self, t: f64) -> Option<Diagnosis> {
+    /// The work budget ran out: what the run computed stands.
+    fn work_budget(&self, t: f64, max_work: f64) -> Diagnosis {
+        let s = &self.run.stats;
+        Diagnosis {
+            code: Code::WorkBudget,
+            message: format!(
+                "The run used its work budget of {} units and stopped at t = {} ({} f \
+                 evaluations, {} Jacobians and {} LU factorisations of {} states): what \
+                 it computed up to there is shown.",
+                num(max_work),
+                num(t),
+                s.nfev,
+                s.njev,
+                s.nlu,
+                self.dim()
+            ),
+            advice: "Shorten the interval (t1), use fewer states, looser tolerances or a \
+                     larger h, or a method suited to the problem (an implicit one if it \
+                     is stiff)."
+                .into(),
+            t: Some(t),
+            detail: None,
+            fix: None,
+        }
+    }
+
+    /// Many events, the last ones with vanishing spacing; or (`over_budget`) more events
+    /// than a run may keep, whatever their spacing.
+    fn chatter(&self, t: f64, over_budget: bool) -> Option<Diagnosis> {
         const LAST: usize = 10;
         let events = &self.run.events;
         if events.len() < LAST {
@@ -958,7 +1014,7 @@ impl Diagnoser<'_> {
         let last = &events[events.len() - LAST..];
         let span = last[LAST - 1].t - last[0].t;
         let run_span = (t - self.run.t0).abs().max(f64::MIN_POSITIVE);
-        if span > 1e-6 * run_span {
+        if span > 1e-6 * run_span && !over_budget {
             return None;
         }
         let index = last[LAST - 1].index;
@@ -968,10 +1024,16 @@ impl Diagnoser<'_> {
             message: format!(
                 "The event {name} fired {} times, the last {LAST} within Δt = {} of each \
                  other near t = {}: the solution chatters on the switching surface (it \
-                 is pushed back onto it from both sides), and every crossing cuts the step.",
+                 is pushed back onto it from both sides), and every crossing cuts the step.{}",
                 events.len(),
                 num(span),
-                num(last[LAST - 1].t)
+                num(last[LAST - 1].t),
+                if over_budget {
+                    " That is more events than a run may keep in memory: the run stopped \
+                     there, and what it computed up to there is shown."
+                } else {
+                    ""
+                }
             ),
             advice: "This is the model, not the step size: make the event terminal to stop \
                      there, or write the motion along the surface (a sliding mode) as its \
@@ -1032,9 +1094,11 @@ impl Diagnoser<'_> {
                 num(*t)
             ),
             Some(e) => format!(" The run stopped: {e}."),
-            None => " Its error estimates are rounding noise, so the steps it took are not \
-                      controlled."
-                .into(),
+            None => format!(
+                " Error estimates that small are rounding noise: the run used rtol = {} \
+                 instead, the tightest tolerance double precision can deliver.",
+                num(RTOL_FLOOR)
+            ),
         };
         Diagnosis {
             code: Code::ToleranceTooTight,

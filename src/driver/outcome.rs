@@ -34,6 +34,8 @@ impl Disposition {
             OdeError::BlewUp { .. }
             | OdeError::StepSizeUnderflow { .. }
             | OdeError::AdaptiveBudget { .. }
+            | OdeError::EventBudget { .. }
+            | OdeError::WorkBudget { .. }
             | OdeError::IllConditionedPartition { .. } => Self::Stop,
             _ => Self::Fail,
         }

@@ -52,6 +52,14 @@ pub fn too_large(what: String, values: u64) -> OdeError {
     }
 }
 
+/// Most events a run of `dim` states keeps: each holds its state, and each is a point
+/// the record keeps whatever its stride, so a chattering switch (an event at every
+/// step) would otherwise grow memory without bound. A 32nd of the record's budget (4 MiB),
+/// and never more than 100 000: 5 000 events of 100 states, 12 000 of a ten-ball model.
+pub fn max_events(dim: usize) -> usize {
+    (MAX_RECORDED_VALUES / 32 / (dim + 2)).min(100_000)
+}
+
 /// The recorded points, thinned to fit.
 pub struct Recorder {
     dim: usize,

@@ -284,7 +284,9 @@ impl Integrator {
             Some(a) => a,
         };
         let q = method.embedded_order.unwrap_or(method.order);
-        let tolerance = spec.tolerance(info.dim)?;
+        // Below RTOL_FLOOR error control measures rounding noise: it runs at the floor,
+        // and the diagnosis says so.
+        let tolerance = spec.tolerance(info.dim)?.floored();
         // The method's error estimate is measured against its calibration of the run's
         // tolerance; an adaptive run hands it over for the method's inner iteration.
         let error_tolerance = stepper.error_tolerance(&tolerance);
@@ -367,6 +369,7 @@ impl Integrator {
             last_step: None,
             events: Vec::new(),
             stopped_by_event: false,
+            max_work: spec.checked_max_work()?,
             stopped: None,
             stats,
             inspector: super::inspect::for_spec(spec)?,

@@ -163,7 +163,7 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
         (None, None) => None,
     };
     #[cfg(not(feature = "full"))]
-    let warning = undiagnosed(&run, stopped_by.as_ref(), &record)?;
+    let warning = undiagnosed(spec, &run, stopped_by.as_ref(), &record)?;
     Ok(Solution {
         t: record.t,
         y: record.y,
@@ -213,14 +213,22 @@ fn diagnose(
 /// scale is refused, and the page's worker re-runs it in the whole engine.
 #[cfg(not(feature = "full"))]
 fn undiagnosed(
+    spec: &SolveSpec,
     run: &Integrator,
     stop: Option<&OdeError>,
     record: &Recorder,
 ) -> Result<Option<String>, OdeError> {
-    if stop.is_some() || super::diagnosis::growth_of(&run.y0, &record.y) > super::diagnosis::GROWTH
+    // A tolerance below the floor ran at the floor: the whole engine says so.
+    let clamped = run.is_adaptive()
+        && spec
+            .tolerance(run.info.dim)
+            .is_ok_and(|t| t.rtol_min() < crate::control::RTOL_FLOOR);
+    if clamped
+        || stop.is_some()
+        || super::diagnosis::growth_of(&run.y0, &record.y) > super::diagnosis::GROWTH
     {
         return Err(OdeError::NotInThisBuild {
-            what: "the diagnosis of a run that stopped or blew up",
+            what: "the diagnosis of a run that stopped, blew up or asked for rtol below 100 ulp",
         });
     }
     Ok(None)

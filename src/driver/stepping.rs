@@ -131,6 +131,8 @@ pub struct Integrator {
     pub(super) last_step: Option<(f64, f64)>,
     pub(super) events: Vec<EventRecord>,
     pub(super) stopped_by_event: bool,
+    /// The work budget (`maxWork`, `spec::work_of`).
+    pub(super) max_work: f64,
     /// Why the run stopped early (a [`StepOutcome::Stopped`] reason), once it has.
     pub(super) stopped: Option<OdeError>,
     pub(super) stats: Stats,
@@ -344,6 +346,12 @@ impl Integrator {
         let (fired, terminal) = self
             .detector
             .commit(self.model.as_ref(), t_cut, &self.y_next);
+        if self.events.len() + fired.len() > super::record::max_events(self.info.dim) {
+            return Err(OdeError::EventBudget {
+                t: t_cut,
+                events: self.events.len() + fired.len(),
+            });
+        }
         for &index in &fired {
             let mut y = self.y_next.clone();
             self.model.report_state(&self.y_next, &mut y, false);
@@ -405,6 +413,12 @@ impl Integrator {
     fn try_attempt(&mut self) -> Result<StepOutcome, OdeError> {
         if self.done() {
             return Err(OdeError::Finished { t1: self.t1 });
+        }
+        if crate::spec::work_of(&self.stats, self.info.dim) >= self.max_work {
+            return Err(OdeError::WorkBudget {
+                t: self.t,
+                max_work: self.max_work,
+            });
         }
         if self.restart {
             self.stepper = method::create_with(self.method.id, self.info.dim, &self.options)?;

@@ -527,7 +527,24 @@ impl<'s> Compiler<'s> {
                 Val::Const(x) => x,
                 Val::Slot(_) => 0.0,
             };
-            return Ok(Val::Const(op.apply(c(0), c(1), c(2))));
+            let value = op.apply(c(0), c(1), c(2));
+            // Finite constants that overflow (10^400, exp(1000)) would make f infinite
+            // at every point: said here, where the text is, not after a run. A division
+            // by zero (1/0, 0^-1, log(0)) is left to the run's diagnosis of where f is
+            // not finite.
+            let operands_finite = args
+                .iter()
+                .all(|v| matches!(v, Val::Const(x) if x.is_finite()));
+            let grows = match op {
+                Op::Exp | Op::Sinh | Op::Cosh | Op::Add | Op::Sub | Op::Mul => true,
+                Op::PowI(n) => n > 0,
+                Op::Pow => c(1) > 0.0,
+                _ => false,
+            };
+            if value.is_infinite() && operands_finite && grows {
+                return Err(ExprError::new(ErrorKind::ConstantOverflow, span));
+            }
+            return Ok(Val::Const(value));
         }
         // A conditional with a known condition is its chosen branch.
         if let (Op::Select, Val::Const(cond)) = (op, get(0)) {

@@ -14,6 +14,8 @@ pub enum ErrorKind {
     BadNumber(String),
     /// A number literal beyond the floating-point range, such as `1e999`.
     NumberTooLarge(String),
+    /// A constant part of an expression (`10^400`, `exp(1000)`) whose value overflows.
+    ConstantOverflow,
     /// The parser wanted one thing and found another.
     Expected {
         expected: String,
@@ -109,6 +111,10 @@ impl fmt::Display for ErrorKind {
         match self {
             ErrorKind::UnexpectedChar(c) => write!(f, "unexpected character '{c}'"),
             ErrorKind::BadNumber(s) => write!(f, "malformed number \"{s}\""),
+            ErrorKind::ConstantOverflow => write!(
+                f,
+                "this constant is too large (beyond the floating-point range, about 1.8e308)"
+            ),
             ErrorKind::NumberTooLarge(s) => {
                 write!(
                     f,

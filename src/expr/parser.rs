@@ -318,7 +318,9 @@ impl<'a> Parser<'a> {
 
     fn enter(&mut self, at: Span) -> Result<(), ExprError> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        // The whole expression is the first `enter`: 64 nested parentheses (calls,
+        // unary operators, powers) are 64 levels, as the message says.
+        if self.depth > MAX_DEPTH + 1 {
             return Err(ExprError::new(ErrorKind::TooDeep { limit: MAX_DEPTH }, at));
         }
         Ok(())
@@ -495,7 +497,7 @@ impl<'a> Parser<'a> {
                     _ => return Ok(Expr::leaf(ExprKind::Name(n.clone()), t.span)),
                 }
                 let open = self.bump();
-                self.enter(t.span)?;
+                // One level: each argument's `expr` enters it.
                 let mut args = Vec::new();
                 if !self.eat(&Tok::RParen) {
                     loop {
@@ -510,7 +512,6 @@ impl<'a> Parser<'a> {
                     }
                     self.bump();
                 }
-                self.leave();
                 let end = self.tokens[self.pos - 1].span;
                 Expr::node(
                     ExprKind::Call {
@@ -523,13 +524,12 @@ impl<'a> Parser<'a> {
             }
             Tok::LParen => {
                 self.bump();
-                self.enter(t.span)?;
+                // One level: `expr` enters it.
                 let mut inner = self.expr()?;
                 if self.peek().tok != Tok::RParen {
                     return Err(self.unclosed(t, "\")\""));
                 }
                 let close = self.bump();
-                self.leave();
                 inner.span = t.span.to(close.span);
                 Ok(inner)
             }
@@ -538,15 +538,14 @@ impl<'a> Parser<'a> {
     }
 
     /// `[ index ]` after the name `at`.
-    fn bracket(&mut self, at: &Token) -> Result<Expr, ExprError> {
+    fn bracket(&mut self, _at: &Token) -> Result<Expr, ExprError> {
         let open = self.expect(Tok::LBracket, "\"[\"")?;
-        self.enter(at.span)?;
+        // One level: `expr` enters it.
         let index = self.expr()?;
         if self.peek().tok != Tok::RBracket {
             return Err(self.unclosed_bracket(open));
         }
         self.bump();
-        self.leave();
         Ok(index)
     }
 

@@ -15,7 +15,7 @@ use super::problem::Problem;
 use crate::convergence::run::max_dist;
 use crate::driver::Integrator;
 use crate::error::{num, OdeError};
-use crate::spec::{field_names, SolveSpec, MAX_STEPS_LIMIT};
+use crate::spec::{field_names, SolveSpec, DEFAULT_MAX_WORK, MAX_STEPS_LIMIT};
 use serde_json::{json, Value};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -84,6 +84,13 @@ impl RunCheck {
             t0: base.t0,
             t1: base.t1,
             max_steps: theirs.max_steps.map(|m| m.min(MAX_STEPS_LIMIT)),
+            // The grader's time is the lecturer's: a work never raises its budget.
+            max_work: Some(
+                theirs
+                    .max_work
+                    .unwrap_or(DEFAULT_MAX_WORK)
+                    .min(DEFAULT_MAX_WORK),
+            ),
             t_eval: None,
             events: Vec::new(),
             formulation: None,

@@ -113,6 +113,38 @@ impl History {
         usable
     }
 
+    /// Starts a step from (t, y) like [`History::begin`], but keeps the newest points
+    /// whatever their spacing (a method whose formula takes uneven steps): returns how
+    /// many there are, the current one included.
+    // BDF2 is its one user, and the first-load package leaves BDF2 out.
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
+    pub fn begin_uneven(&mut self, t: f64, y: &[f64]) -> usize {
+        if let Some(p) = self.pending.take() {
+            if same_time(p.t, t) && p.y == y {
+                self.points.push_back(p);
+            } else {
+                self.recycle(p);
+            }
+        }
+        let continues = self
+            .points
+            .back()
+            .is_some_and(|p| same_time(p.t, t) && p.y.as_slice() == y);
+        if !continues {
+            self.keep_newest(0);
+            // Every buffer the history will hold (its points, one more while the
+            // oldest leaves, the pending one), made at the start: the steps after the
+            // first allocate nothing.
+            while self.spare.len() < self.capacity + 2 {
+                self.spare.push(Vec::with_capacity(y.len()));
+            }
+            let y = self.copy_of(y);
+            self.points.push_back(Point { t, y, f: None });
+        }
+        self.keep_newest(self.capacity);
+        self.points.len()
+    }
+
     /// The k-th newest point (0: the current one).
     pub fn back(&self, k: usize) -> &Point {
         &self.points[self.points.len() - 1 - k]
@@ -155,6 +187,24 @@ mod tests {
         // The grid's t0 + 3h differs from 0.2 + 0.1 by an ulp: still the same point.
         assert_eq!(hist.begin(0.3, &[4.0], 0.1), 3);
         assert_eq!(hist.back(2).y, [2.0]);
+    }
+
+    #[test]
+    fn an_uneven_history_keeps_its_points_across_a_cut() {
+        let mut hist = History::new(3);
+        assert_eq!(hist.begin_uneven(0.0, &[1.0]), 1);
+        hist.propose(0.1, &[2.0], None);
+        assert_eq!(hist.begin_uneven(0.1, &[2.0]), 2);
+        hist.propose(0.2, &[3.0], None);
+        // An event cut recomputes the step from 0.1: the pending point is dropped, the
+        // points before stay.
+        assert_eq!(hist.begin_uneven(0.1, &[2.0]), 2);
+        hist.propose(0.13, &[2.3], None);
+        assert_eq!(hist.begin_uneven(0.13, &[2.3]), 3);
+        assert_eq!(hist.back(1).t, 0.1);
+        // A state changed from outside restarts.
+        hist.propose(0.2, &[3.0], None);
+        assert_eq!(hist.begin_uneven(0.2, &[9.0]), 1);
     }
 
     #[test]

@@ -41,11 +41,36 @@ impl ImplicitStepper {
             info,
             formula,
             provider: JacobianProvider::new(info.id, jacobian).sparse(),
-            history: History::new(2),
+            // BDF2 looks back past a short step an event cut (`bdf2_previous`).
+            history: History::new(3),
             psi: vec![0.0; dim],
             newton: newton::Workspace::default(),
             ends: StepEnds::new(dim),
         }
+    }
+}
+
+/// Largest ratio ω = h_n / h_{n−1} BDF2 takes: the variable-step formula is zero-stable
+/// for ω < 1 + √2 (Hairer, Nørsett & Wanner, Solving ODEs I, §III.5).
+const MAX_OMEGA: f64 = 2.4;
+
+impl ImplicitStepper {
+    /// Starts a BDF2 step from (t, y) of size h: the history point it uses with y (the
+    /// k-th newest) and ω = h / (t − t_k), or None for a backward Euler start-up (no
+    /// earlier point, or every one so close that ω would pass [`MAX_OMEGA`]). An event
+    /// cut leaves uneven steps; instead of starting up again (an O(h²) error at every
+    /// event, 100× on a harmonic oscillator with a watched event), the formula for
+    /// uneven steps continues. Equal steps give ω = 1 exactly.
+    fn bdf2_previous(&mut self, t: f64, y: &[f64], h: f64) -> Option<(usize, f64)> {
+        let n = self.history.begin_uneven(t, y);
+        (1..n).find_map(|k| {
+            let spacing = t - self.history.back(k).t;
+            if super::history::same_time(spacing, h) || (spacing - h).abs() <= 1e-9 * h.abs() {
+                return Some((k, 1.0));
+            }
+            let omega = h / spacing;
+            (spacing > 0.0 && omega <= MAX_OMEGA).then_some((k, omega))
+        })
     }
 }
 
@@ -66,14 +91,32 @@ impl Stepper for ImplicitStepper {
         // f at the start, for the dense output: kept from a retry, or the last step's end
         // slope if the dense output evaluated it there.
         let f_start = self.ends.carry_f(t, y);
-        let usable = self.history.begin(t, y, h);
-        let (beta, what) = if self.formula == Formula::Bdf2 && usable >= 2 {
-            // Schwab & Delhaes §7.8 (corrected, the Sources panel's errata): y1 = 4/3 y0 − 1/3 y−1 + 2/3 h f(t1, y1).
-            let y_prev = &self.history.back(1).y;
-            for i in 0..y.len() {
-                self.psi[i] = (4.0 * y[i] - y_prev[i]) / 3.0;
+        let previous = match self.formula {
+            Formula::Bdf2 => self.bdf2_previous(t, y, h),
+            Formula::BackwardEuler => None,
+        };
+        let (beta, what) = if let Some((k, omega)) = previous {
+            let y_prev = &self.history.back(k).y;
+            if omega == 1.0 {
+                // Schwab & Delhaes §7.8 (corrected, the Sources panel's errata): y1 = 4/3 y0 − 1/3 y−1 + 2/3 h f(t1, y1).
+                for i in 0..y.len() {
+                    self.psi[i] = (4.0 * y[i] - y_prev[i]) / 3.0;
+                }
+                (2.0 / 3.0, "I − (2/3)hJ of the BDF2 Newton iteration")
+            } else {
+                // The variable-step BDF2 (Hairer, Nørsett & Wanner, Solving ODEs I, §III.5,
+                // ω = h_n / h_{n−1}): y1 = ((1+ω)² y0 − ω² y−1)/(1+2ω) + h (1+ω)/(1+2ω) f(t1, y1);
+                // ω = 1 is the formula above. A step cut by an event keeps order 2.
+                let d = 1.0 + 2.0 * omega;
+                let (a0, a1) = ((1.0 + omega) * (1.0 + omega) / d, omega * omega / d);
+                for i in 0..y.len() {
+                    self.psi[i] = a0 * y[i] - a1 * y_prev[i];
+                }
+                (
+                    (1.0 + omega) / d,
+                    "I − βhJ of the variable-step BDF2 Newton iteration",
+                )
             }
-            (2.0 / 3.0, "I − (2/3)hJ of the BDF2 Newton iteration")
         } else {
             // Backward Euler (Schwab & Delhaes §7.7), also BDF2's start-up step.
             self.psi.copy_from_slice(y);

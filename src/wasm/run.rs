@@ -181,7 +181,8 @@ export type DiagnosisCode =
   | "tolerance-too-tight"
   | "event-chatter"
   | "step-underflow"
-  | "singular-mechanism";
+  | "singular-mechanism"
+  | "work-budget";
 /** One setting change that cures a diagnosed problem, and the words of its button. */
 export interface DiagnosisFix {
   label: string;

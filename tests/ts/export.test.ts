@@ -52,4 +52,13 @@ describe('session files', () => {
     expect(sessionFromJson('{"a":1}').error).toMatch(/not an odelab session/);
     expect(sessionFromJson('{"odelab":7,"settings":{}}').error).toMatch(/newer odelab/);
   });
+  it('name a malformed session file a session file, not a link', () => {
+    const error = sessionFromJson('{"odelab":1,"settings":{"model":"<b>","method":"rk4"}}').error ?? '';
+    expect(error).toBe('This session file names no valid model and method.');
+    expect(error).not.toMatch(/link/);
+  });
+  it('keep a parameter named ω', () => {
+    const settings = { model: 'custom', method: 'rk4', system: "param ω = 2\nx' = -ω*x", params: { ω: 3 } };
+    expect(sessionFromJson(sessionToJson(settings))).toEqual({ settings });
+  });
 });

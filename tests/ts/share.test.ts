@@ -39,7 +39,16 @@ describe('share links', () => {
     } as RunSettings);
     expect(decodeSettings(hostile).error).toMatch(/no valid model/);
     const absurd = '#v1=' + btoa(JSON.stringify({ model: 'pendulum', method: 'rk4', h: 'big', t1: Infinity, params: { '<b>': 1, k: 'x', g: 3 } }));
-    expect(decodeSettings(absurd)).toEqual({ settings: { model: 'pendulum', method: 'rk4', params: { g: 3 } } });
+    // What a link cannot carry is named, not dropped in silence.
+    expect(decodeSettings(absurd)).toEqual({
+      settings: { model: 'pendulum', method: 'rk4', params: { g: 3 } },
+      error: 'This link could not carry the parameters "<b>", "k": their defaults are used.',
+    });
+  });
+
+  it('carry every parameter name the system language accepts (ω, _x2, Δt)', () => {
+    const s: RunSettings = { model: 'custom', method: 'rk4', system: "param ω = 2\nx' = -ω*x", params: { ω: 3, _x2: 1, Δt: 0.5 } };
+    expect(decodeSettings(encodeSettings(s))).toEqual({ settings: s });
   });
 
   it('carry pinned runs with their colour and visibility, each checked like the settings', () => {
