@@ -153,6 +153,8 @@ impl OdeError {
             OdeError::BadInterval { .. } => "bad-interval",
             OdeError::WrongLength { .. } => "wrong-length",
             OdeError::StepBudget { .. } => "step-budget",
+            OdeError::EventBudget { .. } => "event-budget",
+            OdeError::WorkBudget { .. } => "work-budget",
             OdeError::BlewUp { .. } => "blew-up",
             OdeError::Finished { .. } => "finished",
             OdeError::BadSpec { .. } => "bad-spec",
