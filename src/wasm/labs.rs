@@ -452,7 +452,7 @@ pub fn stability_analysis(
 
 /// The methods `structuralAnalysis` knows.
 #[wasm_bindgen(js_name = structuralMethods, unchecked_return_type = "string[]")]
-pub fn structural_methods() -> Result<JsValue, JsError> {
+pub fn structural_methods() -> Result<JsValue, JsValue> {
     to_js(stability::structural::IDS)
 }
 
@@ -461,7 +461,7 @@ pub fn structural_methods() -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = structuralAnalysis, unchecked_return_type = "StructuralCurves")]
 pub fn structural_analysis(
     #[wasm_bindgen(unchecked_param_type = "StructuralSpec")] spec: JsValue,
-) -> Result<JsValue, JsError> {
+) -> Result<JsValue, JsValue> {
     let spec: stability::structural::StructuralSpec = read("the structural spec", spec)?;
     let c = stability::structural::structural_analysis(&spec).map_err(js_error)?;
     let obj = Object::new();
