@@ -209,7 +209,8 @@ pub const ENTRY: MethodEntry = MethodEntry {
     info: &INFO,
     build: Some(build),
     xi: Xi::Rosenbrock(&ros4::TABLEAU),
-};
+}
+.full();
 
 fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
     Ok(Box::new(Ros4T2::new(dim, options.jacobian)))

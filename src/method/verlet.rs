@@ -45,7 +45,8 @@ pub const ENTRY: MethodEntry = MethodEntry {
     info: &INFO,
     build: Some(build),
     xi: Xi::Characteristic(characteristic),
-};
+}
+.full();
 
 fn build(dim: usize, _: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
     Ok(Box::new(Verlet::new(dim)))
