@@ -119,8 +119,6 @@ const bouncingBalls: Describe = ({ value: v }) => {
   ];
 };
 
-/** src/multibody/models.rs VEHICLE_HEIGHT: the chassis CM's height at rest. */
-const VEHICLE_HEIGHT = 0.71;
 
 /** The road seen from the car: flat, a half-cylinder bump of radius R at x = xb, marks every metre. */
 function road(xb: number, R: number, from: number, to: number, shift: number): Shape[] {
@@ -169,7 +167,7 @@ const vehicleNative: Describe = ({ t, value: v }) => {
   const xb = a + bumpOffset(rw, R) + speed * (v('tHit') - t);
   return [
     ...road(xb, R, -b - 1.5, a + 1.5, -((speed * t) % 1)),
-    ...car({ y: VEHICLE_HEIGHT + v('z'), pitch: v('θ') }, [[a, rw + v('zf')], [-b, rw + v('zr')]], a, b, rw),
+    ...car({ y: v('chassis height'), pitch: v('θ') }, [[a, rw + v('zf')], [-b, rw + v('zr')]], a, b, rw),
   ];
 };
 
