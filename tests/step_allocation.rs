@@ -13,18 +13,24 @@ struct Counting;
 
 thread_local! {
     static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+fn count(size: usize) {
+    ALLOCATIONS.with(|a| a.set(a.get() + 1));
+    LARGEST.with(|l| l.set(l.get().max(size)));
 }
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        count(layout.size());
         unsafe { SystemAlloc.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { SystemAlloc.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        count(new_size);
         unsafe { SystemAlloc.realloc(ptr, layout, new_size) }
     }
 }
@@ -113,4 +119,32 @@ fn generalized_alpha_steps_on_van_der_pol_allocate_nothing_after_the_first() {
         assert_eq!(allocated, 0, "{id} allocated while stepping");
         assert_eq!(stats.nlu, 101, "{id}");
     }
+}
+
+/// A typed 2,000-state heat equation under ros4 takes the sparse path from setup to the
+/// last step: no allocation holds a dense n × n matrix (32 MB), not even the check that
+/// the system has derivatives, which once built the whole Jacobian to throw it away.
+#[test]
+fn a_sparse_typed_system_never_allocates_a_dense_jacobian() {
+    let n = 2000;
+    let spec: odelab::spec::SolveSpec = serde_json::from_value(serde_json::json!({
+        "system": format!(
+            "param N = {n}\nu[i]' = (N+1)^2*(u[i-1] - 2*u[i] + u[i+1]) for i = 1..N\n\
+             u[0] = 0\nu[N+1] = 0\nu[i](0) = sin(pi*i/(N+1)) for i = 1..N"
+        ),
+        "method": "ros4",
+        "t1": 0.01,
+        "rtol": 1e-6,
+        "atol": 1e-8,
+    }))
+    .unwrap();
+    LARGEST.with(|l| l.set(0));
+    let sol = odelab::solve(&spec).unwrap();
+    let largest = LARGEST.with(|l| l.get());
+    assert!(sol.stats.nsteps > 1);
+    let dense = n * n * std::mem::size_of::<f64>();
+    assert!(
+        largest < dense / 8,
+        "largest allocation {largest} B; a dense Jacobian is {dense} B"
+    );
 }

@@ -261,8 +261,7 @@ impl Integrator {
         // does not give (rather than failing at the first step).
         if method.needs_jacobian
             && jacobian.source == JacobianSource::Analytic
-            && (model.jacobian(spec.t0.unwrap_or(info.t0), &y0).is_none()
-                || model.dfdt(spec.t0.unwrap_or(info.t0), &y0).is_none())
+            && !model.has_derivatives(spec.t0.unwrap_or(info.t0), &y0)
         {
             return Err(OdeError::NoJacobian {
                 method: method.id.into(),

@@ -229,6 +229,11 @@ impl System for UserSystem {
         Some(self.rhs.jacobian(t, y))
     }
 
+    /// Exact derivatives by forward-mode AD exist for every text.
+    fn has_derivatives(&self, _t: f64, _y: &[f64]) -> bool {
+        true
+    }
+
     fn dfdt(&self, t: f64, y: &[f64]) -> Option<DVector<f64>> {
         Some(self.rhs.dfdt(t, y))
     }
