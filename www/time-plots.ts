@@ -200,6 +200,14 @@ export class TimePlots {
     const previous = this.choice.value;
     this.choice.replaceChildren(...others.map((o) => new Option(o, o)));
     if (others.includes(previous)) this.choice.value = previous;
+    // A fully driven mechanism in state-space form has no state to draw: say why, and
+    // show the user's own output (else a coordinate) where the trajectory would be.
+    const stateless = names.length === 0;
+    byId('no-states').hidden = !stateless;
+    if (stateless && !others.includes(previous)) {
+      const own = others.find((o) => !/^(q:|λ:|constraint |velocity constraint )/.test(o));
+      if (own) this.choice.value = own;
+    }
     const chosen = this.choice.value;
     byId('fig-steps').hidden = !run.adaptive;
     const ids = ['plot-trajectory', 'plot-energy', 'plot-outputs', 'plot-error', 'plot-steps'];
