@@ -1,4 +1,4 @@
-// Ten <ode-playground> embeds on one lecture page (issue 13), in headless Chromium:
+// Ten <ode-playground> embeds on one lecture page, in headless Chromium:
 // dist/ on one origin, the lecture on another (as in tests/e2e/lecture.test.mjs).
 //   tall: a 1200 × 20000 viewport, so all ten are near the viewport and start at once;
 //   phone-sized: 1200 × 900, so only the embeds near the first screen start.

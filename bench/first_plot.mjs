@@ -1,11 +1,11 @@
 // Time to first plot of the built site (dist/) in headless Chromium, for `npm run bench`
-// (issue 9). Each run is a fresh browser context (cold HTTP cache, fresh worker and
+// Each run is a fresh browser context (cold HTTP cache, fresh worker and
 // wasm compile) served by the e2e tests' static server on loopback. Times are
 // performance.now() in the page, i.e. milliseconds since navigation start:
 //   ready: body[data-ready="true"] (catalogues read, first run solved and drawn);
 //   plot:  the first animation frame in which the trajectory canvas has ink on it.
 // It also records every .wasm the page fetched by then (path and bytes as served,
-// uncompressed): issue 17's "small first load" is the run package alone.
+// uncompressed): the "small first load" is the run package alone.
 // Prints one JSON object: median and every run. The browser is warmed by WARMUP loads
 // first, reported (`warmup`) but not in the median: a just-launched Chromium's first
 // loads also pay for its own start (renderer processes, font caches; 330–380 ms

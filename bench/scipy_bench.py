@@ -1,4 +1,4 @@
-"""SciPy baselines for `npm run bench` (issue 9): the same problems and settings as
+"""SciPy baselines for `npm run bench`: the same problems and settings as
 bench/wasm_bench.mjs, timed the same way (median of N solves), printed as one JSON
 object on stdout.
 

@@ -1,4 +1,4 @@
-// The WASM half of `npm run bench` (issue 9): the cases of bench/cases.json through
+// The WASM half of `npm run bench` : the cases of bench/cases.json through
 // pkg/ (and the stability maps through pkg-labs/) in Node, timed like examples/bench_native.rs times them natively (warm-up runs
 // so V8 has tiered the module up, then the median of N runs). Prints one JSON object.
 // A case the run package leaves out (a user system, slowfast: code "not-in-this-build")
@@ -28,7 +28,7 @@ const WARMUP = 5;
 // 0.98 (40–100); radau5 on Van der Pol 0.78 ms (20–40) → 0.45 (40–100); ros4 ~9 solves,
 // slowfast in the labs package ~17. After that every case still runs ~8 % slower for
 // its first ~300 solves in the process, then steadies (medians per 50 solves, Node 20,
-// issue 17's eighth stop: dp45 0.79–0.80 → 0.70–0.71 ms, ros4 0.74–0.75 → 0.68–0.69,
+// dp45 0.79–0.80 → 0.70–0.71 ms, ros4 0.74–0.75 → 0.68–0.69,
 // radau5 0.35 → 0.33, llm 2.11–2.15 → 1.99–2.00), the same with V8's dynamic tiering
 // off and with its JS optimising tiers off, and at the same solve counts when other
 // solves are interleaved: V8's, not the allocator's or the host's. Steady state is what

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench` (issue 9): builds pkg/ and pkg-labs/, dist/ and the native bench binary in release,
+# `npm run bench`: builds pkg/ and pkg-labs/, dist/ and the native bench binary in release,
 # runs the same problems in WASM (Node), natively, in SciPy and in headless Chromium,
 # and writes the ratios measured in this run to BENCHMARKS.md and README.md. Not run by
 # CI. Knobs: BENCH_RUNS (median of N, default 21), BENCH_SCIPY_RUNS (default 7),

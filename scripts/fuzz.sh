@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run fuzz` (issue 9): runs the cargo-fuzz targets in fuzz/ (parse_system: any
+# `npm run fuzz`: runs the cargo-fuzz targets in fuzz/ (parse_system: any
 # text through the system parser and the expression compiler; solve_spec: JSON bytes
 # through SolveSpec into solve; grade_assignment: an assignment and a work text through
 # the homework graders) for FUZZ_SECONDS each (default 600), one after the

@@ -11,7 +11,7 @@
 //! which is why the reference end point y(3000) = (−1.51060693674397, 1.1783800007312e-3)
 //! has y2 of order 1e-3: it belongs to this form, not to the scaled form
 //! y2' = μ((1 − y1²) y2 − y1) (whose slow branch has y2 = O(1)); see the test
-//! `issue_6_van_der_pol_reference_value`. Stiffness: the eigenvalue −μ(y1² − 1) reaches
+//! `van_der_pol_reference_value`. Stiffness: the eigenvalue −μ(y1² − 1) reaches
 //! −3000 at y1 = 2.
 //!
 //! Not among the sources' own examples: it is the standard stiff test the playground's
