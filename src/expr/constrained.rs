@@ -35,7 +35,9 @@ use super::eval::Program;
 use super::lexer::Span;
 use super::parser::{Expr, ExprKind, Ident, Stmt};
 use super::symbolic::{add, derivative, inline, mentions, mul, neg};
-use super::system::{check_not_reserved, param_values, parse_text, require_finite, RawNames};
+use super::system::{
+    check_not_reserved, defaults_and_values, parse_text, require_finite, RawNames,
+};
 use crate::error::OdeError;
 use crate::model::{ModelInfo, ParamInfo};
 use crate::multibody::constrained::{Constrained, Derivatives, TimeDerivatives};
@@ -420,12 +422,7 @@ fn compile(
     overrides: &BTreeMap<String, f64>,
 ) -> Result<Description, Built> {
     let raw = RawNames::new(&stmts);
-    let defaults = param_values(text, &raw, &BTreeMap::new())?;
-    let values = if overrides.is_empty() {
-        defaults.clone()
-    } else {
-        param_values(text, &raw, overrides)?
-    };
+    let (defaults, values) = defaults_and_values(text, &raw, overrides)?;
     let mut expander = raw.expander(text, &values);
     let param_names: Vec<Ident> = raw.params.iter().map(|(p, _)| (*p).clone()).collect();
     drop(raw);

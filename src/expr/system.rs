@@ -507,6 +507,22 @@ impl<'a> RawNames<'a> {
     }
 }
 
+/// The parameters' default values and the values of this run (the defaults with the
+/// spec's overrides), in declaration order: what every compilation of a text starts from.
+pub(super) fn defaults_and_values(
+    text: &str,
+    raw: &RawNames,
+    overrides: &BTreeMap<String, f64>,
+) -> Result<(Vec<f64>, Vec<f64>), ExprError> {
+    let defaults = param_values(text, raw, &BTreeMap::new())?;
+    let values = if overrides.is_empty() {
+        defaults.clone()
+    } else {
+        param_values(text, raw, overrides)?
+    };
+    Ok((defaults, values))
+}
+
 /// Parameter values in order, each default evaluated with the parameters above it.
 pub(super) fn param_values(
     text: &str,
@@ -855,12 +871,7 @@ fn compile_system(
     overrides: &BTreeMap<String, f64>,
 ) -> Result<UserSystem, ExprError> {
     let raw = RawNames::new(&stmts);
-    let defaults = param_values(text, &raw, &BTreeMap::new())?;
-    let values = if overrides.is_empty() {
-        defaults.clone()
-    } else {
-        param_values(text, &raw, overrides)?
-    };
+    let (defaults, values) = defaults_and_values(text, &raw, overrides)?;
     let mut expander = raw.expander(text, &values);
     drop(raw);
     let sizing = sizing_params(&stmts);
