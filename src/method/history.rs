@@ -156,6 +156,13 @@ impl History {
         &mut self.points[n - 1]
     }
 
+    /// Forgets every point but the current one: the method starts again from here.
+    // BDF2 is its one user, and the first-load package leaves BDF2 out.
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
+    pub fn restart_here(&mut self) {
+        self.keep_newest(1);
+    }
+
     /// Records the result of the step just taken (accepted or not is known next time).
     pub fn propose(&mut self, t: f64, y: &[f64], f: Option<Vec<f64>>) {
         if let Some(p) = self.pending.take() {

@@ -120,3 +120,35 @@ fn a_switching_function_that_is_not_a_number_is_reported() {
         "{message}"
     );
 }
+
+/// BDF2 on the bouncing balls, watching the contact switches: the history before a
+/// contact start belongs to the free flight, so after every event BDF2 starts afresh
+/// (extrapolated backward Euler, second order). Located switches then make it more
+/// accurate, as they should (at t = 0.6 against dp45 at rtol 1e-12: 3.9e-5 against
+/// 1.1e-4 unwatched at h = 6.25e-5; looking back across the switch it was 7.3e-4).
+#[test]
+fn bdf2_is_more_accurate_with_the_contact_switches_located() {
+    let mut r = adaptive("bouncing-balls", "dp45", 1e-12, 1e-14, 0.6);
+    r.events = watch(&["psi1", "psi2"]);
+    let reference = solve(&r).unwrap();
+    let exact = &reference.y[reference.y.len() - 4..];
+    let error = |h: f64, events: bool| {
+        let mut s = fixed("bouncing-balls", "bdf2", h, 0.6);
+        if events {
+            s.events = watch(&["psi1", "psi2"]);
+        }
+        let sol = solve(&s).unwrap();
+        let y = &sol.y[sol.y.len() - 4..];
+        y.iter()
+            .zip(exact)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max)
+    };
+    for h in [1.25e-4, 6.25e-5] {
+        let (watched, unwatched) = (error(h, true), error(h, false));
+        assert!(
+            watched < 0.6 * unwatched,
+            "h = {h}: {watched:e} with the switches located, {unwatched:e} without"
+        );
+    }
+}
