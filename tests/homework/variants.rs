@@ -35,7 +35,11 @@ fn variant_hash_is_the_documented_sha256_recipe() {
     // 50, 51, …, 150 that is 50 + ⌊0.982…·101⌋ = 149.
     let u = unit("sha256:x", "s1", "k");
     assert_eq!(u, 0.9820029249265163);
-    let k = Range { min: 50.0, max: 150.0, step: Some(1.0) };
+    let k = Range {
+        min: 50.0,
+        max: 150.0,
+        step: Some(1.0),
+    };
     assert_eq!(value_at(&k, u), 149.0);
     assert_eq!(u, unit("sha256:x", "s1", "k"), "deterministic");
     assert_ne!(u, unit("sha256:x", "s2", "k"), "another student");
