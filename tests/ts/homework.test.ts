@@ -2,8 +2,9 @@
 // the grading table as CSV.
 import { describe, expect, it } from 'vitest';
 import type { AssignmentSummary, Grade } from '../../www/engine-labs';
-import { gradesToCsv } from '../../www/grading';
-import { parseWork, storageKey } from '../../www/homework';
+import { gradesToCsv, joinKey, keyOf } from '../../www/grading';
+import { describeValues, parseWork, storageKey } from '../../www/homework';
+import { scormVersion } from '../../www/scorm';
 
 describe('work files', () => {
   it('reads a work and refuses other files', () => {
@@ -58,5 +59,43 @@ describe('grades as CSV', () => {
     for (const row of rows) expect(row).toMatch(/^"?'[=+\-@\t]/);
     // The numbers stay numbers: a score of −1 is written as -1.
     expect(rows[0]).toContain(',-1,3,');
+  });
+});
+
+describe('keys, variants and SCORM in the front end', () => {
+  const summary: AssignmentSummary = {
+    digest: 'sha256:ab',
+    title: 'T',
+    intro: '',
+    maxScore: 1,
+    tasks: [{ id: 'a', kind: 'number', points: 1, prompt: '' }],
+  };
+  it('adds the student id and each parameter value to the CSV of an assignment with parameters', () => {
+    const withParameters = { ...summary, parameters: { k: { min: 50, max: 150, step: 1 }, c: { min: 0.2, max: 0.8 } } };
+    const grade = {
+      score: 1,
+      maxScore: 1,
+      assignment: 'sha256:ab',
+      assignmentMatches: true,
+      student: 'Ada',
+      studentId: 's1',
+      parameters: { k: 87, c: 0.4 },
+      tasks: [{ id: 'a', kind: 'number', answered: true, passed: true, points: 1, maxPoints: 1, message: 'ok', measured: null }],
+    };
+    const lines = gradesToCsv(withParameters, [{ file: 'ada.json', grade }]).trim().split('\n');
+    expect(lines[0]).toBe('student,file,score,maxScore,note,a points,a message,studentId,k,c');
+    expect(lines[1]).toBe('Ada,ada.json,1,1,,1,ok,s1,87,0.4');
+    expect(describeValues(grade.parameters)).toBe('k = 87, c = 0.4');
+  });
+  it('tells a key file from a work and joins it under "key"', () => {
+    expect(keyOf('{ "odelabKey": 1, "checks": {} }')).toEqual({ odelabKey: 1, checks: {} });
+    expect(keyOf('{ "odelabWork": 1, "answers": {} }')).toBeUndefined();
+    expect(keyOf('not json')).toBeUndefined();
+    expect(JSON.parse(joinKey('{ "odelabAssignment": 1, "tasks": [] }', { odelabKey: 1 }))).toEqual({ odelabAssignment: 1, tasks: [], key: { odelabKey: 1 } });
+  });
+  it('reads the SCORM version of a launch URL', () => {
+    expect(scormVersion('?assignment=a.json&scorm=1.2')).toBe('1.2');
+    expect(scormVersion('?scorm=2004')).toBe('2004');
+    expect(scormVersion('?scorm=3')).toBeUndefined();
   });
 });
