@@ -261,7 +261,8 @@ impl Assignment {
             tasks.push(task);
         }
         if let Some(key) = &key {
-            key.only_keyed(&tasks)?;
+            let ids: Vec<(&str, bool)> = tasks.iter().map(|t| (t.id.as_str(), t.keyed)).collect();
+            key.only_keyed(&ids)?;
         }
         Ok(Assignment {
             parameters,

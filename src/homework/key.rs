@@ -13,7 +13,6 @@
 //! (the digest never covers `key`, so works still name the students' file). Checks in
 //! a key may name parameters (`{ "param": "k" }`) as an assignment's can.
 
-use super::assignment::Task;
 use super::json::{child, located, Obj};
 use crate::error::OdeError;
 use serde_json::{Map, Value};
@@ -71,11 +70,12 @@ impl Key {
         self.checks.get(id).filter(|v| !v.is_null())
     }
 
-    /// Refuses a check for a task that is not keyed (it would be ignored silently).
-    pub fn only_keyed(&self, tasks: &[Task]) -> Result<(), OdeError> {
+    /// Refuses a check for a task that is not keyed (it would be ignored silently);
+    /// `tasks` are the assignment's (id, keyed) pairs.
+    pub fn only_keyed(&self, tasks: &[(&str, bool)]) -> Result<(), OdeError> {
         for id in self.checks.keys() {
-            match tasks.iter().find(|t| &t.id == id) {
-                Some(t) if t.keyed => {}
+            match tasks.iter().find(|t| t.0 == id) {
+                Some((_, true)) => {}
                 Some(_) => {
                     return Err(located(
                         &child("key.checks", id),

@@ -224,3 +224,41 @@ fn a_key_for_another_assignment_or_with_stray_checks_is_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn every_student_id_gets_values_on_the_grid_inside_the_ranges() {
+    let ranges = [
+        Range {
+            min: 50.0,
+            max: 150.0,
+            step: Some(1.0),
+        },
+        Range {
+            min: 0.2,
+            max: 0.8,
+            step: Some(0.1),
+        },
+        Range {
+            min: -1.0,
+            max: 1.0,
+            step: None,
+        },
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    for i in 0..2000 {
+        let id = format!("student {i} ✓");
+        for (n, r) in ranges.iter().enumerate() {
+            let v = value_at(r, unit("sha256:ab", &id, &n.to_string()));
+            assert!((r.min..=r.max).contains(&v), "{v} outside {r:?}");
+            if let Some(step) = r.step {
+                let k = (v - r.min) / step;
+                assert!((k - k.round()).abs() < 1e-9, "{v} is off the grid of {r:?}");
+            }
+            if n == 0 {
+                seen.insert(v as i64);
+            }
+        }
+    }
+    // 2,000 draws from 101 grid points reach every one of them.
+    assert_eq!(seen.len(), 101);
+}
