@@ -8,7 +8,8 @@
  * src/homework/key.rs) are graded once the key is opened (picked, or dropped with the
  * works): the page hands the core the assignment with the key joined under `key`, and
  * re-grades every file it holds. Each student's row shows the values their student id
- * dealt them (src/homework/variant.rs).
+ * dealt them (src/homework/variant.rs). The SCORM buttons put the assignment (never
+ * the key) and this page into a package for a learning platform (www/scorm-package.ts).
  */
 import { CancelledError, type EngineClient } from './client';
 import { download } from './export';
@@ -131,9 +132,15 @@ export class GradingPage {
     this.keyStatus.setAttribute('role', 'status');
     this.keyStatus.hidden = keyed.length === 0;
     this.keyStatus.textContent = `Keyed tasks (${keyed.join(', ')}): open the key file to grade them; until then they show "recorded".`;
+    const scorm = (['1.2', '2004'] as const).map((version) => {
+      const button = Object.assign(document.createElement('button'), { type: 'button', id: `grade-scorm-${version.replace('.', '')}`, textContent: `SCORM ${version} package` });
+      button.title = `Download this assignment with the page as a SCORM ${version} package for Moodle, Canvas or Blackboard`;
+      button.addEventListener('click', () => void this.scormPackage(version));
+      return button;
+    });
     const buttons = document.createElement('div');
     buttons.className = 'buttons secondary';
-    buttons.append(pick, csv, this.cancel);
+    buttons.append(pick, csv, ...scorm, this.cancel);
     if (keyed.length > 0) buttons.append(keyButton);
     this.status = Object.assign(document.createElement('p'), { id: 'grade-status' });
     this.status.setAttribute('role', 'status');
@@ -167,6 +174,31 @@ export class GradingPage {
     this.keyStatus.textContent = `Key ${name} opened: keyed tasks are graded.`;
     this.keyStatus.dataset.key = 'open';
     return true;
+  }
+
+  /** Downloads the assignment with the built page as a SCORM package (www/scorm-package.ts). */
+  private async scormPackage(version: '1.2' | '2004'): Promise<void> {
+    this.status.textContent = `Writing the SCORM ${version} package…`;
+    try {
+      const base = document.baseURI;
+      const listing = await fetch(new URL('package-files.json', base));
+      if (!listing.ok) throw new Error('this page has no package-files.json: packages are written from the built page (npx vite build), not the dev server');
+      const names = (await listing.json()) as string[];
+      const page = await Promise.all(
+        names.map(async (name) => {
+          const response = await fetch(new URL(name, base));
+          if (!response.ok) throw new Error(`${name}: the server answered ${response.status}`);
+          return { name, data: new Uint8Array(await response.arrayBuffer()) };
+        }),
+      );
+      const { scormPackage } = await import('./scorm-package');
+      const file = this.assignment.url.split('/').pop()?.replace(/\.json$/, '') || 'assignment';
+      const zip = scormPackage(page, this.assignment.text, version, file);
+      download(`${file}-scorm${version.replace('.', '')}.zip`, new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }));
+      this.status.textContent = `SCORM ${version} package written (${(zip.length / 1e6).toFixed(1)} MB): upload it to your course as a SCORM activity.`;
+    } catch (e) {
+      this.status.textContent = `The SCORM ${version} package could not be written: ${e instanceof Error ? e.message : String(e)}`;
+    }
   }
 
   /** Grades one work's text into a row. */

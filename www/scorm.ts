@@ -1,6 +1,6 @@
 /**
  * The homework panel inside a learning platform's gradebook (`&scorm=1.2` or
- * `&scorm=2004`, which the launch page of a SCORM package adds; scripts/scorm.mjs
+ * `&scorm=2004`, which the launch page of a SCORM package adds; www/scorm-package.ts
  * writes the package). The platform's SCORM runtime is a JS object on an ancestor
  * window (`API` for SCORM 1.2, `API_1484_11` for 2004, ADL's run-time environment
  * books, "API discovery"). This module finds it, takes the learner's id and name from

@@ -1,4 +1,5 @@
-// An example assignment as a SCORM package (scripts/scorm.mjs) in Chromium, hosted the
+// An example assignment as a SCORM package (downloaded from the grading page's button,
+// www/scorm-package.ts) in Chromium, hosted the
 // way a learning platform hosts one: a page that embeds scorm-again's runtime (the
 // SCORM 1.2 `window.API` or the 2004 `window.API_1484_11`) loads the package's launch
 // page in a frame. The student answers; the score, the completion, each task as an
@@ -7,14 +8,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIST, launch, serveStatic } from './harness.mjs';
-import { scormPackage } from '../../scripts/scorm.mjs';
 
 const RUNTIME = readFileSync(new URL('../../node_modules/scorm-again/dist/scorm-again.js', import.meta.url), 'utf8');
-const ASSIGNMENT = readFileSync(new URL('../../examples/assignments/stability.json', import.meta.url), 'utf8');
 
 /** The platform's page: the runtime with a learner, every SetValue logged, the package's launch page in a frame. */
 function host(version, initial) {
@@ -28,21 +27,32 @@ window.${global}.on(${JSON.stringify(event)}, function (element, value) { window
 }
 
 let browser;
+let site;
 const dirs = [];
 before(async () => {
   browser = await launch();
+  site = await serveStatic(DIST);
 });
 after(async () => {
   await browser?.close();
+  await site?.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-/** Builds the package, unpacks it with unzip, serves it with the platform's page; returns the server. */
+/** Downloads the package from the grading page, unpacks it with unzip, serves it with the platform's page; returns the server. */
 async function platform(version, initial) {
   const dir = mkdtempSync(join(tmpdir(), `odelab-scorm${version}-`));
   dirs.push(dir);
   const zip = join(dir, 'package.zip');
-  writeFileSync(zip, scormPackage({ dist: DIST, assignmentText: ASSIGNMENT, version, name: 'stability' }));
+  const context = await browser.newContext({ acceptDownloads: true });
+  const grading = await context.newPage();
+  await grading.goto(`${site.url}?assignment=examples/assignments/stability.json&grade=1`);
+  await grading.waitForSelector('body[data-homework="ready"]');
+  const [download] = await Promise.all([grading.waitForEvent('download'), grading.click(`#grade-scorm-${version.replace('.', '')}`)]);
+  assert.equal(download.suggestedFilename(), `stability-scorm${version.replace('.', '')}.zip`);
+  await download.saveAs(zip);
+  assert.match(await grading.textContent('#grade-status'), /package written \([0-9.]+ MB\)/);
+  await context.close();
   execFileSync('unzip', ['-tq', zip]);
   execFileSync('unzip', ['-q', zip, '-d', join(dir, 'sco')]);
   const manifest = readFileSync(join(dir, 'sco', 'imsmanifest.xml'), 'utf8');

@@ -5,6 +5,7 @@ import type { AssignmentSummary, Grade } from '../../www/engine-labs';
 import { gradesToCsv, joinKey, keyOf } from '../../www/grading';
 import { describeValues, parseWork, storageKey } from '../../www/homework';
 import { scormVersion } from '../../www/scorm';
+import { crc32, scormPackage, storedZip } from '../../www/scorm-package';
 
 describe('work files', () => {
   it('reads a work and refuses other files', () => {
@@ -97,5 +98,26 @@ describe('keys, variants and SCORM in the front end', () => {
     expect(scormVersion('?assignment=a.json&scorm=1.2')).toBe('1.2');
     expect(scormVersion('?scorm=2004')).toBe('2004');
     expect(scormVersion('?scorm=3')).toBeUndefined();
+  });
+});
+
+describe('the SCORM package writer', () => {
+  it('computes the zip format\'s CRC-32 (the check value of "123456789" is 0xCBF43926)', () => {
+    expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
+  });
+  it('writes stored entries, a central directory and an end record that count them', () => {
+    const zip = storedZip([{ name: 'a.txt', data: new TextEncoder().encode('hello') }]);
+    const view = new DataView(zip.buffer);
+    expect(view.getUint32(0, true)).toBe(0x04034b50);
+    expect(view.getUint32(zip.length - 22, true)).toBe(0x06054b50);
+    expect(view.getUint16(zip.length - 22 + 10, true)).toBe(1);
+    expect(zip.length).toBe(30 + 5 + 5 + 46 + 5 + 22);
+  });
+  it('refuses an assignment that carries its key', () => {
+    expect(() => scormPackage([], '{ "odelabAssignment": 1, "tasks": [], "key": {} }', '1.2', 'a')).toThrow(/carries its key/);
+    const manifestText = new TextDecoder().decode(scormPackage([], '{ "odelabAssignment": 1, "title": "A & B", "tasks": [] }', '2004', 'a'));
+    expect(manifestText).toContain('<schemaversion>2004 4th Edition</schemaversion>');
+    expect(manifestText).toContain('<title>A &amp; B</title>');
+    expect(manifestText).toContain('adlcp:scormType="sco" href="launch.html"');
   });
 });
