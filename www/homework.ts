@@ -244,6 +244,9 @@ export class HomeworkPanel {
     if (learner.id) this.work.studentId = learner.id;
     if (learner.name && !this.work.student) this.work.student = learner.name;
     this.refill();
+    // The platform's learner id deals the values: the student does not choose it.
+    const idField = this.root.querySelector<HTMLInputElement>('#hw-student-id');
+    if (idField && learner.id) idField.readOnly = true;
     const handIn = el('button', { id: 'hw-handin', type: 'button', textContent: 'Hand in' });
     handIn.addEventListener('click', () => {
       this.handedIn = true;

@@ -40,16 +40,16 @@ after(async () => {
 });
 
 /** Downloads the package from the grading page, unpacks it with unzip, serves it with the platform's page; returns the server. */
-async function platform(version, initial) {
+async function platform(version, initial, assignment = 'stability') {
   const dir = mkdtempSync(join(tmpdir(), `odelab-scorm${version}-`));
   dirs.push(dir);
   const zip = join(dir, 'package.zip');
   const context = await browser.newContext({ acceptDownloads: true });
   const grading = await context.newPage();
-  await grading.goto(`${site.url}?assignment=examples/assignments/stability.json&grade=1`);
+  await grading.goto(`${site.url}?assignment=examples/assignments/${assignment}.json&grade=1`);
   await grading.waitForSelector('body[data-homework="ready"]');
   const [download] = await Promise.all([grading.waitForEvent('download'), grading.click(`#grade-scorm-${version.replace('.', '')}`)]);
-  assert.equal(download.suggestedFilename(), `stability-scorm${version.replace('.', '')}.zip`);
+  assert.equal(download.suggestedFilename(), `${assignment}-scorm${version.replace('.', '')}.zip`);
   await download.saveAs(zip);
   assert.match(await grading.textContent('#grade-status'), /package written \([0-9.]+ MB\)/);
   await context.close();
@@ -133,4 +133,25 @@ test('a SCORM 2004 package reports a scaled score and completion, and restores t
   await next.waitForFunction(() => String(window.API_1484_11.cmi.score.raw) === '4');
   await next.close();
   await again.close();
+});
+
+test("in a package, the platform's learner id deals the student's values and cannot be changed on the page", async () => {
+  const server = await platform('1.2', { 'cmi.core.student_id': 's1234567', 'cmi.core.student_name': 'Lovelace, Ada' }, 'springs');
+  const page = await browser.newPage({ viewport: { width: 1450, height: 950 } });
+  await page.goto(`${server.url}host.html`);
+  const frame = await (await page.waitForSelector('#sco')).contentFrame();
+  await frame.waitForSelector('body[data-homework="ready"]', { timeout: 30000 });
+  await frame.waitForFunction(() => document.querySelector('#hw-values')?.dataset.values);
+  // The values the core deals to s1234567 for this assignment (tests/homework/variants.rs documents the hash).
+  assert.deepEqual(JSON.parse(await frame.getAttribute('#hw-values', 'data-values')), { L: 0.7, c: 0.7, k: 125 });
+  assert.equal(await frame.getAttribute('#hw-student-id', 'readonly'), '');
+  // A keyed task is reported as an interaction with a neutral result, never graded in the browser.
+  await frame.fill('[data-task="euler-limit"] .hw-value', '0.0056');
+  await frame.click('[data-task="euler-limit"] .hw-check');
+  await frame.waitForFunction(() => document.querySelector('[data-task="euler-limit"]')?.dataset.result === 'recorded');
+  await page.waitForFunction(() => window.setValues.some(([e, v]) => e === 'cmi.interactions.0.student_response' && v === '{"value":0.0056}'));
+  assert.equal(await last(page, 'cmi.interactions.0.result'), 'neutral');
+  assert.equal(await last(page, 'cmi.core.score.raw'), '0');
+  await page.close();
+  await server.close();
 });
