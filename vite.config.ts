@@ -6,7 +6,7 @@
 // assignments (examples/assignments/*.json) are served by the dev server from the
 // project root and emitted into dist/ by the build, so
 // `?assignment=examples/assignments/stability.json` works on both.
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build, defineConfig, type Plugin } from 'vite';
@@ -42,6 +42,25 @@ const embedAndExamples: Plugin = {
     });
     await mkdir(resolve(outDir, 'examples'), { recursive: true });
     await copyFile(resolve(root, 'examples/lecture.html'), resolve(outDir, 'examples/lecture.html'));
+  },
+};
+
+/**
+ * dist/package-files.json: the built page's files (no source maps, examples or lecture
+ * embeds), which the grading page fetches to put the page into an assignment's SCORM
+ * package (www/scorm-package.ts). Written after the bundle is on disk, so the worker's
+ * chunks and both engines' .wasm are in it.
+ */
+const packageFiles: Plugin = {
+  name: 'odelab-package-files',
+  apply: 'build',
+  async writeBundle() {
+    const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => resolve(e.parentPath, e.name).slice(outDir.length + 1).split('\\').join('/'))
+      .filter((f) => !f.endsWith('.map') && !f.startsWith('examples/') && f !== 'embed.js' && f !== 'package-files.json')
+      .sort();
+    await writeFile(resolve(outDir, 'package-files.json'), `${JSON.stringify(files, null, 1)}\n`);
   },
 };
 
@@ -185,7 +204,7 @@ export function lazyUplotIntl(): Plugin {
 
 export default defineConfig({
   base: './',
-  plugins: [devCsp, embedAndExamples, exampleAssignments, preloadViews, lazyUplotIntl(), compileHints()],
+  plugins: [devCsp, embedAndExamples, exampleAssignments, packageFiles, preloadViews, lazyUplotIntl(), compileHints()],
   build: {
     outDir,
     target: 'es2022',

@@ -7,11 +7,45 @@
  * digest, and "Download my work" / "Open work" move it as a work file (the public
  * format of src/homework/work.rs). The page's own score in that file is informational:
  * the lecturer's page (www/grading.ts) re-grades every answer.
+ *
+ * An assignment with `parameters` deals each student their own values from their
+ * student id (src/homework/variant.rs); the panel asks for the id and shows the values
+ * the core computed for it. A keyed task's check stays in the lecturer's key file: its
+ * Check records the answer ("recorded") and shows no value.
  */
 import type { EngineClient } from './client';
 import type { SolveSpec, TableauSpec } from './engine';
-import type { AssignmentSummary, AssignmentTask, Grade, TaskGrade } from './engine-labs';
+import type { AssignmentSummary as CoreSummary, AssignmentTask as CoreTask, Grade as CoreGrade, TaskGrade as CoreTaskGrade } from './engine-labs';
 import { download } from './export';
+import type { ScormSession, ScormVersion, TaskReport } from './scorm';
+
+/** One declared parameter's range (src/homework/variant.rs). */
+export interface ParameterRange {
+  min: number;
+  max: number;
+  step?: number;
+}
+
+/** A task as the core lists it, with whether its check is in the lecturer's key. */
+export type AssignmentTask = CoreTask & { keyed?: boolean };
+/** A checked assignment, with its declared parameters. */
+export type AssignmentSummary = Omit<CoreSummary, 'tasks'> & { tasks: AssignmentTask[]; parameters?: Record<string, ParameterRange> };
+/** A task's grade; `recorded` when a keyed task was graded without its key. */
+export type TaskGrade = CoreTaskGrade & { recorded?: boolean };
+/** A grade, with the student id and the parameter values it was graded with. */
+export type Grade = Omit<CoreGrade, 'tasks'> & { tasks: TaskGrade[]; studentId?: string; parameters?: Record<string, number> };
+
+/** The declared parameters' names (none: one variant for every student). */
+export function parameterNames(summary: AssignmentSummary): string[] {
+  return Object.keys(summary.parameters ?? {});
+}
+
+/** "k = 87, c = 0.4" */
+export function describeValues(values: Record<string, number> | undefined): string {
+  return Object.entries(values ?? {})
+    .map(([name, v]) => `${name} = ${v}`)
+    .join(', ');
+}
 
 /** What the homework panel reads from the playground (main.ts provides it). */
 export interface Playground {
@@ -36,9 +70,11 @@ export interface Work {
   odelabWork: 1;
   assignment: string;
   student?: string;
+  /** Chooses the student's values of an assignment with parameters. */
+  studentId?: string;
   answers: Record<string, Answer>;
   score?: number;
-  checked?: Record<string, { passed: boolean; points: number; message: string }>;
+  checked?: Record<string, { passed: boolean; points: number; message: string; recorded?: boolean }>;
 }
 
 /** An assignment fetched and checked: its text (what the core grades) and summary. */
@@ -60,7 +96,7 @@ export async function loadAssignment(engine: EngineClient, location: string): Pr
     throw new Error(`The assignment ${url} could not be loaded: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
   try {
-    return { url, text, summary: await engine.readAssignment(text) };
+    return { url, text, summary: (await engine.readAssignment(text)) as AssignmentSummary };
   } catch (e) {
     throw new Error(`The assignment ${url} has a mistake: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
@@ -123,6 +159,10 @@ export class HomeworkPanel {
   private readonly root: HTMLElement;
   private readonly scoreLine: HTMLElement;
   private readonly notice: HTMLElement;
+  private readonly values: HTMLElement;
+  /** The learning platform's SCORM runtime, when the page was launched from a package. */
+  private scorm?: ScormSession;
+  private handedIn = false;
   private readonly tasks = new Map<string, { section: HTMLElement; answer: HTMLElement; message: HTMLElement; value?: HTMLInputElement }>();
 
   constructor(
@@ -151,15 +191,29 @@ export class HomeworkPanel {
       opener.value = '';
       if (file) void file.text().then((text) => this.open(text));
     });
+    this.values = el('p', { id: 'hw-values', className: 'hw-values', hidden: true });
+    this.values.setAttribute('role', 'status');
     this.root = el(
       'aside',
       { id: 'homework', className: 'homework' },
       el('h2', { textContent: summary.title || 'Homework' }),
       el('p', { className: 'hw-intro', textContent: summary.intro }),
       el('label', {}, 'Your name ', name),
-      this.scoreLine,
-      this.notice,
     );
+    if (parameterNames(summary).length > 0) {
+      // The id deals the values: it is kept in the work, and the values are the core's.
+      const id = el('input', { id: 'hw-student-id', type: 'text', value: this.work.studentId ?? '', autocomplete: 'off' });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      id.addEventListener('input', () => {
+        this.work.studentId = id.value.trim() || undefined;
+        this.save();
+        clearTimeout(timer);
+        timer = setTimeout(() => void this.showValues(), 300);
+      });
+      this.values.hidden = false;
+      this.root.append(el('label', {}, 'Your student id ', id), this.values);
+    }
+    this.root.append(this.scoreLine, this.notice);
     this.root.setAttribute('aria-label', 'Homework');
     for (const task of summary.tasks) this.root.append(this.taskSection(task));
     this.root.append(
@@ -167,7 +221,89 @@ export class HomeworkPanel {
       el('p', { className: 'source', textContent: `Assignment ${assignment.url} (${summary.digest.slice(0, 15)}…)` }),
     );
     this.showScore();
-    if (restored) void this.recheckAnswered();
+    void this.showValues();
+    const version = new URLSearchParams(window.location.search).get('scorm');
+    if (version === '1.2' || version === '2004') void this.connectScorm(version);
+    else if (restored) void this.recheckAnswered();
+  }
+
+  /** Connects to the platform's SCORM runtime (www/scorm.ts): learner, saved work, reports. */
+  private async connectScorm(version: ScormVersion): Promise<void> {
+    const { ScormSession } = await import('./scorm');
+    const session = ScormSession.open(version);
+    if (!session) {
+      this.notice.hidden = false;
+      this.notice.textContent = `This page was launched for a learning platform (SCORM ${version}), but the platform's runtime was not found: your work is kept in this browser only; download it to hand it in.`;
+      void this.recheckAnswered();
+      return;
+    }
+    this.scorm = session;
+    const learner = session.learner();
+    const saved = learner.work ? parseWork(learner.work).work : undefined;
+    if (saved) this.work = { ...saved, assignment: this.assignment.summary.digest, checked: undefined };
+    if (learner.id) this.work.studentId = learner.id;
+    if (learner.name && !this.work.student) this.work.student = learner.name;
+    this.refill();
+    // The platform's learner id deals the values: the student does not choose it.
+    const idField = this.root.querySelector<HTMLInputElement>('#hw-student-id');
+    if (idField && learner.id) idField.readOnly = true;
+    const handIn = el('button', { id: 'hw-handin', type: 'button', textContent: 'Hand in' });
+    handIn.addEventListener('click', () => {
+      this.handedIn = true;
+      this.notice.hidden = false;
+      this.notice.textContent = 'Handed in: your score and your work were sent to the course. You may still change answers and check them; each check is sent again.';
+      this.showScore();
+    });
+    this.scoreLine.after(handIn);
+    window.addEventListener('pagehide', () => session.finish());
+    this.save();
+    this.showScore();
+    void this.showValues();
+    void this.recheckAnswered();
+  }
+
+  /** Puts the work's name, id and number answers back into the fields and redraws the tasks. */
+  private refill(): void {
+    const name = this.root.querySelector<HTMLInputElement>('#hw-student');
+    if (name) name.value = this.work.student ?? '';
+    const id = this.root.querySelector<HTMLInputElement>('#hw-student-id');
+    if (id) id.value = this.work.studentId ?? '';
+    for (const task of this.assignment.summary.tasks) {
+      const entry = this.tasks.get(task.id);
+      if (entry?.value) entry.value.value = String(this.work.answers[task.id]?.value ?? '');
+      this.showTask(task);
+    }
+  }
+
+  /** Sends the score the page computed, each task's answer and result, and the work to the platform. */
+  private reportScorm(score: number, max: number): void {
+    if (!this.scorm) return;
+    const tasks: TaskReport[] = this.assignment.summary.tasks.map((t) => {
+      const checked = this.work.checked?.[t.id];
+      return { id: t.id, answer: this.work.answers[t.id], result: !checked || checked.recorded ? 'neutral' : checked.passed ? 'correct' : 'wrong' };
+    });
+    const { odelabWork, assignment, student, studentId, answers } = this.work;
+    this.scorm.report({ score, max, work: JSON.stringify({ odelabWork, assignment, student, studentId, answers }), tasks, handedIn: this.handedIn });
+  }
+
+  /** Shows the student's values of the assignment's parameters, as the core deals them. */
+  private async showValues(): Promise<void> {
+    const names = parameterNames(this.assignment.summary);
+    if (names.length === 0) return;
+    const id = this.work.studentId;
+    if (!id) {
+      this.values.textContent = `Enter your student id to get your values of ${names.join(', ')}.`;
+      delete this.values.dataset.values;
+      return;
+    }
+    try {
+      const grade = (await this.engine.gradeAssignment(this.assignment.text, JSON.stringify({ odelabWork: 1, studentId: id, answers: {} }))) as Grade;
+      if (this.work.studentId !== id) return; // typed on meanwhile
+      this.values.textContent = `Your values: ${describeValues(grade.parameters)}`;
+      this.values.dataset.values = JSON.stringify(grade.parameters ?? {});
+    } catch (e) {
+      this.values.textContent = e instanceof Error ? e.message : String(e);
+    }
   }
 
   /** The panel's element (main.ts places it next to the playground). */
@@ -182,7 +318,7 @@ export class HomeworkPanel {
     const section = el(
       'section',
       { className: 'hw-task' },
-      el('h3', { textContent: `${task.id} (${task.points} ${task.points === 1 ? 'point' : 'points'})` }),
+      el('h3', { textContent: `${task.id} (${task.points} ${task.points === 1 ? 'point' : 'points'}${task.keyed ? ', graded by your lecturer' : ''})` }),
       el('p', { className: 'hw-prompt', textContent: task.prompt }),
     );
     section.dataset.task = task.id;
@@ -255,16 +391,20 @@ export class HomeworkPanel {
     entry.answer.textContent = describeAnswer(task.kind, answer);
     const checked = this.work.checked?.[task.id];
     entry.message.textContent = checked?.message ?? '';
-    entry.section.dataset.result = checked ? (checked.passed ? 'passed' : 'failed') : 'none';
+    entry.section.dataset.result = checked ? (checked.recorded ? 'recorded' : checked.passed ? 'passed' : 'failed') : 'none';
   }
 
   private showScore(): void {
-    const max = this.assignment.summary.maxScore;
+    const { tasks } = this.assignment.summary;
+    // Keyed tasks are graded by the lecturer: the page counts only what it can check.
+    const keyed = tasks.filter((t) => t.keyed).reduce((sum, t) => sum + t.points, 0);
+    const max = this.assignment.summary.maxScore - keyed;
     const score = Object.values(this.work.checked ?? {}).reduce((sum, c) => sum + c.points, 0);
     this.work.score = score;
-    this.scoreLine.textContent = `Score: ${score} / ${max}`;
+    this.scoreLine.textContent = keyed > 0 ? `Score: ${score} / ${max} on the practice tasks; ${keyed} ${keyed === 1 ? 'point' : 'points'} graded by your lecturer` : `Score: ${score} / ${max}`;
     this.scoreLine.dataset.score = String(score);
     this.scoreLine.dataset.max = String(max);
+    this.reportScorm(score, max);
   }
 
   /** Grades one task in the worker (a work with only its answer). */
@@ -274,10 +414,10 @@ export class HomeworkPanel {
     entry.section.dataset.result = 'checking';
     entry.message.textContent = 'Checking…';
     const answer = this.work.answers[task.id];
-    const work = { odelabWork: 1, assignment: this.work.assignment, answers: answer ? { [task.id]: answer } : {} };
+    const work = { odelabWork: 1, assignment: this.work.assignment, studentId: this.work.studentId, answers: answer ? { [task.id]: answer } : {} };
     let result: TaskGrade | undefined;
     try {
-      const grade: Grade = await this.engine.gradeAssignment(this.assignment.text, JSON.stringify(work));
+      const grade = (await this.engine.gradeAssignment(this.assignment.text, JSON.stringify(work))) as Grade;
       result = grade.tasks.find((t) => t.id === task.id);
     } catch (e) {
       entry.message.textContent = e instanceof Error ? e.message : String(e);
@@ -285,7 +425,7 @@ export class HomeworkPanel {
       return;
     }
     if (!result) return;
-    this.work.checked = { ...(this.work.checked ?? {}), [task.id]: { passed: result.passed, points: result.points, message: result.message } };
+    this.work.checked = { ...(this.work.checked ?? {}), [task.id]: { passed: result.passed, points: result.points, message: result.message, recorded: result.recorded } };
     this.save();
     this.showTask(task);
     this.showScore();
@@ -325,13 +465,8 @@ export class HomeworkPanel {
     const same = work.assignment === this.assignment.summary.digest;
     this.notice.textContent = same ? 'Work opened.' : 'Work opened; it was written for another version of this assignment: check your answers again.';
     this.work = { ...work, assignment: this.assignment.summary.digest, checked: undefined };
-    const name = this.root.querySelector<HTMLInputElement>('#hw-student');
-    if (name) name.value = this.work.student ?? '';
-    for (const task of this.assignment.summary.tasks) {
-      const entry = this.tasks.get(task.id);
-      if (entry?.value) entry.value.value = String(this.work.answers[task.id]?.value ?? '');
-      this.showTask(task);
-    }
+    this.refill();
+    void this.showValues();
     this.save();
     this.showScore();
     void this.recheckAnswered();

@@ -48,6 +48,9 @@ pub struct TaskGrade {
     pub max_points: f64,
     pub message: String,
     pub measured: Value,
+    /// A keyed task graded without its key: the answer is recorded for the lecturer.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub recorded: bool,
 }
 
 /// A whole work's grade.
@@ -64,6 +67,12 @@ pub struct Grade {
     /// The student's name, as the work gives it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub student: Option<String>,
+    /// The student id the work gives (it chose the parameters' values).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub student_id: Option<String>,
+    /// The values of the assignment's parameters this work was graded with.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub parameters: std::collections::BTreeMap<String, f64>,
     pub tasks: Vec<TaskGrade>,
 }
 

@@ -7,7 +7,9 @@
 //! - [`digest`]: an assignment's digest (SHA-256 of its canonical JSON);
 //! - [`problem`]: the model or system a task is about, and its tight reference solution;
 //! - one grader per kind: [`tableau`], [`system`], [`number`], [`run`], [`order`];
-//! - [`grade`]: the result and how its messages tell numbers.
+//! - [`grade`]: the result and how its messages tell numbers;
+//! - [`variant`]: a variant per student (parameters, the hash of the student id);
+//! - [`key`]: the checks of keyed tasks, in a key file that stays with the lecturer.
 //!
 //! [`grade_assignment`] grades a work against an assignment: deterministic (the same
 //! runs natively and in wasm), and bounded by the budgets of the runs it makes (solve's
@@ -18,12 +20,14 @@ pub mod assignment;
 pub mod digest;
 pub mod grade;
 pub mod json;
+pub mod key;
 pub mod number;
 pub mod order;
 pub mod problem;
 pub mod run;
 pub mod system;
 pub mod tableau;
+pub mod variant;
 pub mod work;
 
 pub use assignment::{Assignment, Check, Task};
@@ -59,6 +63,8 @@ pub struct TaskSummary {
     pub kind: String,
     pub points: f64,
     pub prompt: String,
+    /// The check is in the lecturer's key: the student's page records the answer.
+    pub keyed: bool,
 }
 
 /// A checked assignment as the page shows it.
@@ -70,6 +76,8 @@ pub struct AssignmentSummary {
     pub intro: String,
     pub max_score: f64,
     pub tasks: Vec<TaskSummary>,
+    /// Declared parameters (a variant per student), by name.
+    pub parameters: variant::Parameters,
 }
 
 /// Checks an assignment and lists what the page shows of it.
@@ -80,6 +88,7 @@ pub fn read_assignment(value: &Value) -> Result<AssignmentSummary, OdeError> {
         title: a.title,
         intro: a.intro,
         max_score: a.tasks.iter().map(|t| t.points).sum(),
+        parameters: a.parameters,
         tasks: a
             .tasks
             .into_iter()
@@ -88,6 +97,7 @@ pub fn read_assignment(value: &Value) -> Result<AssignmentSummary, OdeError> {
                 id: t.id,
                 points: t.points,
                 prompt: t.prompt,
+                keyed: t.keyed,
             })
             .collect(),
     })
@@ -105,6 +115,7 @@ pub fn grade_task(task: &Task, answer: Option<&Value>) -> TaskGrade {
         max_points: task.points,
         message: "not answered yet".into(),
         measured: Value::Null,
+        recorded: false,
     };
     let Some(answer) = answer.filter(|v| !v.is_null()) else {
         return unanswered();
@@ -120,12 +131,21 @@ pub fn grade_task(task: &Task, answer: Option<&Value>) -> TaskGrade {
         Ok(obj) if !task.check.answer_keys().iter().any(|k| obj.has(k)) => {
             return unanswered();
         }
+        Ok(_) if matches!(task.check, Check::Recorded(_)) => {
+            return TaskGrade {
+                answered: true,
+                recorded: true,
+                message: "recorded: your lecturer grades this task".into(),
+                ..unanswered()
+            };
+        }
         Ok(obj) => match &task.check {
             Check::Tableau(c) => c.grade(&obj),
             Check::System(c) => c.grade(&obj),
             Check::Number(c) => c.grade(&obj),
             Check::Run(c) => c.grade(&obj),
             Check::Order(c) => c.grade(&obj),
+            Check::Recorded(_) => Outcome::fail("recorded", Value::Null),
         },
     };
     TaskGrade {
@@ -137,14 +157,27 @@ pub fn grade_task(task: &Task, answer: Option<&Value>) -> TaskGrade {
         max_points: task.points,
         message: outcome.message,
         measured: outcome.measured,
+        recorded: false,
     }
 }
 
 /// Grades `work` against `assignment` (both parsed JSON); see the module doc.
 pub fn grade_assignment(assignment: &Value, work: &Value) -> Result<Grade, OdeError> {
-    let a = Assignment::read(assignment)?;
     let w = Work::read(work)?;
     let digest = digest(assignment);
+    let parameters = variant::read_parameters(&Obj::new(assignment, "")?)?;
+    let values = match (&w.student_id, parameters.is_empty()) {
+        (_, true) => Default::default(),
+        (Some(id), false) => variant::values(&parameters, &digest, id),
+        (None, false) => {
+            return Err(OdeError::BadFile {
+                message: "this assignment gives every student their own values: enter your \
+                          student id first (the work has no \"studentId\")"
+                    .into(),
+            })
+        }
+    };
+    let a = Assignment::read_with(assignment, &values)?;
     let tasks: Vec<TaskGrade> = a
         .tasks
         .iter()
@@ -156,6 +189,8 @@ pub fn grade_assignment(assignment: &Value, work: &Value) -> Result<Grade, OdeEr
         assignment_matches: w.assignment.as_deref() == Some(digest.as_str()),
         assignment: digest,
         student: w.student,
+        student_id: w.student_id,
+        parameters: values,
         tasks,
     })
 }

@@ -1,12 +1,14 @@
 //! The work format a student's page writes and a lecturer collects (a public contract):
 //!
 //! ```json
-//! { "odelabWork": 1, "assignment": "<digest>", "student": "…",
+//! { "odelabWork": 1, "assignment": "<digest>", "student": "…", "studentId": "…",
 //!   "answers": { "<task id>": { "tableau" | "system" | "value" | "spec" | "method": … } } }
 //! ```
 //!
 //! Anything else in the file (a `score` or `grade` the page saved) is ignored: grading
-//! never trusts it. A task without an entry in `answers` is unanswered.
+//! never trusts it. A task without an entry in `answers` is unanswered. `studentId`
+//! (optional) chooses the student's values of an assignment with parameters
+//! (`variant.rs`).
 
 use super::json::{located, Obj};
 use crate::error::OdeError;
@@ -19,6 +21,7 @@ pub struct Work {
     /// The digest of the assignment the work was written for.
     pub assignment: Option<String>,
     pub student: Option<String>,
+    pub student_id: Option<String>,
     pub answers: Map<String, Value>,
 }
 
@@ -45,6 +48,7 @@ impl Work {
         Ok(Work {
             assignment: top.string("assignment")?.map(str::to_string),
             student: top.string("student")?.map(str::to_string),
+            student_id: super::variant::student_id(top.string("studentId")?)?,
             answers,
         })
     }
