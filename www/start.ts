@@ -9,8 +9,10 @@
  */
 import { showFatal } from './fatal';
 import './boot';
+import { registerOffline } from './offline';
 import './style.css';
 
 import('./main').catch((e: unknown) => {
   showFatal(`The page's script could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
 });
+registerOffline();

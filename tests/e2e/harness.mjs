@@ -1,3 +1,4 @@
+/* global ServiceWorkerContainer */
 // Browser-test harness: a static file server for dist/ on a free loopback port, and
 // Debian's Chromium driven by playwright-core (never a downloaded browser).
 import { createServer } from 'node:http';
@@ -48,7 +49,36 @@ export async function serveStatic(root, extra = {}) {
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launch() {
+/**
+ * Debian's Chromium. Its pages register no service worker unless a test asks for them
+ * (`serviceWorkers: 'allow'`, tests/e2e/offline.test.mjs): the built page registers its
+ * offline cache after load, whose install fetches every file of the build, which would
+ * mix into the requests other tests record. (Playwright's own `serviceWorkers: 'block'`
+ * logs a console warning on each page, which the tests that collect warnings would see.)
+ */
+export async function launch() {
+  const browser = await launchChromium();
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  const quiet = async (target, options) => {
+    if (options?.serviceWorkers !== 'allow') await target.addInitScript(noServiceWorker);
+    return target;
+  };
+  browser.newContext = async (options) => quiet(await newContext(options), options);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    await quiet(page.context(), options);
+    return page;
+  };
+  return browser;
+}
+
+/** Runs in every frame: registration never settles, so the page goes on as without one. */
+function noServiceWorker() {
+  if (window.ServiceWorkerContainer) ServiceWorkerContainer.prototype.register = () => new Promise(() => undefined);
+}
+
+function launchChromium() {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
