@@ -25,7 +25,8 @@ const devCsp: Plugin = {
 };
 
 // A module script would be fetched with CORS, which a lecture host may not send; so the
-// embed is built separately as an IIFE (one output format per build).
+// embed is built separately as an IIFE (one output format per build); the anywidget
+// module (www/anywidget.ts) as an ES module of a stable name, dist/anywidget.js.
 const embedAndExamples: Plugin = {
   name: 'odelab-embed-and-examples',
   apply: 'build',
@@ -39,6 +40,18 @@ const embedAndExamples: Plugin = {
         target: 'es2022',
         sourcemap: true,
         lib: { entry: resolve(root, 'www/embed.ts'), formats: ['iife'], name: 'odelabEmbed', fileName: () => 'embed.js' },
+      },
+    });
+    // The anywidget module: an ES module by definition (notebooks import it).
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      build: {
+        outDir,
+        emptyOutDir: false,
+        target: 'es2022',
+        sourcemap: true,
+        lib: { entry: resolve(root, 'www/anywidget.ts'), formats: ['es'], fileName: () => 'anywidget.js' },
       },
     });
     await mkdir(resolve(outDir, 'examples'), { recursive: true });

@@ -92,6 +92,10 @@ fi
 # installed with the npm packages below; see scripts/build-wasm.sh.)
 if [ "${ODELAB_SKIP_BROWSER:-0}" != 1 ]; then
   apt_install chromium
+  # Pandoc runs the Quarto shortcode (_extensions/odelab/odelab.lua) in
+  # tests/e2e/platforms.test.mjs: Quarto itself is in no package registry this machine
+  # reaches (PyPI's quarto-cli downloads its binary when installed). Debian 12's 2.17.
+  apt_install pandoc
 fi
 
 # --- 4. npm packages from the lock file ---------------------------------------------

@@ -21,10 +21,13 @@ const MIME = {
 
 /**
  * Serves `root` on 127.0.0.1 at a free port, plus `extra` pages given as
- * { '/path.html': 'content' }; resolves to { url, close }.
+ * { '/path.html': 'content' }; resolves to { url, close }. `cors`: every answer allows
+ * any origin (Access-Control-Allow-Origin: *).
  */
-export async function serveStatic(root, extra = {}) {
+export async function serveStatic(root, extra = {}, { cors = false } = {}) {
   const server = createServer(async (req, res) => {
+    // As GitHub Pages and most static hosts do: lets another origin import a module from here.
+    if (cors) res.setHeader('access-control-allow-origin', '*');
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (extra[path] !== undefined) {
       res.writeHead(200, { 'content-type': MIME[extname(path)] ?? 'text/plain' }).end(extra[path]);
