@@ -80,7 +80,7 @@ export async function writeServiceWorker(): Promise<void> {
   const hash = createHash('sha256');
   for (const file of files) hash.update(`${file}\0`).update(readFileSync(resolve(outDir, file))).update('\0');
   const version = hash.digest('hex').slice(0, 16);
-  const assets = ['./', ...files.map((f) => `./${f}`)];
+  const assets = files.map((f) => `./${f}`);
   const body = readFileSync(resolve(root, 'www/service-worker.js'), 'utf8');
   await writeFile(resolve(outDir, 'sw.js'), `const VERSION = ${JSON.stringify(version)};\nconst ASSETS = ${JSON.stringify(assets)};\n${body}`);
 }

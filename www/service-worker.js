@@ -49,8 +49,11 @@ async function respond(request) {
   try {
     return await fetch(request);
   } catch (error) {
-    // Offline: a page's query (`?scenario=…&embed=1`) is read by its script, not the server.
-    const hit = await cache.match(request, { ignoreSearch: true });
+    // Offline: a page's query (`?scenario=…&embed=1`) is read by its script, not the server;
+    // the folder's own address is its index.html.
+    const url = new URL(request.url);
+    if (url.pathname.endsWith('/')) url.pathname += 'index.html';
+    const hit = await cache.match(url.href, { ignoreSearch: true });
     if (hit) return hit;
     throw error;
   }
