@@ -8,7 +8,8 @@
 // `?assignment=examples/assignments/stability.json` works on both.
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { readFileSync, readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { relative, resolve } from 'node:path';
 import { build, defineConfig, type Plugin } from 'vite';
 
 const root = import.meta.dirname;
@@ -24,7 +25,8 @@ const devCsp: Plugin = {
 };
 
 // A module script would be fetched with CORS, which a lecture host may not send; so the
-// embed is built separately as an IIFE (one output format per build).
+// embed is built separately as an IIFE (one output format per build); the anywidget
+// module (www/anywidget.ts) as an ES module of a stable name, dist/anywidget.js.
 const embedAndExamples: Plugin = {
   name: 'odelab-embed-and-examples',
   apply: 'build',
@@ -40,8 +42,21 @@ const embedAndExamples: Plugin = {
         lib: { entry: resolve(root, 'www/embed.ts'), formats: ['iife'], name: 'odelabEmbed', fileName: () => 'embed.js' },
       },
     });
+    // The anywidget module: an ES module by definition (notebooks import it).
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      build: {
+        outDir,
+        emptyOutDir: false,
+        target: 'es2022',
+        sourcemap: true,
+        lib: { entry: resolve(root, 'www/anywidget.ts'), formats: ['es'], fileName: () => 'anywidget.js' },
+      },
+    });
     await mkdir(resolve(outDir, 'examples'), { recursive: true });
     await copyFile(resolve(root, 'examples/lecture.html'), resolve(outDir, 'examples/lecture.html'));
+    await writeServiceWorker();
   },
 };
 
@@ -63,6 +78,31 @@ const packageFiles: Plugin = {
     await writeFile(resolve(outDir, 'package-files.json'), `${JSON.stringify(files, null, 1)}\n`);
   },
 };
+
+/** Every file of dist/ a page may load (no source maps, not the service worker itself), relative. */
+function builtFiles(dir = outDir): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = resolve(dir, entry.name);
+    if (entry.isDirectory()) return builtFiles(path);
+    const name = relative(outDir, path).split('\\').join('/');
+    return name.endsWith('.map') || name === 'sw.js' ? [] : [name];
+  });
+}
+
+/**
+ * dist/sw.js, the offline cache (www/service-worker.js): the list of the build's files
+ * and a version that is a hash of their names and contents, so each release that changes
+ * a byte is a new service worker with a cache of its own.
+ */
+export async function writeServiceWorker(): Promise<void> {
+  const files = builtFiles().sort();
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(`${file}\0`).update(readFileSync(resolve(outDir, file))).update('\0');
+  const version = hash.digest('hex').slice(0, 16);
+  const assets = files.map((f) => `./${f}`);
+  const body = readFileSync(resolve(root, 'www/service-worker.js'), 'utf8');
+  await writeFile(resolve(outDir, 'sw.js'), `const VERSION = ${JSON.stringify(version)};\nconst ASSETS = ${JSON.stringify(assets)};\n${body}`);
+}
 
 const exampleAssignments: Plugin = {
   name: 'odelab-example-assignments',

@@ -1,11 +1,19 @@
 // Ten <ode-playground> embeds on one lecture page, in headless Chromium:
 // dist/ on one origin, the lecture on another (as in tests/e2e/lecture.test.mjs).
 //   tall: a 1200 × 20000 viewport, so all ten are near the viewport and start at once;
-//   phone-sized: 1200 × 900, so only the embeds near the first screen start.
+//   phone-sized: 1200 × 900, so only the embeds near the first screen start;
+//   scrolled: 1200 × 900, each embed scrolled into view in turn until all ten are ready,
+//     as a reader scrolling through the lecture (its times measure the scrolling).
 // For each: milliseconds from the lecture's navigation start to each embed's ready
 // (body[data-ready], first run drawn), and the browser's memory once all visible embeds
 // are ready: the proportional set size (PSS, shared pages split fairly) summed over the
 // Chromium processes this script started, and the same for an empty page as baseline.
+// Each layout is measured twice in the same run: with the engine the embeds of a page
+// share (a SharedWorker, www/boot.ts) and with SharedWorker removed before any script
+// runs, so that every embed starts its own worker and engine (the fallback, and what
+// every embed did before the shared engine). The processes are also summed by kind
+// (browser, gpu-process, renderer, utility): a viewport 20000 px tall makes the GPU
+// process rasterise the whole lecture, which a reader's screen never does.
 // Prints one JSON object.
 //
 //   node bench/embeds.mjs
@@ -27,7 +35,7 @@ const SCENARIOS = [
   'ros4-region',
 ];
 
-/** PSS (kB) of every process descending from this one (the browser and its children). */
+/** PSS (kB) of every process descending from this one (the browser and its children), in all and by kind. */
 function descendantsPss() {
   const parent = new Map();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
@@ -51,15 +59,24 @@ function descendantsPss() {
   }
   ours.delete(process.pid);
   let kb = 0;
+  const byKind = {};
   for (const pid of ours) {
     try {
-      kb += Number(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)/m)?.[1] ?? 0);
+      const pss = Number(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)/m)?.[1] ?? 0);
+      // Chromium rewrites its command line into one string: split on spaces too.
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+      const kind = args.find((a) => a.startsWith('--type='))?.slice(7) ?? 'browser';
+      kb += pss;
+      byKind[kind] = (byKind[kind] ?? 0) + pss;
     } catch {
       // gone meanwhile
     }
   }
-  return kb;
+  return { kb, byKind };
 }
+
+const mb = (kb) => Math.round(kb / 1024);
+const kindsMB = (byKind) => Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, mb(v)]));
 
 // In every frame: the wall-clock time its body became ready.
 function probe() {
@@ -68,9 +85,15 @@ function probe() {
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
 }
 
-async function measure(browser, host, distUrl, viewport) {
+/** Before any script of any frame: no SharedWorker, so each embed runs its own engine. */
+function withoutSharedWorker() {
+  delete window.SharedWorker;
+}
+
+async function measure(browser, host, distUrl, viewport, shared, scroll = false) {
   const context = await browser.newContext({ viewport });
   await context.addInitScript(probe);
+  if (!shared) await context.addInitScript(withoutSharedWorker);
   const blank = await context.newPage();
   await blank.goto('about:blank');
   const baseline = descendantsPss();
@@ -78,19 +101,40 @@ async function measure(browser, host, distUrl, viewport) {
   const page = await context.newPage();
   await page.goto(`${host.url}ten.html`);
   const origin = await page.evaluate(() => performance.timeOrigin);
+  if (scroll) {
+    for (let i = 0; i < SCENARIOS.length; i++) {
+      const element = page.locator('ode-playground').nth(i);
+      await element.scrollIntoViewIfNeeded();
+      await page.waitForFunction((el) => el.querySelector('iframe')?.getAttribute('src'), await element.elementHandle());
+      const frame = await (await element.locator('iframe').elementHandle()).contentFrame();
+      await frame.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
+    }
+  }
   // Wait until every embed that was started is ready.
   await page.waitForFunction(() => document.querySelectorAll('ode-playground iframe[src]').length > 0);
   await page.waitForTimeout(500);
   const started = await page.locator('ode-playground iframe[src]').count();
   const ready = [];
+  const engines = new Set();
   for (const frame of page.frames().filter((f) => f.url().startsWith(distUrl))) {
     await frame.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
     ready.push(Math.round((await frame.evaluate(() => window.__readyAt)) - origin));
+    engines.add(await frame.evaluate(() => document.documentElement.dataset.engine));
   }
   await page.waitForTimeout(1000);
   const pss = descendantsPss();
   await context.close();
-  return { viewport, started, readyMs: ready.sort((a, b) => a - b), pssMB: Math.round(pss / 1024), emptyPagePssMB: Math.round(baseline / 1024) };
+  return {
+    engine: [...engines].join(','),
+    started,
+    readyMs: ready.sort((a, b) => a - b),
+    allReadyMs: Math.max(...ready),
+    aboveEmptyMB: mb(pss.kb - baseline.kb),
+    pssMB: mb(pss.kb),
+    emptyPagePssMB: mb(baseline.kb),
+    byKindMB: kindsMB(pss.byKind),
+    emptyByKindMB: kindsMB(baseline.byKind),
+  };
 }
 
 const dist = await serveStatic(DIST);
@@ -101,9 +145,18 @@ ${SCENARIOS.map((s) => `<p>${s}</p><ode-playground scenario="${s}" readonly></od
 const host = await serveStatic(DIST, { '/ten.html': lecture });
 const browser = await launch();
 try {
-  const tall = await measure(browser, host, dist.url, { width: 1200, height: 20000 });
-  const screen = await measure(browser, host, dist.url, { width: 1200, height: 900 });
-  console.log(JSON.stringify({ embeds: SCENARIOS.length, allNearViewport: tall, firstScreenOnly: screen }, null, 2));
+  const tall = { width: 1200, height: 20000 };
+  const phone = { width: 1200, height: 900 };
+  const result = { embeds: SCENARIOS.length, allNearViewport: { viewport: tall }, firstScreenOnly: { viewport: phone } };
+  // Alternated, so that a machine busier in one half does not favour one engine.
+  result.allNearViewport.ownEngines = await measure(browser, host, dist.url, tall, false);
+  result.allNearViewport.sharedEngine = await measure(browser, host, dist.url, tall, true);
+  result.firstScreenOnly.sharedEngine = await measure(browser, host, dist.url, phone, true);
+  result.firstScreenOnly.ownEngines = await measure(browser, host, dist.url, phone, false);
+  result.scrolledThrough = { viewport: phone };
+  result.scrolledThrough.ownEngines = await measure(browser, host, dist.url, phone, false, true);
+  result.scrolledThrough.sharedEngine = await measure(browser, host, dist.url, phone, true, true);
+  console.log(JSON.stringify(result, null, 2));
 } finally {
   await browser.close();
   await host.close();

@@ -47,6 +47,9 @@ node bench/first_plot.mjs "$PAGE_RUNS" >"$out/first-plot.json"
 step "animation frame rate in headless Chromium (vehicle, against a bare rAF loop)"
 node bench/animation_fps.mjs 3 >"$out/animation.json"
 
+step "ten embeds on one lecture page in headless Chromium (shared engine against one engine each)"
+node bench/embeds.mjs >"$out/embeds.json"
+
 step "report"
 node bench/report.mjs "$out"
 echo "written: BENCHMARKS.md, README.md (Benchmarks), raw numbers in $out/" >&2

@@ -94,6 +94,10 @@ fi
 # WebDriver (Safari's engine, in an Xvfb display) for the three-engine smoke suite.
 if [ "${ODELAB_SKIP_BROWSER:-0}" != 1 ]; then
   apt_install chromium firefox-esr webkit2gtk-driver xvfb
+  # Pandoc runs the Quarto shortcode (_extensions/odelab/odelab.lua) in
+  # tests/e2e/platforms.test.mjs: Quarto itself is in no package registry this machine
+  # reaches (PyPI's quarto-cli downloads its binary when installed). Debian 12's 2.17.
+  apt_install pandoc
 fi
 
 # --- 4. npm packages from the lock file ---------------------------------------------

@@ -2,6 +2,14 @@
  * The page's handle on the engine worker: promises in place of synchronous calls, and
  * `cancel()`, which terminates the worker (wasm cannot be interrupted mid-call) and
  * rejects whatever was pending with a `CancelledError`; the next call starts a fresh one.
+ *
+ * An embed may instead talk to one engine shared by every frame of odelab's origin on
+ * the lecture page (a SharedWorker running www/worker.ts; www/boot.ts decides). A shared
+ * engine cannot be terminated for one frame, so `cancel()` there rejects what was
+ * pending, closes this frame's port (the engine drops the frame's queued requests) and
+ * moves this frame to a dedicated worker of its own: the cancel is as immediate as
+ * before, and the other embeds keep their engine. If the shared worker cannot start,
+ * the frame's requests are sent again to a dedicated worker.
  */
 import type { Chunk, ModelInfo, SolveSpec, Solution, TableauSpec } from './engine';
 import type { RunComparison, FormulationComparison, ConvergenceResult, ConvergenceSpec, SpectrumSpec, StabilityAnalysis, StabilitySpec, StructuralCurves, StructuralSpec, TableauAnalysis, AssignmentSummary, Grade } from './engine-labs';
@@ -36,11 +44,21 @@ export class EngineError extends Error implements EngineErrorInfo {
   }
 }
 
-type Pending = { resolve: (r: Result) => void; reject: (e: Error) => void };
+type Pending = { resolve: (r: Result) => void; reject: (e: Error) => void; request: Request };
+
+/** What the client posts to and hears from: a dedicated worker, or a shared worker's port. */
+interface Channel {
+  post(message: Request | EngineHandoff, transfer?: Transferable[]): void;
+  /** Stops listening; a dedicated worker is terminated. */
+  close(): void;
+  shared: boolean;
+}
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export class EngineClient {
-  private worker: Worker | undefined;
+  private channel: Channel | undefined;
+  /** False once this frame has left the shared engine (a cancel, or it failed to start). */
+  private useShared: boolean;
   private nextId = 1;
   private nextRun = 1;
   private readonly pending = new Map<number, Pending>();
@@ -48,47 +66,106 @@ export class EngineClient {
   /**
    * `engineModule`: the run package compiled by the page (www/boot.ts), handed to every
    * worker this client starts so none fetches and compiles it again; without it each
-   * worker loads the package itself.
+   * worker loads the package itself. `makeShared`: the engine shared with the page's
+   * other embeds, used until a cancel (then `makeWorker`'s dedicated worker).
    */
   constructor(
     private readonly makeWorker: () => Worker,
     private readonly engineModule?: Promise<WebAssembly.Module | undefined>,
-  ) {}
+    private readonly makeShared?: () => SharedWorker,
+  ) {
+    this.useShared = makeShared !== undefined;
+  }
 
-  private ensureWorker(): Worker {
-    if (!this.worker) {
-      const worker = this.makeWorker();
-      worker.addEventListener('message', (event: MessageEvent<Reply>) => {
-        const reply = event.data;
-        const p = this.pending.get(reply.id);
-        if (!p) return;
-        this.pending.delete(reply.id);
-        if (reply.ok) p.resolve(reply.result);
-        else p.reject(new EngineError(reply.error));
-      });
-      worker.addEventListener('error', (event) => {
-        const error = new Error(`the engine worker failed: ${event.message}`);
-        for (const p of this.pending.values()) p.reject(error);
-        this.pending.clear();
-        this.worker?.terminate();
-        this.worker = undefined;
-      });
-      this.worker = worker;
-      if (this.engineModule) {
-        const post = (message: EngineHandoff): void => worker.postMessage(message);
-        post({ op: 'engine', handoff: true });
-        void this.engineModule.then((module) => post({ op: 'engine', module }), () => post({ op: 'engine', module: undefined }));
-      }
+  /** True while this client's requests go to the engine shared by the page's embeds. */
+  get shared(): boolean {
+    return this.useShared;
+  }
+
+  private answer(reply: Reply): void {
+    const p = this.pending.get(reply.id);
+    if (!p) return;
+    this.pending.delete(reply.id);
+    if (reply.ok) p.resolve(reply.result);
+    else p.reject(new EngineError(reply.error));
+  }
+
+  private ensureChannel(): Channel {
+    if (!this.channel) this.channel = this.useShared && this.makeShared ? this.openShared(this.makeShared) : this.openDedicated();
+    return this.channel;
+  }
+
+  private openShared(makeShared: () => SharedWorker): Channel {
+    let failed = false;
+    let worker: SharedWorker;
+    try {
+      worker = makeShared();
+    } catch {
+      // A browser or policy that refuses a SharedWorker: this frame keeps its own engine.
+      this.useShared = false;
+      return this.openDedicated();
     }
-    return this.worker;
+    const port = worker.port;
+    const channel: Channel = {
+      shared: true,
+      post: (message, transfer = []) => port.postMessage(message, transfer),
+      close: () => {
+        port.postMessage({ op: 'engine', close: true } satisfies EngineHandoff);
+        port.close();
+      },
+    };
+    port.addEventListener('message', (event: MessageEvent<Reply>) => {
+      if (!failed) this.answer(event.data);
+    });
+    // A shared worker reports only a failure to start on its object: its requests go
+    // again, to a dedicated worker.
+    worker.addEventListener('error', () => {
+      if (failed || this.channel !== channel) return;
+      failed = true;
+      port.close();
+      this.useShared = false;
+      this.channel = undefined;
+      const replay = [...this.pending.values()].map((p) => p.request);
+      if (replay.length === 0) return;
+      const dedicated = this.ensureChannel();
+      for (const request of replay) dedicated.post(request);
+    });
+    port.start();
+    return channel;
+  }
+
+  private openDedicated(): Channel {
+    const worker = this.makeWorker();
+    const channel: Channel = {
+      shared: false,
+      post: (message, transfer = []) => worker.postMessage(message, transfer),
+      close: () => worker.terminate(),
+    };
+    worker.addEventListener('message', (event: MessageEvent<Reply>) => this.answer(event.data));
+    worker.addEventListener('error', (event) => {
+      const error = new Error(`the engine worker failed: ${event.message}`);
+      for (const p of this.pending.values()) p.reject(error);
+      this.pending.clear();
+      worker.terminate();
+      if (this.channel === channel) this.channel = undefined;
+    });
+    if (this.engineModule) {
+      channel.post({ op: 'engine', handoff: true });
+      void this.engineModule.then(
+        (module) => channel.post({ op: 'engine', module }),
+        () => channel.post({ op: 'engine', module: undefined }),
+      );
+    }
+    return channel;
   }
 
   private request<T extends Result>(req: DistributiveOmit<Request, 'id'>): Promise<T> {
     const id = this.nextId++;
-    const worker = this.ensureWorker();
+    const channel = this.ensureChannel();
+    const request = { ...req, id } as Request;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: (r) => resolve(r as T), reject });
-      worker.postMessage({ ...req, id } as Request);
+      this.pending.set(id, { resolve: (r) => resolve(r as T), reject, request });
+      channel.post(request);
     });
   }
 
@@ -177,10 +254,16 @@ export class EngineClient {
     return this.request<null>({ op: 'close', run });
   }
 
-  /** Stops everything in flight: terminates the worker, rejects pending requests. */
+  /**
+   * Stops everything in flight: terminates the worker, rejects pending requests. On the
+   * shared engine, with nothing pending there is nothing to stop; otherwise this frame
+   * leaves it for a dedicated worker of its own (see the class comment).
+   */
   cancel(): void {
-    this.worker?.terminate();
-    this.worker = undefined;
+    if (this.channel?.shared && this.pending.size === 0) return;
+    this.channel?.close();
+    this.channel = undefined;
+    this.useShared = false;
     const pending = [...this.pending.values()];
     this.pending.clear();
     for (const p of pending) p.reject(new CancelledError());

@@ -19,6 +19,7 @@
  */
 
 import { HEIGHT_MESSAGE } from './embedded';
+import { embedUrl } from './embed-url';
 
 /** This script's URL: `currentScript` while a classic script runs; a module has none. */
 function scriptUrl(): string {
@@ -82,16 +83,13 @@ export class OdePlayground extends HTMLElement {
 
   /** The playground URL these attributes describe. */
   src(): string {
-    const query = new URLSearchParams({ embed: '1' });
-    const scenario = this.getAttribute('scenario');
-    if (scenario) query.set('scenario', scenario);
-    const view = this.getAttribute('view');
-    if (view) query.set('view', view);
-    if (this.hasAttribute('readonly')) query.set('readonly', '1');
-    const controls = this.getAttribute('controls');
-    if (controls !== null) query.set('controls', controls);
-    const link = this.getAttribute('link') ?? '';
-    return `${BASE}index.html?${query.toString()}${link.startsWith('#v') ? link : ''}`;
+    return embedUrl(BASE, {
+      scenario: this.getAttribute('scenario'),
+      view: this.getAttribute('view'),
+      readonly: this.hasAttribute('readonly'),
+      controls: this.getAttribute('controls'),
+      link: this.getAttribute('link'),
+    });
   }
 
   /** Follows the height the frame reports, unless `height` fixes it. */

@@ -53,9 +53,14 @@ export type Result = Catalog | Solution | ModelInfo | RunStart | Chunk | Float64
  * (www/boot.ts): `{ handoff: true }` says a compiled module follows, then
  * `{ module }` brings it (undefined if the page's compile failed: the worker then
  * fetches the .wasm itself). A worker whose first message is a request loads the
- * package itself.
+ * package itself. The shared engine (a SharedWorker serving every embed of a page)
+ * always loads the package itself: a compiled module cannot be posted to it.
  */
-export type EngineHandoff = { op: 'engine'; handoff: true } | { op: 'engine'; module: WebAssembly.Module | undefined };
+export type EngineHandoff =
+  | { op: 'engine'; handoff: true }
+  | { op: 'engine'; module: WebAssembly.Module | undefined }
+  /** To the shared engine: this frame leaves (a cancel); its queued requests are dropped. */
+  | { op: 'engine'; close: true };
 
 /**
  * An error of the engine as it crosses the worker boundary. `message` is the text the

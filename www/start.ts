@@ -10,6 +10,7 @@
 import { showFatal } from './fatal';
 import { missingWasmSupport } from './wasm-support';
 import './boot';
+import { registerOffline } from './offline';
 import './style.css';
 
 const missing = missingWasmSupport();
@@ -20,4 +21,5 @@ if (missing) {
   import('./main').catch((e: unknown) => {
     showFatal(`The page's script could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
   });
+  registerOffline();
 }

@@ -1,3 +1,4 @@
+/* global ServiceWorkerContainer */
 // Browser-test harness: a static file server for dist/ on a free loopback port, and
 // Debian's Chromium driven by playwright-core (never a downloaded browser).
 import { createServer } from 'node:http';
@@ -20,10 +21,13 @@ const MIME = {
 
 /**
  * Serves `root` on 127.0.0.1 at a free port, plus `extra` pages given as
- * { '/path.html': 'content' }; resolves to { url, close }.
+ * { '/path.html': 'content' }; resolves to { url, close }. `cors`: every answer allows
+ * any origin (Access-Control-Allow-Origin: *).
  */
-export async function serveStatic(root, extra = {}) {
+export async function serveStatic(root, extra = {}, { cors = false } = {}) {
   const server = createServer(async (req, res) => {
+    // As GitHub Pages and most static hosts do: lets another origin import a module from here.
+    if (cors) res.setHeader('access-control-allow-origin', '*');
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (extra[path] !== undefined) {
       res.writeHead(200, { 'content-type': MIME[extname(path)] ?? 'text/plain' }).end(extra[path]);
@@ -48,7 +52,36 @@ export async function serveStatic(root, extra = {}) {
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launch() {
+/**
+ * Debian's Chromium. Its pages register no service worker unless a test asks for them
+ * (`serviceWorkers: 'allow'`, tests/e2e/offline.test.mjs): the built page registers its
+ * offline cache after load, whose install fetches every file of the build, which would
+ * mix into the requests other tests record. (Playwright's own `serviceWorkers: 'block'`
+ * logs a console warning on each page, which the tests that collect warnings would see.)
+ */
+export async function launch() {
+  const browser = await launchChromium();
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  const quiet = async (target, options) => {
+    if (options?.serviceWorkers !== 'allow') await target.addInitScript(noServiceWorker);
+    return target;
+  };
+  browser.newContext = async (options) => quiet(await newContext(options), options);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    await quiet(page.context(), options);
+    return page;
+  };
+  return browser;
+}
+
+/** Runs in every frame: registration never settles, so the page goes on as without one. */
+function noServiceWorker() {
+  if (window.ServiceWorkerContainer) ServiceWorkerContainer.prototype.register = () => new Promise(() => undefined);
+}
+
+function launchChromium() {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [

@@ -106,4 +106,110 @@ describe('EngineClient', () => {
     await engine.close(1);
     expect(workers[0].handoffs).toEqual([]);
   });
+
+  it('on the shared engine, cancel() rejects what was pending, leaves the shared port and goes on in a worker of its own', async () => {
+    const shared = new FakeSharedWorker(() => undefined);
+    const workers: FakeWorker[] = [];
+    const engine = new EngineClient(
+      () => {
+        const w = new FakeWorker((req) => ({ id: req.id, ok: true, result: null }));
+        workers.push(w);
+        return w as unknown as Worker;
+      },
+      undefined,
+      () => shared as unknown as SharedWorker,
+    );
+    expect(engine.shared).toBe(true);
+    const pending = engine.solve({ model: 'pendulum', method: 'rk4', h: 1e-6 });
+    expect(shared.port.requests.map((r) => r.op)).toEqual(['solve']);
+    engine.cancel();
+    await expect(pending).rejects.toBeInstanceOf(CancelledError);
+    // The engine is told to drop this frame's queued requests; the port is closed.
+    expect(shared.port.handoffs).toEqual([{ op: 'engine', close: true }]);
+    expect(shared.port.closed).toBe(true);
+    expect(engine.shared).toBe(false);
+    await expect(engine.close(1)).resolves.toBeNull();
+    expect(workers).toHaveLength(1);
+  });
+
+  it('on the shared engine, cancel() with nothing pending keeps the shared engine', async () => {
+    const shared = new FakeSharedWorker((req) => ({ id: req.id, ok: true, result: null }));
+    const engine = new EngineClient(() => {
+      throw new Error('no dedicated worker expected');
+    }, undefined, () => shared as unknown as SharedWorker);
+    await engine.close(1);
+    engine.cancel();
+    await expect(engine.close(2)).resolves.toBeNull();
+    expect(engine.shared).toBe(true);
+    expect(shared.port.closed).toBe(false);
+  });
+
+  it('keeps the structured error of a reply from the shared engine', async () => {
+    const error = { message: 'line 3, column 7: unknown name "kk"', code: 'parse', line: 3, column: 7 };
+    const shared = new FakeSharedWorker((req) => ({ id: req.id, ok: false, error }));
+    const engine = new EngineClient(() => {
+      throw new Error('no dedicated worker expected');
+    }, undefined, () => shared as unknown as SharedWorker);
+    const rejected: unknown = await engine.describe("x' = -kk*x").catch((e: unknown) => e);
+    expect(rejected).toBeInstanceOf(EngineError);
+    expect(rejected).toMatchObject(error);
+  });
+
+  it('sends the pending requests again to a worker of its own when the shared worker fails to start', async () => {
+    const shared = new FakeSharedWorker(() => undefined);
+    const workers: FakeWorker[] = [];
+    const engine = new EngineClient(
+      () => {
+        const w = new FakeWorker((req) => ({ id: req.id, ok: true, result: null }));
+        workers.push(w);
+        return w as unknown as Worker;
+      },
+      undefined,
+      () => shared as unknown as SharedWorker,
+    );
+    const pending = engine.close(7);
+    shared.fail();
+    await expect(pending).resolves.toBeNull();
+    expect(workers).toHaveLength(1);
+    expect(engine.shared).toBe(false);
+  });
 });
+
+/** A stand-in SharedWorker: its port answers like FakeWorker; `fail()` reports a failed start. */
+class FakeSharedWorker {
+  readonly port: FakePort;
+  private errorListeners: (() => void)[] = [];
+  constructor(answer: (req: Request) => Reply | undefined) {
+    this.port = new FakePort(answer);
+  }
+  addEventListener(type: string, fn: () => void): void {
+    if (type === 'error') this.errorListeners.push(fn);
+  }
+  fail(): void {
+    this.errorListeners.forEach((fn) => fn());
+  }
+}
+
+class FakePort {
+  closed = false;
+  requests: Request[] = [];
+  handoffs: EngineHandoff[] = [];
+  private listeners: ((e: MessageEvent<Reply>) => void)[] = [];
+  constructor(private readonly answer: (req: Request) => Reply | undefined) {}
+  addEventListener(type: string, fn: (e: MessageEvent<Reply>) => void): void {
+    if (type === 'message') this.listeners.push(fn);
+  }
+  start(): void {}
+  close(): void {
+    this.closed = true;
+  }
+  postMessage(req: Request | EngineHandoff): void {
+    if (req.op === 'engine') {
+      this.handoffs.push(req);
+      return;
+    }
+    this.requests.push(req);
+    const reply = this.answer(req);
+    if (reply) setTimeout(() => this.listeners.forEach((fn) => fn({ data: reply } as MessageEvent<Reply>)), 0);
+  }
+}
