@@ -191,14 +191,45 @@ fn formulation(spec: &SolveSpec) -> Result<Option<Built>, OdeError> {
     }
 }
 
+/// The values a method on the sparse path needs for this system, or `None` when it
+/// takes the dense one: the method factors sparse ([`method::runs_sparse`]), the
+/// Jacobian is the system's own (finite differences are dense) and the system gives a
+/// sparse pattern. Sixteen values per stored entry and state: J, the real factors with
+/// their fill and radau5's complex ones.
+fn sparse_values(
+    spec: &SolveSpec,
+    method: &method::MethodInfo,
+    info: &ModelInfo,
+    model: &dyn Model,
+) -> Option<u64> {
+    let analytic = matches!(spec.jacobian.as_deref(), None | Some("analytic"));
+    if !(method.needs_jacobian && analytic && method::runs_sparse(method.id)) {
+        return None;
+    }
+    // The pattern is structural: the model's default state shows it.
+    let j = model.jacobian_sparse(spec.t0.unwrap_or(info.t0), &info.y0)?;
+    Some(values_in(&[16, j.nnz().saturating_add(info.dim)]))
+}
+
 impl Integrator {
     /// Validates the spec and sets up a run at (t0, y0).
     pub fn new(spec: &SolveSpec) -> Result<Self, OdeError> {
         let (info, model) = build_model(spec)?;
         let (method, custom) = method::resolve(&spec.method, spec.tableau.as_ref())?;
-        // A method's n × n matrices (J, the LU of I − γhJ, an exponential's block of
-        // n + 3) must fit before any is allocated.
-        if method.needs_jacobian {
+        // A method's matrices must fit before any is allocated: on the sparse path the
+        // pattern's entries (J, and its factors with their fill), else the dense n × n
+        // matrices (J, the LU of I − γhJ, an exponential's block of n + 3).
+        if let Some(values) = sparse_values(spec, &method, &info, model.as_ref()) {
+            if !fits(values) {
+                return Err(too_large(
+                    format!(
+                        "method \"{}\" on {} states (its sparse Jacobian and factors)",
+                        method.id, info.dim
+                    ),
+                    values,
+                ));
+            }
+        } else if method.needs_jacobian {
             let n = info.dim.saturating_add(3);
             let matrices = values_in(&[4, n, n]);
             if !fits(matrices) {
