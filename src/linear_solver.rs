@@ -5,11 +5,14 @@
 //! Small systems stay dense (nalgebra's LU via [`Factored`]). A system that knows its
 //! sparsity pattern ([`crate::problem::System::jacobian_sparse`], user systems from
 //! their tape) and has at least [`SPARSE_MIN_DIM`] states hands a [`SparseJacobian`];
-//! its step matrix is factorised by faer's sparse LU (fill-reducing column ordering,
-//! partial pivoting), so a step of the 2,000-cell heat equation costs O(N), not the
-//! O(N³) of a dense LU. Steppers see only [`Jacobian`] and [`StepMatrix`]: build
-//! I − cJ, solve, and y += αJx; [`StepMatrix::refactor`] factorises the next step's
-//! matrix in the dense storage of the last (no allocation per step).
+//! its step matrix is factorised on the plan of its pattern ([`structured`], made once
+//! per pattern): as a band (in its own numbering or after reverse Cuthill–McKee) when
+//! the entries lie in a narrow one, else by faer's sparse LU (fill-reducing column
+//! ordering, partial pivoting) with its symbolic analysis reused, so a step of the
+//! 2,000-cell heat equation costs O(N), not the O(N³) of a dense LU. Steppers see only
+//! [`Jacobian`] and [`StepMatrix`]: build I − cJ, solve, and y += αJx;
+//! [`StepMatrix::refactor`] factorises the next step's matrix in the storage of the
+//! last (dense, band or faer's values; no allocation per step for the first two).
 
 use crate::error::OdeError;
 use crate::linalg::{fixed, Factored};

@@ -191,24 +191,25 @@ fn formulation(spec: &SolveSpec) -> Result<Option<Built>, OdeError> {
     }
 }
 
-/// The values a method on the sparse path needs for this system, or `None` when it
-/// takes the dense one: the method factors sparse ([`method::runs_sparse`]), the
-/// Jacobian is the system's own (finite differences are dense) and the system gives a
-/// sparse pattern. Sixteen values per stored entry and state: J, the real factors with
-/// their fill and radau5's complex ones.
-fn sparse_values(
+/// The entries of the sparse Jacobian (stored and diagonal) a method on the sparse path
+/// fills for this system, or `None` when it takes the dense one: the method factors
+/// sparse ([`method::runs_sparse`]), the Jacobian is the system's own (finite
+/// differences are dense) and the system gives a sparse pattern. Its memory is counted
+/// as sixteen values an entry: J, the real factors with their fill and radau5's complex
+/// ones.
+fn sparse_entries(
     spec: &SolveSpec,
     method: &method::MethodInfo,
     info: &ModelInfo,
     model: &dyn Model,
-) -> Option<u64> {
+) -> Option<usize> {
     let analytic = matches!(spec.jacobian.as_deref(), None | Some("analytic"));
     if !(method.needs_jacobian && analytic && method::runs_sparse(method.id)) {
         return None;
     }
     // The pattern is structural: the model's default state shows it.
     let j = model.jacobian_sparse(spec.t0.unwrap_or(info.t0), &info.y0)?;
-    Some(values_in(&[16, j.nnz().saturating_add(info.dim)]))
+    Some(j.nnz().saturating_add(info.dim))
 }
 
 impl Integrator {
@@ -219,7 +220,9 @@ impl Integrator {
         // A method's matrices must fit before any is allocated: on the sparse path the
         // pattern's entries (J, and its factors with their fill), else the dense n × n
         // matrices (J, the LU of I − γhJ, an exponential's block of n + 3).
-        if let Some(values) = sparse_values(spec, &method, &info, model.as_ref()) {
+        let sparse_entries = sparse_entries(spec, &method, &info, model.as_ref());
+        if let Some(entries) = sparse_entries {
+            let values = values_in(&[16, entries]);
             if !fits(values) {
                 return Err(too_large(
                     format!(
@@ -377,6 +380,8 @@ impl Integrator {
         };
         spec.checked_t_eval(t0, t1)?;
         detector.start(model.as_ref(), t0, &y0);
+        let n = info.dim as f64;
+        let matrix_entries = sparse_entries.map_or(n * n, |e| e as f64);
         Ok(Self {
             between_steps: model.acts_between_steps(),
             y_next: vec![0.0; info.dim],
@@ -399,6 +404,7 @@ impl Integrator {
             last_step: None,
             events: Vec::new(),
             stopped_by_event: false,
+            matrix_entries,
             max_work: spec.checked_max_work()?,
             stopped: None,
             stats,
