@@ -182,11 +182,11 @@ if (cases.heat) {
       const { ms, runs: times, out } = timed(runs, run, warmup);
       result.heat.push({ n, method, ms, runs: times, stats: out.stats, warning: out.warning, err: heatError(out, n) });
     }
-    // A new parameter value compiles the text again: D alternates, one tiny step.
+    // A new parameter value compiles the text again: D alternates; the setup of a run.
     let flip = 0;
     const compile = timed(Math.min(runs, 5), () => {
       flip ^= 1;
-      return solveWhole({ system: c.spec.system, params: { N: n, D: 1 + flip * 1e-3 }, method: 'rk4', h: 1e-12, t1: 1e-12 });
+      new Integrator({ system: c.spec.system, params: { N: n, D: 1 + flip * 1e-3 }, method: 'rk4', h: 1e-12, t1: 1e-12 }).free();
     }, 1);
     result.heat.push({ n, method: 'compile', compileMs: compile.ms, runs: compile.runs });
   }

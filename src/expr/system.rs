@@ -132,11 +132,17 @@ pub fn build_user_system(
 struct Cache {
     /// A text, its statements (`draw` lines as outputs) and its `fast` names.
     parsed: Option<(String, Vec<Stmt>, Vec<FastName>)>,
-    /// A text, the overrides it was compiled with (as bits: −0 is not 0 to 1/x) and
-    /// the system.
-    compiled: Option<(String, Vec<(String, u64)>, UserSystem)>,
+    compiled: Option<Compiled>,
     parses: u64,
     compilations: u64,
+}
+
+/// A text, the overrides it was compiled with (as bits: −0 is not 0 to 1/x) and the
+/// system.
+struct Compiled {
+    text: String,
+    overrides: Vec<(String, u64)>,
+    system: UserSystem,
 }
 
 thread_local! {
@@ -231,13 +237,19 @@ impl UserSystem {
             c.borrow()
                 .compiled
                 .as_ref()
-                .filter(|(t, o, _)| t == text && *o == key)
-                .map(|(_, _, s)| s.clone())
+                .filter(|c| c.text == text && c.overrides == key)
+                .map(|c| c.system.clone())
         }) {
             return Ok(hit);
         }
         let system = Self::new(text, overrides)?;
-        CACHE.with(|c| c.borrow_mut().compiled = Some((text.to_string(), key, system.clone())));
+        CACHE.with(|c| {
+            c.borrow_mut().compiled = Some(Compiled {
+                text: text.to_string(),
+                overrides: key,
+                system: system.clone(),
+            })
+        });
         Ok(system)
     }
 

@@ -27,10 +27,12 @@
 
 use nalgebra::Complex;
 use std::collections::VecDeque;
-use std::ops::{Add, Mul, Sub};
+use std::ops::{Add, AddAssign, Mul, Sub};
 
 /// A number a band LU runs on: f64 or a complex number.
-pub trait Entry: Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+pub trait Entry:
+    Copy + Add<Output = Self> + AddAssign + Sub<Output = Self> + Mul<Output = Self>
+{
     const ZERO: Self;
     /// The size a pivot is chosen by: |x| (real), |re| + |im| (complex, as LINPACK's
     /// and nalgebra's `icamax`).

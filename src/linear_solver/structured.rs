@@ -182,7 +182,7 @@ enum Store<T: Entry + faer::traits::ComplexField> {
     Band(BandLu<T>),
     General {
         values: Vec<T>,
-        lu: Option<Lu<usize, T>>,
+        lu: Option<Box<Lu<usize, T>>>,
     },
 }
 
@@ -228,7 +228,7 @@ impl<T: Entry + faer::traits::ComplexField> Factors<T> {
                 values[at] = d;
             }
             for (&at, &v) in plan.entry_at.iter().zip(&jac.values) {
-                values[at] = values[at] + T::from_real(-c * v);
+                values[at] += T::from_real(-c * v);
             }
         };
         match &mut self.store {
@@ -246,7 +246,9 @@ impl<T: Entry + faer::traits::ComplexField> Factors<T> {
                     return false;
                 };
                 let m = SparseColMatRef::new(pattern.as_ref(), values);
-                *lu = Lu::try_new_with_symbolic(symbolic.clone(), m).ok();
+                *lu = Lu::try_new_with_symbolic(symbolic.clone(), m)
+                    .ok()
+                    .map(Box::new);
                 lu.is_some()
             }
         }
