@@ -39,6 +39,49 @@ def vdp_jac(_t, y):
 VDP_REF = (-1.51060693674397, 1.1783800007312e-3)
 
 
+CASES = __import__("os").path.join(__import__("os").path.dirname(__file__), "cases.json")
+
+
+def heat_bdf(n, case, runs):
+    """The heat equation of bench/cases.json's `heat` under BDF with the tridiagonal
+    jac_sparsity, and its error against the semi-discrete exact solution."""
+    from scipy.sparse import diags
+
+    spec = case["spec"]
+    k = (n + 1) ** 2
+
+    def f(_t, u):
+        d = -2.0 * u
+        d[1:] += u[:-1]
+        d[:-1] += u[1:]
+        return k * d
+
+    i = np.arange(1, n + 1)
+    u0 = np.sin(np.pi * i / (n + 1))
+    pattern = diags([1, 1, 1], [-1, 0, 1], shape=(n, n))
+    t1 = spec["t1"]
+    med, times, sol = timed(
+        runs,
+        lambda: solve_ivp(
+            f, (0.0, t1), u0, method="BDF", rtol=spec["rtol"], atol=spec["atol"], jac_sparsity=pattern
+        ),
+    )
+    s = np.sin(np.pi / (2 * (n + 1)))
+    decay = np.exp(-4 * (n + 1) ** 2 * s * s * sol.t[-1])
+    err = float(np.max(np.abs(sol.y[:, -1] - u0 * decay)) / decay)
+    return {
+        "n": n,
+        "ms": med,
+        "runs": times,
+        "nfev": int(sol.nfev),
+        "njev": int(sol.njev),
+        "nlu": int(sol.nlu),
+        "nsteps": int(sol.t.size - 1),
+        "err": err,
+        "status": int(sol.status),
+    }
+
+
 def timed(runs, fn):
     times, sol = [], None
     for _ in range(runs):
@@ -85,6 +128,9 @@ def main():
             "err": max(abs(a - b) for a, b in zip(y_end, VDP_REF)),
             "status": int(sol.status),
         }
+    heat = json.load(open(CASES, encoding="utf-8")).get("heat")
+    if heat:
+        out["bdf_heat"] = [heat_bdf(n, heat, runs_stiff) for n in heat["n"]]
     json.dump(out, sys.stdout)
     print()
 

@@ -7,7 +7,7 @@
 //   node bench/wasm_bench.mjs bench/cases.json RUNS
 import { readFileSync } from 'node:fs';
 import init, { methods, solve as solveFirst } from '../pkg/odelab.js';
-import initLabs, { stabilityMap, solve as solveWhole } from '../pkg-labs/odelab_labs.js';
+import initLabs, { stabilityMap, solve as solveWhole, Integrator } from '../pkg-labs/odelab_labs.js';
 
 function solve(spec) {
   try {
@@ -148,6 +148,48 @@ const result = { runs: RUNS, node: process.version };
 if (cases.chain200) {
   const { ms, runs, out } = timed(Math.min(RUNS, 7), () => solve(cases.chain200.spec), 2);
   result.chain200 = { ms, runs, stats: out.stats, dim: out.dim };
+}
+
+// 7. The heat equation at N = 200, 2,000 and 20,000 under each stiff method of the case
+// (user systems run in the whole engine, as in the page's worker).
+if (cases.heat) {
+  const c = cases.heat;
+  // The semi-discrete exact solution's error, relative to its size.
+  const heatError = (sol, n) => {
+    const m = n + 1;
+    const s = Math.sin(Math.PI / (2 * m));
+    const decay = Math.exp(-4 * m * m * s * s * sol.t[sol.t.length - 1]);
+    const y = last(sol);
+    return Math.max(...y.map((u, i) => Math.abs(u - Math.sin((Math.PI * (i + 1)) / m) * decay))) / decay;
+  };
+  result.heat = [];
+  for (const n of c.n) {
+    const runs = Math.min(RUNS, c.runs?.[n] ?? RUNS);
+    const warmup = n >= 20000 ? 1 : 3;
+    for (const method of c.methods) {
+      const spec = { ...c.spec, method, params: { N: n } };
+      // The chunked Integrator: `solve` keeps at least 1,000 points of the trajectory,
+      // which 20,000 states exceed; the same steps either way.
+      const run = () => {
+        const it = new Integrator(spec);
+        let chunk;
+        do chunk = it.advance(1e6);
+        while (!chunk.done);
+        const sol = { t: [it.t], y: it.y, dim: n, stats: chunk.stats, warning: chunk.warning };
+        it.free();
+        return sol;
+      };
+      const { ms, runs: times, out } = timed(runs, run, warmup);
+      result.heat.push({ n, method, ms, runs: times, stats: out.stats, warning: out.warning, err: heatError(out, n) });
+    }
+    // A new parameter value compiles the text again: D alternates; the setup of a run.
+    let flip = 0;
+    const compile = timed(Math.min(runs, 5), () => {
+      flip ^= 1;
+      new Integrator({ system: c.spec.system, params: { N: n, D: 1 + flip * 1e-3 }, method: 'rk4', h: 1e-12, t1: 1e-12 }).free();
+    }, 1);
+    result.heat.push({ n, method: 'compile', compileMs: compile.ms, runs: compile.runs });
+  }
 }
 
 console.log(JSON.stringify(result));

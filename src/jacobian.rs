@@ -22,10 +22,11 @@
 //! derivatives only has its matrix moved in): no allocation per step for a model that
 //! fills buffers.
 //!
-//! A provider made [`JacobianProvider::sparse`] (ros4, ros4-t2, w2, bdf2,
-//! backward-euler) hands a [`Jacobian::Sparse`] when the system knows its pattern
-//! (`System::jacobian_sparse`) and has at least [`SPARSE_MIN_DIM`] states; the others
-//! always get the dense matrix.
+//! A provider made [`JacobianProvider::sparse`] (the methods of
+//! `crate::method::SPARSE_PATH`: ros4, ros4-t2, w2, bdf2, backward-euler,
+//! implicit-midpoint, radau5) hands a [`Jacobian::Sparse`] when the system knows its
+//! pattern (`System::jacobian_sparse`) and has at least [`SPARSE_MIN_DIM`] states; the
+//! others always get the dense matrix.
 
 use crate::error::OdeError;
 use crate::linalg::append_short;

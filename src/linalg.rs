@@ -28,6 +28,9 @@
 //! the norm, so non-finite or astronomically large arguments are refused here before it
 //! is called ([`MAX_EXPM_NORM`]).
 
+#[cfg(feature = "full")]
+pub mod band;
+
 use crate::error::OdeError;
 use crate::stats::Stats;
 use nalgebra::linalg::{gauss_step, gauss_step_swap};

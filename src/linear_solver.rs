@@ -5,20 +5,22 @@
 //! Small systems stay dense (nalgebra's LU via [`Factored`]). A system that knows its
 //! sparsity pattern ([`crate::problem::System::jacobian_sparse`], user systems from
 //! their tape) and has at least [`SPARSE_MIN_DIM`] states hands a [`SparseJacobian`];
-//! its step matrix is factorised by faer's sparse LU (fill-reducing column ordering,
-//! partial pivoting), so a step of the 2,000-cell heat equation costs O(N), not the
-//! O(N³) of a dense LU. Steppers see only [`Jacobian`] and [`StepMatrix`]: build
-//! I − cJ, solve, and y += αJx; [`StepMatrix::refactor`] factorises the next step's
-//! matrix in the dense storage of the last (no allocation per step).
+//! its step matrix is factorised on the plan of its pattern ([`structured`], made once
+//! per pattern): as a band (in its own numbering or after reverse Cuthill–McKee) when
+//! the entries lie in a narrow one, else by faer's sparse LU (fill-reducing column
+//! ordering, partial pivoting) with its symbolic analysis reused, so a step of the
+//! 2,000-cell heat equation costs O(N), not the O(N³) of a dense LU. Steppers see only
+//! [`Jacobian`] and [`StepMatrix`]: build I − cJ, solve, and y += αJx;
+//! [`StepMatrix::refactor`] factorises the next step's matrix in the storage of the
+//! last (dense, band or faer's values; no allocation per step for the first two).
 
 use crate::error::OdeError;
 use crate::linalg::{fixed, Factored};
 use crate::stats::Stats;
-#[cfg(feature = "full")]
-use faer::linalg::solvers::Solve;
-#[cfg(feature = "full")]
-use faer::sparse::{SparseColMat, Triplet};
 use nalgebra::{DMatrix, DVector};
+
+#[cfg(feature = "full")]
+pub mod structured;
 
 /// Systems smaller than this use the dense path even when they know a pattern: a dense
 /// LU of a few dozen states is cheaper than the sparse machinery.
@@ -119,7 +121,7 @@ pub enum StepMatrix {
     Dense(Factored),
     #[cfg(feature = "full")]
     Sparse {
-        lu: Box<faer::sparse::linalg::solvers::Lu<usize, f64>>,
+        lu: Box<structured::Factors<f64>>,
         t: f64,
         h: f64,
         what: &'static str,
@@ -152,33 +154,13 @@ impl StepMatrix {
             }
             #[cfg(feature = "full")]
             Jacobian::Sparse(j) => {
-                let singular = || OdeError::SingularMatrix {
-                    t,
-                    h,
-                    what: what.to_string(),
-                };
-                let mut triplets = Vec::with_capacity(j.nnz() + j.n);
-                for col in 0..j.n {
-                    triplets.push(Triplet::new(col, col, d));
-                    for k in j.col_start[col]..j.col_start[col + 1] {
-                        let v = -c * j.values[k];
-                        if !v.is_finite() {
-                            return Err(singular());
-                        }
-                        triplets.push(Triplet::new(j.rows[k], col, v));
-                    }
-                }
-                // Duplicates (the diagonal) are summed.
-                let m = SparseColMat::<usize, f64>::try_new_from_triplets(j.n, j.n, &triplets)
-                    .map_err(|_| singular())?;
+                let plan = structured::Plan::for_pattern(j).ok_or_else(|| singular(what, t, h))?;
+                let mut lu = Box::new(structured::Factors::new(plan));
                 stats.nlu += 1;
-                let lu = m.sp_lu().map_err(|_| singular())?;
-                Ok(StepMatrix::Sparse {
-                    lu: Box::new(lu),
-                    t,
-                    h,
-                    what,
-                })
+                if !lu.factor(j, d, c) {
+                    return Err(singular(what, t, h));
+                }
+                Ok(StepMatrix::Sparse { lu, t, h, what })
             }
         }
     }
@@ -225,6 +207,25 @@ impl StepMatrix {
     ) -> Result<(), OdeError> {
         match (&mut *self, jac) {
             (StepMatrix::Dense(f), Jacobian::Dense(j)) => f.reshift(j, d, c, t, h, stats),
+            // The same pattern: its plan and storage serve again (no new analysis).
+            #[cfg(feature = "full")]
+            (
+                StepMatrix::Sparse {
+                    lu,
+                    t: t_made,
+                    h: h_made,
+                    what: what_made,
+                },
+                Jacobian::Sparse(j),
+            ) if lu.plan().matches(j) => {
+                (*t_made, *h_made, *what_made) = (t, h, what);
+                stats.nlu += 1;
+                if lu.factor(j, d, c) {
+                    Ok(())
+                } else {
+                    Err(singular(what, t, h))
+                }
+            }
             _ => {
                 *self = StepMatrix::new(jac, d, c, what, t, h, stats)?;
                 Ok(())
@@ -248,9 +249,7 @@ impl StepMatrix {
             StepMatrix::Dense(f) => f.solve_n::<N>(b),
             #[cfg(feature = "full")]
             StepMatrix::Sparse { lu, t, h, what } => {
-                let n = b.len();
-                let col = faer::MatMut::from_column_major_slice_mut(b, n, 1);
-                lu.solve_in_place(col);
+                lu.solve(b);
                 if b.iter().all(|v| v.is_finite()) {
                     Ok(())
                 } else {
@@ -262,5 +261,15 @@ impl StepMatrix {
                 }
             }
         }
+    }
+}
+
+/// A factorisation refused: a non-finite entry or a singular matrix at (t, h).
+#[cfg(feature = "full")]
+fn singular(what: &str, t: f64, h: f64) -> OdeError {
+    OdeError::SingularMatrix {
+        t,
+        h,
+        what: what.to_string(),
     }
 }

@@ -24,7 +24,13 @@ pub const DEFAULT_MAX_WORK: f64 = 1e9;
 /// factorisation (the entries each fills). In f64: it cannot wrap.
 pub fn work_of(stats: &crate::stats::Stats, dim: usize) -> f64 {
     let n = dim as f64;
-    stats.nfev as f64 * n + (stats.njev + stats.nlu) as f64 * n * n
+    work_with(stats, dim, n * n)
+}
+
+/// [`work_of`] for a run whose Jacobians and LUs fill `entries` entries each (a sparse
+/// Jacobian's stored entries and diagonal, on the sparse path; dim² when dense).
+pub fn work_with(stats: &crate::stats::Stats, dim: usize, entries: f64) -> f64 {
+    stats.nfev as f64 * dim as f64 + (stats.njev + stats.nlu) as f64 * entries
 }
 
 /// The most output times `tEval` may list (each is one interpolated state).

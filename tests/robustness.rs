@@ -551,7 +551,8 @@ fn a_long_run_is_thinned_to_fit_and_keeps_events_and_the_end() {
 }
 
 /// What cannot fit is refused with a typed message: a million tEval states of 400
-/// states, and a Jacobian method on 2100 states (its n × n matrices).
+/// states, and a Jacobian method on 2100 states with a dense Jacobian (finite
+/// differences: its n × n matrices).
 #[test]
 fn requests_that_cannot_fit_are_refused_with_a_message() {
     let spec = SolveSpec {
@@ -572,6 +573,7 @@ fn requests_that_cannot_fit_are_refused_with_a_message() {
     let spec = SolveSpec {
         system: Some(decays(2100)),
         method: "ros4".into(),
+        jacobian: Some("fd".into()),
         t1: Some(1.0),
         ..SolveSpec::default()
     };

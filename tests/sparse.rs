@@ -229,3 +229,89 @@ fn llm_refuses_a_system_above_its_dense_limit_and_names_the_sparse_methods() {
     assert!(err.contains("above 256 states"), "{err}");
     assert!(err.contains("ros4"), "{err}");
 }
+
+/// A 4,000-state chain whose Jacobian is bidiagonal: ros4 and radau5 factor it sparse
+/// (a band), so the dense-size guard (4 · 4003² values, 513 MB) does not apply and the
+/// run is made; a method with dense n × n matrices (llm), or ros4 with finite
+/// differences (a dense J), is refused with the size of those matrices.
+#[test]
+fn a_sparse_method_runs_4000_sparse_states_and_a_dense_one_is_refused_by_size() {
+    let text = "param N = 4000\nu[1]' = -u[1]\nu[i]' = -u[i] + 0.5*u[i-1] for i = 2..N\n\
+                u[i](0) = 1 for i = 1..N";
+    for method in ["ros4", "radau5"] {
+        let spec = SolveSpec {
+            system: Some(text.into()),
+            method: method.into(),
+            t1: Some(0.1),
+            ..SolveSpec::default()
+        };
+        let sol = odelab::solve(&spec).expect("a sparse run");
+        assert_eq!(sol.dim, 4000);
+        // u1 = e^{-t} exactly.
+        let u1 = sol.y[(sol.t.len() - 1) * 4000];
+        assert!(
+            (u1 - odelab::math::exp(-0.1)).abs() < 1e-5,
+            "{method}: {u1}"
+        );
+    }
+    for (method, jacobian) in [("llm", None), ("ros4", Some("fd"))] {
+        let spec = SolveSpec {
+            system: Some(text.into()),
+            method: method.into(),
+            jacobian: jacobian.map(String::from),
+            h: Some(0.01),
+            t1: Some(0.1),
+            ..SolveSpec::default()
+        };
+        let err = odelab::solve(&spec).unwrap_err();
+        assert!(
+            matches!(err, odelab::OdeError::TooLarge { .. }),
+            "{method}: {err:?}"
+        );
+        let message = err.to_string();
+        assert!(
+            message.contains(&format!("method \"{method}\" on 4000 states"))
+                && message.contains("4000 × 4000 Jacobian"),
+            "{message}"
+        );
+    }
+}
+
+/// A solve re-made with another parameter value parses nothing again (the text's
+/// statements are kept), and one re-made with another method, step or tolerance
+/// compiles nothing again (the compiled system is kept); both give the runs a fresh
+/// compilation gives.
+#[test]
+fn the_compiled_system_is_kept_across_parameter_and_method_changes() {
+    use odelab::expr::compile_counts;
+    let run = |n: f64, d: f64, method: &str, rtol: f64| {
+        let spec = SolveSpec {
+            model: String::new(),
+            system: Some(HEAT.into()),
+            params: [("N".to_string(), n), ("D".to_string(), d)].into(),
+            rtol: Some(Tol::Scalar(rtol)),
+            ..spec("", method, 1e-4, 0.01)
+        };
+        odelab::solve(&spec).unwrap()
+    };
+    let first = run(100.0, 1.0, "ros4", 1e-6);
+    let (parses, compilations) = compile_counts();
+    // Another method and tolerance: neither parsed nor compiled again.
+    let radau = run(100.0, 1.0, "radau5", 1e-7);
+    let again = run(100.0, 1.0, "ros4", 1e-6);
+    assert_eq!(compile_counts(), (parses, compilations));
+    assert_eq!(
+        again.y, first.y,
+        "a kept system runs bit for bit as a fresh one"
+    );
+    assert!(radau.stats.nsteps > 0);
+    // A slider drag: D changes, the text is not parsed again, the system is compiled
+    // for the new value (parameters are constants of the tape).
+    let slower = run(100.0, 0.5, "ros4", 1e-6);
+    assert_eq!(compile_counts(), (parses, compilations + 1));
+    assert_ne!(slower.y, first.y);
+    // Back to D = 1 (compiled anew: one system is kept): the same bits as the first.
+    let back = run(100.0, 1.0, "ros4", 1e-6);
+    assert_eq!(back.y, first.y);
+    assert_eq!(compile_counts().0, parses);
+}

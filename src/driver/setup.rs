@@ -191,14 +191,48 @@ fn formulation(spec: &SolveSpec) -> Result<Option<Built>, OdeError> {
     }
 }
 
+/// The entries of the sparse Jacobian (stored and diagonal) a method on the sparse path
+/// fills for this system, or `None` when it takes the dense one: the method factors
+/// sparse ([`method::runs_sparse`]), the Jacobian is the system's own (finite
+/// differences are dense) and the system gives a sparse pattern. Its memory is counted
+/// as sixteen values an entry: J, the real factors with their fill and radau5's complex
+/// ones.
+fn sparse_entries(
+    spec: &SolveSpec,
+    method: &method::MethodInfo,
+    info: &ModelInfo,
+    model: &dyn Model,
+) -> Option<usize> {
+    let analytic = matches!(spec.jacobian.as_deref(), None | Some("analytic"));
+    if !(method.needs_jacobian && analytic && method::runs_sparse(method.id)) {
+        return None;
+    }
+    // The pattern is structural: the model's default state shows it.
+    let j = model.jacobian_sparse(spec.t0.unwrap_or(info.t0), &info.y0)?;
+    Some(j.nnz().saturating_add(info.dim))
+}
+
 impl Integrator {
     /// Validates the spec and sets up a run at (t0, y0).
     pub fn new(spec: &SolveSpec) -> Result<Self, OdeError> {
         let (info, model) = build_model(spec)?;
         let (method, custom) = method::resolve(&spec.method, spec.tableau.as_ref())?;
-        // A method's n × n matrices (J, the LU of I − γhJ, an exponential's block of
-        // n + 3) must fit before any is allocated.
-        if method.needs_jacobian {
+        // A method's matrices must fit before any is allocated: on the sparse path the
+        // pattern's entries (J, and its factors with their fill), else the dense n × n
+        // matrices (J, the LU of I − γhJ, an exponential's block of n + 3).
+        let sparse_entries = sparse_entries(spec, &method, &info, model.as_ref());
+        if let Some(entries) = sparse_entries {
+            let values = values_in(&[16, entries]);
+            if !fits(values) {
+                return Err(too_large(
+                    format!(
+                        "method \"{}\" on {} states (its sparse Jacobian and factors)",
+                        method.id, info.dim
+                    ),
+                    values,
+                ));
+            }
+        } else if method.needs_jacobian {
             let n = info.dim.saturating_add(3);
             let matrices = values_in(&[4, n, n]);
             if !fits(matrices) {
@@ -346,6 +380,8 @@ impl Integrator {
         };
         spec.checked_t_eval(t0, t1)?;
         detector.start(model.as_ref(), t0, &y0);
+        let n = info.dim as f64;
+        let matrix_entries = sparse_entries.map_or(n * n, |e| e as f64);
         Ok(Self {
             between_steps: model.acts_between_steps(),
             y_next: vec![0.0; info.dim],
@@ -368,6 +404,7 @@ impl Integrator {
             last_step: None,
             events: Vec::new(),
             stopped_by_event: false,
+            matrix_entries,
             max_work: spec.checked_max_work()?,
             stopped: None,
             stats,

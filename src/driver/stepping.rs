@@ -131,6 +131,9 @@ pub struct Integrator {
     pub(super) last_step: Option<(f64, f64)>,
     pub(super) events: Vec<EventRecord>,
     pub(super) stopped_by_event: bool,
+    /// The entries a Jacobian or an LU of this run fills (`spec::work_with`): n², or on
+    /// the sparse path the pattern's entries and diagonal.
+    pub(super) matrix_entries: f64,
     /// The work budget (`maxWork`, `spec::work_of`).
     pub(super) max_work: f64,
     /// Why the run stopped early (a [`StepOutcome::Stopped`] reason), once it has.
@@ -414,7 +417,8 @@ impl Integrator {
         if self.done() {
             return Err(OdeError::Finished { t1: self.t1 });
         }
-        if crate::spec::work_of(&self.stats, self.info.dim) >= self.max_work {
+        if crate::spec::work_with(&self.stats, self.info.dim, self.matrix_entries) >= self.max_work
+        {
             return Err(OdeError::WorkBudget {
                 t: self.t,
                 max_work: self.max_work,

@@ -50,7 +50,7 @@ pub mod system;
 pub use compiled_expr::{compile_expr, compile_model_expr, CompiledExpr};
 pub use eval::Program;
 pub use parser::Direction;
-pub use system::{build_user_system, UserEvent, UserSystem};
+pub use system::{build_user_system, compile_counts, UserEvent, UserSystem};
 
 /// Deepest nesting of parentheses, calls, unary operators and powers the parser accepts.
 pub const MAX_DEPTH: usize = 64;

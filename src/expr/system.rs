@@ -51,7 +51,7 @@ use super::draw::take_draw_lines;
 use super::error::{suggest, ErrorKind, ExprError, LineIndex};
 use super::eval::Program;
 use super::expand::Expander;
-use super::fast::{resolve as resolve_fast, take_fast_lines};
+use super::fast::{resolve as resolve_fast, take_fast_lines, FastName};
 use super::lexer::{lex, Span};
 use super::parser::{
     parse_expr, parse_statements, Direction, Expr, ExprKind, Ident, Stmt, KEYWORDS,
@@ -93,7 +93,7 @@ impl Direction {
 
 /// A system typed by the user, compiled: y' = f(t, y) with exact ∂f/∂y and ∂f/∂t,
 /// outputs and events.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct UserSystem {
     info: ModelInfo,
     rhs: Program,
@@ -112,28 +112,95 @@ pub struct UserSystem {
 /// Parses and compiles `text` with parameters overridden by `overrides` (unknown names
 /// and non-finite values are refused, as for built-in models). Returns the model's
 /// description and the model; see [`UserSystem::new`] for the events too.
+///
+/// A run re-made with other settings (h, method, tolerances, t1…) does not compile
+/// the text again: the last system compiled on this thread is kept with its text and
+/// parameter values and handed out as a copy; another parameter value compiles from
+/// the kept parse of the same text ([`compile_counts`]).
 pub fn build_user_system(
     text: &str,
     overrides: &BTreeMap<String, f64>,
 ) -> Result<(ModelInfo, Box<dyn Model>), OdeError> {
-    let system = UserSystem::new(text, overrides)?;
+    let system = UserSystem::cached(text, overrides)?;
     Ok((system.info.clone(), Box::new(system)))
+}
+
+/// The last text parsed and the last system compiled on this thread (the core is
+/// single-threaded in the page's worker): a slider drag re-runs one text with new
+/// parameter values, a change of method or tolerance re-runs the same system.
+#[derive(Default)]
+struct Cache {
+    /// A text, its statements (`draw` lines as outputs) and its `fast` names.
+    parsed: Option<(String, Vec<Stmt>, Vec<FastName>)>,
+    compiled: Option<Compiled>,
+    parses: u64,
+    compilations: u64,
+}
+
+/// A text, the overrides it was compiled with (as bits: −0 is not 0 to 1/x) and the
+/// system.
+struct Compiled {
+    text: String,
+    overrides: Vec<(String, u64)>,
+    system: UserSystem,
+}
+
+thread_local! {
+    static CACHE: std::cell::RefCell<Cache> = std::cell::RefCell::new(Cache::default());
+}
+
+/// Texts parsed and systems compiled so far on this thread (cache misses only): what a
+/// test counts to see that a new parameter value does not parse the text again and a
+/// new method does not compile it again.
+pub fn compile_counts() -> (u64, u64) {
+    CACHE.with(|c| {
+        let c = c.borrow();
+        (c.parses, c.compilations)
+    })
+}
+
+fn override_key(overrides: &BTreeMap<String, f64>) -> Vec<(String, u64)> {
+    overrides
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_bits()))
+        .collect()
+}
+
+/// The statements of a text with its `draw` lines as outputs, and its `fast` names.
+fn parse_whole(text: &str) -> Result<(Vec<Stmt>, Vec<FastName>), OdeError> {
+    if let Some(hit) = CACHE.with(|c| {
+        c.borrow()
+            .parsed
+            .as_ref()
+            .filter(|(t, _, _)| t == text)
+            .map(|(_, stmts, fast)| (stmts.clone(), fast.clone()))
+    }) {
+        return Ok(hit);
+    }
+    // `draw` lines become outputs (src/expr/draw.rs), declared after the text's own
+    // statements; the rest is parsed as usual, at the same lines and columns.
+    let (statements, drawing) = take_draw_lines(text).map_err(|e| e.to_ode_error(text))?;
+    // `fast` lines name the slow/fast scheme's fast states (src/expr/fast.rs).
+    let (statements, fast) = take_fast_lines(&statements);
+    let mut stmts = parse_text(&statements).map_err(|e| e.to_ode_error(text))?;
+    stmts.extend(
+        drawing
+            .into_iter()
+            .map(|(name, value)| Stmt::Output { name, value }),
+    );
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        c.parses += 1;
+        c.parsed = Some((text.to_string(), stmts.clone(), fast.clone()));
+    });
+    Ok((stmts, fast))
 }
 
 impl UserSystem {
     /// Parses and compiles `text` (see the module docs for the format).
     pub fn new(text: &str, overrides: &BTreeMap<String, f64>) -> Result<Self, OdeError> {
-        // `draw` lines become outputs (src/expr/draw.rs), declared after the text's own
-        // statements; the rest is parsed as usual, at the same lines and columns.
-        let (statements, drawing) = take_draw_lines(text).map_err(|e| e.to_ode_error(text))?;
-        // `fast` lines name the slow/fast scheme's fast states (src/expr/fast.rs).
-        let (statements, fast) = take_fast_lines(&statements);
-        let mut stmts = parse_text(&statements).map_err(|e| e.to_ode_error(text))?;
-        stmts.extend(
-            drawing
-                .into_iter()
-                .map(|(name, value)| Stmt::Output { name, value }),
-        );
+        let (stmts, fast) = parse_whole(text)?;
+        CACHE.with(|c| c.borrow_mut().compilations += 1);
         let params: Vec<&Ident> = stmts
             .iter()
             .filter_map(|s| match s {
@@ -159,6 +226,30 @@ impl UserSystem {
             compile_system(text, stmts, overrides).map_err(|e| e.to_ode_error(text))?;
         system.info.fast =
             resolve_fast(&fast, &system.info.names).map_err(|e| e.to_ode_error(text))?;
+        Ok(system)
+    }
+
+    /// [`UserSystem::new`], or a copy of the system last compiled on this thread from
+    /// the same text and overrides (bitwise the same system).
+    pub fn cached(text: &str, overrides: &BTreeMap<String, f64>) -> Result<Self, OdeError> {
+        let key = override_key(overrides);
+        if let Some(hit) = CACHE.with(|c| {
+            c.borrow()
+                .compiled
+                .as_ref()
+                .filter(|c| c.text == text && c.overrides == key)
+                .map(|c| c.system.clone())
+        }) {
+            return Ok(hit);
+        }
+        let system = Self::new(text, overrides)?;
+        CACHE.with(|c| {
+            c.borrow_mut().compiled = Some(Compiled {
+                text: text.to_string(),
+                overrides: key,
+                system: system.clone(),
+            })
+        });
         Ok(system)
     }
 
@@ -258,7 +349,7 @@ impl Model for UserSystem {
 }
 
 /// The statements of a text, sorted by kind and checked for clashes.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Declared {
     lines: LineIndex,
     params: Vec<(Ident, Expr)>,

@@ -222,6 +222,26 @@ pub const REGISTRY: &[MethodEntry] = &[
     newmark::ENTRY,
 ];
 
+/// The methods whose steppers factor a sparse Jacobian when the system gives one (a
+/// typed system of at least `crate::linear_solver::SPARSE_MIN_DIM` states with a
+/// sparse pattern): their memory grows with the pattern's entries, not with n², so the
+/// driver's size guard counts those for them. A method not listed gets the dense n × n
+/// matrices and is guarded for them.
+pub const SPARSE_PATH: &[&MethodInfo] = &[
+    &backward_euler::INFO,
+    &bdf2::INFO,
+    &implicit_midpoint::INFO,
+    &ros4::INFO,
+    &ros4_t2::INFO,
+    &w2::INFO,
+    &radau5::INFO,
+];
+
+/// Whether method `id` factors a sparse Jacobian when it gets one ([`SPARSE_PATH`]).
+pub fn runs_sparse(id: &str) -> bool {
+    SPARSE_PATH.iter().any(|m| m.id == id)
+}
+
 /// All methods' infos, in the registry's order (JS `methods()`).
 pub const CATALOG: &[&MethodInfo] = &infos::<{ REGISTRY.len() }>();
 

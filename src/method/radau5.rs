@@ -59,9 +59,10 @@ use super::{MethodEntry, MethodInfo, MethodOptions, Stepper, Xi};
 use crate::control::{Predictive, StepControl, Tolerance};
 use crate::error::{NewtonReason, OdeError};
 use crate::jacobian::{JacobianOptions, JacobianProvider};
+use crate::linear_solver::Jacobian;
 use crate::problem::System;
 use crate::stats::Stats;
-use nalgebra::{Complex, DMatrix};
+use nalgebra::Complex;
 
 mod lu;
 use lu::StageLu;
@@ -234,7 +235,8 @@ fn offset(d: &[f64; 3], s: f64) -> f64 {
 pub struct Radau5 {
     provider: JacobianProvider,
     options: JacobianOptions,
-    jac: Option<DMatrix<f64>>,
+    /// J, dense, or sparse when the system gives its pattern (big typed systems).
+    jac: Option<Jacobian>,
     /// J was evaluated at the start of the current step (not kept from an earlier one).
     jac_fresh: bool,
     /// Steps served by the current J (for `jacobianUpdate`).
@@ -285,7 +287,7 @@ impl Radau5 {
     pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
         let v = || vec![0.0; dim];
         Self {
-            provider: JacobianProvider::new(INFO.id, jacobian),
+            provider: JacobianProvider::new(INFO.id, jacobian).sparse(),
             options: jacobian,
             jac: None,
             jac_fresh: false,
@@ -378,14 +380,13 @@ impl Radau5 {
             }
             return Ok(());
         }
-        // A provider not made `sparse()` hands dense Jacobians only.
-        // Copied into the matrix kept from the last evaluation: no allocation per J.
+        // A dense J is copied into the matrix kept from the last evaluation (no
+        // allocation per J); a sparse one (a big typed system) is factored sparse.
         match (self.provider.fresh(sys, t, y, stats)?, &mut self.jac) {
-            (crate::linear_solver::Jacobian::Dense(j), Some(kept)) if kept.shape() == j.shape() => {
+            (Jacobian::Dense(j), Some(Jacobian::Dense(kept))) if kept.shape() == j.shape() => {
                 kept.copy_from(j)
             }
-            (crate::linear_solver::Jacobian::Dense(j), kept) => *kept = Some(j.clone()),
-            (crate::linear_solver::Jacobian::Sparse(s), kept) => *kept = Some(s.to_dense()),
+            (j, kept) => *kept = Some(j.clone()),
         }
         self.jac_fresh = true;
         self.jac_uses = 1;

@@ -24,6 +24,7 @@
 
 use crate::error::OdeError;
 use crate::linalg::fixed;
+use crate::linear_solver::Jacobian;
 use crate::stats::Stats;
 use nalgebra::linalg::{gauss_step, gauss_step_swap};
 use nalgebra::{Complex, ComplexField, DMatrix};
@@ -46,18 +47,35 @@ pub(super) struct StageLu {
     /// Where the factors were made, for the message of a failed solve.
     t_made: f64,
     h_made: f64,
+    /// The factors of a sparse J (band or faer, `crate::linear_solver::structured`),
+    /// used instead of the dense ones while J is sparse.
+    #[cfg(feature = "full")]
+    sparse: Option<Sparse>,
+}
+
+/// Both stage matrices of a sparse J on the plan of its pattern, and the complex
+/// right-hand side as one vector.
+#[cfg(feature = "full")]
+struct Sparse {
+    real: crate::linear_solver::structured::Factors<f64>,
+    complex: crate::linear_solver::structured::Factors<Complex<f64>>,
+    rhs: std::cell::RefCell<Vec<Complex<f64>>>,
 }
 
 impl StageLu {
+    /// Storage for n states; the dense n × n matrices are made at the first dense
+    /// factorisation (a sparse J never needs them).
     pub(super) fn new(n: usize) -> Self {
         Self {
-            real: DMatrix::zeros(n, n),
+            real: DMatrix::zeros(0, 0),
             real_pivots: vec![0; n],
-            complex: DMatrix::from_element(n, n, Complex::new(0.0, 0.0)),
+            complex: DMatrix::from_element(0, 0, Complex::new(0.0, 0.0)),
             complex_pivots: vec![0; n],
             h: None,
             t_made: f64::NAN,
             h_made: f64::NAN,
+            #[cfg(feature = "full")]
+            sparse: None,
         }
     }
 
@@ -75,7 +93,7 @@ impl StageLu {
     /// (α + iβ)/h = `complex_shift`, entries formed as `Factored::shifted` forms them.
     pub(super) fn factor(
         &mut self,
-        jac: &DMatrix<f64>,
+        jac: &Jacobian,
         real_shift: f64,
         complex_shift: Complex<f64>,
         t: f64,
@@ -90,7 +108,26 @@ impl StageLu {
             h,
             what: what.to_string(),
         };
+        let jac = match jac {
+            Jacobian::Dense(j) => j,
+            #[cfg(feature = "full")]
+            Jacobian::Sparse(j) => return self.factor_sparse(j, real_shift, complex_shift, stats),
+            #[cfg(not(feature = "full"))]
+            Jacobian::Sparse(_) => {
+                return Err(OdeError::NotInThisBuild {
+                    what: "the sparse LU of a big system",
+                })
+            }
+        };
+        #[cfg(feature = "full")]
+        {
+            self.sparse = None;
+        }
         let n = jac.nrows();
+        if self.real.shape() != (n, n) {
+            self.real = DMatrix::zeros(n, n);
+            self.complex = DMatrix::from_element(n, n, Complex::new(0.0, 0.0));
+        }
         let entries = jac.as_slice();
         // Column-major: the diagonal entries are every (n + 1)-th. Off the diagonal
         // 0 − Jᵢⱼ (not −Jᵢⱼ: a zero entry gives +0, as σδᵢⱼ − Jᵢⱼ does).
@@ -126,6 +163,47 @@ impl StageLu {
         Ok(())
     }
 
+    /// [`StageLu::factor`] for a sparse J: both matrices on the plan of J's pattern
+    /// (made once per pattern, `crate::linear_solver::structured`), the complex one in
+    /// complex arithmetic; entries d + (−1·Jᵢⱼ), the values the dense path forms.
+    #[cfg(feature = "full")]
+    fn factor_sparse(
+        &mut self,
+        jac: &crate::linear_solver::SparseJacobian,
+        real_shift: f64,
+        complex_shift: Complex<f64>,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        use crate::linear_solver::structured::{Factors, Plan};
+        let (t, h) = (self.t_made, self.h_made);
+        let singular = |what: &str| OdeError::SingularMatrix {
+            t,
+            h,
+            what: what.to_string(),
+        };
+        if !matches!(&self.sparse, Some(s) if s.real.plan().matches(jac)) {
+            let plan = Plan::for_pattern(jac).ok_or_else(|| singular(WHAT_REAL))?;
+            self.sparse = Some(Sparse {
+                real: Factors::new(plan.clone()),
+                complex: Factors::new(plan),
+                rhs: std::cell::RefCell::new(vec![Complex::new(0.0, 0.0); jac.n]),
+            });
+        }
+        let Some(sparse) = &mut self.sparse else {
+            return Err(singular(WHAT_REAL));
+        };
+        stats.nlu += 1;
+        if !sparse.real.factor(jac, real_shift, 1.0) {
+            return Err(singular(WHAT_REAL));
+        }
+        stats.nlu += 1;
+        if !sparse.complex.factor(jac, complex_shift, 1.0) {
+            return Err(singular(WHAT_COMPLEX));
+        }
+        self.h = Some(h);
+        Ok(())
+    }
+
     fn refused(&self, what: &str) -> OdeError {
         OdeError::SingularMatrix {
             t: self.t_made,
@@ -148,6 +226,11 @@ impl StageLu {
     /// Solves ((γ̂/h)I − J) x = b in place. The caller checks x for non-finite entries
     /// ([`StageLu::refused_real`]), where it checks its own results anyway.
     pub(super) fn solve_real(&self, b: &mut [f64]) {
+        #[cfg(feature = "full")]
+        if let Some(sparse) = &self.sparse {
+            sparse.real.solve(b);
+            return;
+        }
         // Two states (Van der Pol, the pendulum): the same loops with the size a
         // constant, unrolled (the runtime-n loops cost ~250 instructions a solve there).
         match b.len() {
@@ -187,6 +270,18 @@ impl StageLu {
     /// Solves (((α + iβ)/h)I − J) x = b in place, b = `re` + i·`im`; the caller checks x
     /// ([`StageLu::refused_complex`]).
     pub(super) fn solve_complex(&self, re: &mut [f64], im: &mut [f64]) {
+        #[cfg(feature = "full")]
+        if let Some(sparse) = &self.sparse {
+            let mut b = sparse.rhs.borrow_mut();
+            for ((bk, &r), &i) in b.iter_mut().zip(&*re).zip(&*im) {
+                *bk = Complex::new(r, i);
+            }
+            sparse.complex.solve(&mut b);
+            for ((bk, r), i) in b.iter().zip(re).zip(im) {
+                (*r, *i) = (bk.re, bk.im);
+            }
+            return;
+        }
         match re.len() {
             2 => self.solve_complex_n::<2>(re, im),
             _ => self.solve_complex_n::<0>(re, im),
@@ -290,8 +385,15 @@ mod tests {
                 let jac = DMatrix::from_vec(n, n, entries(seed, n * n)) * 3.0;
                 let mut stats = Stats::default();
                 let mut lu = StageLu::new(n);
-                lu.factor(&jac, real_shift, complex_shift, t, h, &mut stats)
-                    .expect("a regular matrix");
+                lu.factor(
+                    &Jacobian::Dense(jac.clone()),
+                    real_shift,
+                    complex_shift,
+                    t,
+                    h,
+                    &mut stats,
+                )
+                .expect("a regular matrix");
                 assert_eq!(stats.nlu, 2);
                 interchanges += lu
                     .real_pivots
@@ -338,7 +440,14 @@ mod tests {
         // (γ̂/h)I − J = 0 when J = (γ̂/h)I.
         let jac = DMatrix::identity(2, 2) * 2.0;
         let err = lu
-            .factor(&jac, 2.0, Complex::new(1.0, 1.0), 3.0, 0.5, &mut stats)
+            .factor(
+                &Jacobian::Dense(jac.clone()),
+                2.0,
+                Complex::new(1.0, 1.0),
+                3.0,
+                0.5,
+                &mut stats,
+            )
             .unwrap_err();
         assert_eq!(
             err,
@@ -351,14 +460,28 @@ mod tests {
         assert_eq!((stats.nlu, lu.factored_for()), (1, None));
         let jac = DMatrix::from_row_slice(2, 2, &[0.0, f64::NAN, 0.0, 0.0]);
         let err = lu
-            .factor(&jac, 2.0, Complex::new(1.0, 1.0), 3.0, 0.5, &mut stats)
+            .factor(
+                &Jacobian::Dense(jac.clone()),
+                2.0,
+                Complex::new(1.0, 1.0),
+                3.0,
+                0.5,
+                &mut stats,
+            )
             .unwrap_err();
         assert!(matches!(err, OdeError::SingularMatrix { .. }));
         assert_eq!((stats.nlu, lu.factored_for()), (1, None));
         // A regular pair is kept for its h, and invalidated when J changes.
         let jac = DMatrix::zeros(2, 2);
-        lu.factor(&jac, 2.0, Complex::new(1.0, 1.0), 3.0, 0.5, &mut stats)
-            .expect("2I and (1 + i)I are regular");
+        lu.factor(
+            &Jacobian::Dense(jac.clone()),
+            2.0,
+            Complex::new(1.0, 1.0),
+            3.0,
+            0.5,
+            &mut stats,
+        )
+        .expect("2I and (1 + i)I are regular");
         assert_eq!((stats.nlu, lu.factored_for()), (3, Some(0.5)));
         lu.invalidate();
         assert_eq!(lu.factored_for(), None);
