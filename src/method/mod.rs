@@ -50,6 +50,7 @@ pub mod params;
 pub mod radau5;
 mod registry;
 mod rk4;
+pub mod rn4;
 pub mod ros4;
 pub mod ros4_t2;
 mod rosenbrock;
@@ -213,6 +214,7 @@ pub const REGISTRY: &[MethodEntry] = &[
     implicit_midpoint::ENTRY,
     ros4::ENTRY,
     ros4_t2::ENTRY,
+    rn4::ENTRY,
     w2::ENTRY,
     radau5::ENTRY,
     llm::ENTRY,

@@ -20,6 +20,7 @@ mod midpoint2;
 mod radau5;
 mod registry;
 mod rk4;
+mod rn4;
 mod ros4;
 mod ros4_t2;
 mod slowfast;
