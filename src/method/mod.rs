@@ -51,6 +51,7 @@ pub mod radau5;
 mod registry;
 mod rk4;
 pub mod rn4;
+pub mod rodas;
 pub mod ros4;
 pub mod ros4_t2;
 mod rosenbrock;
@@ -215,6 +216,7 @@ pub const REGISTRY: &[MethodEntry] = &[
     ros4::ENTRY,
     ros4_t2::ENTRY,
     rn4::ENTRY,
+    rodas::ENTRY,
     w2::ENTRY,
     radau5::ENTRY,
     llm::ENTRY,

@@ -21,6 +21,7 @@ mod radau5;
 mod registry;
 mod rk4;
 mod rn4;
+mod rodas;
 mod ros4;
 mod ros4_t2;
 mod slowfast;
