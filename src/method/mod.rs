@@ -46,6 +46,7 @@ pub mod llm;
 pub mod midpoint2;
 pub mod newmark;
 pub mod newton;
+pub mod ode23s;
 pub mod params;
 pub mod radau5;
 mod registry;
@@ -217,6 +218,7 @@ pub const REGISTRY: &[MethodEntry] = &[
     ros4_t2::ENTRY,
     rn4::ENTRY,
     rodas::ENTRY,
+    ode23s::ENTRY,
     w2::ENTRY,
     radau5::ENTRY,
     llm::ENTRY,

@@ -17,6 +17,7 @@ mod implicit_midpoint;
 mod llm;
 mod llm_stiff;
 mod midpoint2;
+mod ode23s;
 mod radau5;
 mod registry;
 mod rk4;
