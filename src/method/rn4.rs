@@ -162,14 +162,7 @@ pub const ENTRY: MethodEntry = MethodEntry {
 .full();
 
 fn build(dim: usize, options: &MethodOptions) -> Result<Box<dyn Stepper>, OdeError> {
-    if !dim.is_multiple_of(2) || dim == 0 {
-        return Err(OdeError::BadSpec {
-            message: format!(
-                "method \"rn4\" steps second-order systems y = (q, q'); a system of {dim} states \
-                 has no such halves"
-            ),
-        });
-    }
+    // The driver runs it on second-order models only (`MethodInfo::second_order`).
     Ok(Box::new(RosenbrockNystrom::new(dim, options.jacobian)))
 }
 

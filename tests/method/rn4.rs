@@ -78,6 +78,14 @@ fn rn4_is_fourth_order() {
     assert!((p - 4.0).abs() < 0.15, "order {p}, errors {errs:?}");
 }
 
+/// Its dense output is ros4's cubic Hermite interpolant: midpoint error O(h⁴).
+#[test]
+fn rn4_dense_output_is_third_order() {
+    let (p, errs) = dense_order("rn4", 0.004, 4);
+    println!("rn4 dense slope {p}, {errs:?}");
+    assert!((p - 4.0).abs() < 0.15, "slope {p}, {errs:?}");
+}
+
 /// Its error estimate is that of an order-3 formula: the local estimate scales as h⁴.
 #[test]
 fn rn4_embedded_estimate_is_third_order() {
