@@ -167,6 +167,8 @@ fn every_sparse_capable_method_solves_the_heat_equation() {
     // 50 steps of h = 1e-3 (λ₁ ≈ −π²: first-order errors ~ hλ₁²t/2, second ~ (hλ₁)²).
     for (method, tol) in [
         ("ros4-t2", 1e-8),
+        ("rodas", 1e-8),
+        ("ode23s", 1e-4),
         ("w2", 1e-4),
         ("bdf2", 1e-4),
         ("backward-euler", 1e-2),

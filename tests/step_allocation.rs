@@ -84,7 +84,7 @@ fn allocations_while_stepping(id: &str, h: f64) -> (usize, Stats) {
 
 #[test]
 fn rosenbrock_steps_on_van_der_pol_allocate_nothing_after_the_first() {
-    for id in ["ros4", "w2", "ros4-t2"] {
+    for id in ["ros4", "w2", "ros4-t2", "rn4", "rodas", "ode23s"] {
         let (allocated, stats) = allocations_while_stepping(id, 1e-3);
         assert_eq!(allocated, 0, "{id} allocated while stepping");
         assert_eq!(stats.nlu, 101, "{id}");

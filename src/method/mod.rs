@@ -46,10 +46,13 @@ pub mod llm;
 pub mod midpoint2;
 pub mod newmark;
 pub mod newton;
+pub mod ode23s;
 pub mod params;
 pub mod radau5;
 mod registry;
 mod rk4;
+pub mod rn4;
+pub mod rodas;
 pub mod ros4;
 pub mod ros4_t2;
 mod rosenbrock;
@@ -213,6 +216,9 @@ pub const REGISTRY: &[MethodEntry] = &[
     implicit_midpoint::ENTRY,
     ros4::ENTRY,
     ros4_t2::ENTRY,
+    rn4::ENTRY,
+    rodas::ENTRY,
+    ode23s::ENTRY,
     w2::ENTRY,
     radau5::ENTRY,
     llm::ENTRY,

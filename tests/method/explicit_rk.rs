@@ -157,7 +157,9 @@ fn dense_output_has_the_stated_order() {
     for info in CATALOG
         .iter()
         .filter(explicit_one_step)
-        .filter(|m| m.id != "rk4" && !carries_a(m))
+        // rn4: ros4's cubic Hermite interpolant, whose slope is measured at smaller h in
+        // `tests/method/rn4.rs` (here its error still falls faster than h⁴, as RK4's).
+        .filter(|m| m.id != "rk4" && m.id != "rn4" && !carries_a(m))
     {
         let h0 = if info.id == "dp45" { 0.04 } else { 0.01 };
         let (p, errs) = super::common::dense_order(info.id, h0, 4);
@@ -310,6 +312,7 @@ fn every_method_cites_its_source_by_authors() {
         "Chung & Hulbert",
         "Hilber, Hughes & Taylor",
         "Newmark",
+        "Shampine & Reichelt",
     ];
     for id in method::ids() {
         let info = method::info(&id).unwrap();

@@ -1724,6 +1724,72 @@ const claims: Claim[] = [
       }
     },
   },
+  // Gil, Sanfelice & Nikravesh 2013, Fig. 5: the error against the coupling β.
+  {
+    scenario: 'slowfast-accuracy-beta',
+    sentence: 'The slow/fast scheme and RK4 (pinned) at h = 1e-3 on the linear test problem (λs = −1 + i, α = 100), with the coupling β = 0.5, and the slow/fast scheme again at β = 0.1 and β = 0 (pinned).',
+    check: () => {
+      const s = settingsOf('slowfast-accuracy-beta');
+      const runs = [s, ...(s.pins ?? [])].map((p) => [p.method, p.h, p.params?.alpha, p.params?.beta]);
+      expect(runs).toEqual([
+        ['slowfast', 1e-3, 100, 0.5],
+        ['rk4', 1e-3, 100, 0.5],
+        ['slowfast', 1e-3, 100, 0.1],
+        ['slowfast', 1e-3, 100, 0],
+      ]);
+      const info = modelOf(s);
+      const value = (name: string): number | undefined => info.params.find((p) => p.name === name)?.value;
+      expect([value('lambdaRe'), value('lambdaIm')]).toEqual([-1, 1]);
+    },
+  },
+  {
+    scenario: 'slowfast-accuracy-beta',
+    sentence: 'Uncoupled (β = 0) the slow/fast scheme is exact to rounding (2e-14 over 1 s); its error grows with the coupling, 6.6e-7 at β = 0.1 and 3.4e-6 at β = 0.5, where it passes RK4\'s 2.8e-6.',
+    check: () => {
+      const s = settingsOf('slowfast-accuracy-beta');
+      const [rk4Half, sf01, sf0] = (s.pins ?? []).map((p) => maxError(run(p)));
+      const sfHalf = maxError(run(s));
+      // Measured: 2.27e-14, 6.64e-7, 3.37e-6; RK4 2.84e-6.
+      expect(sf0).toBeLessThan(5e-14);
+      expect(sf01).toBeGreaterThan(6e-7);
+      expect(sf01).toBeLessThan(7e-7);
+      expect(sfHalf).toBeGreaterThan(3.2e-6);
+      expect(sfHalf).toBeLessThan(3.5e-6);
+      expect(rk4Half).toBeGreaterThan(2.7e-6);
+      expect(rk4Half).toBeLessThan(2.9e-6);
+      expect(sfHalf).toBeGreaterThan(rk4Half);
+    },
+  },
+  {
+    scenario: 'slowfast-accuracy-beta',
+    sentence: "RK4's error barely depends on β (1.9e-6 at β = 0).",
+    check: () => {
+      const [rk4Half] = settingsOf('slowfast-accuracy-beta').pins ?? [];
+      const rk40 = maxError(run({ ...rk4Half, params: { alpha: 100, beta: 0 } }));
+      // Measured: 1.87e-6 at β = 0 against 2.84e-6 at β = 0.5.
+      expect(rk40).toBeGreaterThan(1.8e-6);
+      expect(rk40).toBeLessThan(2e-6);
+      expect(maxError(run(rk4Half)) / rk40).toBeLessThan(2);
+    },
+  },
+  {
+    scenario: 'slowfast-accuracy-beta',
+    sentence: "Try: h = 2e-3, where the slow/fast errors about double (the scheme is first order) and RK4's grow about seventeenfold (fourth order).",
+    check: () => {
+      const s = settingsOf('slowfast-accuracy-beta');
+      const [rk4Half, sf01] = s.pins ?? [];
+      for (const p of [s, sf01]) {
+        const ratio = maxError(run({ ...p, h: 2e-3 })) / maxError(run(p));
+        // Measured: 2.02 (β = 0.5) and 2.05 (β = 0.1).
+        expect(ratio).toBeGreaterThan(1.8);
+        expect(ratio).toBeLessThan(2.3);
+      }
+      const ratio = maxError(run({ ...rk4Half, h: 2e-3 })) / maxError(run(rk4Half));
+      // Measured: 17.5 (2⁴ = 16 for a fourth-order error).
+      expect(ratio).toBeGreaterThan(15);
+      expect(ratio).toBeLessThan(19);
+    },
+  },
 ];
 
 describe('caption claims', () => {
