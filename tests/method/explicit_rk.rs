@@ -310,6 +310,7 @@ fn every_method_cites_its_source_by_authors() {
         "Chung & Hulbert",
         "Hilber, Hughes & Taylor",
         "Newmark",
+        "Shampine & Reichelt",
     ];
     for id in method::ids() {
         let info = method::info(&id).unwrap();
