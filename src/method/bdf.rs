@@ -461,7 +461,8 @@ impl Bdf {
             for i in 0..n {
                 self.dy[i] = c * self.f[i] - self.psi[i] - self.corr[i];
             }
-            let lu = self.lu.as_ref().ok_or(OdeError::SingularMatrix {
+            // Built only on the error path (a String would be allocated every iteration).
+            let lu = self.lu.as_ref().ok_or_else(|| OdeError::SingularMatrix {
                 what: WHAT.into(),
                 t,
                 h,
