@@ -36,3 +36,16 @@ test('the step inspector shows the order ndf uses, and it changes along Van der 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the highest-order field caps the orders ndf uses', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?scenario=van-der-pol-ndf`);
+  await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]') !== null);
+  assert.equal(await page.isVisible('#param-max-order'), true, 'ndf shows its highest-order field');
+  await page.click('#step-inspector summary');
+  await page.waitForSelector('#inspector-steps td');
+  await page.fill('#param-max-order', '2');
+  await page.dispatchEvent('#param-max-order', 'change');
+  await page.waitForFunction(() => /the run used orders 1 to 2\./.test(document.querySelector('.inspector-note')?.textContent ?? ''));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
