@@ -270,3 +270,20 @@ fn max_order_is_a_whole_number_from_1_to_5_and_other_params_are_refused() {
     );
     assert!(run_err(&s).to_string().contains("maxOrder"));
 }
+
+#[test]
+fn on_a_fixed_grid_the_order_still_rises_and_the_start_up_makes_it_second_order() {
+    let mut errs = vec![];
+    for h in [0.02, 0.01] {
+        let mut s = fixed("mass-spring-damper", "bdf", h, 2.0);
+        s.inspect = Some(true);
+        let sol = odelab::solve(&s).unwrap();
+        let top = sol.inspect.as_ref().unwrap().order.iter().copied().max();
+        assert!(top > Some(1), "h = {h}: orders up to {top:?}");
+        errs.push(final_error(&sol));
+    }
+    println!("fixed-grid errors {errs:?}");
+    // The first steps at orders 1 and 2 of the full h set the global error: O(h²) on a
+    // fixed grid (the adaptive start takes them tiny instead).
+    assert!(errs[0] / errs[1] > 3.0 && errs[0] < 0.05, "{errs:?}");
+}
