@@ -25,7 +25,8 @@ u[i](0) = sin(pi*i/(N+1))                  for i = 1..N";
 
 /// SciPy's `BDF` at the same rtol/atol with the analytic (for the heat equation, sparse)
 /// Jacobian: (problem, rtol, atol, digits, nfev). Digits are −log10 of the largest error
-/// at t1 over the largest reference component. SciPy 1.17.1.
+/// at t1 over the largest reference component. SciPy 1.17.1, computed by
+/// bench/scipy_bdf_golden.py.
 const SCIPY_BDF: &[(&str, f64, f64, f64, u64)] = &[
     ("van-der-pol", 1e-4, 1e-6, 2.586, 2350),
     ("van-der-pol", 1e-6, 1e-8, 4.125, 5107),
@@ -286,4 +287,49 @@ fn on_a_fixed_grid_the_order_still_rises_and_the_start_up_makes_it_second_order(
     // The first steps at orders 1 and 2 of the full h set the global error: O(h²) on a
     // fixed grid (the adaptive start takes them tiny instead).
     assert!(errs[0] / errs[1] > 3.0 && errs[0] < 0.05, "{errs:?}");
+}
+
+/// The ξ-plane draws the fixed-step BDF5 = NDF5 (κ₅ = 0): its polynomial is
+/// Σ_{j=1}^{5} ∇ʲ/j, the formula the stepper runs at order 5 on equal steps; the
+/// region contains the whole negative real axis but not all of the left half-plane.
+#[test]
+fn the_xi_plane_draws_bdf5_which_is_not_a_stable() {
+    use odelab::stability::spec::StabilitySpec;
+    // Σ_j ∇ʲ/j in powers of the shift ζ (binomials of (1 − 1/ζ)ʲ times ζ⁵).
+    let mut want = [0.0f64; 6];
+    let binom = |n: usize, k: usize| (1..=k).fold(1.0, |a, i| a * (n + 1 - i) as f64 / i as f64);
+    for j in 1..=5 {
+        for i in 0..=j {
+            let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+            want[5 - i] += sign * binom(j, i) / j as f64;
+        }
+    }
+    let poly = odelab::method::bdf::CHAR_POLY_5;
+    for (j, w) in want.iter().enumerate() {
+        assert!(
+            (poly.coef[j][0] - w).abs() < 1e-14,
+            "ζ^{j}: {} vs {w}",
+            poly.coef[j][0]
+        );
+    }
+    for id in ["bdf", "ndf"] {
+        let spec = StabilitySpec {
+            method: id.into(),
+            re: Some([-10.0, 2.0]),
+            im: Some([-6.0, 6.0]),
+            nx: Some(60),
+            ny: Some(60),
+            ..Default::default()
+        };
+        let facts = odelab::stability::facts::stability_facts(&spec).unwrap();
+        let map = odelab::stability::map::stability_map(&spec).unwrap();
+        println!("{id}: {facts:?}, {} map values", map.len());
+        assert!(map.iter().all(|v| *v >= 0.0));
+        assert!(!facts.a_stable && !facts.l_stable, "{id}: {facts:?}");
+        assert_eq!(
+            facts.real_intercept,
+            Some(f64::NEG_INFINITY),
+            "{id}: stable on the whole negative axis"
+        );
+    }
 }
