@@ -357,6 +357,12 @@ impl JacobianProvider {
         Ok(&self.jac)
     }
 
+    /// The Jacobian last evaluated, if any (a method that decides itself when to
+    /// refresh it: `bdf`, `ndf`).
+    pub fn held(&self) -> Option<&Jacobian> {
+        self.held.then_some(&self.jac)
+    }
+
     /// The (possibly frozen, scaled) ∂f/∂y and the ∂f/∂t for a step from (t, y).
     /// ∂f/∂t is always evaluated at (t, y) (it is cheap and only the Jacobian is the
     /// subject of the knobs).

@@ -124,6 +124,17 @@ fn generalized_alpha_steps_on_van_der_pol_allocate_nothing_after_the_first() {
     }
 }
 
+#[test]
+fn variable_order_bdf_steps_on_van_der_pol_allocate_nothing_after_the_first() {
+    // bdf and ndf: the differences, the next step's differences and the Newton buffers
+    // are kept; a changed h rescales the differences in place; the LU is refactorised
+    // in its kept storage.
+    for id in ["bdf", "ndf"] {
+        let (allocated, _) = allocations_while_stepping(id, 1e-4);
+        assert_eq!(allocated, 0, "{id} allocated while stepping");
+    }
+}
+
 /// A typed 2,000-state heat equation under ros4 takes the sparse path from setup to the
 /// last step: no allocation holds a dense n × n matrix (32 MB), not even the check that
 /// the system has derivatives, which once built the whole Jacobian to throw it away.

@@ -89,6 +89,7 @@ export class RunForm {
     alpha: byId<HTMLInputElement>('param-hht-alpha'),
     beta: byId<HTMLInputElement>('param-beta'),
     gamma: byId<HTMLInputElement>('param-gamma'),
+    maxOrder: byId<HTMLInputElement>('param-max-order'),
   };
   private readonly paramsBox = byId<HTMLElement>('params');
   private readonly eventsBox = byId<HTMLElement>('events-box');

@@ -2,7 +2,8 @@
  * The step inspector: a strip under the step-size plot that lists, around the time
  * cursor, every step the method attempted — accepted or rejected and why (the error
  * test, Newton's method, an event that cut the step, the step-size floor), its h, its
- * error norm against 1 and the Newton iterations, Jacobians and LUs it cost. The run
+ * error norm against 1 and the Newton iterations, Jacobians and LUs it cost, and for a
+ * method that changes its order (bdf, ndf) the order each attempt used. The run
  * records attempts only when asked (`inspect: true` in the spec), so the strip asks for
  * them only while it is open: a closed strip leaves every run as fast as before.
  * Redraws from the store's time cursor and the log of the latest solve.
@@ -44,6 +45,18 @@ export function rejectionRows(stats: Stats): [string, string][] {
   const shown = parts.filter(([, n]) => n > 0);
   if (shown.length === 0) return [];
   return [['rejected by cause', shown.map(([what, n]) => `${what} ${n}`).join(', ')]];
+}
+
+/** What a variable-order run's orders were: this attempt's, and the range the run used. */
+export function orderNote(order: Uint32Array, at: number): string {
+  let lo = Infinity;
+  let hi = 0;
+  for (const k of order) {
+    lo = Math.min(lo, k);
+    hi = Math.max(hi, k);
+  }
+  const range = lo === hi ? `order ${lo} throughout` : `orders ${lo} to ${hi}`;
+  return `This attempt used order ${order[at]}; the run used ${range}.`;
 }
 
 export class StepInspector {
@@ -98,6 +111,7 @@ export class StepInspector {
     const at = indexAt(log.t, this.store.time);
     const from = Math.max(0, at - AROUND);
     const to = Math.min(n, at + AROUND + 1);
+    const order = log.order;
     const rows: Row[] = [];
     for (let i = from; i < to; i++) {
       const cause = log.causes[log.cause[i]] ?? 'other';
@@ -111,16 +125,19 @@ export class StepInspector {
           String(log.newton[i]),
           String(log.jacobians[i]),
           String(log.lus[i]),
+          ...(order ? [String(order[i])] : []),
         ],
         data: { cause },
         className: [cause === 'accepted' ? 'accepted' : 'rejected', i === at ? 'at-cursor' : ''].join(' ').trim(),
       });
     }
-    fillTable(this.table, ['t', 'h', 'result', 'error norm', 'Newton', 'J', 'LU'], rows);
+    const heads = ['t', 'h', 'result', 'error norm', 'Newton', 'J', 'LU', ...(order ? ['order'] : [])];
+    fillTable(this.table, heads, rows);
     const rejected = Array.from(log.cause).filter((c) => log.causes[c] !== 'accepted').length;
     this.note.textContent =
       `Attempt ${at + 1} of ${n} (${rejected} not accepted). The error norm is measured against 1: ` +
       `above 1 the error test rejects the step.` +
+      (order ? ` ${orderNote(order, at)}` : '') +
       (log.truncated ? ' Only the first 2^20 attempts were recorded.' : '');
   }
 }

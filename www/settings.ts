@@ -149,6 +149,8 @@ export const METHOD_PARAMS: Record<string, (keyof MethodParams)[]> = {
   'generalized-alpha': ['rhoInf'],
   'hht-alpha': ['alpha'],
   newmark: ['beta', 'gamma'],
+  ndf: ['maxOrder'],
+  bdf: ['maxOrder'],
 };
 
 /** The parameters of `params` that `method` reads, or undefined if none. */

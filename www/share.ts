@@ -128,7 +128,7 @@ function checkSettings(r: Record<string, unknown>, dropped?: string[]): RunSetti
   if (controller) settings.controller = controller;
   if (typeof r.methodParams === 'object' && r.methodParams !== null && !Array.isArray(r.methodParams)) {
     const p = r.methodParams as Record<string, unknown>;
-    const kept = Object.fromEntries((['rhoInf', 'alpha', 'beta', 'gamma'] as const).filter((k) => isFiniteNumber(p[k])).map((k) => [k, p[k] as number]));
+    const kept = Object.fromEntries((['rhoInf', 'alpha', 'beta', 'gamma', 'maxOrder'] as const).filter((k) => isFiniteNumber(p[k])).map((k) => [k, p[k] as number]));
     if (Object.keys(kept).length > 0) settings.methodParams = kept;
   }
   const tableau = checkTableau(r.tableau);

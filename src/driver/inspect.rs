@@ -30,7 +30,9 @@ pub const MAX_ATTEMPTS: usize = 1 << 20;
 /// Every attempted step of a run, column by column: attempt i started at `t[i]` with
 /// step `h[i]`, its error norm against 1 was `err[i]` (NaN without an estimate), it
 /// came to `cause[i]` (an index into [`CAUSES`]) and cost `newton[i]` Newton
-/// iterations, `jacobians[i]` Jacobian evaluations and `lus[i]` LU factorisations.
+/// iterations, `jacobians[i]` Jacobian evaluations and `lus[i]` LU factorisations;
+/// for a method that changes its order (`bdf`, `ndf`), `order[i]` is the order the
+/// attempt used (empty for the others).
 #[cfg(feature = "full")]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StepLog {
@@ -41,6 +43,7 @@ pub struct StepLog {
     pub newton: Vec<u32>,
     pub jacobians: Vec<u32>,
     pub lus: Vec<u32>,
+    pub order: Vec<u32>,
     /// More attempts were made than [`MAX_ATTEMPTS`]; the later ones are not logged.
     pub truncated: bool,
     /// The counters when the attempt being made began.
@@ -61,8 +64,15 @@ impl StepLog {
     }
 
     /// Logs the attempt from `t` by `h` that came to `cause`, with the work done since
-    /// it began (or since the last entry); the next entry counts from here.
-    pub fn push(&mut self, t: f64, h: f64, err: Option<f64>, cause: Cause, stats: &Stats) {
+    /// it began (or since the last entry), and the order it used if the method says
+    /// (`Stepper::order_used`); the next entry counts from here.
+    pub fn push(
+        &mut self,
+        (t, h, err): (f64, f64, Option<f64>),
+        cause: Cause,
+        stats: &Stats,
+        order: Option<u32>,
+    ) {
         if self.t.len() >= MAX_ATTEMPTS {
             self.truncated = true;
             return;
@@ -75,6 +85,9 @@ impl StepLog {
         self.newton.push(delta(stats.nnewton, self.mark.nnewton));
         self.jacobians.push(delta(stats.njev, self.mark.njev));
         self.lus.push(delta(stats.nlu, self.mark.nlu));
+        if let Some(k) = order {
+            self.order.push(k);
+        }
         self.mark = *stats;
     }
 }

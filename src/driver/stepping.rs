@@ -621,7 +621,12 @@ impl Integrator {
             let (cause, h, err) = match outcome {
                 StepOutcome::Accepted(info) => {
                     if let Some(log) = &mut self.inspector {
-                        log.push(t, info.h, info.err_est, Cause::Accepted, &self.stats);
+                        log.push(
+                            (t, info.h, info.err_est),
+                            Cause::Accepted,
+                            &self.stats,
+                            self.stepper.order_used(),
+                        );
                     }
                     return;
                 }
@@ -635,7 +640,7 @@ impl Integrator {
             };
             cause.count(&mut self.stats.rejected_by_cause);
             if let Some(log) = &mut self.inspector {
-                log.push(t, h, err, cause, &self.stats);
+                log.push((t, h, err), cause, &self.stats, self.stepper.order_used());
             }
         }
         #[cfg(not(feature = "full"))]
@@ -650,7 +655,12 @@ impl Integrator {
         {
             Cause::Event.count(&mut self.stats.rejected_by_cause);
             if let Some(log) = &mut self.inspector {
-                log.push(self.t, h, err, Cause::Event, &self.stats);
+                log.push(
+                    (self.t, h, err),
+                    Cause::Event,
+                    &self.stats,
+                    self.stepper.order_used(),
+                );
             }
         }
         #[cfg(not(feature = "full"))]

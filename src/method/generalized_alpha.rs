@@ -271,6 +271,7 @@ impl Coefficients {
             ("alpha", p.alpha.is_some()),
             ("beta", p.beta.is_some()),
             ("gamma", p.gamma.is_some()),
+            ("maxOrder", p.max_order.is_some()),
         ];
         let takes: &[&str] = match id {
             "generalized-alpha" => &["rhoInf"],

@@ -27,6 +27,7 @@ pub mod ab3;
 pub mod adams;
 pub mod am_pece;
 pub mod backward_euler;
+pub mod bdf;
 pub mod bdf2;
 mod bs23;
 pub mod custom;
@@ -44,6 +45,7 @@ mod implicit;
 pub mod implicit_midpoint;
 pub mod llm;
 pub mod midpoint2;
+pub mod ndf;
 pub mod newmark;
 pub mod newton;
 pub mod ode23s;
@@ -175,6 +177,12 @@ pub trait Stepper {
         None
     }
 
+    /// The order the last attempted step used, for a method that changes its order
+    /// (`bdf`, `ndf`): the step inspector's `order` column.
+    fn order_used(&self) -> Option<u32> {
+        None
+    }
+
     /// The last step's continuous extension at t_n + θh (θ ∈ [0, 1]). May evaluate f
     /// (counted in `stats`) for methods whose interpolant needs f(t_{n+1}, y_{n+1}).
     fn dense_output(
@@ -221,6 +229,8 @@ pub const REGISTRY: &[MethodEntry] = &[
     ode23s::ENTRY,
     w2::ENTRY,
     radau5::ENTRY,
+    ndf::ENTRY,
+    bdf::ENTRY,
     llm::ENTRY,
     slowfast::ENTRY,
     generalized_alpha::ENTRY,

@@ -22,6 +22,9 @@ pub struct MethodParams {
     /// Newmark's γ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gamma: Option<f64>,
+    /// The highest order `bdf` and `ndf` may use, 1–5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_order: Option<f64>,
 }
 
 /// What a spec's `methodParams` holds in this build: the checked [`MethodParams`] in
@@ -35,4 +38,4 @@ pub type ParamsField = MethodParams;
 pub type ParamsField = serde::de::IgnoredAny;
 
 /// The ids of the methods that read `methodParams`.
-pub const TAKE_PARAMS: &[&str] = &["generalized-alpha", "hht-alpha", "newmark"];
+pub const TAKE_PARAMS: &[&str] = &["generalized-alpha", "hht-alpha", "newmark", "ndf", "bdf"];

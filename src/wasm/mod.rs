@@ -154,6 +154,8 @@ export interface MethodParams {
   alpha?: number;
   beta?: number;
   gamma?: number;
+  /** The highest order bdf and ndf may use, a whole number 1–5 (default 5). */
+  maxOrder?: number;
 }
 /** Work counters of a run. */
 export interface Stats {

@@ -158,7 +158,9 @@ export interface Solution {
  *  h[i], had the error norm err[i] against 1 (NaN without an estimate), came to
  *  causes[cause[i]] ("accepted", "error", "newton", "event", "step-floor", "other") and
  *  cost newton[i] Newton iterations, jacobians[i] Jacobian evaluations and lus[i] LU
- *  factorisations. `truncated`: more than 2^20 attempts, the later ones not logged. */
+ *  factorisations; order[i] is the order it used, for a method that changes its order
+ *  (bdf, ndf; absent for the others). `truncated`: more than 2^20 attempts, the later
+ *  ones not logged. */
 export interface StepLog {
   t: Float64Array;
   h: Float64Array;
@@ -167,6 +169,7 @@ export interface StepLog {
   newton: Uint32Array;
   jacobians: Uint32Array;
   lus: Uint32Array;
+  order?: Uint32Array;
   causes: string[];
   truncated: boolean;
 }
@@ -333,6 +336,9 @@ fn step_log_to_js(log: &driver::inspect::StepLog) -> Result<JsValue, JsValue> {
         &js_sys::Uint32Array::from(&log.jacobians[..]),
     )?;
     set(&obj, "lus", &js_sys::Uint32Array::from(&log.lus[..]))?;
+    if !log.order.is_empty() {
+        set(&obj, "order", &js_sys::Uint32Array::from(&log.order[..]))?;
+    }
     set(&obj, "causes", &to_js(&driver::inspect::CAUSES)?)?;
     set(&obj, "truncated", &JsValue::from_bool(log.truncated))?;
     Ok(obj.into())

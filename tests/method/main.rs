@@ -6,6 +6,7 @@ mod common;
 mod ab3;
 mod am_pece;
 mod backward_euler;
+mod bdf;
 mod bdf2;
 mod bs23;
 mod dp45;

@@ -66,6 +66,31 @@ const facts = (method: string, extra = {}) => stabilityAnalysis({ method, re: [-
 /** The exponent p of a ∝ hᵖ between two runs. */
 const exponent = (a1: number, a2: number, h1: number, h2: number): number => Math.log(a2 / a1) / Math.log(h2 / h1);
 const RK4_IMAG = 2 * Math.SQRT2;
+/** The fast jumps of the NDF run: maximal runs [start, end) of steps off the slow branches. */
+function ndfJumps(slow: boolean[]): [number, number][] {
+  const jumps: [number, number][] = [];
+  for (let i = 0; i < slow.length; i++) {
+    if (slow[i]) continue;
+    const start = i;
+    while (i < slow.length && !slow[i]) i++;
+    jumps.push([start, i]);
+  }
+  return jumps;
+}
+/**
+ * The NDF scenario's run with its step log: the order of every accepted step (step i
+ * from t[i] to t[i+1]) and whether it starts on a slow branch (|y2| < 0.01; in a jump |y2|
+ * reaches ~μ).
+ */
+function ndfOrders(): { sol: Solution; orders: number[]; slow: boolean[] } {
+  const sol = run(settingsOf('van-der-pol-ndf'), { inspect: true });
+  const log = sol.inspect;
+  if (!log?.order) throw new Error('ndf logs its orders');
+  const orders = Array.from(log.order).filter((_, i) => log.causes[log.cause[i]] === 'accepted');
+  expect(orders.length).toBe(sol.t.length - 1);
+  const slow = orders.map((_, i) => Math.abs(sol.y[i * 2 + 1]) < 0.01);
+  return { sol, orders, slow };
+}
 /**
  * A mode's amplitude √(s² + (s'/ω)²) of a typed second-order system's state `name`
  * (its velocity is the state `name'`), largest over the samples with t in [a, b].
@@ -1017,6 +1042,83 @@ const claims: Claim[] = [
     },
   },
 
+  {
+    scenario: 'van-der-pol-ndf',
+    sentence: "ndf is the method of MATLAB's ode15s: numerical differentiation formulas of orders 1 to 5 that choose both the step and the order as they go",
+    check: () => {
+      const info = methods().find((m) => m.id === 'ndf');
+      expect(info?.order).toBe(5);
+      expect(info?.adaptive).toBe(true);
+      const { orders, sol } = ndfOrders();
+      expect(new Set(orders)).toEqual(new Set([1, 2, 3, 4, 5]));
+      expect(Math.max(...sol.h) / Math.min(...sol.h.filter((h) => h > 0))).toBeGreaterThan(1e3);
+    },
+  },
+  {
+    scenario: 'van-der-pol-ndf',
+    sentence: "Over [0, 3000] it takes about 1,640 steps and 5,070 f-evaluations, fewer than ros4's 8,800",
+    check: () => {
+      const { sol } = ndfOrders();
+      expect(lastT(sol)).toBe(3000);
+      expect(sol.stats.naccept / 1640).toBeCloseTo(1, 1);
+      expect(sol.stats.nfev / 5070).toBeCloseTo(1, 1);
+      const ros4 = run({ ...settingsOf('van-der-pol-ndf'), method: 'ros4' });
+      expect(ros4.stats.nfev / 8800).toBeCloseTo(1, 1);
+      expect(sol.stats.nfev).toBeLessThan(ros4.stats.nfev);
+    },
+  },
+  {
+    scenario: 'van-der-pol-ndf',
+    sentence: 'Most steps, about 87 %, are taken at order 5, and about 80 % of all steps lie within 5 time units of the three fast jumps',
+    check: () => {
+      const { sol, orders, slow } = ndfOrders();
+      const jumps = ndfJumps(slow);
+      expect(jumps.length).toBe(3);
+      const fifth = orders.filter((k) => k === 5).length;
+      expect(fifth / orders.length).toBeGreaterThan(0.84);
+      expect(fifth / orders.length).toBeLessThan(0.9);
+      const near = orders.filter((_, i) => jumps.some(([a, b]) => sol.t[i] >= sol.t[a] - 5 && sol.t[i] <= sol.t[b] + 5)).length;
+      expect(near / orders.length).toBeGreaterThan(0.77);
+      expect(near / orders.length).toBeLessThan(0.83);
+    },
+  },
+  {
+    scenario: 'van-der-pol-ndf',
+    sentence: 'As each jump lands on a slow branch the order drops step by step to 1 while h grows from below 1e-3 to over 5 within 25 steps; then the order climbs back to 5 as the branch goes on',
+    check: () => {
+      const { sol, orders, slow } = ndfOrders();
+      const jumps = ndfJumps(slow);
+      jumps.forEach(([, end], j) => {
+        const next = j + 1 < jumps.length ? jumps[j + 1][0] : orders.length;
+        const after = orders.slice(end, next);
+        const one = after.indexOf(1);
+        expect(one, `order 1 after jump ${j}`).toBeGreaterThan(0);
+        // Down 5 → 4 → 3 → 2 → 1, one order at a time, from the last order-5 step.
+        const start = after.lastIndexOf(5, one);
+        const down = after.slice(start, one + 1).filter((k, i, a) => i === 0 || k !== a[i - 1]);
+        expect(down, `after jump ${j}`).toEqual([5, 4, 3, 2, 1]);
+        const d = end + start + 1;
+        expect(sol.h[d], `h as the descent begins after jump ${j}`).toBeLessThan(1e-3);
+        const long = sol.h.findIndex((h, i) => i > d && h > 5);
+        expect(long - d, `steps to h > 5 after jump ${j}`).toBeLessThanOrEqual(25);
+        expect(long, `h > 5 before the next jump`).toBeLessThan(next);
+        expect(after.slice(one), `after jump ${j}`).toContain(5);
+      });
+    },
+  },
+  {
+    scenario: 'van-der-pol-ndf',
+    sentence: "switch to bdf, SciPy's formulas (κ = 0)",
+    check: () => {
+      // SciPy 1.17.1 BDF on this problem at this tolerance: 5,107 f-evaluations, 4.12
+      // digits at t = 3000 (tests/method/bdf.rs pins the comparison).
+      const sol = run({ ...settingsOf('van-der-pol-ndf'), method: 'bdf' }, { inspect: true });
+      expect(lastT(sol)).toBe(3000);
+      expect(new Set(sol.inspect?.order)).toEqual(new Set([1, 2, 3, 4, 5]));
+      expect(sol.stats.nfev / 5107).toBeGreaterThan(0.9);
+      expect(sol.stats.nfev / 5107).toBeLessThan(1.1);
+    },
+  },
   // The heat equation by the method of lines.
   {
     scenario: 'heat-equation-stiffness',
