@@ -211,21 +211,3 @@ fn heat_equation_n2000_costs_under_30_times_n200() {
     // The step counts barely depend on N (the error is the smooth mode's).
     assert!(big.stats.nsteps <= 2 * small.stats.nsteps);
 }
-
-/// The LLM's φ-functions are dense: a big system is refused up front with a message
-/// naming the methods that factor a sparse Jacobian, not left to crawl.
-#[test]
-fn llm_refuses_a_system_above_its_dense_limit_and_names_the_sparse_methods() {
-    let text = "param N = 300\nu[i]' = (N+1)^2*(u[i-1] - 2*u[i] + u[i+1]) for i = 1..N\nu[0] = 0\nu[N+1] = 0\nu[i](0) = 1 for i = 1..N";
-    let spec = odelab::spec::SolveSpec {
-        system: Some(text.into()),
-        method: "llm".into(),
-        h: Some(1e-4),
-        t1: Some(1e-3),
-        ..odelab::spec::SolveSpec::default()
-    };
-    let err = odelab::solve(&spec).unwrap_err().to_string();
-    assert!(err.contains("method \"llm\""), "{err}");
-    assert!(err.contains("above 256 states"), "{err}");
-    assert!(err.contains("ros4"), "{err}");
-}
