@@ -271,3 +271,41 @@ fn llm_on_the_heat_equation_with_every_mode_excited_matches_its_eigen_expansion(
     );
     assert!(err < 1e-9, "max error {err:e}");
 }
+
+/// The 1-D Brusselator (Hairer–Wanner II §IV.1, eq. 1.6') with N = 40 cells: 80
+/// states, above the dense limit, nonlinear. On a fixed grid (h = 0.04 … 0.01) the
+/// Krylov path keeps the LLM's order 2 (slope within 0.15), against radau5 at rtol 1e-12.
+#[test]
+fn llm_on_the_krylov_path_keeps_order_two() {
+    let text = "param N = 40, A = 1, B = 3, alpha = 0.02
+u[i]' = A + u[i]^2*v[i] - (B+1)*u[i] + alpha*(N+1)^2*(u[i-1] - 2*u[i] + u[i+1])  for i = 1..N
+v[i]' = B*u[i] - u[i]^2*v[i] + alpha*(N+1)^2*(v[i-1] - 2*v[i] + v[i+1])          for i = 1..N
+u[0] = 1
+u[N+1] = 1
+v[0] = 3
+v[N+1] = 3
+u[i](0) = 1 + sin(2*pi*i/(N+1))   for i = 1..N
+v[i](0) = 3                        for i = 1..N";
+    let with = |method: &str, h: f64, adaptive: bool| SolveSpec {
+        system: Some(text.into()),
+        adaptive: Some(adaptive),
+        rtol: Some(Tol::Scalar(1e-12)),
+        atol: Some(Tol::Scalar(1e-14)),
+        ..spec("", method, h, 1.0)
+    };
+    let reference = odelab::solve(&with("radau5", 1e-3, true)).unwrap();
+    let exact = last(&reference).to_vec();
+    let hs = [0.04, 0.02, 0.01];
+    let errs: Vec<f64> = hs
+        .iter()
+        .map(|&h| {
+            max_diff(
+                last(&odelab::solve(&with("llm", h, false)).unwrap()),
+                &exact,
+            )
+        })
+        .collect();
+    let slope = loglog_slope(&hs, &errs);
+    eprintln!("llm Krylov path, Brusselator N = 40: errors {errs:?}, slope {slope}");
+    assert!((slope - 2.0).abs() < 0.15, "slope {slope}, errors {errs:?}");
+}
