@@ -37,13 +37,17 @@
 //! Cost: (6 + K) + s(K + 1) products of m × m matrices. For the m ≤ ~50 of the models
 //! and typed systems this is far cheaper than nalgebra's `exp()` of the bordered
 //! (m+2)-block it replaces (which allocates per call); for large m it is O(m³) per step
-//! like any dense exponential (a Krylov evaluation is not implemented).
+//! like any dense exponential; `krylov.rs` applies the φ-functions of a big sparse
+//! matrix to vectors from matrix–vector products instead (the LLM above
+//! `llm::DENSE_MAX_DIM` states).
 
 use crate::error::OdeError;
 use crate::linalg::MAX_EXPM_NORM;
 use crate::stats::Stats;
 use nalgebra::DMatrix;
 
+#[cfg(feature = "full")]
+pub mod krylov;
 mod stack;
 mod two;
 

@@ -213,34 +213,15 @@ fn heat_equation_n2000_costs_under_30_times_n200() {
     // The step counts barely depend on N (the error is the smooth mode's).
     assert!(big.stats.nsteps <= 2 * small.stats.nsteps);
 }
-
-/// The LLM's φ-functions are dense: a big system is refused up front with a message
-/// naming the methods that factor a sparse Jacobian, not left to crawl.
-#[test]
-fn llm_refuses_a_system_above_its_dense_limit_and_names_the_sparse_methods() {
-    let text = "param N = 300\nu[i]' = (N+1)^2*(u[i-1] - 2*u[i] + u[i+1]) for i = 1..N\nu[0] = 0\nu[N+1] = 0\nu[i](0) = 1 for i = 1..N";
-    let spec = odelab::spec::SolveSpec {
-        system: Some(text.into()),
-        method: "llm".into(),
-        h: Some(1e-4),
-        t1: Some(1e-3),
-        ..odelab::spec::SolveSpec::default()
-    };
-    let err = odelab::solve(&spec).unwrap_err().to_string();
-    assert!(err.contains("method \"llm\""), "{err}");
-    assert!(err.contains("above 256 states"), "{err}");
-    assert!(err.contains("ros4"), "{err}");
-}
-
 /// A 4,000-state chain whose Jacobian is bidiagonal: ros4 and radau5 factor it sparse
-/// (a band), so the dense-size guard (4 · 4003² values, 513 MB) does not apply and the
-/// run is made; a method with dense n × n matrices (llm), or ros4 with finite
-/// differences (a dense J), is refused with the size of those matrices.
+/// (a band) and llm projects it on a Krylov space, so the dense-size guard (4 · 4003²
+/// values, 513 MB) does not apply and the run is made; a dense Jacobian (ros4 with
+/// finite differences) is refused with the size of its matrices.
 #[test]
 fn a_sparse_method_runs_4000_sparse_states_and_a_dense_one_is_refused_by_size() {
     let text = "param N = 4000\nu[1]' = -u[1]\nu[i]' = -u[i] + 0.5*u[i-1] for i = 2..N\n\
                 u[i](0) = 1 for i = 1..N";
-    for method in ["ros4", "radau5"] {
+    for method in ["ros4", "radau5", "llm"] {
         let spec = SolveSpec {
             system: Some(text.into()),
             method: method.into(),
@@ -256,7 +237,7 @@ fn a_sparse_method_runs_4000_sparse_states_and_a_dense_one_is_refused_by_size() 
             "{method}: {u1}"
         );
     }
-    for (method, jacobian) in [("llm", None), ("ros4", Some("fd"))] {
+    for (method, jacobian) in [("ros4", Some("fd"))] {
         let spec = SolveSpec {
             system: Some(text.into()),
             method: method.into(),

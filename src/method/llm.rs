@@ -50,6 +50,10 @@ use super::{MethodEntry, MethodInfo, MethodOptions, Stepper, Xi};
 use crate::error::OdeError;
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linalg::copy_short;
+#[cfg(feature = "full")]
+use crate::linear_solver::Jacobian;
+#[cfg(feature = "full")]
+use crate::phi::krylov::{norm2, KrylovPhi};
 use crate::phi::PhiFunctions;
 use crate::problem::System;
 use crate::stats::Stats;
@@ -72,12 +76,45 @@ pub const INFO: MethodInfo = MethodInfo {
     partitioned: false,
 };
 
+/// The largest system whose φ-functions are dense n × n matrices (scaling and
+/// squaring, O(n³) work and 10 n² numbers per step). Above it the φ-functions are
+/// applied to the step's vectors through a Krylov subspace (`crate::phi::krylov`) from
+/// products J·x of the sparse Jacobian (or the dense one, for a system without a
+/// pattern): O(m·nnz + m²n) per sub-step, no n × n matrix. The first-load package
+/// (pkg/) has only the dense path; a bigger system is a typed one, which runs in the
+/// whole engine anyway.
+pub const DENSE_MAX_DIM: usize = 64;
+
+/// The Krylov path's tolerance on the step's increment, relative to ‖y_n‖₂ + the
+/// increment's explicit scale h‖f_n‖₂ + h²‖f_t‖₂ (2-norms): far below any rtol a run
+/// asks for, so the step is the LLM's, not the subspace's.
+#[cfg(feature = "full")]
+const KRYLOV_STEP_TOL: f64 = 1e-12;
+
+/// How the φ-functions are evaluated: dense matrices, or a Krylov subspace. The dense
+/// variant, the hot one on small systems, stays inline (one stepper holds one `Path`).
+#[allow(clippy::large_enum_variant)]
+enum Path {
+    /// φ₀ … φ₃ of hJ as n × n matrices, and the J they were computed from.
+    Dense {
+        phi: PhiFunctions,
+        jac: DMatrix<f64>,
+    },
+    /// The Jacobian (sparse or dense) whose φ-functions are applied by Krylov.
+    #[cfg(feature = "full")]
+    Krylov {
+        phi: Box<KrylovPhi>,
+        jac: Jacobian,
+        /// n zeros: w₁ = w₂ = 0 of the error estimate's combination.
+        zeros: Vec<f64>,
+    },
+}
+
 /// The LLM stepper: the last step's linearisation (J, f_t, f_n) for the dense output,
 /// its start and end, and f at both (f at the end is the next step's f_n).
 pub struct Llm {
     provider: JacobianProvider,
-    phi: PhiFunctions,
-    jac: DMatrix<f64>,
+    path: Path,
     ft: DVector<f64>,
     last_t: f64,
     last_h: f64,
@@ -92,28 +129,25 @@ pub struct Llm {
     error: Vec<f64>,
 }
 
-/// The largest system the LLM takes: its φ-functions are dense n × n matrices
-/// (scaling and squaring, O(n³) work per step), which is a fraction of a second per
-/// step at 256 states and minutes at 2,000. Bigger systems are refused with a message
-/// that names the methods with sparse Jacobians.
-pub const MAX_DIM: usize = 256;
-
 impl Llm {
     pub fn new(dim: usize, jacobian: JacobianOptions) -> Result<Self, OdeError> {
-        if dim > MAX_DIM {
-            return Err(OdeError::BadSpec {
-                message: format!(
-                    "method \"llm\" computes dense {dim} × {dim} φ-functions every step \
-                     (O(n³) work), too slow above {MAX_DIM} states; for a big system use \
-                     ros4, ros4-t2, w2, bdf2 or backward-euler, which factor a sparse \
-                     Jacobian"
-                ),
-            });
-        }
+        let provider = JacobianProvider::new(INFO.id, jacobian);
+        let path = if dim <= DENSE_MAX_DIM {
+            Path::Dense {
+                phi: PhiFunctions::new(dim),
+                jac: DMatrix::zeros(dim, dim),
+            }
+        } else {
+            Self::krylov(dim)?
+        };
+        let provider = match path {
+            Path::Dense { .. } => provider,
+            #[cfg(feature = "full")]
+            Path::Krylov { .. } => provider.sparse(),
+        };
         Ok(Self {
-            provider: JacobianProvider::new(INFO.id, jacobian),
-            phi: PhiFunctions::new(dim),
-            jac: DMatrix::zeros(dim, dim),
+            provider,
+            path,
             ft: DVector::zeros(dim),
             last_t: f64::NAN,
             last_h: f64::NAN,
@@ -127,11 +161,40 @@ impl Llm {
         })
     }
 
-    /// The increment τ φ₁(τJ) f_n + τ² φ₂(τJ) f_t into `work`, from the φ-functions
-    /// already computed at τJ.
-    fn increment(&mut self, tau: f64) {
-        self.phi
-            .integral(tau, &self.f_start, self.ft.as_slice(), &mut self.work);
+    #[cfg(feature = "full")]
+    fn krylov(dim: usize) -> Result<Path, OdeError> {
+        Ok(Path::Krylov {
+            phi: Box::new(KrylovPhi::new(dim)),
+            jac: Jacobian::Dense(DMatrix::zeros(0, 0)),
+            zeros: vec![0.0; dim],
+        })
+    }
+
+    #[cfg(not(feature = "full"))]
+    fn krylov(_dim: usize) -> Result<Path, OdeError> {
+        Err(OdeError::NotInThisBuild {
+            what: "llm's Krylov φ-functions for a big system",
+        })
+    }
+
+    /// The increment τ φ₁(τJ) f_n + τ² φ₂(τJ) f_t into `work`: from the dense
+    /// φ-functions already computed at τJ, or by Krylov (then counted in `nexpm`).
+    #[cfg_attr(not(feature = "full"), allow(unused_variables))]
+    fn increment(&mut self, tau: f64, y: &[f64], stats: &mut Stats) -> Result<(), OdeError> {
+        match &mut self.path {
+            Path::Dense { phi, .. } => {
+                phi.integral(tau, &self.f_start, self.ft.as_slice(), &mut self.work);
+                Ok(())
+            }
+            #[cfg(feature = "full")]
+            Path::Krylov { phi, jac, .. } => {
+                let (f, ft) = (&self.f_start[..], self.ft.as_slice());
+                let tol = KRYLOV_STEP_TOL * (norm2(y) + tau * norm2(f) + tau * tau * norm2(ft));
+                let mut matvec = |x: &[f64], out: &mut [f64]| jac.mul_add_n::<0>(1.0, x, out);
+                let (t, h) = (self.last_t, self.last_h);
+                phi.combination(&mut matvec, tau, &[f, ft], &mut self.work, tol, t, h, stats)
+            }
+        }
     }
 }
 
@@ -159,15 +222,25 @@ impl Stepper for Llm {
             sys.rhs(t, y, &mut self.f_start);
             stats.nfev += 1;
         }
-        let (jac, ft) = self.provider.at(sys, t, y, stats)?;
-        copy_short(self.jac.as_mut_slice(), jac.as_slice());
-        copy_short(self.ft.as_mut_slice(), ft.as_slice());
         self.last_t = t;
         self.last_h = h;
         copy_short(&mut self.last_y, y);
-        // φ₀ … φ₃ of hJ: φ₁, φ₂ for the step, φ₃ for its error estimate.
-        self.phi.compute(&self.jac, h, 3, t, h, stats)?;
-        self.increment(h);
+        match &mut self.path {
+            Path::Dense { phi, jac } => {
+                let (j, ft) = self.provider.at(sys, t, y, stats)?;
+                copy_short(jac.as_mut_slice(), j.as_slice());
+                copy_short(self.ft.as_mut_slice(), ft.as_slice());
+                // φ₀ … φ₃ of hJ: φ₁, φ₂ for the step, φ₃ for its error estimate.
+                phi.compute(jac, h, 3, t, h, stats)?;
+            }
+            #[cfg(feature = "full")]
+            Path::Krylov { jac, .. } => {
+                let (j, ft) = self.provider.at_any(sys, t, y, stats)?;
+                keep_jacobian(jac, j);
+                copy_short(self.ft.as_mut_slice(), ft.as_slice());
+            }
+        }
+        self.increment(h, y, stats)?;
         for ((o, yi), d) in y_out.iter_mut().zip(y).zip(&self.work) {
             *o = yi + d;
         }
@@ -179,13 +252,35 @@ impl Stepper for Llm {
         // l = 2h φ₃(hJ) r.
         sys.rhs(t + h, y_out, &mut self.f_end);
         stats.nfev += 1;
-        let (n, jac) = (y.len(), self.jac.as_slice());
-        for i in 0..n {
-            let jw = (0..n).map(|j| jac[j * n + i] * self.work[j]).sum::<f64>();
-            let lin = self.f_start[i] + jw + self.ft[i] * h;
-            self.resid[i] = self.f_end[i] - lin;
+        match &mut self.path {
+            Path::Dense { phi, jac } => {
+                let (n, jac) = (y.len(), jac.as_slice());
+                for i in 0..n {
+                    let jw = (0..n).map(|j| jac[j * n + i] * self.work[j]).sum::<f64>();
+                    let lin = self.f_start[i] + jw + self.ft[i] * h;
+                    self.resid[i] = self.f_end[i] - lin;
+                }
+                phi.apply(3, 2.0 * h, &self.resid, &mut self.error);
+            }
+            #[cfg(feature = "full")]
+            Path::Krylov { phi, jac, zeros } => {
+                // r = f_end − f_n − f_t h − J·increment.
+                for i in 0..y.len() {
+                    self.resid[i] = self.f_end[i] - (self.f_start[i] + self.ft[i] * h);
+                }
+                jac.mul_add_n::<0>(-1.0, &self.work, &mut self.resid);
+                // l = h³ φ₃(hJ) (2r/h²): the combination with w₃ = 2r/h², w₁ = w₂ = 0.
+                // The estimate needs a few digits, and none below the state's round-off.
+                let tol = 1e-12 * norm2(y_out) + 1e-6 * h * norm2(&self.resid);
+                let scale = 2.0 / (h * h);
+                for r in self.resid.iter_mut() {
+                    *r *= scale;
+                }
+                let w = [&zeros[..], &zeros[..], &self.resid[..]];
+                let mut matvec = |x: &[f64], out: &mut [f64]| jac.mul_add_n::<0>(1.0, x, out);
+                phi.combination(&mut matvec, h, &w, &mut self.error, tol, t, h, stats)?;
+            }
         }
-        self.phi.apply(3, 2.0 * h, &self.resid, &mut self.error);
         Ok(())
     }
 
@@ -209,13 +304,35 @@ impl Stepper for Llm {
             return Ok(());
         }
         let tau = theta * self.last_h;
-        self.phi
-            .compute(&self.jac, tau, 2, self.last_t, tau, stats)?;
-        self.increment(tau);
+        #[allow(irrefutable_let_patterns)]
+        if let Path::Dense { phi, jac } = &mut self.path {
+            phi.compute(jac, tau, 2, self.last_t, tau, stats)?;
+        }
+        let y = std::mem::take(&mut self.last_y);
+        let done = self.increment(tau, &y, stats);
+        self.last_y = y;
+        done?;
         for ((o, yi), d) in out.iter_mut().zip(&self.last_y).zip(&self.work) {
             *o = yi + d;
         }
         Ok(())
+    }
+}
+
+/// Copies the provider's Jacobian into the stepper's, reusing its storage.
+#[cfg(feature = "full")]
+fn keep_jacobian(kept: &mut Jacobian, from: &Jacobian) {
+    match (kept, from) {
+        (Jacobian::Sparse(k), Jacobian::Sparse(f)) => {
+            k.n = f.n;
+            k.col_start.clone_from(&f.col_start);
+            k.rows.clone_from(&f.rows);
+            k.values.clone_from(&f.values);
+        }
+        (Jacobian::Dense(k), Jacobian::Dense(f)) if k.shape() == f.shape() => {
+            copy_short(k.as_mut_slice(), f.as_slice());
+        }
+        (kept, from) => *kept = from.clone(),
     }
 }
 

@@ -251,6 +251,13 @@ pub const SPARSE_PATH: &[&MethodInfo] = &[
     &ros4_t2::INFO,
     &w2::INFO,
     &radau5::INFO,
+    &rodas::INFO,
+    &ode23s::INFO,
+    &bdf::INFO,
+    &ndf::INFO,
+    // Above its dense limit (64 states) LLM's φ-functions are Krylov projections on
+    // Jacobian–vector products; below it the dense matrices are small.
+    &llm::INFO,
 ];
 
 /// Whether method `id` factors a sparse Jacobian when it gets one ([`SPARSE_PATH`]).

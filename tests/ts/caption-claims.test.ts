@@ -1438,6 +1438,51 @@ const claims: Claim[] = [
     },
   },
 
+  // Gil, Sanfelice & Nikravesh, Local Linearization Method §5, Fig. 7.
+  {
+    scenario: 'llm-adaptive-double-pendulum',
+    sentence: "The paper's adaptive run: the local linearization method's own error estimate, measured per unit step (EPUS, k = 2) with safety γ = 0.9, held to tolerance 0.1 on the stiff double pendulum, against 0.05 (pinned).",
+    check: () => {
+      const s = settingsOf('llm-adaptive-double-pendulum');
+      expect([s.model, s.method, s.atol]).toEqual(['double-pendulum-stiff', 'llm', 0.1]);
+      // EPUS with the elementary controller: k = q = 2 for LLM's h³ estimate.
+      expect(s.controller).toEqual({ kind: 'i', perUnitStep: true, safety: 0.9 });
+      expect(s.pins?.map((p) => [p.method, p.atol, p.controller?.perUnitStep])).toEqual([['llm', 0.05, true]]);
+      // rtol is negligible: the tolerance is absolute, as the paper's.
+      expect(s.rtol).toBeLessThan(1e-12);
+    },
+  },
+  {
+    scenario: 'llm-adaptive-double-pendulum',
+    sentence: 'The stricter tolerance takes the smaller steps and more of them: 33 accepted steps over 2 s against 49.',
+    check: () => {
+      const s = settingsOf('llm-adaptive-double-pendulum');
+      const [loose, strict] = [run(s), run((s.pins ?? [])[0])];
+      expect(loose.stats.naccept).toBe(33);
+      expect(strict.stats.naccept).toBe(49);
+      expect(lastT(loose)).toBe(2);
+      const median = (sol: Solution): number => {
+        const h = Array.from({ length: sol.t.length - 1 }, (_, i) => sol.t[i + 1] - sol.t[i]).sort((a, b) => a - b);
+        return h[h.length >> 1];
+      };
+      expect(median(strict)).toBeLessThan(median(loose));
+    },
+  },
+  {
+    scenario: 'llm-adaptive-double-pendulum',
+    sentence: "Every accepted step's estimated error per unit step stays within its tolerance (at most 0.98 of it).",
+    check: () => {
+      const s = settingsOf('llm-adaptive-double-pendulum');
+      for (const sol of [run(s), run((s.pins ?? [])[0])]) {
+        // errEst is ‖l‖ over the tolerance; per unit step (eq. 39) it is divided by h.
+        const r = Array.from(sol.errEst, (e, i) => e / (sol.t[i + 1] - sol.t[i]));
+        expect(r.length).toBe(sol.t.length - 1);
+        expect(Math.max(...r)).toBeLessThanOrEqual(0.985);
+        expect(Math.max(...r)).toBeGreaterThan(0.9);
+      }
+    },
+  },
+
   // Gil, Sanfelice & Nikravesh, Local Linearization Method §2, Fig. 2.
   {
     scenario: 'llm-stiff-double-pendulum',
