@@ -3,7 +3,7 @@
 //! atol = 1e-14, Schwab & Delhaes's ode45 tableau under step-size control).
 
 use super::spec::Plan;
-use crate::driver::{Integrator, StepOutcome};
+use crate::driver::{Ended, Integrator};
 use crate::error::OdeError;
 use crate::model::{self, Model};
 use crate::spec::{SolveSpec, Tol};
@@ -23,7 +23,7 @@ pub struct RunEnd {
     /// The run blew up (the method is unstable at this h): the error is +∞.
     pub blew_up: bool,
     /// Why the run stopped before t1 (a blow-up, step-size underflow, the budget, a
-    /// failure retried too often): the driver's [`StepOutcome::Stopped`], the same stop
+    /// failure retried too often): the driver's [`Ended::Stopped`], the same stop
     /// `solve` reports as a warning.
     pub stopped: Option<OdeError>,
 }
@@ -31,25 +31,18 @@ pub struct RunEnd {
 /// Runs `spec` to t1, one step at a time (no trajectory is stored).
 pub fn run_to_end(spec: &SolveSpec) -> Result<RunEnd, OdeError> {
     let mut it = Integrator::new(spec)?;
-    while !it.done() {
-        match it.advance() {
-            StepOutcome::Accepted(_) | StepOutcome::Rejected { .. } => {}
-            StepOutcome::Stopped(reason) => {
-                return Ok(RunEnd {
-                    y: vec![f64::NAN; it.y().len()],
-                    stats: it.stats(),
-                    blew_up: matches!(reason, OdeError::BlewUp { .. }),
-                    stopped: Some(reason),
-                })
-            }
-            StepOutcome::Failed(e) => return Err(e),
-        }
-    }
+    let stopped = match it.run_to_end()? {
+        Ended::Stopped(reason) => Some(reason),
+        Ended::Finished | Ended::Paused(_) => None,
+    };
     Ok(RunEnd {
-        y: it.y().to_vec(),
+        y: match stopped {
+            Some(_) => vec![f64::NAN; it.y().len()],
+            None => it.y().to_vec(),
+        },
         stats: it.stats(),
-        blew_up: false,
-        stopped: None,
+        blew_up: matches!(stopped, Some(OdeError::BlewUp { .. })),
+        stopped,
     })
 }
 

@@ -28,13 +28,15 @@
 //! package refuses such a run (`OdeError::NotInThisBuild`) and the page's worker
 //! re-runs it there, with the same bits.
 
-use super::stepping::{Integrator, Pacing};
+use super::run::Ended;
+use super::stepping::Integrator;
 use crate::error::{num, NewtonReason, OdeError};
 use crate::spec::SolveSpec;
 use crate::stability::facts::boundary_along;
 use crate::stability::{Amplification, StabilitySpec};
 use nalgebra::{Complex, DMatrix, Schur};
 use serde::Serialize;
+use std::ops::ControlFlow;
 
 /// Growth of max |y| over the run's own scale (the largest of 1 and max |y0|) past
 /// which a run counts as blown up: ten orders of magnitude is far beyond any physical
@@ -276,10 +278,7 @@ impl Diagnoser<'_> {
     }
 
     fn fixed_h(&self) -> Option<f64> {
-        match &self.run.pacing {
-            Pacing::Fixed { grid, .. } => Some(grid.h),
-            Pacing::Adaptive { .. } => None,
-        }
+        self.run.grid().map(|grid| grid.h)
     }
 
     /// The smallest rtol the spec asked for (error control ran with at least
@@ -705,23 +704,21 @@ impl Diagnoser<'_> {
         let (t0, t1) = (run.t0, run.t1);
         let mut out = Vec::new();
         let mut next = 1;
-        while !run.done() && next <= SAMPLES {
-            match run.advance() {
-                super::StepOutcome::Accepted(_) => {
-                    let due = t0 + (t1 - t0) * next as f64 / SAMPLES as f64;
-                    if run.t >= due {
-                        out.push((run.t, run.y.clone()));
-                        while next <= SAMPLES
-                            && t0 + (t1 - t0) * next as f64 / SAMPLES as f64 <= run.t
-                        {
-                            next += 1;
-                        }
-                    }
+        // A stop or a failure ends the samples where they are.
+        let _ = run.run_steps(|run, _| {
+            let due = t0 + (t1 - t0) * next as f64 / SAMPLES as f64;
+            if run.t >= due {
+                out.push((run.t, run.y.clone()));
+                while next <= SAMPLES && t0 + (t1 - t0) * next as f64 / SAMPLES as f64 <= run.t {
+                    next += 1;
                 }
-                super::StepOutcome::Rejected { .. } => {}
-                _ => break,
             }
-        }
+            Ok(if next <= SAMPLES {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            })
+        });
         out
     }
 
@@ -782,18 +779,17 @@ impl Diagnoser<'_> {
             return false;
         };
         let scale = self.run.y0.iter().fold(1.0_f64, |m, v| m.max(v.abs()));
-        while !run.done() {
-            match run.advance() {
-                super::StepOutcome::Accepted(_) => {
-                    if run.y.iter().any(|v| v.is_nan() || v.abs() > GROWTH * scale) {
-                        return true;
-                    }
-                }
-                super::StepOutcome::Rejected { .. } => {}
-                _ => return true,
-            }
-        }
-        false
+        // Paused: it grew; stopped or failed: it blew up.
+        let ended = run.run_steps(|run, _| {
+            Ok(
+                if run.y.iter().any(|v| v.is_nan() || v.abs() > GROWTH * scale) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                },
+            )
+        });
+        !matches!(ended, Ok(Ended::Finished))
     }
 
     fn solution_blow_up(&self, t: f64, evidence: &str) -> Diagnosis {

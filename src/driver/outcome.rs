@@ -1,7 +1,7 @@
 //! What a step came to, as a type: accepted, rejected and retried, stopped (a warning:
-//! the points so far stand) or failed (an error). `solve`, `Integrator.advance` (the
-//! page's Animate) and the labs all read this one decision, so the same stop is
-//! reported the same way everywhere.
+//! the points so far stand) or failed (an error). The one step loop
+//! (`Integrator::run_steps`) reads this one decision for `solve`, `Integrator.advance`
+//! and the labs, so the same stop is reported the same way everywhere.
 
 use crate::error::OdeError;
 use crate::stats::RejectedByCause;

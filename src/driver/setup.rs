@@ -2,8 +2,9 @@
 //! the user's system text), its method, the pacing (fixed grid or step-size control)
 //! and the watched switching functions, all checked before the first step.
 
+use super::pacing::{ControlPacing, GridPacing, Pacing};
 use super::record::{fits, too_large, values_in};
-use super::stepping::{Integrator, Pacing};
+use super::stepping::Integrator;
 use crate::control::initial_step;
 use crate::error::OdeError;
 use crate::event::{Detector, EventFunction, EventSource};
@@ -356,7 +357,7 @@ impl Integrator {
                     h
                 }
             };
-            Pacing::Adaptive {
+            Pacing::Control(ControlPacing {
                 controller,
                 h: h.min(h_max),
                 max_steps,
@@ -364,7 +365,7 @@ impl Integrator {
                 rejected: false,
                 failures: 0,
                 method_control: spec.controller.is_none() && stepper.step_control().is_some(),
-            }
+            })
         } else {
             let h = spec.h.ok_or_else(|| OdeError::BadSpec {
                 message: format!(
@@ -372,11 +373,7 @@ impl Integrator {
                     spec.method
                 ),
             })?;
-            Pacing::Fixed {
-                grid: Grid::new(t0, t1, h, max_steps)?,
-                k: 0,
-                max_steps,
-            }
+            Pacing::Grid(GridPacing::new(Grid::new(t0, t1, h, max_steps)?, max_steps))
         };
         spec.checked_t_eval(t0, t1)?;
         detector.start(model.as_ref(), t0, &y0);

@@ -4,14 +4,15 @@
 #[cfg(feature = "full")]
 use super::diagnosis::Diagnosis;
 use super::inspect::StepLog;
-use super::outcome::StepOutcome;
 use super::record::{fits, too_large, values_in, Point, Recorder};
+use super::run::Ended;
 use super::stepping::Integrator;
 use crate::error::OdeError;
 use crate::event::EventRecord;
 use crate::multibody::ConstraintReport;
 use crate::spec::SolveSpec;
 use crate::stats::Stats;
+use std::ops::ControlFlow;
 
 /// A whole run. Arrays are flat: `y[i * dim + j]` is state j at time `t[i]`, and
 /// likewise `outputs[o][i]` and `exact[i * dim + j]`.
@@ -82,6 +83,74 @@ fn point<'a>(
     }
 }
 
+/// What a run records as it goes: its points (within the memory budget), the requested
+/// tEval values, and the buffers they are computed in.
+struct Recording {
+    record: Recorder,
+    /// The step that reached the current point: None at the start.
+    reached: Reached,
+    n_out: usize,
+    has_exact: bool,
+    out: Vec<f64>,
+    exact_point: Vec<f64>,
+    y_point: Vec<f64>,
+    y_report: Vec<f64>,
+    t_eval_wanted: Vec<f64>,
+    next_eval: usize,
+    t_eval: Vec<f64>,
+    y_eval: Vec<f64>,
+}
+
+impl Recording {
+    /// Records the point the run has reached (the start, or the end of the step
+    /// `reached`) and the tEval values up to it.
+    fn reach(&mut self, run: &mut Integrator, reached: Reached) -> Result<(), OdeError> {
+        self.reached = reached;
+        // (Through `dyn Model` every point: only for a model that has outputs.)
+        if self.n_out > 0 {
+            run.model.outputs(run.t, &run.y, &mut self.out);
+        }
+        if self.has_exact {
+            run.model
+                .exact(run.t0, &run.y0, run.t, &mut self.exact_point);
+        }
+        let exact = self.has_exact.then_some(&self.exact_point[..]);
+        // The columns the run's names name (a state-space run after a re-partition).
+        let y_named =
+            run.between_steps && run.model.report_state(&run.y, &mut self.y_report, false);
+        let y = if y_named {
+            &self.y_report[..]
+        } else {
+            &run.y[..]
+        };
+        self.record
+            .offer(point(run, y, &self.out, exact, reached), run.done());
+        while let Some(&te) = self.t_eval_wanted.get(self.next_eval) {
+            if te > run.t {
+                break;
+            }
+            run.interpolate(te, &mut self.y_point)?;
+            self.t_eval.push(te);
+            self.y_eval.extend_from_slice(&self.y_point);
+            self.next_eval += 1;
+        }
+        Ok(())
+    }
+
+    /// The run stopped: it ends at the last accepted point (unchanged by the stop).
+    fn keep_last(&mut self, run: &Integrator) {
+        let exact = self.has_exact.then_some(&self.exact_point[..]);
+        let y_named = run.model.report_state(&run.y, &mut self.y_report, false);
+        let y = if y_named {
+            &self.y_report[..]
+        } else {
+            &run.y[..]
+        };
+        self.record
+            .keep_last(point(run, y, &self.out, exact, self.reached));
+    }
+}
+
 /// Integrates the spec from t0 to t1 and records every step (every 2ᵏ-th step, the
 /// events and the end, when more steps are taken than fit in memory).
 pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
@@ -98,60 +167,38 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
     let n = run.grid().map(|g| g.steps + 1);
     let n_out = run.info.outputs.len();
     let has_exact = run.info.exact;
-    let mut record = Recorder::new(dim, n_out, has_exact, n)?;
-    let mut out = vec![0.0; n_out];
-    let mut exact_point = vec![0.0; dim];
-    let mut t_eval = Vec::with_capacity(t_eval_wanted.len());
-    let mut y_eval = Vec::with_capacity(t_eval_wanted.len() * dim);
-    let mut y_point = vec![0.0; dim];
-    let mut y_report = vec![0.0; dim];
-    let mut next_eval = 0;
-    let mut stopped_by = None;
-    // The step that reached the current point: None at the start.
-    let mut reached: Reached = None;
-    loop {
-        // (Through `dyn Model` every point: only for a model that has outputs.)
-        if n_out > 0 {
-            run.model.outputs(run.t, &run.y, &mut out);
+    let mut rec = Recording {
+        record: Recorder::new(dim, n_out, has_exact, n)?,
+        reached: None,
+        n_out,
+        has_exact,
+        out: vec![0.0; n_out],
+        exact_point: vec![0.0; dim],
+        y_point: vec![0.0; dim],
+        y_report: vec![0.0; dim],
+        t_eval: Vec::with_capacity(t_eval_wanted.len()),
+        y_eval: Vec::with_capacity(t_eval_wanted.len() * dim),
+        t_eval_wanted,
+        next_eval: 0,
+    };
+    rec.reach(&mut run, None)?;
+    let ended = run.run_steps(|run, info| {
+        rec.reach(run, Some((info.h, info.err_est, info.new_events > 0)))?;
+        Ok(ControlFlow::Continue(()))
+    })?;
+    let stopped_by = match ended {
+        Ended::Stopped(e) => {
+            rec.keep_last(&run);
+            Some(e)
         }
-        if has_exact {
-            run.model.exact(run.t0, &run.y0, run.t, &mut exact_point);
-        }
-        let exact = has_exact.then_some(&exact_point[..]);
-        // The columns the run's names name (a state-space run after a re-partition).
-        let y_named = run.between_steps && run.model.report_state(&run.y, &mut y_report, false);
-        let y = if y_named { &y_report[..] } else { &run.y[..] };
-        record.offer(point(&run, y, &out, exact, reached), run.done());
-        while let Some(&te) = t_eval_wanted.get(next_eval) {
-            if te > run.t {
-                break;
-            }
-            run.interpolate(te, &mut y_point)?;
-            t_eval.push(te);
-            y_eval.extend_from_slice(&y_point);
-            next_eval += 1;
-        }
-        if run.done() {
-            break;
-        }
-        match run.advance() {
-            StepOutcome::Accepted(info) => {
-                reached = Some((info.h, info.err_est, info.new_events > 0));
-            }
-            StepOutcome::Stopped(e) => {
-                // The run ends at the last accepted point (unchanged by the stop).
-                let exact = has_exact.then_some(&exact_point[..]);
-                let y_named = run.model.report_state(&run.y, &mut y_report, false);
-                let y = if y_named { &y_report[..] } else { &run.y[..] };
-                record.keep_last(point(&run, y, &out, exact, reached));
-                stopped_by = Some(e);
-                break;
-            }
-            StepOutcome::Failed(e) => return Err(e),
-            // `advance` retries a rejected step itself; nothing to record.
-            StepOutcome::Rejected { .. } => continue,
-        }
-    }
+        Ended::Finished | Ended::Paused(_) => None,
+    };
+    let Recording {
+        record,
+        t_eval,
+        y_eval,
+        ..
+    } = rec;
     debug_assert!(record.last_kept(), "the end of a run is kept");
     let thinned = record.note();
     #[cfg(feature = "full")]

@@ -3,9 +3,12 @@
 //! model's after-step work (a constrained formulation's partition check or projection).
 
 use super::inspect::StepLog;
-use super::outcome::{Cause, Disposition, StepInfo, StepOutcome};
+#[cfg(feature = "full")]
+use super::outcome::Cause;
+use super::outcome::{StepInfo, StepOutcome};
+use super::pacing::{Pacing, Passed, Verdict};
 use super::BLOW_UP;
-use crate::control::{Controller, ErrorMeasure, ErrorNorm, StepControl, Tolerance};
+use crate::control::{ErrorMeasure, ErrorNorm, Tolerance};
 use crate::error::OdeError;
 use crate::event::detector::{StepView, EVENT_RTOL};
 use crate::event::{Detector, EventRecord};
@@ -14,11 +17,6 @@ use crate::model::{Model, ModelInfo};
 use crate::multibody::ConstraintReport;
 use crate::spec::Grid;
 use crate::stats::Stats;
-
-/// Consecutive step failures (singular matrix, Newton, exponential) an adaptive run
-/// retries with a step cut by facMin before it reports the failure: 10 cuts of 0.2
-/// shrink h by 1e-7, far past any step-size effect.
-const MAX_STEP_FAILURES: u32 = 10;
 
 /// Whether a state counts as blown up: a component past [`BLOW_UP`] or NaN (which
 /// fails every comparison, hence the negated "within bounds" test).
@@ -56,47 +54,25 @@ fn method_step(
     }
 }
 
-/// The method's own step-size policy when the run uses it (`method_control`).
-fn own_control(stepper: &mut dyn Stepper, method_control: bool) -> Option<&mut dyn StepControl> {
-    if method_control {
-        stepper.step_control()
-    } else {
-        None
-    }
+/// How a step ended: at `t` (the pacing's end, or an event's), with the error norm
+/// `err_est`, `fired` events at its end, `cut` short by one of them.
+struct Settled {
+    t: f64,
+    err_est: Option<f64>,
+    fired: usize,
+    cut: bool,
 }
 
-/// A step that passed: (t_new, the method's h, its error estimate).
-type Passed = (f64, f64, Option<f64>);
-
-/// An attempt that did not pass: (h, the next h, why not, its error norm if measured).
-type NotPassed = (f64, f64, Cause, Option<f64>);
-
-/// How the next step size is chosen.
-pub(super) enum Pacing {
-    /// A checked grid; `k` is the index of the last grid point reached. `max_steps`
-    /// bounds the steps taken, event cuts included (the grid alone is checked against
-    /// it up front, but cuts add steps).
-    Fixed {
-        grid: Grid,
-        k: usize,
-        max_steps: usize,
-    },
-    /// Error control: `h` is the step the controller proposes next.
-    Adaptive {
-        controller: Controller,
-        h: f64,
-        max_steps: usize,
-        /// Largest step allowed (`hMax`; infinite when not given).
-        h_max: f64,
-        /// Attempts rejected since the last accepted step (the controller does not
-        /// grow h right after a rejection) …
-        rejected: bool,
-        /// … and how many of them failed in their linear algebra.
-        failures: u32,
-        /// The method chooses its step sizes itself ([`Stepper::step_control`]): it
-        /// has a policy of its own and the spec names no controller.
-        method_control: bool,
-    },
+impl Settled {
+    /// A step no event cut.
+    fn uncut(passed: Passed) -> Self {
+        Settled {
+            t: passed.t_new,
+            err_est: passed.err_est,
+            fired: 0,
+            cut: false,
+        }
+    }
 }
 
 /// A run in progress: model, method, current state, kept between calls.
@@ -144,138 +120,6 @@ pub struct Integrator {
 }
 
 impl Integrator {
-    /// One step on the fixed grid: (t_new, method h, error estimate).
-    fn fixed_step(&mut self) -> Result<(f64, f64, Option<f64>), OdeError> {
-        let Pacing::Fixed { grid, k, max_steps } = &self.pacing else {
-            unreachable!("fixed_step is only called on a fixed grid");
-        };
-        let (grid, k, max_steps) = (*grid, *k, *max_steps);
-        // Event cuts add steps to the grid's; a switch the run cannot get past (the budgets:
-        // a state one ulp short of it that a tiny step cannot move) would otherwise cut
-        // forever.
-        if self.stats.nsteps >= max_steps as u64 {
-            return Err(OdeError::AdaptiveBudget {
-                t: self.t,
-                max_steps,
-            });
-        }
-        let t_next = grid.time(k + 1);
-        // Every step but a shortened last one (or the rest of a step an event cut)
-        // uses exactly the requested h.
-        let h = if k + 1 < grid.steps && self.t == grid.time(k) {
-            grid.h
-        } else {
-            t_next - self.t
-        };
-        let err = method_step(
-            self.stepper.as_mut(),
-            (self.model.as_ref(), self.between_steps),
-            (self.t, &self.y, h),
-            &mut self.y_next,
-            &mut self.stats,
-            ErrorMeasure {
-                norm: self.norm,
-                tolerance: &self.tolerance,
-            },
-        )?;
-        self.stats.nsteps += 1;
-        if blew_up(&self.y_next) {
-            return Err(OdeError::BlewUp { t: t_next, h });
-        }
-        Ok((t_next, h, err))
-    }
-
-    /// One attempt of an adaptive step: (t_new, h, error estimate) if it passes the
-    /// error test, or the rejected h and the smaller one the controller proposes next.
-    fn adaptive_attempt(&mut self) -> Result<Result<Passed, NotPassed>, OdeError> {
-        let Pacing::Adaptive {
-            controller,
-            h: h_proposed,
-            max_steps,
-            h_max,
-            rejected,
-            failures,
-            method_control,
-        } = &mut self.pacing
-        else {
-            unreachable!("adaptive_attempt is only called with step-size control");
-        };
-        if self.stats.nsteps >= *max_steps as u64 {
-            return Err(OdeError::AdaptiveBudget {
-                t: self.t,
-                max_steps: *max_steps,
-            });
-        }
-        *h_proposed = h_proposed.min(*h_max);
-        // Land exactly on t1; h is recomputed from the times ("purify h", ode45).
-        let t_new = if self.t + *h_proposed >= self.t1 {
-            self.t1
-        } else {
-            self.t + *h_proposed
-        };
-        let h = t_new - self.t;
-        // ode23/ode45's hmin = 16 eps |t|: below it t + h cannot be told from t.
-        let h_min = 16.0 * f64::EPSILON * self.t.abs();
-        if h.is_nan() || h <= h_min {
-            return Err(OdeError::StepSizeUnderflow { t: self.t, h });
-        }
-        let measure = ErrorMeasure {
-            norm: self.norm,
-            tolerance: &self.tolerance,
-        };
-        let result = method_step(
-            self.stepper.as_mut(),
-            (self.model.as_ref(), self.between_steps),
-            (self.t, &self.y, h),
-            &mut self.y_next,
-            &mut self.stats,
-            measure,
-        );
-        let err = match result {
-            Ok(err) => err.unwrap_or(0.0),
-            Err(e) => {
-                // A step too large for its linear algebra is retried smaller, like a
-                // rejected step; after MAX_STEP_FAILURES cuts in a row the failure is
-                // the answer, with the t and h where it happened.
-                if Disposition::of(&e) != Disposition::RetrySmaller {
-                    return Err(e);
-                }
-                self.stats.nsteps += 1;
-                self.stats.nreject += 1;
-                *failures += 1;
-                if *failures >= MAX_STEP_FAILURES {
-                    return Err(e);
-                }
-                *rejected = true;
-                *h_proposed = match own_control(self.stepper.as_mut(), *method_control) {
-                    Some(own) => own.after_failure(h),
-                    None => controller.after_reject(h, f64::INFINITY),
-                };
-                let cause = Cause::of(&e).unwrap_or(Cause::Other);
-                return Ok(Err((h, *h_proposed, cause, None)));
-            }
-        };
-        self.stats.nsteps += 1;
-        let r = controller.measure(err, h);
-        let own = own_control(self.stepper.as_mut(), *method_control);
-        if controller.accepts(r) {
-            *h_proposed = match own {
-                Some(own) => own.after_accept(h, r, *rejected),
-                None => controller.after_accept(h, r, *rejected),
-            };
-            *rejected = false;
-            *failures = 0;
-            return Ok(Ok((t_new, h, Some(err))));
-        }
-        self.stats.nreject += 1;
-        *rejected = true;
-        *h_proposed = match own {
-            Some(own) => own.after_reject(h, r),
-            None => controller.after_reject(h, r),
-        };
-        Ok(Err((h, *h_proposed, Cause::Error, Some(err))))
-    }
-
     /// The earliest crossing of a watched function in the step from (t, y) to
     /// (t_new, y_next), on the method's dense output of that step.
     fn find_crossing(&mut self, t_new: f64, h_method: f64) -> Result<Option<f64>, OdeError> {
@@ -295,24 +139,23 @@ impl Integrator {
     }
 
     /// Looks for events in the accepted step to (t_new, y_next); if one fired, ends the
-    /// step there. Returns (time reached, error estimate, events fired, whether cut).
+    /// step there.
     ///
     /// The step is recomputed to end at the located time rather than keeping the
     /// interpolated state there: the dense output is less accurate than the step, and
     /// its error would enter the solution at every switch. When the first step
     /// straddled the switch (so its dense output saw the other regime), the crossing is
     /// located again on the recomputed, shorter step, a few times at most.
-    fn settle_events(
-        &mut self,
-        t_new: f64,
-        h_method: f64,
-        err_est: Option<f64>,
-    ) -> Result<(f64, Option<f64>, usize, bool), OdeError> {
+    fn settle_events(&mut self, passed: Passed) -> Result<Settled, OdeError> {
         const MAX_PASSES: usize = 4;
+        let Passed {
+            t_new,
+            h: h_method,
+            mut err_est,
+        } = passed;
         let Some(mut t_cut) = self.find_crossing(t_new, h_method)? else {
-            return Ok((t_new, err_est, 0, false));
+            return Ok(Settled::uncut(passed));
         };
-        let mut err_est = err_est;
         self.cut_by_event(h_method, err_est);
         for pass in 1..=MAX_PASSES {
             let h = t_cut - self.t;
@@ -361,7 +204,12 @@ impl Integrator {
             self.events.push(EventRecord { t: t_cut, y, index });
         }
         self.stopped_by_event |= terminal;
-        Ok((t_cut, err_est, fired.len(), true))
+        Ok(Settled {
+            t: t_cut,
+            err_est,
+            fired: fired.len(),
+            cut: true,
+        })
     }
 
     /// One attempt at the next step: a grid step, or one try of an adaptive step
@@ -385,27 +233,6 @@ impl Integrator {
         };
         self.after_attempt(t, &outcome);
         outcome
-    }
-
-    /// Attempts until a step is accepted or the run stops or fails.
-    pub fn advance(&mut self) -> StepOutcome {
-        loop {
-            match self.attempt() {
-                StepOutcome::Rejected { .. } => continue,
-                outcome => return outcome,
-            }
-        }
-    }
-
-    /// Takes the next step ([`Integrator::advance`]); a stop or a failure is the error.
-    pub fn step(&mut self) -> Result<StepInfo, OdeError> {
-        loop {
-            match self.attempt() {
-                StepOutcome::Accepted(info) => return Ok(info),
-                StepOutcome::Stopped(e) | StepOutcome::Failed(e) => return Err(e),
-                StepOutcome::Rejected { .. } => continue,
-            }
-        }
     }
 
     /// Why the run stopped before t1, if it did.
@@ -432,36 +259,74 @@ impl Integrator {
             self.last_step = None;
             self.restart = false;
         }
-        let (t_new, h_method, err_est) = match self.pacing {
-            Pacing::Fixed { .. } => self.fixed_step()?,
-            Pacing::Adaptive { .. } => match self.adaptive_attempt()? {
-                Ok(passed) => passed,
-                Err((h, h_next, cause, err_est)) => {
-                    return Ok(StepOutcome::Rejected {
-                        t: self.t,
-                        h,
-                        h_next,
-                        cause,
-                        err_est,
-                    })
-                }
+        let span = match &mut self.pacing {
+            Pacing::Grid(grid) => grid.next(self.t, self.stats.nsteps)?,
+            Pacing::Control(control) => control.next(self.t, self.t1, self.stats.nsteps)?,
+        };
+        let result = method_step(
+            self.stepper.as_mut(),
+            (self.model.as_ref(), self.between_steps),
+            (self.t, &self.y, span.h),
+            &mut self.y_next,
+            &mut self.stats,
+            ErrorMeasure {
+                norm: self.norm,
+                tolerance: &self.tolerance,
             },
-        };
-        let (t_new, err_est, new_events, cut) = if self.detector.is_empty() {
-            (t_new, err_est, 0, false)
-        } else {
-            self.settle_events(t_new, h_method, err_est)?
-        };
-        if let Pacing::Fixed { grid, k, .. } = &mut self.pacing {
-            // A cut inside the step leaves the grid point ahead; a crossing located at
-            // the very end of the step reaches it.
-            if !cut || t_new >= grid.time(*k + 1) {
-                *k += 1;
+        );
+        let passed = match &mut self.pacing {
+            Pacing::Grid(_) => {
+                let err_est = result?;
+                self.stats.nsteps += 1;
+                if blew_up(&self.y_next) {
+                    return Err(OdeError::BlewUp {
+                        t: span.t_new,
+                        h: span.h,
+                    });
+                }
+                Passed {
+                    t_new: span.t_new,
+                    h: span.h,
+                    err_est,
+                }
             }
+            Pacing::Control(control) => {
+                let own = if control.method_control {
+                    self.stepper.step_control()
+                } else {
+                    None
+                };
+                match control.judge(result, span, &mut self.stats, own)? {
+                    Verdict::Passed(passed) => passed,
+                    Verdict::Retry(retry) => {
+                        return Ok(StepOutcome::Rejected {
+                            t: self.t,
+                            h: retry.h,
+                            h_next: retry.h_next,
+                            cause: retry.cause,
+                            err_est: retry.err_est,
+                        })
+                    }
+                }
+            }
+        };
+        let settled = if self.detector.is_empty() {
+            Settled::uncut(passed)
+        } else {
+            self.settle_events(passed)?
+        };
+        let Settled {
+            t: t_new,
+            err_est,
+            fired: new_events,
+            cut,
+        } = settled;
+        if let Pacing::Grid(grid) = &mut self.pacing {
+            grid.reached(t_new, cut);
         }
         let h = t_new - self.t;
         // After a cut the method's last step is the recomputed one, ending at t_new.
-        self.last_step = Some((self.t, if cut { h } else { h_method }));
+        self.last_step = Some((self.t, if cut { h } else { passed.h }));
         // Constrained formulations: recover the dependent coordinates, check
         // the partition or project; a state rewritten in new coordinates restarts the
         // method there.
@@ -545,14 +410,14 @@ impl Integrator {
 
     /// True if the step size is chosen by error control.
     pub fn is_adaptive(&self) -> bool {
-        matches!(self.pacing, Pacing::Adaptive { .. })
+        matches!(self.pacing, Pacing::Control(_))
     }
 
     /// The fixed grid, for fixed-step runs.
     pub fn grid(&self) -> Option<&Grid> {
         match &self.pacing {
-            Pacing::Fixed { grid, .. } => Some(grid),
-            Pacing::Adaptive { .. } => None,
+            Pacing::Grid(grid) => Some(&grid.grid),
+            Pacing::Control(_) => None,
         }
     }
 
@@ -574,8 +439,8 @@ impl Integrator {
         self.stopped_by_event
             || self.stopped.is_some()
             || match &self.pacing {
-                Pacing::Fixed { grid, k, .. } => *k >= grid.steps,
-                Pacing::Adaptive { .. } => self.t >= self.t1,
+                Pacing::Grid(grid) => grid.done(),
+                Pacing::Control(_) => self.t >= self.t1,
             }
     }
 

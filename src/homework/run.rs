@@ -13,7 +13,7 @@ use super::grade::{grouped, short, Outcome};
 use super::json::{child, located, Obj};
 use super::problem::Problem;
 use crate::convergence::run::max_dist;
-use crate::driver::Integrator;
+use crate::driver::{Ended, Integrator};
 use crate::error::{num, OdeError};
 use crate::spec::{field_names, SolveSpec, DEFAULT_MAX_WORK, MAX_STEPS_LIMIT};
 use serde_json::{json, Value};
@@ -128,18 +128,16 @@ impl RunCheck {
             Ok(run) => run,
             Err(e) => return Outcome::fail(format!("your run on {on}: {e}"), Value::Null),
         };
-        while !run.done() {
-            if let Err(e) = run.step() {
-                let stats = run.stats();
-                return Outcome::fail(
-                    format!(
-                        "your run ({method}) on {on} stopped at t = {} after {} f-evaluations: {e}",
-                        num(run.t()),
-                        grouped(stats.nfev)
-                    ),
-                    json!({ "nfev": stats.nfev, "t": run.t() }),
-                );
-            }
+        if let Ok(Ended::Stopped(e)) | Err(e) = run.run_to_end() {
+            let stats = run.stats();
+            return Outcome::fail(
+                format!(
+                    "your run ({method}) on {on} stopped at t = {} after {} f-evaluations: {e}",
+                    num(run.t()),
+                    grouped(stats.nfev)
+                ),
+                json!({ "nfev": stats.nfev, "t": run.t() }),
+            );
         }
         let nfev = run.stats().nfev;
         let reference = match self.problem.reference(None) {

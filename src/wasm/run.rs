@@ -16,6 +16,7 @@ use crate::model;
 use crate::spec::SolveSpec;
 use crate::stability;
 use js_sys::{Array, Float64Array, Object};
+use std::ops::ControlFlow;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -354,7 +355,12 @@ pub fn solve(
     solution_to_js(&sol)
 }
 
-/// A run kept in Rust, advanced one step at a time (for animation).
+/// A run kept in the engine and advanced in chunks: the JS API for scripts, the
+/// console and the worker's `open`/`advance` requests (`EngineClient.open`), which
+/// want a long run's points as they come instead of one `Solution` at the end. The
+/// page's Animate replays the stored run and does not use it. `advance(n)` and `step()`
+/// go through the driver's one step loop (`driver::Integrator::run_steps`), so a
+/// chunked run computes the same bits, and reports the same stop, as `solve`.
 #[wasm_bindgen]
 pub struct Integrator {
     inner: driver::Integrator,
@@ -434,32 +440,36 @@ impl Integrator {
         let mut warning = None;
         #[cfg(feature = "full")]
         let mut diagnosis = None;
-        for _ in 0..n {
-            if self.inner.done() {
-                break;
-            }
-            // The same stop `solve` reports as a warning (driver::StepOutcome).
-            match self.inner.advance() {
-                driver::StepOutcome::Accepted(info) => t.push(info.t),
-                driver::StepOutcome::Stopped(e) => {
-                    warning = Some(e.to_string());
-                    #[cfg(feature = "full")]
-                    {
-                        diagnosis = stop_diagnosis(&self.spec);
-                        if let Some(d) = &diagnosis {
-                            warning = Some(d.text());
-                        }
+        // The same stop `solve` reports as a warning (driver::Ended::Stopped).
+        let mut taken = 0;
+        let ended = if n == 0 {
+            driver::Ended::Finished
+        } else {
+            self.inner
+                .run_steps(|run, info| {
+                    t.push(info.t);
+                    y.extend(run.reported_y());
+                    outputs.extend(run.outputs());
+                    if has_exact {
+                        exact.extend(run.exact().unwrap_or_default());
                     }
-                    break;
+                    taken += 1;
+                    Ok(if taken < n {
+                        ControlFlow::Continue(())
+                    } else {
+                        ControlFlow::Break(())
+                    })
+                })
+                .map_err(js_error)?
+        };
+        if let driver::Ended::Stopped(e) = ended {
+            warning = Some(e.to_string());
+            #[cfg(feature = "full")]
+            {
+                diagnosis = stop_diagnosis(&self.spec);
+                if let Some(d) = &diagnosis {
+                    warning = Some(d.text());
                 }
-                driver::StepOutcome::Failed(e) => return Err(js_error(e)),
-                // `advance` retries a rejected step itself; nothing to report.
-                driver::StepOutcome::Rejected { .. } => continue,
-            }
-            y.extend(self.inner.reported_y());
-            outputs.extend(self.inner.outputs());
-            if has_exact {
-                exact.extend(self.inner.exact().unwrap_or_default());
             }
         }
         let obj = Object::new();
