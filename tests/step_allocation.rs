@@ -162,4 +162,3 @@ fn a_sparse_typed_system_never_allocates_a_dense_jacobian() {
         "largest allocation {largest} B; a dense Jacobian is {dense} B"
     );
 }
-
