@@ -282,6 +282,7 @@ fn typed_jacobian_and_time_derivative_equal_central_differences() {
             baumgarte_beta: None,
             partition_limit: None,
             independent: None,
+            method: "ros4",
         };
         let (_, model) = build_described(desc, &request).unwrap();
         let y0 = model.default_y0().unwrap();

@@ -71,13 +71,17 @@ impl StageLu {
         self.h = None;
     }
 
-    /// Factorises (γ̂/h)I − J and ((α + iβ)/h)I − J with γ̂/h = `real_shift` and
-    /// (α + iβ)/h = `complex_shift`, entries formed as `Factored::shifted` forms them.
+    /// Factorises (γ̂/h)M − J and ((α + iβ)/h)M − J with γ̂/h = `real_shift` and
+    /// (α + iβ)/h = `complex_shift`, entries formed as `Factored::shifted` forms them;
+    /// M = I but for a differential-algebraic system, whose M has its ones on the first
+    /// `differential` components only (zeros on the algebraic ones).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn factor(
         &mut self,
         jac: &DMatrix<f64>,
         real_shift: f64,
         complex_shift: Complex<f64>,
+        differential: usize,
         t: f64,
         h: f64,
         stats: &mut Stats,
@@ -98,7 +102,7 @@ impl StageLu {
         for (m, &j) in real.iter_mut().zip(entries) {
             *m = 0.0 - j;
         }
-        for k in (0..n * n).step_by(n + 1) {
+        for k in (0..differential * (n + 1)).step_by(n + 1) {
             real[k] = real_shift - entries[k];
         }
         if !real.iter().all(|v| v.is_finite()) {
@@ -112,7 +116,7 @@ impl StageLu {
         for (m, &j) in complex.iter_mut().zip(entries) {
             *m = Complex::new(0.0 - j, 0.0);
         }
-        for k in (0..n * n).step_by(n + 1) {
+        for k in (0..differential * (n + 1)).step_by(n + 1) {
             complex[k] = complex_shift - Complex::new(entries[k], 0.0);
         }
         if !complex.iter().all(|v| v.is_finite()) {
@@ -290,7 +294,7 @@ mod tests {
                 let jac = DMatrix::from_vec(n, n, entries(seed, n * n)) * 3.0;
                 let mut stats = Stats::default();
                 let mut lu = StageLu::new(n);
-                lu.factor(&jac, real_shift, complex_shift, t, h, &mut stats)
+                lu.factor(&jac, real_shift, complex_shift, n, t, h, &mut stats)
                     .expect("a regular matrix");
                 assert_eq!(stats.nlu, 2);
                 interchanges += lu
@@ -338,7 +342,7 @@ mod tests {
         // (γ̂/h)I − J = 0 when J = (γ̂/h)I.
         let jac = DMatrix::identity(2, 2) * 2.0;
         let err = lu
-            .factor(&jac, 2.0, Complex::new(1.0, 1.0), 3.0, 0.5, &mut stats)
+            .factor(&jac, 2.0, Complex::new(1.0, 1.0), 2, 3.0, 0.5, &mut stats)
             .unwrap_err();
         assert_eq!(
             err,
@@ -351,13 +355,13 @@ mod tests {
         assert_eq!((stats.nlu, lu.factored_for()), (1, None));
         let jac = DMatrix::from_row_slice(2, 2, &[0.0, f64::NAN, 0.0, 0.0]);
         let err = lu
-            .factor(&jac, 2.0, Complex::new(1.0, 1.0), 3.0, 0.5, &mut stats)
+            .factor(&jac, 2.0, Complex::new(1.0, 1.0), 2, 3.0, 0.5, &mut stats)
             .unwrap_err();
         assert!(matches!(err, OdeError::SingularMatrix { .. }));
         assert_eq!((stats.nlu, lu.factored_for()), (1, None));
         // A regular pair is kept for its h, and invalidated when J changes.
         let jac = DMatrix::zeros(2, 2);
-        lu.factor(&jac, 2.0, Complex::new(1.0, 1.0), 3.0, 0.5, &mut stats)
+        lu.factor(&jac, 2.0, Complex::new(1.0, 1.0), 2, 3.0, 0.5, &mut stats)
             .expect("2I and (1 + i)I are regular");
         assert_eq!((stats.nlu, lu.factored_for()), (3, Some(0.5)));
         lu.invalidate();
