@@ -45,6 +45,9 @@ pub struct Index3 {
     y0: Vec<f64>,
     failure: RefCell<Option<ConstraintFailure>>,
     solves: Cell<u64>,
+    /// The last accepted (t, q), where a stop looks for locking constraints.
+    last_t: f64,
+    last_q: Vec<f64>,
 }
 
 /// Catalogue entry and model of the index-3 formulation, started from the
@@ -87,6 +90,8 @@ pub fn build(desc: Description) -> Result<(ModelInfo, Box<dyn Model>), OdeError>
         fast: vec![],
     };
     let model = Index3 {
+        last_t: desc.native.t0,
+        last_q: desc.q0.clone(),
         desc,
         y0,
         failure: RefCell::new(None),
@@ -248,6 +253,13 @@ impl Model for Index3 {
         self.failure.borrow_mut().take()
     }
 
+    fn after_step(&mut self, t: f64, y: &mut [f64]) -> Result<bool, ConstraintFailure> {
+        let n = self.desc.system.n();
+        self.last_t = t;
+        self.last_q.copy_from_slice(&y[..n]);
+        Ok(false)
+    }
+
     fn constraint_report(&self) -> Option<ConstraintReport> {
         Some(ConstraintReport {
             formulation: "index-3".into(),
@@ -255,6 +267,7 @@ impl Model for Index3 {
             repartitions: vec![],
             newton_iterations: 0,
             saddle_solves: self.solves.get(),
+            locked: super::locked_at(self.desc.system.as_ref(), self.last_t, &self.last_q),
         })
     }
 }

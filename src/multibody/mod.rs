@@ -209,6 +209,11 @@ pub fn build_described(desc: models::Description, spec: &Request<'_>) -> Result<
     }
 }
 
+/// The constraints that lock together at (t, q) ([`consistent::locking_constraints`]).
+pub(crate) fn locked_at(sys: &dyn constrained::Constrained, t: f64, q: &[f64]) -> Vec<String> {
+    consistent::locking_constraints(&sys.phi_q(t, q), &sys.constraint_names())
+}
+
 fn partition_limit(spec: &Request<'_>) -> Result<f64, OdeError> {
     match spec.partition_limit {
         None => Ok(state_space::DEFAULT_PARTITION_LIMIT),
