@@ -62,6 +62,14 @@ pub enum Jacobian {
 }
 
 impl Jacobian {
+    /// The number of rows (and columns).
+    pub fn nrows(&self) -> usize {
+        match self {
+            Jacobian::Dense(m) => m.nrows(),
+            Jacobian::Sparse(s) => s.n,
+        }
+    }
+
     /// Multiplies every entry by `s` (the `jacobianScale` knob).
     pub fn scale(&mut self, s: f64) {
         match self {

@@ -75,4 +75,22 @@ pub trait System {
     fn jacobian_sparse(&self, _t: f64, _y: &[f64]) -> Option<SparseJacobian> {
         None
     }
+
+    /// For a differential-algebraic system M y' = f(t, y), its structure ([`Dae`]);
+    /// `None` (the default) for an ODE, M = I. Only a method that says it integrates
+    /// such systems may be given one (radau5).
+    fn dae(&self) -> Option<Dae> {
+        None
+    }
+}
+
+/// The structure of a differential-algebraic system M y' = f(t, y) in the form of
+/// Hairer & Wanner's RADAU5 (Solving ODEs II §VII.8): M = diag(1, …, 1, 0, …, 0), the
+/// components ordered by index, `index[0]` of index 0–1, `index[1]` of index 2,
+/// `index[2]` of index 3 (RADAU5's NIND1, NIND2, NIND3), and M's ones on the first
+/// `differential` components.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dae {
+    pub index: [usize; 3],
+    pub differential: usize,
 }

@@ -363,6 +363,7 @@ impl SolveSpec {
             baumgarte_beta: self.baumgarte_beta,
             partition_limit: self.partition_limit,
             independent: self.independent.as_deref(),
+            method: &self.method,
         }
     }
 }

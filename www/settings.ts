@@ -124,7 +124,7 @@ export function toSpec(settings: RunSettings, model: ModelInfo, method: MethodIn
   if (settings.method === CUSTOM && settings.tableau) spec.tableau = settings.tableau;
   const params = methodParamsFor(settings.method, settings.methodParams);
   if (params) spec.methodParams = params;
-  if (settings.formulation === 'augmented' || settings.formulation === 'state-space') {
+  if (settings.formulation === 'augmented' || settings.formulation === 'state-space' || settings.formulation === 'index-3') {
     spec.formulation = settings.formulation;
     if (settings.formulation === 'augmented' && (settings.stabilization === 'baumgarte' || settings.stabilization === 'projection')) {
       spec.stabilization = settings.stabilization;

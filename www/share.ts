@@ -111,7 +111,7 @@ function checkSettings(r: Record<string, unknown>, dropped?: string[]): RunSetti
   }
   if (typeof r.events === 'boolean') settings.events = r.events;
   if (typeof r.fixedStep === 'boolean') settings.fixedStep = r.fixedStep;
-  if (r.formulation === 'augmented' || r.formulation === 'state-space') settings.formulation = r.formulation;
+  if (r.formulation === 'augmented' || r.formulation === 'state-space' || r.formulation === 'index-3') settings.formulation = r.formulation;
   if (r.stabilization === 'baumgarte' || r.stabilization === 'projection') settings.stabilization = r.stabilization;
   // Fields added to v1 links later (a link without them runs the defaults, as before).
   for (const key of ['baumgarteAlpha', 'baumgarteBeta', 'jacobianScale'] as const) {

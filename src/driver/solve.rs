@@ -203,12 +203,22 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
     let thinned = record.note();
     #[cfg(feature = "full")]
     let diagnosis = diagnose(spec, &run, stopped_by.as_ref(), &record);
+    let constraint = run.model.constraint_report();
     #[cfg(feature = "full")]
     let warning = match (&diagnosis, &stopped_by) {
         (Some(d), _) => Some(d.text()),
         (None, Some(e)) => Some(e.to_string()),
         (None, None) => None,
-    };
+    }
+    .map(|w| match &constraint {
+        // A mechanism that stopped where Φ_q nearly loses rank: name the constraints.
+        Some(c) if stopped_by.is_some() && !c.locked.is_empty() => format!(
+            "{w} The mechanism locks there: constraints {} (nearly) depend on each other \
+             (Φ_q loses rank), so no motion continues them.",
+            c.locked.join(", ")
+        ),
+        _ => w,
+    });
     #[cfg(not(feature = "full"))]
     let warning = undiagnosed(spec, &run, stopped_by.as_ref(), &record)?;
     Ok(Solution {
@@ -234,7 +244,7 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
         stopped_by,
         #[cfg(feature = "full")]
         diagnosis,
-        constraint: run.model.constraint_report(),
+        constraint,
         thinned,
         inspect: run.inspector.take().map(|log| *log),
     })

@@ -668,7 +668,9 @@ fn compile(
         source: format!("your mechanism{}", consistent.note(&coord_names)),
         outputs: named_outputs.clone(),
         second_order: true,
-        formulations: ["augmented", "state-space"].map(String::from).to_vec(),
+        formulations: ["augmented", "state-space", "index-3"]
+            .map(String::from)
+            .to_vec(),
         ..ModelInfo::default()
     };
     Ok(Description {

@@ -60,7 +60,7 @@ use crate::control::{Predictive, StepControl, Tolerance};
 use crate::error::{NewtonReason, OdeError};
 use crate::jacobian::{JacobianOptions, JacobianProvider};
 use crate::linear_solver::Jacobian;
-use crate::problem::System;
+use crate::problem::{Dae, System};
 use crate::stats::Stats;
 use nalgebra::Complex;
 
@@ -150,6 +150,8 @@ const DD: [f64; 3] = [
 
 /// Newton iterations per step (RADAU5's default NIT).
 const MAX_NEWTON: u32 = 7;
+/// Newton iterations per step of a differential-algebraic system on a fixed grid.
+const FIXED_GRID_DAE_NEWTON: u32 = 30;
 /// Keep J after an accepted step whose iteration contracted at least this fast
 /// (RADAU5's THET).
 const THETA_KEEP_JACOBIAN: f64 = 0.001;
@@ -281,6 +283,9 @@ pub struct Radau5 {
     failure_factor: f64,
     /// RADAU5's step-size policy ([`StepControl`]).
     control: Predictive,
+    /// The structure of a differential-algebraic system being integrated (asked of the
+    /// system at every step), `None` for an ODE.
+    dae: Option<Dae>,
 }
 
 impl Radau5 {
@@ -319,6 +324,7 @@ impl Radau5 {
             newton_iterations: 0,
             failure_factor: FAILURE_FACTOR,
             control: Predictive::new(MAX_NEWTON),
+            dae: None,
         }
     }
 
@@ -334,8 +340,25 @@ impl Radau5 {
         }
     }
 
-    /// The Newton tolerance: (rtol, atol) per component and FNEWT.
-    fn newton_scale(&mut self, y: &[f64]) -> f64 {
+    /// The Newton tolerance: (rtol, atol) per component and FNEWT. The index-2 and
+    /// index-3 components of a differential-algebraic system have theirs divided by h
+    /// and h² (Hairer & Wanner, Solving ODEs II §VII.8; RADAU5's SCAL/HHFAC): their
+    /// errors are measured multiplied by h and h².
+    fn newton_scale(&mut self, y: &[f64], h: f64) -> f64 {
+        let fnewt = self.ode_newton_scale(y);
+        if let Some(dae) = self.dae {
+            let [i1, i2, i3] = dae.index;
+            for s in &mut self.scale[i1..i1 + i2] {
+                *s /= h;
+            }
+            for s in &mut self.scale[i1 + i2..i1 + i2 + i3] {
+                *s /= h * h;
+            }
+        }
+        fnewt
+    }
+
+    fn ode_newton_scale(&mut self, y: &[f64]) -> f64 {
         match &self.tolerance {
             Some(tol) => {
                 let per_component = tol.atol.iter().zip(&tol.rtol);
@@ -404,7 +427,9 @@ impl Radau5 {
         }
         let jac = self.jac.as_ref().ok_or_else(no_jacobian)?;
         let complex_shift = Complex::new(ALPHA / h, BETA / h);
-        self.lu.factor(jac, GAMMA / h, complex_shift, t, h, stats)
+        let differential = self.dae.map_or(jac.nrows(), |d| d.differential);
+        self.lu
+            .factor(jac, GAMMA / h, complex_shift, differential, t, h, stats)
     }
 
     /// Starting values: the accepted step's polynomial extrapolated to the new stages
@@ -437,7 +462,9 @@ impl Radau5 {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         let n = y.len();
-        let fnewt = self.newton_scale(y);
+        let fnewt = self.newton_scale(y, h);
+        // M's ones: the algebraic components' rows carry no (Λ/h)·W term.
+        let differential = self.dae.map_or(n, |d| d.differential.min(n));
         let (fac1, alphn, betan) = (GAMMA / h, ALPHA / h, BETA / h);
         // RADAU5's FACCON = max(FACCON, u)^0.8, computed only when read (it is
         // overwritten from the second iteration on).
@@ -446,7 +473,17 @@ impl Radau5 {
         self.theta = THETA_KEEP_JACOBIAN;
         let mut dynold = 0.0;
         let mut thqold = 0.0;
-        for newt in 1..=MAX_NEWTON {
+        // On a fixed grid (no tolerance handed over) a DAE's iteration runs to the tight
+        // tolerance of `newton.rs`; its first iterates move the multipliers by far more
+        // than that and the index-3 iteration contracts only by Θ = O(h), so it is
+        // given the iterations it needs instead of RADAU5's prediction and cap.
+        let predicts_only = self.tolerance.is_none() && self.dae.is_some();
+        let max_newton = if predicts_only {
+            FIXED_GRID_DAE_NEWTON
+        } else {
+            MAX_NEWTON
+        };
+        for newt in 1..=max_newton {
             for ((stage, fk), ck) in self.stages.iter().zip(&mut self.fz).zip(C) {
                 sys.rhs(t + ck * h, stage, fk);
             }
@@ -467,6 +504,13 @@ impl Radau5 {
                     real[i] = r1 - w1 * fac1;
                     re[i] = r2 - w2 * alphn + w3 * betan;
                     im[i] = r3 - w3 * alphn - w2 * betan;
+                }
+                // (T⁻¹ ⊗ I)F − (Λ/h ⊗ M)W: M's zeros take the W terms out.
+                for i in differential..n {
+                    let (a1, a2, a3) = (fz1[i], fz2[i], fz3[i]);
+                    real[i] = TI[0][0] * a1 + TI[0][1] * a2 + TI[0][2] * a3;
+                    re[i] = TI[1][0] * a1 + TI[1][1] * a2 + TI[1][2] * a3;
+                    im[i] = TI[2][0] * a1 + TI[2][1] * a2 + TI[2][2] * a3;
                 }
             }
             self.lu.solve_real(&mut self.rhs_real);
@@ -516,7 +560,7 @@ impl Radau5 {
                     )
                 });
             }
-            if newt > 1 && newt < MAX_NEWTON {
+            if newt > 1 && newt < max_newton {
                 let thq = dyno / dynold;
                 self.theta = if newt == 2 {
                     thq
@@ -527,10 +571,10 @@ impl Radau5 {
                 if self.theta < 0.99 {
                     self.faccon = self.theta / (1.0 - self.theta);
                     self.faccon_pending = None;
-                    let remaining = (MAX_NEWTON - 1 - newt) as i32;
+                    let remaining = max_newton.saturating_sub(1 + newt) as i32;
                     let dyth =
                         self.faccon * dyno * crate::math::powi(self.theta, remaining) / fnewt;
-                    if dyth >= 1.0 {
+                    if dyth >= 1.0 && !predicts_only {
                         // Converging, but too slowly to finish in the iterations left:
                         // RADAU5 retries with h scaled by 0.8·q^(−1/(4 + remaining)),
                         // q the predicted excess clamped to [1e-4, 20].
@@ -563,7 +607,7 @@ impl Radau5 {
             }
         }
         let theta = self.theta;
-        Err(self.failed(t, h, MAX_NEWTON, NewtonReason::SlowContraction { theta }))
+        Err(self.failed(t, h, max_newton, NewtonReason::SlowContraction { theta }))
     }
 
     /// RADAU5's FACCON, the power left pending by [`Radau5::newton`] computed now.
@@ -597,11 +641,33 @@ impl Radau5 {
             }
             *e = *s + f;
         }
+        // M Σ eᵢzᵢ/h: nothing on the algebraic components.
+        if let Some(dae) = self.dae {
+            for (e, f) in self.error.iter_mut().zip(f).skip(dae.differential) {
+                *e = *f;
+            }
+        }
         self.lu.solve_real(&mut self.error);
         if all_finite(&self.error) {
             Ok(())
         } else {
             Err(self.lu.refused_real())
+        }
+    }
+
+    /// The index-2 and index-3 components' errors multiplied by h and h² (Hairer &
+    /// Wanner, Solving ODEs II §VII.8; RADAU5 divides their SCAL by h and h², the same
+    /// measure): the estimate of an index-k variable is O(h^(−k+1)) larger than its
+    /// error, so unscaled it would reject every step.
+    fn scale_algebraic_error(&mut self, h: f64) {
+        if let Some(dae) = self.dae {
+            let [i1, i2, i3] = dae.index;
+            for e in &mut self.error[i1..i1 + i2] {
+                *e *= h;
+            }
+            for e in &mut self.error[i1 + i2..i1 + i2 + i3] {
+                *e *= h * h;
+            }
         }
     }
 
@@ -673,6 +739,7 @@ impl Stepper for Radau5 {
             sys.rhs(t, y, &mut self.f0);
             stats.nfev += 1;
         }
+        self.dae = sys.dae();
         self.update_jacobian(sys, t, y, start, stats)?;
         // From here on (t, y) is the start of the last step, whatever happens to it.
         self.last_t = t;
@@ -688,13 +755,17 @@ impl Stepper for Radau5 {
         self.estimate(h, false)?;
         // First step or a retry whose estimate fails (always, without a tolerance):
         // refine with f(tₙ, yₙ + err) (II eq. 8.21).
-        if start != Start::AfterAccepted && self.estimate_accepted(y, y_out) != Some(true) {
+        if start != Start::AfterAccepted {
             for ((ys, yv), e) in self.stages[0].iter_mut().zip(y).zip(&self.error) {
                 *ys = yv + e;
             }
+        }
+        self.scale_algebraic_error(h);
+        if start != Start::AfterAccepted && self.estimate_accepted(y, y_out) != Some(true) {
             sys.rhs(t, &self.stages[0], &mut self.fz[0]);
             stats.nfev += 1;
             self.estimate(h, true)?;
+            self.scale_algebraic_error(h);
         }
         self.last.fit(&self.z, h);
         self.last_y_new.copy_from_slice(y_out);

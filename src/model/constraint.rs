@@ -61,4 +61,7 @@ pub struct ConstraintReport {
     pub newton_iterations: u64,
     /// Saddle-point solves (one per f-evaluation and per Jacobian).
     pub saddle_solves: u64,
+    /// The constraints that (nearly) lose rank together at the last accepted state,
+    /// when Φ_q is close to singular there (a mechanism that locks); else empty.
+    pub locked: Vec<String>,
 }

@@ -238,7 +238,7 @@ pub fn catalog() -> Vec<ModelInfo> {
             let mut info = (e.info)();
             // Constrained mechanisms also run in the formulations of src/multibody.
             if CONSTRAINED.contains(&info.id.as_str()) {
-                info.formulations = ["native", "augmented", "state-space"]
+                info.formulations = ["native", "augmented", "state-space", "index-3"]
                     .map(String::from)
                     .to_vec();
             }

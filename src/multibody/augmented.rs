@@ -171,6 +171,9 @@ pub struct Augmented {
     failure: RefCell<Option<ConstraintFailure>>,
     newton: u64,
     solves: Cell<u64>,
+    /// The last accepted (t, q), where a stop looks for locking constraints.
+    last_t: f64,
+    last_q: Vec<f64>,
 }
 
 /// Catalogue entry and model of the augmented formulation.
@@ -206,6 +209,8 @@ pub fn build(desc: Description, stab: Stabilization) -> (ModelInfo, Box<dyn Mode
         fast: vec![],
     };
     let model = Augmented {
+        last_t: desc.native.t0,
+        last_q: desc.q0.clone(),
         desc,
         stab,
         failure: RefCell::new(None),
@@ -309,11 +314,13 @@ impl Model for Augmented {
     }
 
     fn after_step(&mut self, t: f64, y: &mut [f64]) -> Result<bool, ConstraintFailure> {
+        let n = self.desc.system.n();
         if self.stab == Stabilization::Projection {
-            let n = self.desc.system.n();
             let (q, qd) = y.split_at_mut(n);
             self.newton += u64::from(project(self.desc.system.as_ref(), t, q, qd)?);
         }
+        self.last_t = t;
+        self.last_q.copy_from_slice(&y[..n]);
         Ok(false)
     }
 
@@ -324,6 +331,7 @@ impl Model for Augmented {
             repartitions: vec![],
             newton_iterations: self.newton,
             saddle_solves: self.solves.get(),
+            locked: super::locked_at(self.desc.system.as_ref(), self.last_t, &self.last_q),
         })
     }
 }

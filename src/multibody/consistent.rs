@@ -48,6 +48,49 @@ impl Consistent {
     }
 }
 
+/// σ_min/σ_max of Φ_q below which a configuration counts as locking.
+pub const LOCK_RATIO: f64 = 1e-3;
+
+/// The constraints involved when Φ_q (m × n) is close to losing rank: σ_min/σ_max <
+/// [`LOCK_RATIO`], and the rows with a weight of at least a tenth of the largest in the
+/// left singular vector of σ_min (the combination of rows that nearly vanishes). Empty
+/// when Φ_q is well conditioned.
+pub fn locking_constraints(d: &DMatrix<f64>, names: &[String]) -> Vec<String> {
+    let m = d.nrows();
+    if m == 0 || !d.iter().all(|v| v.is_finite()) {
+        return vec![];
+    }
+    // The SVD of Φ_qᵀ (n × m, n ≥ m) gives the right singular vectors over the rows.
+    let svd = d.transpose().svd(false, true);
+    let Some(v_t) = svd.v_t else {
+        return vec![];
+    };
+    let sv = &svd.singular_values;
+    let (mut lo, mut hi) = (0, 0);
+    for i in 0..sv.len() {
+        if sv[i] < sv[lo] {
+            lo = i;
+        }
+        if sv[i] > sv[hi] {
+            hi = i;
+        }
+    }
+    if sv[hi] <= 0.0 || sv[lo] >= LOCK_RATIO * sv[hi] {
+        return vec![];
+    }
+    let row = v_t.row(lo);
+    let largest = row.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+    (0..m)
+        .filter(|&r| row[r].abs() >= 0.1 * largest)
+        .map(|r| {
+            names
+                .get(r)
+                .cloned()
+                .unwrap_or_else(|| format!("row {}", r + 1))
+        })
+        .collect()
+}
+
 /// Rows of `d` that are combinations of the rows above them (modified Gram–Schmidt).
 pub fn dependent_rows(d: &DMatrix<f64>) -> Vec<usize> {
     let mut basis: Vec<DVector<f64>> = Vec::new();

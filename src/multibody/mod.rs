@@ -34,6 +34,7 @@ mod ad_check;
 pub mod augmented;
 pub mod consistent;
 pub mod constrained;
+pub mod index3;
 pub mod mechanism;
 pub mod models;
 mod saddle;
@@ -52,6 +53,9 @@ pub enum Formulation {
     Augmented,
     /// Coordinate partitioning, Negrut et al. 2003 Algorithm 1.
     StateSpace,
+    /// The index-3 DAE (q, v, λ) integrated directly by radau5 (Hairer & Wanner,
+    /// Solving ODEs II §VII.8).
+    Index3,
 }
 
 impl Formulation {
@@ -60,11 +64,13 @@ impl Formulation {
             None | Some("native") => Ok(Self::Native),
             Some("augmented") => Ok(Self::Augmented),
             Some("state-space") => Ok(Self::StateSpace),
+            Some("index-3") => Ok(Self::Index3),
             Some(other) => Err(OdeError::BadSpec {
                 message: format!(
                     "unknown formulation \"{other}\"; the formulations are \"native\" (the \
-                     model's own), \"augmented\" (body coordinates with multipliers) and \"state-space\" \
-                     (coordinate partitioning)"
+                     model's own), \"augmented\" (body coordinates with multipliers), \"state-space\" \
+                     (coordinate partitioning) and \"index-3\" (the DAE with its multipliers, \
+                     integrated by radau5)"
                 ),
             }),
         }
@@ -104,6 +110,8 @@ pub struct Request<'a> {
     pub baumgarte_beta: Option<f64>,
     pub partition_limit: Option<f64>,
     pub independent: Option<&'a [String]>,
+    /// The run's method id (the index-3 formulation needs radau5).
+    pub method: &'a str,
 }
 
 /// Builds the requested model in a non-native formulation; `None` for the native one.
@@ -134,8 +142,36 @@ pub fn build(spec: &Request<'_>) -> Result<Option<Built>, OdeError> {
             }
             state_space::build(desc, limit, spec.independent)?
         }
+        Formulation::Index3 => {
+            index3_only(spec, stabilization)?;
+            index3::build(desc)?
+        }
         Formulation::Native => unreachable!("handled above"),
     }))
+}
+
+/// The index-3 formulation's checks: radau5 (the only method here for a DAE), no
+/// stabilisation and no independent coordinates (it has neither).
+fn index3_only(spec: &Request<'_>, stabilization: Stabilization) -> Result<(), OdeError> {
+    if spec.method != index3::METHOD {
+        return Err(OdeError::BadSpec {
+            message: format!(
+                "the index-3 formulation is a differential-algebraic system M y' = f (its \
+                 constraint rows have no derivative); of the methods here only \"radau5\" \
+                 integrates it, not \"{}\": choose radau5, or the augmented or state-space \
+                 formulation for the other methods",
+                spec.method
+            ),
+        });
+    }
+    if stabilization != Stabilization::None || spec.independent.is_some() {
+        return Err(OdeError::BadSpec {
+            message: "the index-3 formulation keeps Φ = 0 itself: stabilization is for \
+                      \"augmented\" and independent for \"state-space\""
+                .into(),
+        });
+    }
+    Ok(())
 }
 
 /// A described constrained system (a typed mechanism) in the requested formulation;
@@ -158,6 +194,10 @@ pub fn build_described(desc: models::Description, spec: &Request<'_>) -> Result<
             }
             state_space::build(desc, limit, spec.independent)
         }
+        Formulation::Index3 => {
+            index3_only(spec, stabilization)?;
+            index3::build(desc)
+        }
         _ => {
             if spec.independent.is_some() {
                 return Err(OdeError::BadSpec {
@@ -167,6 +207,11 @@ pub fn build_described(desc: models::Description, spec: &Request<'_>) -> Result<
             Ok(augmented::build(desc, stabilization))
         }
     }
+}
+
+/// The constraints that lock together at (t, q) ([`consistent::locking_constraints`]).
+pub(crate) fn locked_at(sys: &dyn constrained::Constrained, t: f64, q: &[f64]) -> Vec<String> {
+    consistent::locking_constraints(&sys.phi_q(t, q), &sys.constraint_names())
 }
 
 fn partition_limit(spec: &Request<'_>) -> Result<f64, OdeError> {

@@ -613,6 +613,7 @@ impl Model for StateSpace {
             repartitions: self.repartitions.clone(),
             newton_iterations: self.newton.get(),
             saddle_solves: self.solves.get(),
+            locked: super::locked_at(self.desc.system.as_ref(), self.t_acc, &self.q_acc),
         })
     }
 }

@@ -120,7 +120,7 @@ export interface SolveSpec {
    *  non-native formulations report the same outputs: the native ones, "constraint |Φ|",
    *  "velocity constraint |Φq q̇|" and every body coordinate and rate as "q:x1", …,
    *  "q:φ̇2". The state-space Jacobian defaults to "fd" (through the constraint solve). */
-  formulation?: "native" | "augmented" | "state-space";
+  formulation?: "native" | "augmented" | "state-space" | "index-3";
   /** Augmented formulation only: "none" (default), "baumgarte" or "projection". */
   stabilization?: "none" | "baumgarte" | "projection";
   /** Baumgarte α and β (default 10 each): γ ← γ − 2αΦq q̇ − β²Φ. */

@@ -109,7 +109,7 @@ export interface Repartition {
 }
 /** What a constrained formulation did besides stepping. */
 export interface ConstraintReport {
-  formulation: "augmented" | "state-space";
+  formulation: "augmented" | "state-space" | "index-3";
   /** The independent coordinates at the start (state-space). */
   independent: string[];
   repartitions: Repartition[];
@@ -117,6 +117,9 @@ export interface ConstraintReport {
   newtonIterations: number;
   /** Saddle-point solves of Gil, Sanfelice & Nikravesh (LLM) eq. (9). */
   saddleSolves: number;
+  /** The constraints that (nearly) lose rank together at the last accepted state,
+   *  when Φ_q is close to singular there (a mechanism that locks); else empty. */
+  locked: string[];
 }
 /** A whole run. `y` is row-major: `y[i * dim + j]` is state `names[j]` at `t[i]`. */
 export interface Solution {

@@ -2,6 +2,7 @@
 
 mod comparison;
 mod formulations;
+mod index3;
 mod typed;
 mod typed_texts;
 mod vehicle;

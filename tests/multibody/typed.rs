@@ -219,7 +219,7 @@ fn bad_constrained_systems_are_refused_by_name() {
 }
 
 #[test]
-fn a_crank_longer_than_its_rod_locks_with_a_diagnosed_stop() {
+fn a_crank_longer_than_its_rod_locks_with_a_stop_naming_the_constraints() {
     // r = 0.6 > l = 0.5: the rod cannot follow past sin θ = l/r (θ ≈ 0.99 at t ≈ 0.16).
     let locking = SLIDER_CRANK.replace("r = 0.2, l = 0.6", "r = 0.6, l = 0.5");
     let spec = json!({ "system": locking, "method": "ros4", "t1": 1.0, "formulation": "augmented",
@@ -228,7 +228,12 @@ fn a_crank_longer_than_its_rod_locks_with_a_diagnosed_stop() {
     match odelab::solve(&parsed) {
         Ok(sol) => {
             let end = *sol.t.last().unwrap();
-            println!("stopped at t = {end}, {:?}", sol.stopped_by);
+            println!(
+                "stopped at t = {end}, {:?}, {:?}, locked {:?}",
+                sol.stopped_by,
+                sol.warning,
+                sol.constraint.as_ref().map(|c| &c.locked)
+            );
             assert!(
                 end < 0.5 && sol.t.len() > 3,
                 "kept the run so far, stopped at {end}"
@@ -241,6 +246,17 @@ fn a_crank_longer_than_its_rod_locks_with_a_diagnosed_stop() {
             assert!(
                 why.contains("singular") || why.contains("Newton"),
                 "a diagnosed stop: {why}"
+            );
+            // The stop names the constraints that lock: the rod's end (By) can no
+            // longer stay on the slide while the crank is driven on.
+            let warning = sol.warning.as_deref().unwrap_or_default();
+            let locked = &sol.constraint.as_ref().unwrap().locked;
+            for name in ["By", "slide", "crank"] {
+                assert!(locked.iter().any(|l| l == name), "{locked:?}");
+            }
+            assert!(
+                warning.contains("The mechanism locks there: constraints Oy, Ay, By, slide, crank"),
+                "{warning}"
             );
         }
         Err(e) => panic!("the run so far should be kept: {e}"),
@@ -282,6 +298,7 @@ fn typed_jacobian_and_time_derivative_equal_central_differences() {
             baumgarte_beta: None,
             partition_limit: None,
             independent: None,
+            method: "ros4",
         };
         let (_, model) = build_described(desc, &request).unwrap();
         let y0 = model.default_y0().unwrap();

@@ -89,13 +89,17 @@ impl StageLu {
         self.h = None;
     }
 
-    /// Factorises (γ̂/h)I − J and ((α + iβ)/h)I − J with γ̂/h = `real_shift` and
-    /// (α + iβ)/h = `complex_shift`, entries formed as `Factored::shifted` forms them.
+    /// Factorises (γ̂/h)M − J and ((α + iβ)/h)M − J with γ̂/h = `real_shift` and
+    /// (α + iβ)/h = `complex_shift`, entries formed as `Factored::shifted` forms them;
+    /// M = I but for a differential-algebraic system, whose M has its ones on the first
+    /// `differential` components only (zeros on the algebraic ones).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn factor(
         &mut self,
         jac: &Jacobian,
         real_shift: f64,
         complex_shift: Complex<f64>,
+        differential: usize,
         t: f64,
         h: f64,
         stats: &mut Stats,
@@ -111,7 +115,19 @@ impl StageLu {
         let jac = match jac {
             Jacobian::Dense(j) => j,
             #[cfg(feature = "full")]
-            Jacobian::Sparse(j) => return self.factor_sparse(j, real_shift, complex_shift, stats),
+            Jacobian::Sparse(j) if differential == j.n => {
+                return self.factor_sparse(j, real_shift, complex_shift, stats)
+            }
+            // The sparse plan shifts every diagonal entry: a mass matrix with zeros (a
+            // differential-algebraic system) is factored densely only.
+            #[cfg(feature = "full")]
+            Jacobian::Sparse(_) => {
+                return Err(OdeError::BadSpec {
+                    message: "radau5 factors a differential-algebraic system (a mass matrix \
+                              with zeros) with a dense Jacobian only; this one is sparse"
+                        .into(),
+                })
+            }
             #[cfg(not(feature = "full"))]
             Jacobian::Sparse(_) => {
                 return Err(OdeError::NotInThisBuild {
@@ -135,7 +151,7 @@ impl StageLu {
         for (m, &j) in real.iter_mut().zip(entries) {
             *m = 0.0 - j;
         }
-        for k in (0..n * n).step_by(n + 1) {
+        for k in (0..differential * (n + 1)).step_by(n + 1) {
             real[k] = real_shift - entries[k];
         }
         if !real.iter().all(|v| v.is_finite()) {
@@ -149,7 +165,7 @@ impl StageLu {
         for (m, &j) in complex.iter_mut().zip(entries) {
             *m = Complex::new(0.0 - j, 0.0);
         }
-        for k in (0..n * n).step_by(n + 1) {
+        for k in (0..differential * (n + 1)).step_by(n + 1) {
             complex[k] = complex_shift - Complex::new(entries[k], 0.0);
         }
         if !complex.iter().all(|v| v.is_finite()) {
@@ -389,6 +405,7 @@ mod tests {
                     &Jacobian::Dense(jac.clone()),
                     real_shift,
                     complex_shift,
+                    n,
                     t,
                     h,
                     &mut stats,
@@ -444,6 +461,7 @@ mod tests {
                 &Jacobian::Dense(jac.clone()),
                 2.0,
                 Complex::new(1.0, 1.0),
+                2,
                 3.0,
                 0.5,
                 &mut stats,
@@ -464,6 +482,7 @@ mod tests {
                 &Jacobian::Dense(jac.clone()),
                 2.0,
                 Complex::new(1.0, 1.0),
+                2,
                 3.0,
                 0.5,
                 &mut stats,
@@ -477,6 +496,7 @@ mod tests {
             &Jacobian::Dense(jac.clone()),
             2.0,
             Complex::new(1.0, 1.0),
+            2,
             3.0,
             0.5,
             &mut stats,
