@@ -285,6 +285,7 @@ pub struct Radau5 {
     control: Predictive,
     /// The structure of a differential-algebraic system being integrated (asked of the
     /// system at every step), `None` for an ODE.
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
     dae: Option<Dae>,
 }
 
@@ -346,7 +347,7 @@ impl Radau5 {
     /// errors are measured multiplied by h and h².
     fn newton_scale(&mut self, y: &[f64], h: f64) -> f64 {
         let fnewt = self.ode_newton_scale(y);
-        if let Some(dae) = self.dae {
+        if let Some(dae) = self.dae() {
             let [i1, i2, i3] = dae.index;
             for s in &mut self.scale[i1..i1 + i2] {
                 *s /= h;
@@ -420,6 +421,20 @@ impl Radau5 {
     /// The two factorisations for step size h, kept when J is unchanged and h differs
     /// from theirs by no more than the rounding of t + h (the driver computes h as
     /// (t + h) − t, so a step size the controller kept arrives rounded).
+    /// The system's differential-algebraic structure. Only the whole engine runs the
+    /// index-3 formulation, so the run package compiles none of the DAE branches.
+    #[inline(always)]
+    fn dae(&self) -> Option<Dae> {
+        #[cfg(feature = "full")]
+        {
+            self.dae
+        }
+        #[cfg(not(feature = "full"))]
+        {
+            None
+        }
+    }
+
     fn factor(&mut self, t: f64, h: f64, stats: &mut Stats) -> Result<(), OdeError> {
         let rounding = 4.0 * f64::EPSILON * (t.abs() + h.abs());
         if matches!(self.lu.factored_for(), Some(lu_h) if (lu_h - h).abs() <= rounding) {
@@ -427,7 +442,7 @@ impl Radau5 {
         }
         let jac = self.jac.as_ref().ok_or_else(no_jacobian)?;
         let complex_shift = Complex::new(ALPHA / h, BETA / h);
-        let differential = self.dae.map_or(jac.nrows(), |d| d.differential);
+        let differential = self.dae().map_or(jac.nrows(), |d| d.differential);
         self.lu
             .factor(jac, GAMMA / h, complex_shift, differential, t, h, stats)
     }
@@ -464,7 +479,7 @@ impl Radau5 {
         let n = y.len();
         let fnewt = self.newton_scale(y, h);
         // M's ones: the algebraic components' rows carry no (Λ/h)·W term.
-        let differential = self.dae.map_or(n, |d| d.differential.min(n));
+        let differential = self.dae().map_or(n, |d| d.differential.min(n));
         let (fac1, alphn, betan) = (GAMMA / h, ALPHA / h, BETA / h);
         // RADAU5's FACCON = max(FACCON, u)^0.8, computed only when read (it is
         // overwritten from the second iteration on).
@@ -477,7 +492,7 @@ impl Radau5 {
         // tolerance of `newton.rs`; its first iterates move the multipliers by far more
         // than that and the index-3 iteration contracts only by Θ = O(h), so it is
         // given the iterations it needs instead of RADAU5's prediction and cap.
-        let predicts_only = self.tolerance.is_none() && self.dae.is_some();
+        let predicts_only = self.tolerance.is_none() && self.dae().is_some();
         let max_newton = if predicts_only {
             FIXED_GRID_DAE_NEWTON
         } else {
@@ -633,6 +648,7 @@ impl Radau5 {
     /// kept in `fz[1]` between the two.
     fn estimate(&mut self, h: f64, refined: bool) -> Result<(), OdeError> {
         let (e1, e2, e3) = (DD[0] / h, DD[1] / h, DD[2] / h);
+        let dae = self.dae();
         let [refined_f, sum, _] = &mut self.fz;
         let f = if refined { &*refined_f } else { &self.f0 };
         for (((e, s), f), z) in self.error.iter_mut().zip(sum).zip(f).zip(&self.z) {
@@ -642,7 +658,7 @@ impl Radau5 {
             *e = *s + f;
         }
         // M Σ eᵢzᵢ/h: nothing on the algebraic components.
-        if let Some(dae) = self.dae {
+        if let Some(dae) = dae {
             for (e, f) in self.error.iter_mut().zip(f).skip(dae.differential) {
                 *e = *f;
             }
@@ -660,7 +676,7 @@ impl Radau5 {
     /// measure): the estimate of an index-k variable is O(h^(−k+1)) larger than its
     /// error, so unscaled it would reject every step.
     fn scale_algebraic_error(&mut self, h: f64) {
-        if let Some(dae) = self.dae {
+        if let Some(dae) = self.dae() {
             let [i1, i2, i3] = dae.index;
             for e in &mut self.error[i1..i1 + i2] {
                 *e *= h;
@@ -739,7 +755,10 @@ impl Stepper for Radau5 {
             sys.rhs(t, y, &mut self.f0);
             stats.nfev += 1;
         }
-        self.dae = sys.dae();
+        #[cfg(feature = "full")]
+        {
+            self.dae = sys.dae();
+        }
         self.update_jacobian(sys, t, y, start, stats)?;
         // From here on (t, y) is the start of the last step, whatever happens to it.
         self.last_t = t;
