@@ -7,9 +7,9 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['tests/node/**/*.mjs', 'tests/e2e/**/*.mjs', 'scripts/**/*.mjs'],
+    files: ['tests/node/**/*.mjs', 'tests/e2e/**/*.mjs', 'tests/browsers/**/*.mjs', 'scripts/**/*.mjs'],
     languageOptions: {
-      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', document: 'readonly', window: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', PerformanceObserver: 'readonly' },
+      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', document: 'readonly', window: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', PerformanceObserver: 'readonly', fetch: 'readonly', WebAssembly: 'readonly' },
     },
   },
   {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs every tool odelab needs to build and test, skipping each step that is
 # already done. Called by `npm start` and `npm test` (through scripts/env.sh),
-# and safe to run by hand. See ../shared/TOOLCHAIN.md for why the wasm32 standard
-# library is built from Debian's source when rustup cannot download the target.
+# and safe to run by hand. Where rustup cannot download the wasm32 target, the wasm32
+# standard library is built from the source Debian's rustc-web ships (step 1).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -86,12 +86,14 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WASM_BINDGEN_VERSION\$"; th
   cargo install -q wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-# --- 3. Chromium for browser tests -------------------------------------------------
+# --- 3. Browsers for the browser tests -------------------------------------------------
 # (No Debian binaryen: its 108 breaks wasm-bindgen's externref table — the module fails
 # at init even after `wasm-opt -O0`. The run package's wasm-opt is npm's binaryen 132,
 # installed with the npm packages below; see scripts/build-wasm.sh.)
+# Firefox ESR (driven over WebDriver BiDi) and WebKitGTK's MiniBrowser with its
+# WebDriver (Safari's engine, in an Xvfb display) for the three-engine smoke suite.
 if [ "${ODELAB_SKIP_BROWSER:-0}" != 1 ]; then
-  apt_install chromium
+  apt_install chromium firefox-esr webkit2gtk-driver xvfb
 fi
 
 # --- 4. npm packages from the lock file ---------------------------------------------

@@ -22,10 +22,12 @@ node --test tests/node/
 step "tsc --noEmit"
 tsc --noEmit
 step "eslint"
-eslint --max-warnings 0 www tests/ts tests/node tests/e2e bench vite.config.ts vitest.config.ts
+eslint --max-warnings 0 www tests/ts tests/node tests/e2e tests/browsers bench vite.config.ts vitest.config.ts
 step "vitest"
 vitest run
 step "static build (dist/)"
 vite build --logLevel warn
 step "browser tests (Chromium)"
 node --test --test-concurrency=1 tests/e2e/
+step "browser smoke suite (Chromium, Firefox, WebKit)"
+node --test --test-concurrency=1 tests/browsers/

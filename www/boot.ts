@@ -11,7 +11,7 @@ import engineWasm from '../pkg/odelab_bg.wasm?url';
 import { EngineClient } from './client';
 
 function compileEngine(): Promise<WebAssembly.Module | undefined> {
-  if (typeof WebAssembly.compileStreaming !== 'function') return Promise.resolve(undefined);
+  if (typeof WebAssembly !== 'object' || typeof WebAssembly.compileStreaming !== 'function') return Promise.resolve(undefined);
   return WebAssembly.compileStreaming(fetch(engineWasm)).catch(() => undefined);
 }
 

@@ -272,7 +272,9 @@ export class RunForm {
     const dof = this.coordinates?.dof ?? 0;
     const ticked = this.independentChosen ?? this.coordinates?.initial ?? [];
     this.independentNote.textContent =
-      ticked.length === dof
+      dof === 0
+        ? 'The mechanism has no degrees of freedom: the constraints and the driver fix every coordinate, so there is nothing to choose.'
+        : ticked.length === dof
         ? `The run integrates these ${dof} and solves the constraints for the rest; it re-partitions when they become a poor choice.`
         : `Tick exactly ${dof} (the mechanism has ${dof} degrees of freedom); ${ticked.length} ticked, so the run has not changed.`;
   }

@@ -8,9 +8,16 @@
  * here so the page is styled from its first paint.
  */
 import { showFatal } from './fatal';
+import { missingWasmSupport } from './wasm-support';
 import './boot';
 import './style.css';
 
-import('./main').catch((e: unknown) => {
-  showFatal(`The page's script could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
-});
+const missing = missingWasmSupport();
+if (missing) {
+  // The header and this message, not a page whose plots never fill.
+  showFatal(missing);
+} else {
+  import('./main').catch((e: unknown) => {
+    showFatal(`The page's script could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
+  });
+}

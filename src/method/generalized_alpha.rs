@@ -775,6 +775,14 @@ pub mod amplification {
     /// The roots of λ² − 2·half·λ + det.
     pub fn quadratic_roots(half: f64, det: f64) -> Roots {
         let disc = half * half - det;
+        if disc >= 0.0 && disc <= 16.0 * f64::EPSILON * half * half {
+            // A double root: a discriminant at rounding level is noise, and its square
+            // root (~√ε) would be counted as growth.
+            return Roots {
+                spectral_radius: half.abs(),
+                principal: None,
+            };
+        }
         if disc < 0.0 {
             let modulus = det.sqrt();
             Roots {
@@ -817,18 +825,22 @@ pub mod amplification {
                 }
             })
         };
+        let cubic = |x: f64| ((x + a) * x + b) * x + c;
         let mut x = t - a / 3.0;
+        let mut f = cubic(x);
         for _ in 0..4 {
-            let f = ((x + a) * x + b) * x + c;
             let df = (3.0 * x + 2.0 * a) * x + b;
             if df == 0.0 || !f.is_finite() {
                 break;
             }
-            let step = f / df;
-            if !step.is_finite() {
+            let next = x - f / df;
+            // Near a double root f' → 0 and f is rounding noise: an unchecked step can
+            // jump far from the root, so a step must make the residual smaller.
+            let f_next = cubic(next);
+            if f_next.is_nan() || f_next.abs() >= f.abs() {
                 break;
             }
-            x -= step;
+            (x, f) = (next, f_next);
         }
         x
     }
@@ -848,8 +860,31 @@ pub mod amplification {
         let r = cubic_real_root(a, b, c);
         let big_b = a + r;
         let big_c = b + r * big_b;
-        let mut pair = quadratic_roots(-0.5 * big_b, big_c);
+        let half = -0.5 * big_b;
+        let disc = half * half - big_c;
+        if disc >= 0.0 {
+            // A double root (ξ = 0, where the step is a Jordan block, or critical damping)
+            // comes out of the cubic split by rounding into r and a partner, each off by
+            // ~√ε. Their sum is accurate, so the cluster's members are replaced by its mean.
+            let sq = disc.sqrt();
+            let (near, other) = if ((half + sq) - r).abs() <= ((half - sq) - r).abs() {
+                (half + sq, half - sq)
+            } else {
+                (half - sq, half + sq)
+            };
+            if (near - r).abs() <= CLUSTER * r.abs().max(near.abs()) {
+                let mean = 0.5 * (r + near);
+                return Roots {
+                    spectral_radius: mean.abs().max(other.abs()),
+                    principal: None,
+                };
+            }
+        }
+        let mut pair = quadratic_roots(half, big_c);
         pair.spectral_radius = pair.spectral_radius.max(r.abs());
         pair
     }
+
+    /// Roots this close (relative) count as one double root split by rounding (~√ε).
+    const CLUSTER: f64 = 1e-7;
 }

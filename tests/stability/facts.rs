@@ -121,3 +121,40 @@ fn user_tableau_reproduces_rk4_and_an_sdirk() {
     .unwrap();
     assert!(f.a_stable && !f.l_stable, "{f:?}");
 }
+
+/// Generalized-α, HHT-α and Newmark's average acceleration are unconditionally stable on
+/// the damped oscillator (Chung & Hulbert 1993; Hilber, Hughes & Taylor 1977; Newmark
+/// 1959), so their ξ-plane regions hold the whole left half-plane and the facts must say
+/// A-stable. Two round-off traps made them say "no": the Jordan block at ξ = 0 (a double
+/// root 1 split into 1 ± √ε) and isolated spikes where critical damping (the negative real
+/// axis) gives a double root (Newmark read 1.068 at ξ ≈ −43.866).
+#[test]
+fn the_structural_integrators_are_a_stable_in_the_facts() {
+    for id in ["generalized-alpha", "hht-alpha", "newmark"] {
+        let f = facts(id);
+        assert!(f.a_stable, "{id}: {f:?}");
+        assert_eq!(f.real_intercept, Some(f64::NEG_INFINITY), "{id}");
+        assert_eq!(f.imag_extent, Some(f64::INFINITY), "{id}");
+        assert!(!f.l_stable, "{id}: ρ∞ > 0 keeps it from L-stability");
+    }
+}
+
+#[test]
+fn a_double_root_is_not_counted_as_growth_on_the_negative_real_axis() {
+    use nalgebra::Complex;
+    for id in ["generalized-alpha", "hht-alpha", "newmark"] {
+        let spec = StabilitySpec {
+            method: id.into(),
+            ..Default::default()
+        };
+        let amp = odelab::stability::Amplification::from_spec(&spec).unwrap();
+        assert_eq!(amp.value(Complex::new(0.0, 0.0)), 1.0, "{id} at ξ = 0");
+        // The scan the facts make, step 1e-3 to 50: every point inside.
+        let mut t = 1e-3f64;
+        while t < 50.0 {
+            let v = amp.value(Complex::new(-t, 0.0));
+            assert!(v < 1.0, "{id}: |R({})| = {v}", -t);
+            t += 1e-3;
+        }
+    }
+}
