@@ -145,6 +145,9 @@ export interface StabilitySpec {
   /** method "custom" only: an s × s lower-triangular A (explicit or diagonally
    *  implicit), s weights b, optional s nodes c (see `TableauSpec`). */
   tableau?: TableauSpec;
+  /** "region" (default: |R(ξ)|, stable where ≤ 1) or "order-star" (|R(ξ)e^{−ξ}| against
+   *  1, for a method with a rational R; Hairer & Wanner, Solving ODEs II, §IV.4). */
+  mode?: "region" | "order-star";
 }
 /** The boundary value = 1 as polylines: polyline k is points offsets[k] .. offsets[k+1]
  *  (exclusive) of `xy`, which holds (Re ξ, Im ξ) pairs: its coordinates are
