@@ -203,6 +203,10 @@ export interface ConvergenceSpec {
   jacobianUpdate?: number;
   /** Methods that use ∂f/∂y get s·∂f/∂y (default 1): the order with a wrong Jacobian. */
   jacobianScale?: number;
+  /** Work budget of the whole study, all runs together, in states × f evaluations
+   *  (+ entries × Jacobians and LUs), not time (default 1e9): once spent, the study
+   *  stops with a "work-budget" diagnosis and keeps the step sizes it finished. */
+  maxWork?: number;
 }
 /** A least-squares slope of log(error) vs log(h) over points from..to (inclusive). */
 export interface SlopeFit {
