@@ -35,6 +35,9 @@ pub struct SystemCheck {
     pub tol: f64,
     /// Reference state name → answer state name.
     pub states: Option<BTreeMap<String, String>>,
+    /// A failure gives the difference and the allowance: a keyed task's check, which
+    /// only the lecturer's grading page holds.
+    pub reveal: bool,
 }
 
 /// The answer fields this kind reads.
@@ -105,6 +108,7 @@ impl SystemCheck {
             problem,
             tol: check.positive("tol")?.unwrap_or(DEFAULT_TOL),
             states,
+            reveal: false,
         })
     }
 
@@ -210,15 +214,19 @@ impl SystemCheck {
         // that depend on it follow), the worst one on ties: (first sample beyond,
         // worst ratio to the allowance, reference index, answer index).
         let mut first_off: Option<(usize, f64, usize, usize)> = None;
+        let mut worst_pair: Option<(f64, f64, usize, usize, usize)> = None;
         let mut largest = 0.0f64;
         for &(i, j) in &pairs {
             let allowance = self.tol
                 * reference.values[i]
                     .iter()
                     .fold(1.0f64, |m, x| m.max(x.abs()));
-            let (d, _) = worst(&reference.values[i], &yours.values[j]);
+            let (d, at) = worst(&reference.values[i], &yours.values[j]);
             largest = largest.max(d);
             let ratio = d / allowance;
+            if worst_pair.is_none_or(|w| ratio > w.0) {
+                worst_pair = Some((ratio, d, at, i, j));
+            }
             let beyond = reference.values[i]
                 .iter()
                 .zip(&yours.values[j])
@@ -248,6 +256,23 @@ impl SystemCheck {
                 )
             })
             .collect();
+        if let (true, Some(_), Some((ratio, d, k, i, j))) = (self.reveal, first_off, worst_pair) {
+            let named = if reference.names[i] == yours.names[j] {
+                String::new()
+            } else {
+                format!(" (the reference's {})", reference.names[i])
+            };
+            return Outcome::fail(
+                format!(
+                    "at t = {} your {}{named} differs by {} from the reference (allowed {})",
+                    num(times[k]),
+                    yours.names[j],
+                    short(d),
+                    short(d / ratio)
+                ),
+                json!({ "maxDifference": largest, "states": pairing }),
+            );
+        }
         match first_off {
             Some((k, ratio, i, j)) => {
                 let named = if reference.names[i] == yours.names[j] {
