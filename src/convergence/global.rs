@@ -65,7 +65,7 @@ pub fn global_series(
     for &n in &plan.levels {
         let h = plan.h(n);
         if plan.exhausted() {
-            s.diagnosis = Some(budget_diagnosis(plan, method, f64::NAN, s.h.len()));
+            s.diagnosis = Some(budget_diagnosis(plan, method, h, s.h.len()));
             break;
         }
         let end = fixed_step(plan, method, plan.t1, h)?;

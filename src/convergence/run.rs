@@ -87,8 +87,8 @@ pub fn out_of_work(end: &RunEnd) -> bool {
     matches!(end.stopped, Some(OdeError::WorkBudget { .. }))
 }
 
-/// The lab's diagnosis when its budget ran out at `method`'s level h (NaN: before any
-/// of its runs), keeping `done` levels of it.
+/// The lab's diagnosis when its budget ran out at (or before) `method`'s run at step h,
+/// keeping the `done` larger step sizes of it.
 pub fn budget_diagnosis(
     plan: &Plan,
     method: &str,
@@ -96,19 +96,19 @@ pub fn budget_diagnosis(
     done: usize,
 ) -> crate::driver::Diagnosis {
     use crate::error::num;
-    let at = if h.is_nan() {
-        format!("before any run of {method}")
-    } else {
-        format!("in the run of {method} at h = {}", num(h))
+    let kept = match done {
+        0 => format!("no step size of {method} finished"),
+        1 => format!("the one larger step size of {method} finished is shown"),
+        n => format!("the {n} larger step sizes of {method} finished are shown"),
     };
     crate::driver::Diagnosis {
         code: crate::driver::Code::WorkBudget,
         message: format!(
             "The convergence study used its work budget of {} units (states × f \
-             evaluations, entries × Jacobians and LUs, all runs together) {at}: the {done} \
-             step size{} of {method} finished before are shown.",
+             evaluations, entries × Jacobians and LUs, all runs together) by the run of \
+             {method} at h = {}: {kept}.",
             num(plan.max_work),
-            if done == 1 { "" } else { "s" }
+            num(h)
         ),
         advice: "Lower the largest n (nMax), compare fewer methods at once, or pick a \
                  smaller model."

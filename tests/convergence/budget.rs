@@ -44,11 +44,22 @@ fn a_spent_budget_stops_the_study_and_keeps_the_levels_finished() {
         d.message
     );
     // The next method gets no run at all, and says why.
+    assert!(
+        d.message.contains("by the run of radau5 at h = ")
+            && d.message.ends_with(&format!(
+                ": the {done} larger step sizes of radau5 finished are shown."
+            )),
+        "{}",
+        d.message
+    );
     let next = &cut.global[1];
     assert!(next.h.is_empty() && next.n.is_empty());
-    assert_eq!(
-        next.diagnosis.as_ref().map(|d| d.code),
-        Some(Code::WorkBudget)
+    let d = next.diagnosis.as_ref().expect("a diagnosis");
+    assert_eq!(d.code, Code::WorkBudget);
+    assert!(
+        d.message.ends_with(": no step size of rk4 finished."),
+        "{}",
+        d.message
     );
 }
 
