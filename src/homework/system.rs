@@ -230,7 +230,8 @@ impl SystemCheck {
             let beyond = reference.values[i]
                 .iter()
                 .zip(&yours.values[j])
-                .position(|(r, a)| !((r - a).abs() <= allowance));
+                // NaN counts as beyond.
+                .position(|(r, a)| (r - a).abs().is_nan() || (r - a).abs() > allowance);
             if let Some(k) = beyond {
                 if first_off.is_none_or(|w| k < w.0 || (k == w.0 && ratio > w.1)) {
                     first_off = Some((k, ratio, i, j));
