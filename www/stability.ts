@@ -434,7 +434,11 @@ export class StabilityView {
         const message = e instanceof Error ? e.message : String(e);
         this.factsBox.textContent = message;
         if (this.orderStar()) {
-          this.caption.textContent = `No order star for ${this.name(this.run.method)}: ${message}. Show the region of absolute stability instead, or run a Runge–Kutta or Rosenbrock method.`;
+          // The core's reason says what to pick; its "invalid spec:" prefix is for API users.
+          const reason = message.replace(/^invalid spec: /, '');
+          this.caption.textContent = `No order star for ${this.name(this.run.method)}: ${reason}, or show the region of absolute stability.`;
+          // Said once, in the caption.
+          this.factsBox.replaceChildren();
         }
         document.body.dataset.stability = 'error';
       }
