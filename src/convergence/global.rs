@@ -124,7 +124,24 @@ fn unusable(plan: &Plan, method: &str, s: &GlobalSeries) -> Option<Diagnosis> {
         num(*h_small)
     );
     for &h in &s.h {
-        if let Some(d) = crate::driver::diagnosis_of(&fixed_spec(plan, method, plan.t1, h)) {
+        // The reruns that find the diagnosis stay within what is left of the budget.
+        if plan.exhausted() {
+            return Some(Diagnosis {
+                code: crate::driver::Code::WorkBudget,
+                message: format!(
+                    "{head} Finding out why would take runs past the study's work budget."
+                ),
+                advice: "Lower the largest n (nMax) or compare fewer methods at once.".into(),
+                t: None,
+                detail: None,
+                fix: None,
+            });
+        }
+        let spec = crate::spec::SolveSpec {
+            max_work: Some(plan.work_left.get()),
+            ..fixed_spec(plan, method, plan.t1, h)
+        };
+        if let Some(d) = crate::driver::diagnosis_of(&spec) {
             return Some(Diagnosis {
                 message: format!("{head} At h = {}: {}", num(h), d.message),
                 ..d
