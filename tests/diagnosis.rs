@@ -241,3 +241,32 @@ fn every_code_has_a_distinct_kebab_case_id() {
         assert_eq!(json, format!("\"{id}\""));
     }
 }
+
+/// Newmark's central difference (β = 0, γ = ½) on the undamped spring (ω = 10) at
+/// h = 0.3: ωh = 3 > 2, the critical ωh of β < γ/2 (Hughes, The Finite Element Method,
+/// §9.1), so it blows up; the advice names β and the bound.
+#[test]
+fn a_newmark_blow_up_below_half_gamma_names_beta_and_the_critical_omega_h() {
+    let mut s = model("mass-spring-damper", "newmark");
+    s.params = [("c".to_string(), 0.0), ("g".to_string(), 0.0)]
+        .into_iter()
+        .collect();
+    s.y0 = Some(vec![1.0, 0.0]);
+    s.h = Some(0.3);
+    s.t1 = Some(120.0);
+    s.method_params = Some(odelab::method::MethodParams {
+        beta: Some(0.0),
+        gamma: Some(0.5),
+        ..Default::default()
+    });
+    let d = diagnosis_of(&s);
+    assert!(
+        d.advice
+            .starts_with("Newmark's β = 0 is below γ/2 = 0.25: the method is only conditionally stable, for ωh ≤ 1/√(γ/2 − β) = 2 "),
+        "{}",
+        d.advice
+    );
+    // Average acceleration at the same h stays bounded: no diagnosis to name β in.
+    s.method_params = None;
+    assert!(solve(&s).unwrap().diagnosis.is_none());
+}

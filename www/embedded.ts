@@ -6,7 +6,7 @@
  * `controls=h,alpha,beta` query.
  *
  * Controls are named by `data-control` in index.html (h, tolerances, t1, method, events,
- * formulation, stats, scrub, overlay, alpha, beta, methods, nrange, system); `param:k`
+ * formulation, stats, scrub, plane-mode, overlay, alpha, beta, methods, nrange, system); `param:k`
  * is model parameter k (its row under #params).
  */
 

@@ -10,7 +10,7 @@ import { enhanceEditor, showProblem } from './editor';
 import type { EngineClient } from './client';
 import type { MethodInfo, MethodParams, ModelInfo, SolveSpec, TableauSpec } from './engine';
 import type { TableauAnalysis } from './engine-labs';
-import { defaultBounds, logToValue, niceStep, sliderPosition, sliderValue, valueToLog } from './format';
+import { defaultBounds, formatNumber, logToValue, niceStep, sliderPosition, sliderValue, valueToLog } from './format';
 import type { LogScale } from './format';
 import type { Catalog } from './protocol';
 import type { Run } from './run';
@@ -91,6 +91,7 @@ export class RunForm {
     gamma: byId<HTMLInputElement>('param-gamma'),
     maxOrder: byId<HTMLInputElement>('param-max-order'),
   };
+  private readonly newmarkNote = byId<HTMLElement>('newmark-note');
   private readonly paramsBox = byId<HTMLElement>('params');
   private readonly eventsBox = byId<HTMLElement>('events-box');
   private readonly eventsCheck = byId<HTMLInputElement>('events');
@@ -200,7 +201,10 @@ export class RunForm {
     ]) {
       input.addEventListener('input', changed);
     }
-    for (const input of Object.values(this.methodParamInputs)) input.addEventListener('change', changed);
+    for (const input of Object.values(this.methodParamInputs)) {
+      input.addEventListener('change', changed);
+      input.addEventListener('input', () => this.showNewmarkNote());
+    }
   }
 
   /** Shows the formulation's own controls: stabilisation and Baumgarte's α, β; the coordinates. */
@@ -398,6 +402,7 @@ export class RunForm {
       const value = settings.methodParams?.[key as keyof MethodParams];
       input.value = value === undefined ? '' : String(value);
     }
+    this.showNewmarkNote();
     await this.selectModel(settings.model ?? 'pendulum', settings);
   }
 
@@ -519,6 +524,24 @@ export class RunForm {
     for (const label of this.methodParamsBox.querySelectorAll<HTMLElement>('[data-method-param]')) {
       label.hidden = !takes.includes(label.dataset.methodParam as keyof MethodParams);
     }
+    this.showNewmarkNote();
+  }
+
+  /**
+   * Newmark with β < γ/2 (γ ≥ ½) is only conditionally stable: an undamped mode of
+   * frequency ω stays bounded for ωh ≤ 1/√(γ/2 − β) (Hughes, The Finite Element Method,
+   * 1987, §9.1). Said beside β, as the engine runs such β as asked.
+   */
+  private showNewmarkNote(): void {
+    const { beta, gamma } = this.methodParamInputs;
+    const g = gamma.value === '' ? 0.5 : Number(gamma.value);
+    // An empty β is the engine's default ¼(γ + ½)², never below γ/2.
+    const b = beta.value === '' ? ((g + 0.5) * (g + 0.5)) / 4 : Number(beta.value);
+    const conditional = this.methodSelect.value === 'newmark' && Number.isFinite(b) && Number.isFinite(g) && g >= 0.5 && b >= 0 && b < g / 2;
+    this.newmarkNote.hidden = !conditional;
+    this.newmarkNote.textContent = conditional
+      ? `β = ${formatNumber(b)} is below γ/2 = ${formatNumber(g / 2)}: conditionally stable. An undamped mode of frequency ω stays bounded only while ωh ≤ 1/√(γ/2 − β) = ${formatNumber(1 / Math.sqrt(g / 2 - b), 4)} (Hughes, The Finite Element Method, §9.1); β ≥ γ/2 is stable at every h.`
+      : '';
   }
 
   private async selectModel(id: string, settings: Partial<RunSettings> = {}): Promise<void> {

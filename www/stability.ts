@@ -9,6 +9,8 @@
  * the keyboard the focused plane pans with the arrow keys and zooms with + and −, as
  * the visible +/− buttons do. α and β reshape the slow/fast map (Gil, Sanfelice & Nikravesh 2013 Figs. 2–3).
  * The current window is published as `data-window` on the canvas (re0,re1,im0,im1).
+ * `#plane-mode` switches the map to the order star, |R(ξ)e^{−ξ}| against 1 (Wanner,
+ * Hairer & Nørsett 1978; Hairer & Wanner, Solving ODEs II, §IV.4).
  */
 import { byId, fillDefinitions, sizeCanvas } from './dom';
 import { CancelledError } from './client';
@@ -62,6 +64,12 @@ export class StabilityView {
   private readonly beta = byId<HTMLInputElement>('beta');
   private readonly factsBox = byId<HTMLElement>('stability-facts');
   private readonly legend = byId<HTMLElement>('stability-legend');
+  private readonly mode = byId<HTMLSelectElement>('plane-mode');
+  private readonly caption = byId<HTMLElement>('plane-caption');
+  /** The caption of the region map, as the page ships it. */
+  private readonly regionCaption: string;
+  /** Sign changes of |R(ξ)e^{−ξ}| − 1 around the origin of the primary's order star (NaN if not counted). */
+  private sectors = NaN;
   private run: RunContext = { method: 'rk4', h: 0, eigenvalues: new Float64Array(), where: '' };
   /** Each shown method's analysis, with the window it was computed for. */
   private analyses = new Map<string, { analysis: StabilityAnalysis; spec: StabilitySpec }>();
@@ -99,6 +107,8 @@ export class StabilityView {
       this.overlays.append(label);
     }
     for (const input of [this.alpha, this.beta]) input.addEventListener('input', () => void this.refresh());
+    this.regionCaption = this.caption.textContent ?? '';
+    this.mode.addEventListener('change', () => void this.refresh());
     byId('plane-reset').addEventListener('click', () => this.setWindow({ ...DEFAULT_WINDOW }, true));
     byId('plane-zoom-in').addEventListener('click', () => this.zoomCentre(1 / ZOOM_STEP));
     byId('plane-zoom-out').addEventListener('click', () => this.zoomCentre(ZOOM_STEP));
@@ -325,6 +335,8 @@ export class StabilityView {
     }
     this.markerValues = [];
     this.measuredFor = undefined;
+    // An order star says nothing about |R(hλ)| ≤ 1: its markers are not judged.
+    if (this.orderStar()) return;
     if (points.size === 0 || points.size > MAX_MEASURED || !Number.isFinite(h)) return;
     try {
       const base = this.spec(method);
@@ -355,7 +367,33 @@ export class StabilityView {
       // α and β belong to the slow/fast map only (the core refuses them elsewhere).
       ...(method === 'slowfast' ? { alpha: Number(this.alpha.value), beta: Number(this.beta.value) } : {}),
       ...(method === 'custom' && this.run.tableau ? { tableau: this.run.tableau } : {}),
+      ...(this.orderStar() ? { mode: 'order-star' } : {}),
     };
+  }
+
+  /** Whether the map shows the order star rather than the region. */
+  private orderStar(): boolean {
+    return this.mode.value === 'order-star';
+  }
+
+  /**
+   * Counts the sectors of `method`'s order star at the origin: the sign changes of
+   * |R(ξ)e^{−ξ}| − 1 around a small square about 0, where R(ξ)e^{−ξ} = 1 + Cξ^{q+1} + …
+   * with q the order to which R matches e^ξ, so 2(q + 1) of them. The side is even, so
+   * no point lies on an axis, where a symmetric method's boundary runs.
+   */
+  private async countSectors(method: string): Promise<number> {
+    const n = 40;
+    const r = 0.05;
+    const a = await this.engine.stability({ ...this.spec(method), re: [-r, r], im: [-r, r], nx: n, ny: n });
+    const ring: number[] = [];
+    for (let i = 0; i < n - 1; i++) ring.push(a.values[i]);
+    for (let j = 0; j < n - 1; j++) ring.push(a.values[j * n + n - 1]);
+    for (let i = n - 1; i > 0; i--) ring.push(a.values[(n - 1) * n + i]);
+    for (let j = n - 1; j > 0; j--) ring.push(a.values[j * n]);
+    let changes = 0;
+    for (let k = 0; k < ring.length; k++) if (ring[k] > 1 !== ring[(k + 1) % ring.length] > 1) changes++;
+    return changes;
   }
 
   /** Recomputes the maps in the worker (coalescing while one is in flight), then draws. */
@@ -370,14 +408,38 @@ export class StabilityView {
     byId('alpha-beta').hidden = !this.shown().includes('slowfast');
     try {
       const specs = this.shown().map((m) => this.spec(m));
-      const results = await Promise.all(specs.map((spec) => this.engine.stability(spec)));
-      this.analyses = new Map(specs.map((spec, i) => [spec.method, { analysis: results[i], spec }]));
+      const star = this.orderStar();
+      // An overlay without an order star (a multistep method) is left out, not an error.
+      const results = await Promise.all(
+        specs.map((spec, i) =>
+          star && i > 0
+            ? this.engine.stability(spec).catch((e: unknown) => {
+                if (e instanceof CancelledError) throw e;
+                return undefined;
+              })
+            : this.engine.stability(spec),
+        ),
+      );
+      this.analyses = new Map();
+      specs.forEach((spec, i) => {
+        const analysis = results[i];
+        if (analysis) this.analyses.set(spec.method, { analysis, spec });
+      });
+      this.sectors = star ? await this.countSectors(this.run.method) : NaN;
       await this.measureMarkers();
       document.body.dataset.stability = 'ok';
     } catch (e) {
       if (!(e instanceof CancelledError)) {
         this.analyses.clear();
-        this.factsBox.textContent = e instanceof Error ? e.message : String(e);
+        const message = e instanceof Error ? e.message : String(e);
+        this.factsBox.textContent = message;
+        if (this.orderStar()) {
+          // The core's reason says what to pick; its "invalid spec:" prefix is for API users.
+          const reason = message.replace(/^invalid spec: /, '');
+          this.caption.textContent = `No order star for ${this.name(this.run.method)}: ${reason}, or show the region of absolute stability.`;
+          // Said once, in the caption.
+          this.factsBox.replaceChildren();
+        }
         document.body.dataset.stability = 'error';
       }
     } finally {
@@ -451,6 +513,34 @@ export class StabilityView {
     this.drawMarkers(ctx, width, height);
     this.showLegend(legend);
     this.showFacts(primary?.analysis.facts);
+    if (primary) this.showCaption();
+  }
+
+  private name(m: string): string {
+    return m === 'custom' ? 'your method' : (this.methods.find((x) => x.id === m)?.name ?? m);
+  }
+
+  /** The region's caption, or what the order star shows, with the sectors counted at its origin. */
+  private showCaption(): void {
+    if (!this.orderStar()) {
+      this.caption.textContent = this.regionCaption;
+      delete this.caption.dataset.sectors;
+      return;
+    }
+    const m = this.run.method;
+    const order = this.methods.find((x) => x.id === m)?.order;
+    const n = this.sectors;
+    const q = n / 2 - 1;
+    let origin: string;
+    if (!(Number.isInteger(q) && q >= 1)) origin = 'Its sectors at the origin are too thin to count at this resolution.';
+    else if (m !== 'custom' && order === q)
+      origin = `${n} sectors meet at the origin: ${this.name(m)} has order ${q}, so R(ξ)e^−ξ = 1 + Cξ${superscript(q + 1)} + …, whose sign alternates in 2(${q} + 1) sectors.`;
+    else origin = `${n} sectors meet at the origin: R(ξ) matches e^ξ to order ${q}, so R(ξ)e^−ξ = 1 + Cξ${superscript(q + 1)} + …, whose sign alternates in 2(${q} + 1) sectors.`;
+    this.caption.textContent =
+      `Order star of ${this.name(m)}: red where |R(ξ)| > |e^ξ| (a step amplifies more than the exact solution), ` +
+      `blue where |R(ξ)| < |e^ξ| (it damps more); the line is |R(ξ)e^−ξ| = 1. ${origin} ` +
+      "The facts beside are the region's. Drag or arrow keys to pan; wheel, pinch or + and − to zoom.";
+    this.caption.dataset.sectors = String(n);
   }
 
   private drawAxes(ctx: CanvasRenderingContext2D, width: number, height: number): void {
@@ -481,6 +571,13 @@ export class StabilityView {
 
   private drawMarkers(ctx: CanvasRenderingContext2D, width: number, height: number): void {
     const { eigenvalues, h } = this.run;
+    const markers = byId('stability-markers');
+    if (this.orderStar()) {
+      markers.textContent = 'hλ markers are judged on the region map (Show: Region of absolute stability): an order star compares R(ξ) with e^ξ, not with 1.';
+      delete markers.dataset.outside;
+      delete markers.dataset.fastUnstable;
+      return;
+    }
     let outside = 0;
     let largest = 0;
     ctx.lineWidth = 2;
@@ -500,7 +597,6 @@ export class StabilityView {
         largest = Math.max(largest, value);
       }
     }
-    const markers = byId('stability-markers');
     const unknown = this.run.eigenvalues.length / 2 - outside - this.countInside();
     const n = eigenvalues.length / 2;
     const slow = this.run.fast ? ' of the slow block (ξ = hλₛ)' : '';
@@ -558,10 +654,10 @@ export class StabilityView {
     const name = (m: string): string => (m === 'custom' ? 'Your method' : (this.methods.find((x) => x.id === m)?.name ?? m));
     // For the PNG (www/png.ts): the boundaries drawn and the markers.
     this.canvas.dataset.legend = JSON.stringify([
-      ...entries.map(([m, colour]) => ({ label: `|R| = 1 of ${name(m)}`, color: colour })),
+      ...entries.map(([m, colour]) => ({ label: `${this.orderStar() ? '|R(ξ)e^−ξ|' : '|R|'} = 1 of ${name(m)}`, color: colour })),
       ...(this.run.eigenvalues.length > 0 ? [{ label: `hλ (h = ${formatNumber(this.run.h)}, ${this.run.where})`, color: '#f0b400' }] : []),
     ]);
-    this.canvas.dataset.title = `Stability region in the ξ = hλ plane: ${entries.map(([m]) => name(m)).join(', ')}`;
+    this.canvas.dataset.title = `${this.orderStar() ? 'Order star' : 'Stability region'} in the ξ = hλ plane: ${entries.map(([m]) => name(m)).join(', ')}`;
     this.legend.replaceChildren(
       ...entries.map(([m, colour]) => {
         const item = document.createElement('span');
@@ -586,6 +682,11 @@ export class StabilityView {
     ];
     fillDefinitions(this.factsBox, 'fact', rows);
   }
+}
+
+/** n in superscript digits (ξ⁵). */
+function superscript(n: number): string {
+  return [...String(n)].map((d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[Number(d)]).join('');
 }
 
 /** Modes of the fast block that grow (Re λ > 0): the exponential follows them exactly. */

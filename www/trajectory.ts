@@ -141,12 +141,26 @@ export class TrajectoryView {
     this.held = text === undefined ? undefined : { text };
   }
 
-  /** Applies settings (all optional), draws, then solves the pins they carry. */
+  /** Counts `start`s: pins solved for an earlier start are not pinned on a later one. */
+  private generation = 0;
+  /** The pins of the last `start` being solved (resolved when done or cancelled). */
+  pinsRestored: Promise<void> = Promise.resolve();
+
+  /**
+   * Applies settings (all optional) and draws; then solves the pins they carry in the
+   * background, so the page is usable (and Cancel stops them) while a link's heavy
+   * pins take their time.
+   */
   async start(settings: Partial<RunSettings> = {}): Promise<void> {
     this.store.clearPins();
+    const generation = ++this.generation;
+    // An earlier start's pins stop at their next step (see solvePins).
+    delete document.body.dataset.pins;
     if (this.held) this.held.pins = settings.pins;
     await this.form.start(settings);
-    if (settings.pins?.length && !this.held) await this.restorePins(settings.pins);
+    if (settings.pins?.length && !this.held && generation === this.generation) {
+      this.pinsRestored = this.restorePins(settings.pins, generation);
+    }
   }
 
   /** The settings the controls describe, with the pins. */
@@ -224,7 +238,8 @@ export class TrajectoryView {
       })
       .finally(() => {
         clearTimeout(showCancel);
-        this.cancelButton.hidden = true;
+        // Pins still being solved keep Cancel.
+        this.cancelButton.hidden = document.body.dataset.pins !== 'restoring';
         this.inflight = false;
         if (this.queued) {
           this.queued = false;
@@ -235,18 +250,22 @@ export class TrajectoryView {
   }
 
   /** Solves each pinned run of a link or session (one after the other) and pins it. */
-  private async restorePins(pins: PinSettings[]): Promise<void> {
+  private async restorePins(pins: PinSettings[], generation: number): Promise<void> {
     // Each pin is a whole solve: the page's Cancel stops the rest (engine.cancel()).
     this.cancelButton.hidden = false;
+    document.body.dataset.pins = 'restoring';
     try {
-      await this.solvePins(pins);
+      await this.solvePins(pins, generation);
     } finally {
-      this.cancelButton.hidden = !this.inflight;
+      if (generation === this.generation) document.body.dataset.pins = 'done';
+      this.cancelButton.hidden = !this.inflight && document.body.dataset.pins !== 'restoring';
     }
   }
 
-  private async solvePins(pins: PinSettings[]): Promise<void> {
+  private async solvePins(pins: PinSettings[], generation: number): Promise<void> {
     for (const [k, { color, hidden, ...settings }] of pins.entries()) {
+      // Other settings were started meanwhile: these pins are no longer theirs.
+      if (generation !== this.generation) return;
       try {
         const model =
           settings.model === CUSTOM
@@ -259,10 +278,11 @@ export class TrajectoryView {
             : this.form.methodList.find((m) => m.id === settings.method);
         const adaptive = (method?.adaptive ?? false) && !settings.fixedStep;
         const sol = await this.engine.solve(toSpec(settings, model, method));
+        if (generation !== this.generation) return;
         this.store.pin(toRun(settings, model, method, adaptive, sol), { color, hidden });
       } catch (e) {
         if (e instanceof CancelledError) {
-          this.notice(`Cancelled: ${k} of the link's ${pins.length} pinned runs were restored.`);
+          if (generation === this.generation) this.notice(`Cancelled: ${k} of the link's ${pins.length} pinned runs were restored.`);
           return;
         }
         this.notice(`A pinned run could not be restored: ${message(e)}`);

@@ -9,7 +9,7 @@
 //!   an estimate of the error of the finer run yₙ, with p the method's order.
 
 use super::fit::{fit_slope, SlopeFit};
-use super::run::{fixed_spec, fixed_step, max_dist, Reference};
+use super::run::{budget_diagnosis, fixed_spec, fixed_step, max_dist, out_of_work, Reference};
 use super::spec::Plan;
 use crate::driver::Diagnosis;
 use crate::error::{num, OdeError};
@@ -64,7 +64,16 @@ pub fn global_series(
     let denom = crate::math::powi(2.0, order as i32) - 1.0;
     for &n in &plan.levels {
         let h = plan.h(n);
+        if plan.exhausted() {
+            s.diagnosis = Some(budget_diagnosis(plan, method, h, s.h.len()));
+            break;
+        }
         let end = fixed_step(plan, method, plan.t1, h)?;
+        // The budget ran out inside this run: the levels before it stand.
+        if out_of_work(&end) {
+            s.diagnosis = Some(budget_diagnosis(plan, method, h, s.h.len()));
+            break;
+        }
         s.h.push(h);
         // A run that stopped before t1 (blew up, or its linear algebra failed at this
         // h) has no answer there.
@@ -84,8 +93,9 @@ pub fn global_series(
         s.richardson.push(d / denom);
         previous = Some(end.y);
     }
+    s.n.truncate(s.h.len());
     s.fit = fit_slope(&s.h, &s.error);
-    if s.fit.slope.is_nan() && reference.y1.iter().all(|v| v.is_finite()) {
+    if s.diagnosis.is_none() && s.fit.slope.is_nan() && reference.y1.iter().all(|v| v.is_finite()) {
         s.diagnosis = unusable(plan, method, &s);
     }
     Ok(s)
@@ -114,7 +124,24 @@ fn unusable(plan: &Plan, method: &str, s: &GlobalSeries) -> Option<Diagnosis> {
         num(*h_small)
     );
     for &h in &s.h {
-        if let Some(d) = crate::driver::diagnosis_of(&fixed_spec(plan, method, plan.t1, h)) {
+        // The reruns that find the diagnosis stay within what is left of the budget.
+        if plan.exhausted() {
+            return Some(Diagnosis {
+                code: crate::driver::Code::WorkBudget,
+                message: format!(
+                    "{head} Finding out why would take runs past the study's work budget."
+                ),
+                advice: "Lower the largest n (nMax) or compare fewer methods at once.".into(),
+                t: None,
+                detail: None,
+                fix: None,
+            });
+        }
+        let spec = crate::spec::SolveSpec {
+            max_work: Some(plan.work_left.get()),
+            ..fixed_spec(plan, method, plan.t1, h)
+        };
+        if let Some(d) = crate::driver::diagnosis_of(&spec) {
             return Some(Diagnosis {
                 message: format!("{head} At h = {}: {}", num(h), d.message),
                 ..d

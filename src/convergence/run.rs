@@ -58,9 +58,58 @@ pub fn fixed_spec(plan: &Plan, method: &str, t1: f64, h: f64) -> SolveSpec {
     }
 }
 
-/// A fixed-step run of `method` with step h over the plan's interval.
+/// A fixed-step run of `method` with step h over the plan's interval, within what is
+/// left of the plan's work budget (and spending from it).
 pub fn fixed_step(plan: &Plan, method: &str, t1: f64, h: f64) -> Result<RunEnd, OdeError> {
-    run_to_end(&fixed_spec(plan, method, t1, h))
+    budgeted(plan, fixed_spec(plan, method, t1, h))
+}
+
+/// Runs `spec` with what is left of the plan's work budget as its `maxWork`, and takes
+/// its work from the budget. The caller checks [`Plan::exhausted`] first.
+pub fn budgeted(plan: &Plan, spec: SolveSpec) -> Result<RunEnd, OdeError> {
+    let end = run_to_end(&SolveSpec {
+        max_work: Some(plan.work_left.get().max(f64::MIN_POSITIVE)),
+        ..spec
+    })?;
+    plan.spend(&end.stats, end.y.len());
+    Ok(end)
+}
+
+/// Whether a run stopped on the work budget.
+pub fn out_of_work(end: &RunEnd) -> bool {
+    matches!(end.stopped, Some(OdeError::WorkBudget { .. }))
+}
+
+/// The lab's diagnosis when its budget ran out at (or before) `method`'s run at step h,
+/// keeping the `done` larger step sizes of it.
+pub fn budget_diagnosis(
+    plan: &Plan,
+    method: &str,
+    h: f64,
+    done: usize,
+) -> crate::driver::Diagnosis {
+    use crate::error::num;
+    let kept = match done {
+        0 => format!("no step size of {method} finished"),
+        1 => format!("the one larger step size of {method} finished is shown"),
+        n => format!("the {n} larger step sizes of {method} finished are shown"),
+    };
+    crate::driver::Diagnosis {
+        code: crate::driver::Code::WorkBudget,
+        message: format!(
+            "The convergence study used its work budget of {} units (states × f \
+             evaluations, entries × Jacobians and LUs, all runs together) by the run of \
+             {method} at h = {}: {kept}.",
+            num(plan.max_work),
+            num(h)
+        ),
+        advice: "Lower the largest n (nMax), compare fewer methods at once, or pick a \
+                 smaller model."
+            .into(),
+        t: None,
+        detail: None,
+        fix: None,
+    }
 }
 
 /// The reference solution: the model's exact solution from (t0, y0) where it has one,

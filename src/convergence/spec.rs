@@ -52,6 +52,13 @@ pub struct ConvergenceSpec {
     /// order, a Rosenbrock method does not). The reference run (dp45) uses no Jacobian.
     #[serde(default)]
     pub jacobian_scale: Option<f64>,
+    /// Work budget of the whole request, every run of every method together (default
+    /// [`crate::spec::DEFAULT_MAX_WORK`]), counted as a run's work is
+    /// ([`crate::spec::work_of`]: states × f evaluations, entries × Jacobians and LUs),
+    /// not timed: once spent, the lab stops with the `work-budget` diagnosis and keeps
+    /// the levels it finished.
+    #[serde(default)]
+    pub max_work: Option<f64>,
 }
 
 /// A checked request.
@@ -68,6 +75,10 @@ pub struct Plan {
     pub has_exact: bool,
     /// The tableau of method `"custom"`, if it is compared.
     pub tableau: Option<crate::tableau::TableauSpec>,
+    /// The request's work budget ([`ConvergenceSpec::max_work`]).
+    pub max_work: f64,
+    /// What is left of it: each run is handed this as its `maxWork` and spends its work.
+    pub work_left: std::cell::Cell<f64>,
 }
 
 impl Plan {
@@ -81,6 +92,17 @@ impl Plan {
         (method == crate::method::custom::ID)
             .then(|| self.tableau.clone())
             .flatten()
+    }
+
+    /// Takes a finished run's work from the budget.
+    pub fn spend(&self, stats: &crate::stats::Stats, dim: usize) {
+        self.work_left
+            .set(self.work_left.get() - crate::spec::work_of(stats, dim));
+    }
+
+    /// Whether the budget is spent (no run may start).
+    pub fn exhausted(&self) -> bool {
+        self.work_left.get() <= 0.0
     }
 
     /// h of level n.
@@ -172,6 +194,11 @@ impl ConvergenceSpec {
                 ),
             });
         }
+        let max_work = SolveSpec {
+            max_work: self.max_work,
+            ..SolveSpec::default()
+        }
+        .checked_max_work()?;
         let base = SolveSpec {
             model: self.model.clone(),
             params: self.params.clone(),
@@ -203,6 +230,8 @@ impl ConvergenceSpec {
             local_h,
             has_exact: info.exact,
             tableau: self.tableau.clone(),
+            max_work,
+            work_left: std::cell::Cell::new(max_work),
         })
     }
 }

@@ -2,7 +2,7 @@
 //! over a tolerance sweep (rtol = atol = tol), under the default step-size control
 //! (Negrut et al. 2003 eqs. 4–7).
 
-use super::run::{run_to_end, Reference};
+use super::run::{budgeted, out_of_work, Reference};
 use super::spec::Plan;
 use crate::error::OdeError;
 use crate::spec::{SolveSpec, Tol};
@@ -32,16 +32,25 @@ pub fn work_precision_series(
         error: Vec::new(),
     };
     for &tol in &plan.tols {
-        let end = run_to_end(&SolveSpec {
-            method: method.to_string(),
-            rtol: Some(Tol::Scalar(tol)),
-            atol: Some(Tol::Scalar(tol)),
-            adaptive: Some(true),
-            max_steps: Some(crate::spec::DEFAULT_MAX_STEPS),
-            tableau: plan.tableau_for(method),
-            ..plan.base.clone()
-        });
-        let end = end?;
+        // The budget ran out: the tolerances reached so far stand.
+        if plan.exhausted() {
+            break;
+        }
+        let end = budgeted(
+            plan,
+            SolveSpec {
+                method: method.to_string(),
+                rtol: Some(Tol::Scalar(tol)),
+                atol: Some(Tol::Scalar(tol)),
+                adaptive: Some(true),
+                max_steps: Some(crate::spec::DEFAULT_MAX_STEPS),
+                tableau: plan.tableau_for(method),
+                ..plan.base.clone()
+            },
+        )?;
+        if out_of_work(&end) {
+            break;
+        }
         // A run stopped short of t1 other than by a blow-up (the budget, step-size
         // underflow, a failure retried too often) is a point that could not be
         // reached: skip it. A blow-up is a point of infinite error.

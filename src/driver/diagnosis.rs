@@ -384,7 +384,13 @@ impl Diagnoser<'_> {
             OdeError::WorkBudget { t, max_work } => Some(self.work_budget(*t, *max_work)),
             OdeError::StepSizeUnderflow { t, h } => Some(self.underflow(*t, *h)),
             OdeError::BlewUp { t, h } | OdeError::ExpmNotFinite { t, h } => {
-                Some(self.blew_up(*t, *h))
+                #[allow(unused_mut)]
+                let mut d = self.blew_up(*t, *h);
+                #[cfg(feature = "full")]
+                if let Some(note) = self.newmark_note() {
+                    d.advice = format!("{note} {}", d.advice);
+                }
+                Some(d)
             }
             _ => None,
         }
@@ -725,6 +731,29 @@ impl Diagnoser<'_> {
     /// The last point reached.
     fn t_last(&self) -> f64 {
         self.record.t.last().copied().unwrap_or(self.run.t0)
+    }
+
+    /// Why a Newmark run with β < γ/2 can blow up: it is only conditionally stable.
+    #[cfg(feature = "full")]
+    fn newmark_note(&self) -> Option<String> {
+        use crate::method::generalized_alpha::Coefficients;
+        if self.spec.method != "newmark" {
+            return None;
+        }
+        let p = self.spec.method_params.clone().unwrap_or_default();
+        let c = Coefficients::from_params("newmark", &p).ok()?;
+        let critical = Coefficients::newmark_critical_omega_h(c.beta, c.gamma)?;
+        Some(format!(
+            "Newmark's β = {} is below γ/2 = {}: the method is only conditionally \
+             stable, for ωh ≤ 1/√(γ/2 − β) = {} on an undamped mode of frequency ω \
+             (Hughes, The Finite Element Method, §9.1); raise β to γ/2 or more (β = 1/4 \
+             with γ = 1/2: average acceleration) to be stable at every h, or keep \
+             h ≤ {}/ω.",
+            num(c.beta),
+            num(c.gamma / 2.0),
+            num(critical),
+            num(critical)
+        ))
     }
 
     /// A fixed-step run that passed the hard limit (or whose exponential overflowed).

@@ -9,6 +9,12 @@
 //! all pass. The answer starts from its own initial values (its `x(0) = …` lines); `t0`
 //! and `t1` are the check's. A pair matches when |reference − answer| ≤
 //! tol·max(1, max |reference state|) at every sample (tol default 1e-6).
+//!
+//! A failure guides without a number that reveals the reference: which state leaves
+//! it, from which sample time on, and whether just or far beyond the tolerance; never
+//! the difference or the absolute allowance (which holds the reference's magnitude).
+//! A student who knows their own values and such a number could work back to the
+//! reference's.
 
 use super::grade::{short, Outcome};
 use super::json::{child, located, Obj};
@@ -29,6 +35,9 @@ pub struct SystemCheck {
     pub tol: f64,
     /// Reference state name → answer state name.
     pub states: Option<BTreeMap<String, String>>,
+    /// A failure gives the difference and the allowance: a keyed task's check, which
+    /// only the lecturer's grading page holds.
+    pub reveal: bool,
 }
 
 /// The answer fields this kind reads.
@@ -99,6 +108,7 @@ impl SystemCheck {
             problem,
             tol: check.positive("tol")?.unwrap_or(DEFAULT_TOL),
             states,
+            reveal: false,
         })
     }
 
@@ -200,18 +210,32 @@ impl SystemCheck {
             Ok(p) => p,
             Err(message) => return Outcome::fail(message, Value::Null),
         };
-        // The worst pair relative to its allowance.
+        // The pair that leaves its allowance first (the likeliest cause: the states
+        // that depend on it follow), the worst one on ties: (first sample beyond,
+        // worst ratio to the allowance, reference index, answer index).
+        let mut first_off: Option<(usize, f64, usize, usize)> = None;
         let mut worst_pair: Option<(f64, f64, usize, usize, usize)> = None;
         let mut largest = 0.0f64;
         for &(i, j) in &pairs {
-            let scale = reference.values[i]
-                .iter()
-                .fold(1.0f64, |m, x| m.max(x.abs()));
-            let (d, k) = worst(&reference.values[i], &yours.values[j]);
+            let allowance = self.tol
+                * reference.values[i]
+                    .iter()
+                    .fold(1.0f64, |m, x| m.max(x.abs()));
+            let (d, at) = worst(&reference.values[i], &yours.values[j]);
             largest = largest.max(d);
-            let ratio = d / (self.tol * scale);
+            let ratio = d / allowance;
             if worst_pair.is_none_or(|w| ratio > w.0) {
-                worst_pair = Some((ratio, d, k, i, j));
+                worst_pair = Some((ratio, d, at, i, j));
+            }
+            let beyond = reference.values[i]
+                .iter()
+                .zip(&yours.values[j])
+                // NaN counts as beyond.
+                .position(|(r, a)| (r - a).abs().is_nan() || (r - a).abs() > allowance);
+            if let Some(k) = beyond {
+                if first_off.is_none_or(|w| k < w.0 || (k == w.0 && ratio > w.1)) {
+                    first_off = Some((k, ratio, i, j));
+                }
             }
         }
         let names: Vec<String> = pairs
@@ -233,33 +257,69 @@ impl SystemCheck {
                 )
             })
             .collect();
-        let measured = json!({ "maxDifference": largest, "states": pairing });
-        match worst_pair {
-            Some((ratio, d, k, i, j)) if ratio > 1.0 => {
+        if let (true, Some(_), Some((ratio, d, k, i, j))) = (self.reveal, first_off, worst_pair) {
+            let named = if reference.names[i] == yours.names[j] {
+                String::new()
+            } else {
+                format!(" (the reference's {})", reference.names[i])
+            };
+            return Outcome::fail(
+                format!(
+                    "at t = {} your {}{named} differs by {} from the reference (allowed {})",
+                    num(times[k]),
+                    yours.names[j],
+                    short(d),
+                    short(d / ratio)
+                ),
+                json!({ "maxDifference": largest, "states": pairing }),
+            );
+        }
+        match first_off {
+            Some((k, ratio, i, j)) => {
                 let named = if reference.names[i] == yours.names[j] {
                     String::new()
                 } else {
                     format!(" (the reference's {})", reference.names[i])
                 };
+                let name = &yours.names[j];
+                // Just or far: a bound on the ratio, not the ratio, which is the
+                // difference in units of the allowance.
+                let how = if ratio <= 10.0 {
+                    "just beyond"
+                } else {
+                    "far beyond"
+                };
+                let tolerance = format!(
+                    "{how} the check's tolerance ({} of the state's largest magnitude, or \
+                     of 1 if that is smaller)",
+                    short(self.tol)
+                );
                 Outcome::fail(
-                    format!(
-                        "at t = {} your {}{named} differs by {} from the reference (allowed {})",
-                        num(times[k]),
-                        yours.names[j],
-                        short(d),
-                        short(d / ratio)
-                    ),
-                    measured,
+                    if k == 0 {
+                        format!(
+                            "your {name}{named} starts away from the reference, {tolerance}: \
+                             check its initial value"
+                        )
+                    } else {
+                        format!(
+                            "your {name}{named} leaves the reference from t = {} on, \
+                             {tolerance}: look at the equation of {name} and the terms it \
+                             depends on",
+                            num(times[k])
+                        )
+                    },
+                    // Only the pairing: the difference would give the reference away.
+                    json!({ "states": pairing }),
                 )
             }
-            _ => Outcome::pass(
+            None => Outcome::pass(
                 format!(
                     "✓ your trajectory matches the reference to {} up to t = {} ({})",
                     short(largest),
                     num(self.problem.t1),
                     names.join(", ")
                 ),
-                measured,
+                json!({ "maxDifference": largest, "states": pairing }),
             ),
         }
     }

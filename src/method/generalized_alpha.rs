@@ -234,6 +234,14 @@ impl Coefficients {
         })
     }
 
+    /// The largest ωh at which Newmark's (β, γ) keeps an undamped mode of frequency ω
+    /// bounded, when β < γ/2 (γ ≥ ½): Ω_crit = 1/√(γ/2 − β) (Hughes, The Finite Element
+    /// Method, 1987, §9.1, with ξ = 0; 2 for the central difference method β = 0,
+    /// γ = ½). `None` when 2β ≥ γ ≥ ½: stable at every step size.
+    pub fn newmark_critical_omega_h(beta: f64, gamma: f64) -> Option<f64> {
+        (gamma >= 0.5 && beta < gamma / 2.0).then(|| 1.0 / (gamma / 2.0 - beta).sqrt())
+    }
+
     /// Newmark 1959 (α_m = α_f = 0); γ ≥ ½ and β ≥ 0, see the module doc.
     pub fn newmark(beta: f64, gamma: f64) -> Result<Self, OdeError> {
         let g = number(gamma, "methodParams.gamma")?;

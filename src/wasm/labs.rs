@@ -145,6 +145,9 @@ export interface StabilitySpec {
   /** method "custom" only: an s × s lower-triangular A (explicit or diagonally
    *  implicit), s weights b, optional s nodes c (see `TableauSpec`). */
   tableau?: TableauSpec;
+  /** "region" (default: |R(ξ)|, stable where ≤ 1) or "order-star" (|R(ξ)e^{−ξ}| against
+   *  1, for a method with a rational R; Hairer & Wanner, Solving ODEs II, §IV.4). */
+  mode?: "region" | "order-star";
 }
 /** The boundary value = 1 as polylines: polyline k is points offsets[k] .. offsets[k+1]
  *  (exclusive) of `xy`, which holds (Re ξ, Im ξ) pairs: its coordinates are
@@ -200,6 +203,10 @@ export interface ConvergenceSpec {
   jacobianUpdate?: number;
   /** Methods that use ∂f/∂y get s·∂f/∂y (default 1): the order with a wrong Jacobian. */
   jacobianScale?: number;
+  /** Work budget of the whole study, all runs together, in states × f evaluations
+   *  (+ entries × Jacobians and LUs), not time (default 1e9): once spent, the study
+   *  stops with a "work-budget" diagnosis and keeps the step sizes it finished. */
+  maxWork?: number;
 }
 /** A least-squares slope of log(error) vs log(h) over points from..to (inclusive). */
 export interface SlopeFit {

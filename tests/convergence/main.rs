@@ -1,5 +1,6 @@
 //! Tests of the convergence lab, mirroring `src/convergence/`.
 
+mod budget;
 mod fit;
 mod global;
 mod local;

@@ -50,3 +50,40 @@ test('an overlaid method adds its boundary and legend entry', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the order star of RK4 redraws the map and names the ten sectors of order four', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=rk4&view=stability`);
+  await page.waitForFunction(() => document.body.dataset.stability === 'ok' && document.querySelector('dd[data-fact="A-stable"]'));
+  const region = await regionPixels(page);
+  await page.selectOption('#plane-mode', 'order-star');
+  await page.waitForFunction(() => document.body.dataset.stability === 'ok' && /^Order star/.test(document.querySelector('#plane-caption')?.textContent ?? ''));
+  const caption = await page.textContent('#plane-caption');
+  // R(ξ)e^{−ξ} = 1 − ξ⁵/120 + …: 2(4 + 1) sectors, counted on the engine's map.
+  assert.match(caption, /10 sectors meet at the origin: Runge–Kutta 4 has order 4, so R\(ξ\)e\^−ξ = 1 \+ Cξ⁵/);
+  assert.equal(await page.getAttribute('#plane-caption', 'data-sectors'), '10');
+  const star = await regionPixels(page);
+  // Where |R| < 1 but |R| > |e^ξ| (left of the origin near the real axis) turns red,
+  // and the right half-plane, where |R| > 1 > … but |R| < |e^ξ| far out, turns blue.
+  assert.ok(Math.abs(star.blue - region.blue) > 5000 && star.blue > 5000 && star.red > 5000, `region ${JSON.stringify(region)}, star ${JSON.stringify(star)}`);
+  assert.match(await page.textContent('#stability-markers'), /judged on the region map/);
+  // Back to the region: its caption and map again.
+  await page.selectOption('#plane-mode', 'region');
+  await page.waitForFunction(() => /^Absolute stability/.test(document.querySelector('#plane-caption')?.textContent ?? ''));
+  // Reading the canvas twice draws Chromium's hint about willReadFrequently: the test's, not the page's.
+  assert.deepEqual(errors.filter((e) => !e.includes('willReadFrequently')), []);
+  await page.close();
+});
+
+test('a multistep method has no order star: the message says why and the page keeps working', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=bdf2&view=stability`);
+  await page.waitForFunction(() => document.body.dataset.stability === 'ok');
+  await page.selectOption('#plane-mode', 'order-star');
+  await page.waitForFunction(() => document.body.dataset.stability === 'error');
+  assert.match(await page.textContent('#plane-caption'), /^No order star for .*BDF.*: .*has none \(it is a multistep method.*pick a Runge–Kutta or Rosenbrock method/);
+  await page.selectOption('#plane-mode', 'region');
+  await page.waitForFunction(() => document.body.dataset.stability === 'ok' && /^Absolute stability/.test(document.querySelector('#plane-caption')?.textContent ?? ''));
+  // BDF2's region again, with its facts.
+  assert.equal(await page.textContent('dd[data-fact="A-stable"]'), 'yes');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

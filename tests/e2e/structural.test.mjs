@@ -64,3 +64,26 @@ test('a run with generalized-α and ρ∞ = 0.5 goes to the whole engine and fin
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("Newmark's β below γ/2 is named conditionally stable with its critical ωh, and a blow-up's advice names β", async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=newmark`);
+  await page.waitForFunction(() => document.body.dataset.status === 'ok');
+  // The default β = ¼(γ + ½)² is unconditionally stable: no note.
+  assert.equal(await page.isHidden('#newmark-note'), true);
+  await page.fill('#param-beta', '0.1');
+  await page.waitForSelector('#newmark-note:not([hidden])');
+  // 1/√(0.25 − 0.1) = 2.582 (Hughes, The Finite Element Method, §9.1).
+  assert.match(await page.textContent('#newmark-note'), /β = 0\.1 is below γ\/2 = 0\.25: conditionally stable.*ωh ≤ 1\/√\(γ\/2 − β\) = 2\.582/);
+  await page.fill('#param-beta', '0.3');
+  await page.waitForSelector('#newmark-note', { state: 'hidden' });
+  // Central difference (β = 0) at h = 0.3 on ω = 10: ωh = 3 > 2, it blows up (past
+  // 1e150 within 120 s: |λ| ≈ 6.9 a step).
+  await page.fill('#param-beta', '0');
+  await page.dispatchEvent('#param-beta', 'change');
+  await page.fill('#t1', '120');
+  await page.fill('#h', '0.3');
+  await page.waitForFunction(() => /Newmark's β = 0 is below γ\/2 = 0\.25/.test(document.querySelector('#message')?.textContent ?? ''));
+  assert.match(await page.textContent('#newmark-note'), /= 2 \(Hughes/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

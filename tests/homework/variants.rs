@@ -262,3 +262,36 @@ fn every_student_id_gets_values_on_the_grid_inside_the_ranges() {
     // 2,000 draws from 101 grid points reach every one of them.
     assert_eq!(seen.len(), 101);
 }
+
+#[test]
+fn a_keyed_system_task_gives_the_lecturer_the_difference_and_practice_does_not() {
+    let spring = "param k = 4, c = 0.1\nx' = v\nv' = -k*x - c*v\nx(0) = 1, v(0) = 0";
+    let check = json!({ "reference": { "system": spring }, "t1": 10, "tol": 1e-6 });
+    let a = json!({ "odelabAssignment": 1, "title": "keyed system", "tasks": [
+        { "id": "keyed", "kind": "system", "keyed": true },
+        { "id": "practice", "kind": "system", "check": check } ] });
+    let wrong = json!({ "system": "x' = v\nv' = -4*x - 0.2*v\nx(0) = 1, v(0) = 0" });
+    let answers = json!({ "odelabWork": 1, "answers": { "keyed": wrong, "practice": wrong } });
+    let key = json!({ "odelabKey": 1, "assignment": digest(&a), "checks": { "keyed": check } });
+    let joined = odelab::homework::key::join(&a, &key).expect("an object");
+    let lecturer = grade_assignment(&joined, &answers).expect("valid");
+    let (keyed, practice) = (&lecturer.tasks[0], &lecturer.tasks[1]);
+    assert!(!keyed.passed && !practice.passed);
+    assert!(
+        keyed.message.starts_with("at t = ")
+            && keyed
+                .message
+                .contains("your v differs by 4.5e-1 from the reference (allowed 1.9e-6)"),
+        "{}",
+        keyed.message
+    );
+    assert!(keyed.measured.get("maxDifference").is_some());
+    assert!(
+        practice
+            .message
+            .starts_with("your v leaves the reference from t = 0.1 on"),
+        "{}",
+        practice.message
+    );
+    assert!(practice.measured.get("maxDifference").is_none());
+}

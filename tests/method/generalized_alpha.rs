@@ -290,3 +290,43 @@ fn dense_output_has_the_stated_order_after_the_start() {
         );
     }
 }
+
+/// The undamped spring (k = 100, m = 1: ω = 10) from x = 1 under Newmark (β, γ) at
+/// step h: the largest |x| over 2,000 steps.
+fn newmark_peak(beta: f64, gamma: f64, h: f64) -> f64 {
+    let mut s = fixed("mass-spring-damper", "newmark", h, 2000.0 * h);
+    s.params = [("c".to_string(), 0.0), ("g".to_string(), 0.0)]
+        .into_iter()
+        .collect();
+    s.y0 = Some(vec![1.0, 0.0]);
+    let s = with_params(
+        s,
+        MethodParams {
+            beta: Some(beta),
+            gamma: Some(gamma),
+            ..Default::default()
+        },
+    );
+    let sol = odelab::solve(&s).unwrap();
+    (0..sol.t.len())
+        .map(|i| sol.y[i * sol.dim].abs())
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn newmark_below_half_gamma_is_stable_up_to_the_critical_omega_h_only() {
+    use odelab::method::generalized_alpha::Coefficients;
+    // Central difference (β = 0, γ = ½): ωh ≤ 2; average acceleration: no limit.
+    assert_eq!(Coefficients::newmark_critical_omega_h(0.0, 0.5), Some(2.0));
+    assert_eq!(Coefficients::newmark_critical_omega_h(0.25, 0.5), None);
+    assert_eq!(Coefficients::newmark_critical_omega_h(0.3, 0.6), None);
+    // β = 0.1, γ = 0.5: Ω_crit = 1/√0.15 ≈ 2.582; just below it the amplitude stays
+    // bounded over 2,000 steps, just above it grows by orders of magnitude.
+    let crit = Coefficients::newmark_critical_omega_h(0.1, 0.5).unwrap();
+    assert!((crit - 1.0 / 0.15f64.sqrt()).abs() < 1e-15);
+    let below = newmark_peak(0.1, 0.5, 0.99 * crit / 10.0);
+    let above = newmark_peak(0.1, 0.5, 1.01 * crit / 10.0);
+    println!("peak |x|: {below} at 0.99 Ω_crit, {above} at 1.01 Ω_crit");
+    assert!(below < 20.0, "{below}");
+    assert!(above > 1e3, "{above}");
+}

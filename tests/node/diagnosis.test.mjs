@@ -64,3 +64,19 @@ test('the convergence lab says why a method has no slope', () => {
   assert.match(g.diagnosis.message, /No slope for euler: of its 3 runs/);
   assert.ok(['unstable-step', 'solution-blow-up'].includes(g.diagnosis.code), g.diagnosis.code);
 });
+
+test('a convergence study stops at its work budget, keeps the levels it finished and says so', () => {
+  const spec = { model: 'vehicle-stiff', methods: ['radau5', 'rk4'], nMin: 4, nMax: 12, tols: [], localH: [] };
+  const full = whole.convergence({ ...spec, methods: ['radau5'] });
+  const r = whole.convergence({ ...spec, maxWork: 1e5 });
+  const [radau5, rk4] = r.global;
+  const done = radau5.h.length;
+  assert.ok(done > 0 && done < 9, `${done} levels`);
+  assert.equal(radau5.n.length, done);
+  assert.deepEqual([...radau5.error], [...full.global[0].error].slice(0, done));
+  assert.equal(radau5.diagnosis.code, 'work-budget');
+  assert.match(radau5.diagnosis.message, new RegExp(`work budget of 100000 units .* the ${done} larger step sizes of radau5 finished are shown\\.$`));
+  assert.equal(rk4.h.length, 0);
+  assert.match(rk4.diagnosis.message, /no step size of rk4 finished\.$/);
+  assert.throws(() => whole.convergence({ ...spec, maxWork: 0 }), /maxWork/);
+});
