@@ -263,17 +263,24 @@ export class StabilityView {
         c?.formulation === 'state-space'
           ? (c.repartitions.filter((r) => r.t <= run.t[i]).pop()?.independent ?? c.independent)
           : undefined;
+      // An index-3 run is a DAE: its "eigenvalues" are those of a matrix pencil with
+      // infinite ones on the algebraic rows, not hλ of an ODE to place in the ξ-plane.
+      const ode = c?.formulation === 'index-3' ? undefined : c?.formulation;
       const spec = {
         ...source,
         params: settings.params,
         t: run.t[i],
         y,
-        ...(c ? { formulation: c.formulation } : {}),
+        ...(ode ? { formulation: ode } : {}),
         ...(independent ? { independent } : {}),
         ...(c?.formulation === 'augmented' && settings.stabilization === 'baumgarte' ? { stabilization: 'baumgarte' as const } : {}),
       };
       try {
-        if (settings.method === 'slowfast' && !c) {
+        if (c?.formulation === 'index-3') {
+          eigenvalues = new Float64Array();
+          note =
+            'No hλ markers: an index-3 run integrates a differential-algebraic system, whose spectrum is that of a matrix pencil (infinite on the constraint rows); the augmented or state-space formulation shows the hλ of an ODE.';
+        } else if (settings.method === 'slowfast' && !c) {
           [eigenvalues, fast] = await Promise.all([
             this.engine.spectrum({ ...spec, block: 'slow' }),
             this.engine.spectrum({ ...spec, block: 'fast' }),
