@@ -523,8 +523,13 @@ export class StabilityView {
     if (primary) this.showCaption();
   }
 
-  private name(m: string): string {
-    return m === 'custom' ? 'your method' : (this.methods.find((x) => x.id === m)?.name ?? m);
+  private name(m: string, custom = 'your method'): string {
+    if (m === 'custom') return custom;
+    const info = this.methods.find((x) => x.id === m);
+    if (!info) return m;
+    // A variable-order method has no one region: the engine draws the fixed-step formula
+    // of its highest order (the catalogue's order), and the label says so.
+    return info.family.includes('variable step and order') ? `${info.name}: its order-${info.order} formula` : info.name;
   }
 
   /** The region's caption, or what the order star shows, with the sectors counted at its origin. */
@@ -658,7 +663,7 @@ export class StabilityView {
   }
 
   private showLegend(entries: [string, string][]): void {
-    const name = (m: string): string => (m === 'custom' ? 'Your method' : (this.methods.find((x) => x.id === m)?.name ?? m));
+    const name = (m: string): string => this.name(m, 'Your method');
     // For the PNG (www/png.ts): the boundaries drawn and the markers.
     this.canvas.dataset.legend = JSON.stringify([
       ...entries.map(([m, colour]) => ({ label: `${this.orderStar() ? '|R(ξ)e^−ξ|' : '|R|'} = 1 of ${name(m)}`, color: colour })),
@@ -672,7 +677,7 @@ export class StabilityView {
         const swatch = document.createElement('span');
         swatch.className = 'swatch';
         swatch.style.background = colour;
-        item.append(swatch, m === 'custom' ? 'Your method' : (this.methods.find((x) => x.id === m)?.name ?? m));
+        item.append(swatch, name(m));
         return item;
       }),
     );
@@ -680,9 +685,12 @@ export class StabilityView {
 
   private showFacts(facts: StabilityFacts | undefined): void {
     if (!facts) return;
+    // An unbounded interval reads as what it means, not as "-Infinity".
+    const intercept = (x: number): string => (Number.isFinite(x) ? formatNumber(x, 12) : '−∞ (the whole negative real axis)');
+    const extent = (y: number): string => (Number.isFinite(y) ? `${formatNumber(y, 12)}i` : '∞ (the whole imaginary axis)');
     const rows: [string, string][] = [
-      ['real-axis intercept', facts.realIntercept === undefined ? 'none' : formatNumber(facts.realIntercept, 12)],
-      ['imaginary-axis extent', facts.imagExtent === undefined ? 'none' : `${formatNumber(facts.imagExtent, 12)}i`],
+      ['real-axis intercept', facts.realIntercept === undefined ? 'none' : intercept(facts.realIntercept)],
+      ['imaginary-axis extent', facts.imagExtent === undefined ? 'none' : extent(facts.imagExtent)],
       ['A-stable', facts.aStable ? 'yes' : 'no'],
       ['|R(−∞)|', formatNumber(facts.valueAtMinusInfinity, 3)],
       ['L-stable', facts.lStable ? 'yes' : 'no'],

@@ -87,3 +87,12 @@ test('a multistep method has no order star: the message says why and the page ke
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('an unbounded stable interval reads as the whole axis, not as "-Infinity"', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?scenario=backward-euler-region`);
+  await page.waitForFunction(() => document.body.dataset.stability === 'ok');
+  assert.equal(await page.textContent('dd[data-fact="real-axis intercept"]'), '−∞ (the whole negative real axis)');
+  assert.equal(await page.textContent('dd[data-fact="imaginary-axis extent"]'), '∞ (the whole imaginary axis)');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
