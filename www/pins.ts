@@ -17,13 +17,15 @@ import { toSpec } from './settings';
 import type { Pin, Store } from './store';
 
 /**
- * A pinned run's name in legends and exports: its method id and step size or tolerance,
- * e.g. "rk4 h = 0.01" or "dp45 rtol 1e-6" (short, where a number like "pin 2" says nothing).
+ * A pinned run's name in legends and exports: its method id and step size or tolerances,
+ * e.g. "rk4 h = 0.01" or "dp45 rtol 1e-6, atol 1e-8" (short, where a number like "pin 2"
+ * says nothing; both tolerances, since a run held by its atol differs from another by it).
  */
 export function pinName(run: Run): string {
   const s = run.settings;
   const number = (v: number | undefined): string => (v === undefined ? '?' : formatNumber(v, 3));
-  return run.adaptive ? `${s.method} rtol ${number(s.rtol)}` : `${s.method} h = ${number(s.h)}`;
+  if (!run.adaptive) return `${s.method} h = ${number(s.h)}`;
+  return s.atol === undefined ? `${s.method} rtol ${number(s.rtol)}` : `${s.method} rtol ${number(s.rtol)}, atol ${number(s.atol)}`;
 }
 
 /** Each run's `pinName`, made unique by a count where two pins would read the same. */

@@ -22,6 +22,8 @@ export interface Run {
   outputs: Record<string, ArrayLike<number>>;
   exact?: ArrayLike<number>;
   h?: ArrayLike<number>;
+  /** Each step's error estimate measured against the tolerance (≤ 1 passes); adaptive runs of methods with one. */
+  errEst?: ArrayLike<number>;
   constraint?: Solution['constraint'];
   stats: Solution['stats'];
   events?: Solution['events'];

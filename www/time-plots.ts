@@ -78,8 +78,22 @@ function stepCurve(run: Run): { t: ArrayLike<number>; values: ArrayLike<number> 
   return { t, values: run.h };
 }
 
+/**
+ * What the error test judged for each step, at the step's end: the error estimate over
+ * the tolerance, per unit step (divided by h) under an EPUS controller (Gil, Sanfelice &
+ * Nikravesh (LLM) eq. 39) — accepted at 1 or below either way.
+ */
+function errorEstimateCurve(run: Run): { t: ArrayLike<number>; values: ArrayLike<number> } | undefined {
+  const est = run.errEst;
+  if (!est || est.length === 0) return undefined;
+  const t = run.t instanceof Float64Array ? run.t.subarray(1) : Float64Array.from(run.t).subarray(1);
+  if (!run.settings.controller?.perUnitStep || !run.h) return { t, values: est };
+  const h = run.h;
+  return { t, values: Float64Array.from(est, (e, i) => e / h[i]) };
+}
+
 export class TimePlots {
-  private plots: { trajectory: Plot; energy?: Plot; error?: Plot; steps?: Plot; other?: Plot } | undefined;
+  private plots: { trajectory: Plot; energy?: Plot; error?: Plot; steps?: Plot; estimate?: Plot; other?: Plot } | undefined;
   /** What the plots were built for (the run's shape and the pins), to rebuild only on change. */
   private builtFor = '';
   private readonly choice = byId<HTMLSelectElement>('output-choice');
@@ -130,7 +144,7 @@ export class TimePlots {
   /** Every plot, for the marker and PNG export. */
   private all(): Plot[] {
     const p = this.plots;
-    return p ? [p.trajectory, p.energy, p.error, p.steps, p.other].filter((x): x is Plot => x !== undefined) : [];
+    return p ? [p.trajectory, p.energy, p.error, p.steps, p.estimate, p.other].filter((x): x is Plot => x !== undefined) : [];
   }
 
   private mark(): void {
@@ -210,7 +224,9 @@ export class TimePlots {
     }
     const chosen = this.choice.value;
     byId('fig-steps').hidden = !run.adaptive;
-    const ids = ['plot-trajectory', 'plot-energy', 'plot-outputs', 'plot-error', 'plot-steps'];
+    const estimated = run.adaptive && (run.errEst?.length ?? 0) > 0;
+    byId('fig-estimate').hidden = !estimated;
+    const ids = ['plot-trajectory', 'plot-energy', 'plot-outputs', 'plot-error', 'plot-steps', 'plot-estimate'];
     const widths = new Map(ids.map((id) => [id, byId(id).clientWidth]));
     /** A small plot of one quantity of the live run (its colour) and of every pin. */
     const small = (id: string, label: string, color: string, yLabel = label, logY = false): Plot =>
@@ -232,6 +248,7 @@ export class TimePlots {
         : undefined,
       error: exact ? small('plot-error', 'max error', '#5f3dc4', '|y − y_exact|', true) : undefined,
       steps: run.adaptive ? small('plot-steps', 'h', '#0b7285', 'step size h', true) : undefined,
+      estimate: estimated ? small('plot-estimate', 'error estimate', '#e8590c', 'estimate / tolerance', true) : undefined,
     };
   }
 
@@ -284,6 +301,7 @@ export class TimePlots {
       Object.keys(run.outputs),
       run.model.exact && run.exact !== undefined,
       run.adaptive,
+      (run.errEst?.length ?? 0) > 0,
       pins.map((p) => [p.id, p.color, p.run.names]),
     ]);
     if (key !== this.builtFor || !this.plots) {
@@ -325,6 +343,7 @@ export class TimePlots {
       r.exact ? { t: r.t, values: errorSeries(r.y, r.exact, r.names.length) } : undefined,
     );
     withPins(plots.steps, stepCurve);
+    withPins(plots.estimate, errorEstimateCurve);
     this.mark();
     document.body.dataset.points = String(run.t.length);
   }

@@ -369,6 +369,7 @@ function toRun(
     stats: sol.stats,
     ...(sol.exact ? { exact: sol.exact } : {}),
     ...(sol.h ? { h: sol.h } : {}),
+    ...(sol.errEst && sol.errEst.length > 0 ? { errEst: sol.errEst } : {}),
     ...(sol.constraint ? { constraint: sol.constraint } : {}),
     ...(sol.events ? { events: sol.events } : {}),
     ...(sol.warning ? { warning: sol.warning } : {}),

@@ -23,6 +23,23 @@ test('dp45 shows tolerances, rejected steps and the step-size plot', async () =>
   await page.close();
 });
 
+test('an adaptive run plots what its error test judged, per unit step under EPUS, and a fixed-step run does not', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?scenario=llm-adaptive-double-pendulum`);
+  assert.ok(await page.isVisible('#fig-estimate'));
+  assert.ok((await countColouredPixels(page, '#plot-estimate', [232, 89, 12])) > 100, 'the estimates drawn');
+  // Per unit step every accepted step is at or below 1: the plot's largest value.
+  const largest = await page.evaluate(async () => {
+    const s = await window.odelab.solve({ model: 'double-pendulum-stiff', method: 'llm', rtol: 1e-13, atol: 0.1, t1: 2, controller: { kind: 'i', perUnitStep: true, safety: 0.9 } });
+    return Math.max(...Array.from(s.errEst, (e, i) => e / (s.t[i + 1] - s.t[i])));
+  });
+  assert.ok(largest <= 1 && largest > 0.5, `largest estimate per unit step ${largest}`);
+  // A fixed-step run has no error test: the figure goes.
+  await page.selectOption('#method', 'rk4');
+  await page.waitForFunction(() => document.getElementById('fig-estimate')?.hidden === true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('bouncing balls with events located', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=bouncing-balls&method=dp45`);
   assert.ok(await page.isVisible('#events-box'));

@@ -87,14 +87,16 @@ describe('exact solution grid and time axis', () => {
 });
 
 /** A run with just what a pin's name reads. */
-function run(method: string, adaptive: boolean, h?: number, rtol?: number): Run {
-  return { settings: { model: 'pendulum', method, h, rtol }, adaptive } as unknown as Run;
+function run(method: string, adaptive: boolean, h?: number, rtol?: number, atol?: number): Run {
+  return { settings: { model: 'pendulum', method, h, rtol, ...(atol === undefined ? {} : { atol }) }, adaptive } as unknown as Run;
 }
 
 describe('pin names', () => {
   it('name a pin by its method and its h or tolerance, and tell equal ones apart', () => {
     expect(pinName(run('rk4', false, 0.01))).toBe('rk4 h = 0.01');
     expect(pinName(run('dp45', true, undefined, 1e-6))).toBe('dp45 rtol 1e-6');
+    // Two runs held by their atol (rtol 1e-13 on both) are told apart by it.
+    expect(pinName(run('llm', true, undefined, 1e-13, 0.05))).toBe('llm rtol 1e-13, atol 0.05');
     expect(pinNames([run('euler', false, 0.1), run('euler', false, 0.1), run('heun', false, 0.1)])).toEqual([
       'euler h = 0.1',
       'euler h = 0.1 (2)',
