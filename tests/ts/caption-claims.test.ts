@@ -1406,6 +1406,24 @@ const claims: Claim[] = [
     },
   },
   {
+    scenario: 'pendulum-chain',
+    sentence: 'Try: N = 10 in the parameters: 30 coordinates and 20 constraints, all ten links drawn, and |Φ| still below 1e-14.',
+    check: () => {
+      const sol = run({ ...settingsOf('pendulum-chain'), params: { N: 10 } });
+      const keys = Object.keys(sol.outputs);
+      expect(keys.filter((k) => k.startsWith('q:'))).toHaveLength(60);
+      expect(keys.filter((k) => k.startsWith('λ:'))).toHaveLength(20);
+      expect(lastT(sol)).toBe(4);
+      // Measured 1.9e-15.
+      expect(maxAbs(sol.outputs['constraint |Φ|'])).toBeLessThan(1e-14);
+      // Ten distinct links: the last draw line shows link 10's far end, the chain's tip.
+      const last = sol.t.length - 1;
+      const tip = sol.outputs['q:x[10]'][last] + 0.25 * Math.cos(sol.outputs['q:φ[10]'][last]);
+      expect(sol.outputs['draw 10 rod x2'][last]).toBeCloseTo(tip, 12);
+      expect(sol.outputs['draw 9 rod x2'][last]).not.toBeCloseTo(tip, 3);
+    },
+  },
+  {
     scenario: 'bushing-double-pendulum',
     sentence: 'Two rods hinged to the ground and to each other, the elbow held straight by a torsional bushing of stiffness 1e6 N·m/rad and damping 100 N·m·s/rad, typed as bodies and joints.',
     check: () => {
