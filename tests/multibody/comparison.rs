@@ -227,3 +227,18 @@ fn compare_formulations_refuses_a_system_without_constraints() {
     .to_string();
     assert!(e.contains("at least one constraint"), "{e}");
 }
+
+/// A catalogue model with radau5 gets the index-3 row too, compared on body 1's angle.
+#[test]
+fn compare_formulations_catalogue_model_radau5_adds_index_3() {
+    let mut s = spec("double-pendulum-rsda", None, "radau5", 1e-6);
+    s.t1 = Some(0.5);
+    let c = compare_formulations(&s, &|| 0.0).unwrap();
+    let names: Vec<&str> = c.rows.iter().map(|r| r.formulation.as_str()).collect();
+    assert_eq!(names, ["augmented", "state-space", "index-3"]);
+    for r in &c.rows {
+        println!("  {:<12} φ1: Δ {:.3e}", r.formulation, r.position.max);
+        assert!(r.stopped_by.is_none(), "{:?}", r.stopped_by);
+        assert!(r.position.max > 0.0 && r.position.max < 1e-3);
+    }
+}
