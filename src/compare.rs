@@ -80,20 +80,22 @@ pub struct Comparison {
 /// What a comparison tabulates for a model, and where the reference run reads it.
 struct Compared {
     /// Names of the compared position and rate in the formulations' outputs.
-    position: &'static str,
-    rate: &'static str,
-    /// The reference run's formulation (None: native) and the indices of the compared
-    /// position and rate in its state.
+    position: String,
+    rate: String,
+    /// The reference run's formulation (None: native) and stabilisation, and the
+    /// indices of the compared position and rate in its state.
     reference: Option<&'static str>,
+    stabilization: Option<&'static str>,
     index: (usize, usize),
 }
 
 impl Compared {
     fn of(model: &str) -> Result<Self, OdeError> {
         let body_1 = |index| Compared {
-            position: "φ1",
-            rate: "φ̇1",
+            position: "φ1".into(),
+            rate: "φ̇1".into(),
             reference: None,
+            stabilization: None,
             index,
         };
         match model {
@@ -102,9 +104,10 @@ impl Compared {
             "pendulum-particle" => Ok(body_1((0, 1))),
             // State (x_c, y_c, φ_c, y_f, y_r, rates…) of the default partition.
             "vehicle-stiff" => Ok(Compared {
-                position: "yc",
-                rate: "y\u{307}c",
+                position: "yc".into(),
+                rate: "y\u{307}c".into(),
                 reference: Some("state-space"),
+                stabilization: None,
                 index: (1, 6),
             }),
             other => Err(OdeError::BadSpec {
@@ -115,10 +118,46 @@ impl Compared {
         }
     }
 
+    /// A typed mechanism has no native formulation, and its state-space state (the
+    /// independent coordinates) changes with the partition, or is empty for a driven
+    /// mechanism with no degree of freedom. Its reference is the augmented formulation
+    /// with projection (Φ = 0 and Φ_q q̇ = −Φ_t after every step), whose state is
+    /// (q, q̇) in the typed order. The compared coordinate, fixed once the reference
+    /// has run ([`Compared::choose`]).
+    fn typed() -> Self {
+        Compared {
+            position: String::new(),
+            rate: String::new(),
+            reference: Some("augmented"),
+            stabilization: Some("projection"),
+            index: (0, 0),
+        }
+    }
+
+    /// The compared coordinate of a typed mechanism: the last one that moves in the
+    /// reference run (for bodies typed in order, the last body: a slider-crank's
+    /// piston x3, a four-bar's rocker angle φ3, a chain's tip), and its rate.
+    fn choose(&mut self, reference: &Solution) {
+        let n = reference.dim / 2;
+        let moves = |i: usize| {
+            let (lo, hi, big) = reference.y.chunks(reference.dim.max(1)).fold(
+                (f64::INFINITY, f64::NEG_INFINITY, 0.0f64),
+                |(lo, hi, big), y| (lo.min(y[i]), hi.max(y[i]), big.max(y[i].abs())),
+            );
+            hi - lo > 1e-8 * (1.0 + big)
+        };
+        let i = (0..n).rev().find(|&i| moves(i)).unwrap_or(0);
+        let name = |k: usize| reference.names.get(k).cloned().unwrap_or_default();
+        self.position = name(i);
+        self.rate = name(n + i);
+        self.index = (i, n + i);
+    }
+
     fn describe_reference(&self) -> String {
-        match self.reference {
-            None => "native".into(),
-            Some(f) => format!("{f} (the same mechanism)"),
+        match (self.reference, self.stabilization) {
+            (None, _) => "native".into(),
+            (Some(f), Some(s)) => format!("{f} with {s} (the same mechanism)"),
+            (Some(f), None) => format!("{f} (the same mechanism)"),
         }
     }
 }
@@ -160,44 +199,91 @@ fn max_of(s: &[f64]) -> f64 {
     s.iter().copied().fold(0.0, f64::max)
 }
 
-/// Runs the spec's model in the augmented and the state-space formulation (its
-/// `formulation` field is ignored) and compares them with a reference run.
+/// Runs the spec's model (a catalogue model, or a typed mechanism in `system`) in the
+/// augmented and the state-space formulation, and with radau5 also as the index-3 DAE
+/// (its `formulation` field is ignored), and compares them with a reference run.
 pub fn compare_formulations(
     spec: &SolveSpec,
     clock: &dyn Fn() -> f64,
 ) -> Result<Comparison, OdeError> {
-    let compared = Compared::of(&spec.model)?;
-    let (i_angle, i_rate) = compared.index;
+    let typed = spec.system.is_some() && spec.model.is_empty();
+    let mut compared = if typed {
+        if !spec
+            .system
+            .as_deref()
+            .is_some_and(crate::expr::constrained::is_constrained)
+        {
+            return Err(OdeError::BadSpec {
+                message: "compareFormulations compares the formulations of a constrained \
+                          mechanism, and this system has no coordinates, constraints or \
+                          bodies: type the mechanism as `coordinates …`, `mass …`, \
+                          `force …` and `constraint … = 0` lines, or as bodies and joints"
+                    .into(),
+            });
+        }
+        Compared::typed()
+    } else {
+        Compared::of(&spec.model)?
+    };
+    let mut formulations = vec![Formulation::Augmented, Formulation::StateSpace];
+    if spec.method == crate::multibody::index3::METHOD {
+        formulations.push(Formulation::Index3);
+    }
     let mut runs = Vec::new();
-    for f in [Formulation::Augmented, Formulation::StateSpace] {
+    // The index-3 row is an addition to the two the comparison always had: a mechanism
+    // it cannot start (e.g. a consistent start it cannot find) keeps the other two and
+    // says why in its own row.
+    let mut refused = None;
+    for f in formulations {
         let mut s = spec.clone();
         s.formulation = Some(
             match f {
                 Formulation::Augmented => "augmented",
+                Formulation::Index3 => "index-3",
                 _ => "state-space",
             }
             .into(),
         );
-        if f == Formulation::StateSpace {
+        if f != Formulation::Augmented {
             s.stabilization = None;
-        } else {
+            s.baumgarte_alpha = None;
+            s.baumgarte_beta = None;
+        }
+        if f != Formulation::StateSpace {
             s.independent = None;
         }
         let start = clock();
-        let run = solve(&s)?;
+        let run = match solve(&s) {
+            Ok(run) => run,
+            Err(e) if f == Formulation::Index3 => {
+                refused = Some(FormulationRow {
+                    formulation: "index-3".into(),
+                    max_drift: f64::NAN,
+                    max_velocity_drift: f64::NAN,
+                    final_drift: f64::NAN,
+                    final_velocity_drift: f64::NAN,
+                    stopped_by: Some(e.to_string()),
+                    ..FormulationRow::default()
+                });
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         runs.push((
             s.formulation.clone().unwrap_or_default(),
             run,
             clock() - start,
         ));
     }
-    // Reference at every time point of both runs.
+    // Reference at every time point of every run.
     let mut times: Vec<f64> = runs.iter().flat_map(|(_, r, _)| r.t.clone()).collect();
     times.sort_by(f64::total_cmp);
     times.dedup();
     let reference = solve(&SolveSpec {
         formulation: compared.reference.map(String::from),
-        stabilization: None,
+        stabilization: compared.stabilization.map(String::from),
+        baumgarte_alpha: None,
+        baumgarte_beta: None,
         independent: None,
         rtol: Some(crate::spec::Tol::Scalar(REFERENCE_TOL)),
         atol: Some(crate::spec::Tol::Scalar(REFERENCE_TOL)),
@@ -211,6 +297,10 @@ pub fn compare_formulations(
         max_steps: None,
         ..spec.clone()
     })?;
+    if typed {
+        compared.choose(&reference);
+    }
+    let (i_angle, i_rate) = compared.index;
     let at = |t: f64, k: usize| -> f64 {
         match reference.t_eval.binary_search_by(|x| x.total_cmp(&t)) {
             Ok(i) => reference.y_eval[i * reference.dim + k],
@@ -240,19 +330,23 @@ pub fn compare_formulations(
             final_drift: drift.last().copied().unwrap_or(f64::NAN),
             final_velocity_drift: vdrift.last().copied().unwrap_or(f64::NAN),
             time_ms: ms,
-            position: error_row(compared.position, &run.t, phi1, &ref_angle),
-            velocity: error_row(compared.rate, &run.t, rate1, &ref_rate),
+            position: error_row(&compared.position, &run.t, phi1, &ref_angle),
+            velocity: error_row(&compared.rate, &run.t, rate1, &ref_rate),
             stopped_by: run.warning.clone(),
         });
     }
     Ok(Comparison {
-        model: spec.model.clone(),
+        model: if typed {
+            crate::expr::system::USER_MODEL_ID.into()
+        } else {
+            spec.model.clone()
+        },
         method: spec.method.clone(),
         reference: format!(
             "{} ros4 at rtol = atol = {REFERENCE_TOL:e}",
             compared.describe_reference()
         ),
         reference_steps: reference.stats.naccept,
-        rows,
+        rows: rows.into_iter().chain(refused).collect(),
     })
 }

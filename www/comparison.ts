@@ -62,20 +62,22 @@ export class Comparisons {
   }
 
   /**
-   * The augmented and the state-space formulation of the current mechanism side by side
-   * against a fine reference, in the layout of Negrut et al. 2003 Tables 4–6.
+   * The augmented and the state-space formulation of the current mechanism (a catalogue
+   * model or one typed in the system language; with radau5 also the index-3 DAE) side by
+   * side against a fine reference, in the layout of Negrut et al. 2003 Tables 4–6.
    */
   async compareFormulations(current: SolveSpec): Promise<void> {
     const box = byId('formulations-box');
     const caption = byId('formulations-caption');
     box.hidden = false;
-    caption.textContent = 'Running both formulations and the reference…';
+    caption.textContent = 'Running the formulations and the reference…';
     const { formulation: _ignored, ...spec } = current;
     void _ignored;
     try {
       const c = await this.engine.formulations(spec);
       const [position, rate] = [c.rows[0]?.position.quantity ?? 'φ1', c.rows[0]?.velocity.quantity ?? 'φ̇1'];
-      caption.textContent = `${c.model}, ${c.method}; reference: ${c.reference} (${c.referenceSteps} steps). Errors of ${position} and ${rate}:`;
+      const model = spec.system !== undefined ? 'your mechanism' : c.model;
+      caption.textContent = `${model}, ${c.method}; reference: ${c.reference} (${c.referenceSteps} steps). Errors of ${position} and ${rate}:`;
       const head = ['formulation', 'steps', 'rejected', 'f-evals', 'max ‖Φ‖', 'ms', `${position}: t*`, 'Δ', 'RelErr %', 'RMS', `${rate}: Δ`];
       const rows = c.rows.map((r) => {
         const cells = [

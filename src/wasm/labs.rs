@@ -27,7 +27,8 @@ export interface ErrorRow {
 }
 /** One formulation's run in `compareFormulations`. */
 export interface FormulationRow {
-  formulation: "augmented" | "state-space";
+  /** "index-3" only when the method is radau5 (the DAE's only integrator here). */
+  formulation: "augmented" | "state-space" | "index-3";
   naccept: number;
   nreject: number;
   nfev: number;
@@ -42,7 +43,8 @@ export interface FormulationRow {
   /** Wall time of the run in milliseconds (Date.now(), so millisecond resolution). */
   timeMs: number;
   /** Body 1's angle φ1 (Table 4) and rate φ̇1 (Table 6) against the reference; for
-   *  vehicle-stiff the chassis height yc and its rate (Negrut et al. 2003 Fig. 4). */
+   *  vehicle-stiff the chassis height yc and its rate (Negrut et al. 2003 Fig. 4); for a
+   *  typed mechanism the last coordinate that moves (a slider-crank's piston x3). */
   position: ErrorRow;
   velocity: ErrorRow;
   stoppedBy?: string;
@@ -52,7 +54,8 @@ export interface FormulationComparison {
   model: string;
   method: string;
   /** The reference run in words: "native ros4 at rtol = atol = 1e-10", or for
-   *  vehicle-stiff the same mechanism in the state-space formulation. */
+   *  vehicle-stiff the same mechanism in the state-space formulation, for a typed
+   *  mechanism the augmented one with projection. */
   reference: string;
   /** Steps of the reference run. */
   referenceSteps: number;
@@ -371,8 +374,9 @@ pub fn spectrum(
     Ok(Float64Array::from(&flat[..]).into())
 }
 
-/// The spec's constrained model run in the augmented and the state-space formulation
-/// side by side, against a fine reference (Negrut et al. 2003 Tables 4–6 layout).
+/// The spec's constrained model (a catalogue model or a typed mechanism in `system`) run
+/// in the augmented and the state-space formulation, and with radau5 also as the index-3
+/// DAE, side by side against a fine reference (Negrut et al. 2003 Tables 4–6 layout).
 #[wasm_bindgen(js_name = compareFormulations, unchecked_return_type = "FormulationComparison")]
 pub fn compare_formulations(
     #[wasm_bindgen(unchecked_param_type = "SolveSpec")] spec: JsValue,

@@ -119,3 +119,126 @@ fn compare_formulations_vehicle() {
     assert!(c.reference.starts_with("state-space"));
     assert!(c.rows[1].max_drift < 1e-12 && c.rows[0].max_drift > 1e-9);
 }
+
+fn typed_spec(text: &str, method: &str) -> odelab::spec::SolveSpec {
+    let mut spec = serde_json::json!({
+        "system": text, "method": method, "t1": 2.0, "rtol": 1e-8, "atol": 1e-10,
+        "formulation": "state-space"
+    });
+    // ros4's state-space run of the driven slider-crank (no degree of freedom, an empty
+    // state) would take one step to t1 without a largest step.
+    if method == "ros4" {
+        spec["hMax"] = serde_json::json!(0.01);
+    }
+    serde_json::from_value(spec).unwrap()
+}
+
+/// A typed slider-crank (no catalogue model): both formulations give the piston x3 to
+/// the tolerance against the augmented-with-projection reference at 1e-10, and the
+/// state-space run keeps ‖Φ‖ at Newton tolerance.
+#[test]
+fn compare_formulations_typed_slider_crank_piston_agrees() {
+    let start = std::time::Instant::now();
+    let clock = move || start.elapsed().as_secs_f64() * 1e3;
+    let c = compare_formulations(&typed_spec(super::typed::SLIDER_CRANK, "ros4"), &clock).unwrap();
+    println!(
+        "{}: reference {} ({} steps)",
+        c.model, c.reference, c.reference_steps
+    );
+    assert_eq!(c.model, "custom");
+    assert!(
+        c.reference.starts_with("augmented with projection"),
+        "{}",
+        c.reference
+    );
+    assert_eq!(c.rows.len(), 2);
+    for r in &c.rows {
+        println!(
+            "  {:<12} steps {} nfev {} max|Φ| {:.2e} | {}: Δ {:.3e} | {}: Δ {:.3e}",
+            r.formulation,
+            r.naccept,
+            r.nfev,
+            r.max_drift,
+            r.position.quantity,
+            r.position.max,
+            r.velocity.quantity,
+            r.velocity.max
+        );
+        assert!(r.stopped_by.is_none(), "{:?}", r.stopped_by);
+        // The last coordinate that moves: the slider's x3 (y3 and φ3 are held at 0).
+        assert_eq!(r.position.quantity, "x3");
+        assert_eq!(r.velocity.quantity, "x\u{307}3");
+        assert!(
+            r.position.max < 1e-6,
+            "{}: {:e}",
+            r.formulation,
+            r.position.max
+        );
+        assert!(r.position.rms > 0.0 || r.position.max == 0.0);
+    }
+    let (aug, ss) = (&c.rows[0], &c.rows[1]);
+    assert_eq!(aug.formulation, "augmented");
+    assert_eq!(ss.formulation, "state-space");
+    // The two runs' pistons differ by at most the sum of their errors.
+    assert!(aug.position.max + ss.position.max < 2e-6);
+    assert!(ss.max_drift < 1e-10, "{:e}", ss.max_drift);
+}
+
+/// With radau5 the comparison adds the index-3 DAE as a third row; on the typed
+/// four-bar (one degree of freedom) the compared coordinate is the rocker's angle φ3.
+#[test]
+fn compare_formulations_typed_four_bar_radau5_adds_index_3() {
+    let clock = || 0.0;
+    let mut spec = typed_spec(super::typed::FOUR_BAR, "radau5");
+    spec.t1 = Some(1.0);
+    let c = compare_formulations(&spec, &clock).unwrap();
+    let names: Vec<&str> = c.rows.iter().map(|r| r.formulation.as_str()).collect();
+    assert_eq!(names, ["augmented", "state-space", "index-3"]);
+    for r in &c.rows {
+        println!(
+            "  {:<12} steps {} max|Φ| {:.2e} | {}: Δ {:.3e}",
+            r.formulation, r.naccept, r.max_drift, r.position.quantity, r.position.max
+        );
+        assert!(r.stopped_by.is_none(), "{:?}", r.stopped_by);
+        assert_eq!(r.position.quantity, "φ3");
+        assert!(
+            r.position.max > 0.0 && r.position.max < 1e-5,
+            "{}: {:e}",
+            r.formulation,
+            r.position.max
+        );
+    }
+    // The index-3 run keeps Φ = 0 to its Newton tolerance, below rtol.
+    assert!(c.rows[2].max_drift < 1e-8, "{:e}", c.rows[2].max_drift);
+}
+
+#[test]
+fn compare_formulations_refuses_a_system_without_constraints() {
+    let clock = || 0.0;
+    let e = compare_formulations(&typed_spec("x'' = -x\nx(0) = 1", "ros4"), &clock)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no coordinates, constraints or bodies"), "{e}");
+    let e = compare_formulations(
+        &typed_spec("coordinates x, y\nmass 1, 1\nforce y = -9.81", "ros4"),
+        &clock,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("at least one constraint"), "{e}");
+}
+
+/// A catalogue model with radau5 gets the index-3 row too, compared on body 1's angle.
+#[test]
+fn compare_formulations_catalogue_model_radau5_adds_index_3() {
+    let mut s = spec("double-pendulum-rsda", None, "radau5", 1e-6);
+    s.t1 = Some(0.5);
+    let c = compare_formulations(&s, &|| 0.0).unwrap();
+    let names: Vec<&str> = c.rows.iter().map(|r| r.formulation.as_str()).collect();
+    assert_eq!(names, ["augmented", "state-space", "index-3"]);
+    for r in &c.rows {
+        println!("  {:<12} φ1: Δ {:.3e}", r.formulation, r.position.max);
+        assert!(r.stopped_by.is_none(), "{:?}", r.stopped_by);
+        assert!(r.position.max > 0.0 && r.position.max < 1e-3);
+    }
+}
