@@ -556,7 +556,9 @@ impl Radau5 {
                     (y1[i], y2[i], y3[i]) = (y[i] + zi[0], y[i] + zi[1], y[i] + zi[2]);
                 }
             }
-            let dyno = (dyno / (3 * n) as f64).sqrt();
+            // An empty state (a fully driven mechanism in state-space form) has no
+            // correction to measure: 0, not 0/0.
+            let dyno = (dyno / (3 * n).max(1) as f64).sqrt();
             if !dyno.is_finite() {
                 // A non-finite solution is a (numerically) singular matrix, as a
                 // checked solve would say; a finite one too large to square diverged.
