@@ -24,11 +24,14 @@ pub const INFO: MethodInfo = MethodInfo {
     partitioned: false,
 };
 
+/// Whole engine only (`full`): the first-load package lists it and draws its ξ-plane,
+/// and the worker runs it in the whole engine (no scenario opens on it).
 pub const ENTRY: MethodEntry = MethodEntry {
     info: &INFO,
     build: Some(build),
     xi: Xi::Multistep(CHAR_POLY),
-};
+}
+.full();
 
 /// On y' = λy, from the weights the step uses (`adams::AB3`):
 /// ρ(ζ) = ζ³ − ζ², σ(ζ) = (23ζ² − 16ζ + 5)/12, π = ρ − ξσ. Real intercept −6/11

@@ -24,11 +24,14 @@ pub const INFO: MethodInfo = MethodInfo {
     partitioned: false,
 };
 
+/// Whole engine only (`full`): the first-load package lists it and draws its ξ-plane,
+/// and the worker runs it in the whole engine (no scenario opens on it).
 pub const ENTRY: MethodEntry = MethodEntry {
     info: &INFO,
     build: Some(build),
     xi: Xi::Multistep(CHAR_POLY),
-};
+}
+.full();
 
 /// π(ζ; z) of the PECE step as implemented (Schwab & Delhaes §7.8, "predict with A–B
 /// order k, correct with A–M order k + 1", k = 3): predictor AB3
