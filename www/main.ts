@@ -262,6 +262,13 @@ async function main(): Promise<void> {
     const step = settings.h !== undefined && !adaptiveRun(settings) ? `h = ${formatNumber(settings.h)}` : `rtol = ${formatNumber(settings.rtol ?? NaN)}`;
     byId('print-settings').textContent = `${view.modelInfo().name}, ${method}, ${step}, t1 = ${formatNumber(settings.t1 ?? NaN)}.`;
   };
+  const views = ['trajectory', 'stability', 'structural', 'convergence', 'tableau'];
+  const wanted = query.get('view') ?? (link.settings ? link.view : scenario?.view) ?? 'trajectory';
+  const firstView = views.includes(wanted) ? wanted : 'trajectory';
+  // A read-only embed shows one view and no tabs: its other views stay hidden for good,
+  // so the first run is not drawn into the trajectory's figures first (their canvases
+  // keep the size of a hidden figure, and the phase plane and mechanism paint nothing).
+  if (document.body.classList.contains('readonly')) selectTab(byId('tabs'), firstView);
   await view.start(initial);
   view.holdNextRun(undefined);
   if (refused) view.notice(refused);
@@ -285,9 +292,7 @@ async function main(): Promise<void> {
     const custom = tableauView.current();
     if (initial.method === 'custom' && custom) await view.useTableau(custom.tableau, custom.analysis);
   }
-  const views = ['trajectory', 'stability', 'structural', 'convergence', 'tableau'];
-  const wanted = query.get('view') ?? (link.settings ? link.view : scenario?.view) ?? 'trajectory';
-  await showView(views.includes(wanted) ? wanted : 'trajectory');
+  await showView(firstView);
   if (active) active.baseline = withoutPins(view.settings());
   if (link.error && !saved) view.notice(link.error);
 
@@ -381,6 +386,14 @@ async function openAssignment(engine: EngineClient, url: string, grading: boolea
   }
 }
 
+/**
+ * An embed (`?embed=1`) neither restores nor saves a draft, nor marks its runs: the
+ * embeds of a lecture share odelab's storage with the playground, so each would
+ * overwrite the playground's draft (and, ten at once, each other's), and each frame's
+ * first access opens the storage on the lecture page's one busy main thread.
+ */
+const KEEPS_DRAFTS = new URLSearchParams(location.search).get('embed') !== '1';
+
 const AUTOSAVE_KEY = 'odelab.session';
 
 /** The fragment the page showed when the settings were saved. */
@@ -390,6 +403,7 @@ const RUNNING_KEY = 'odelab.running';
 
 /** Keeps the latest settings in localStorage, so a closed tab loses nothing. */
 function autosave(settings: RunSettings): void {
+  if (!KEEPS_DRAFTS) return;
   try {
     localStorage.setItem(AUTOSAVE_KEY, sessionToJson(settings));
     localStorage.setItem(AUTOSAVE_LINK_KEY, location.hash);
@@ -424,6 +438,7 @@ addEventListener('visibilitychange', () => {
 });
 
 function restoreDraft(): { settings: RunSettings; link: string } | undefined {
+  if (!KEEPS_DRAFTS) return undefined;
   try {
     const text = localStorage.getItem(AUTOSAVE_KEY);
     const settings = text ? sessionFromJson(text).settings : undefined;
@@ -440,6 +455,7 @@ function runKey(settings: RunSettings): string {
 
 /** Notes (or, with undefined, clears) that the page starts running `key`'s settings. */
 function markRunStarted(key: string | undefined): void {
+  if (!KEEPS_DRAFTS) return;
   try {
     if (key === undefined) localStorage.removeItem(RUNNING_KEY);
     else localStorage.setItem(RUNNING_KEY, key);
@@ -449,6 +465,7 @@ function markRunStarted(key: string | undefined): void {
 }
 
 function unfinishedRun(): string | undefined {
+  if (!KEEPS_DRAFTS) return undefined;
   try {
     return localStorage.getItem(RUNNING_KEY) ?? undefined;
   } catch {
