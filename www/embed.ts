@@ -15,10 +15,16 @@
  * the height its page reports, see www/embedded.ts).
  *
  * The frame is not loaded until the element comes near the viewport, so a lecture with
- * ten embeds starts one engine per screenful, not ten at once.
+ * ten embeds starts one engine per screenful, not ten at once; and an embed the reader
+ * has scrolled far past is released again (its frame emptied, its height kept) unless
+ * the reader has touched it: an untouched embed is exactly what its attributes say, so
+ * it is rebuilt when it comes near again. A frame costs the lecture page ~25–35 MB
+ * (its document, script context and canvases); released, a long lecture holds the
+ * embeds of a few screens, not all of them. `data-frame` on the element says which:
+ * `waiting`, `loaded` or `released`.
  */
 
-import { HEIGHT_MESSAGE } from './embedded';
+import { HEIGHT_MESSAGE, TOUCHED_MESSAGE } from './embedded';
 import { embedUrl } from './embed-url';
 
 /** This script's URL: `currentScript` while a classic script runs; a module has none. */
@@ -34,6 +40,8 @@ const BASE = scriptUrl().replace(/[?#].*$/, '').replace(/[^/]*$/, '');
 const ORIGIN = new URL(BASE).origin;
 /** How close (px) to the viewport an embed starts loading. */
 const NEAR = '600px 0px';
+/** How far (px or % of the viewport) from the viewport an untouched embed is released. */
+const FAR = '300% 0px';
 /** Height before the frame reports its own (and the cap on what it may report). */
 const PLACEHOLDER_HEIGHT = { readonly: 480, full: 900 };
 const MAX_HEIGHT = 20000;
@@ -42,7 +50,10 @@ export class OdePlayground extends HTMLElement {
   static observedAttributes = ['scenario', 'view', 'readonly', 'link', 'height', 'controls'];
   private frame: HTMLIFrameElement | undefined;
   private near = false;
+  /** The reader has used this embed (its frame said so): it is never released. */
+  private touched = false;
   private observer: IntersectionObserver | undefined;
+  private farObserver: IntersectionObserver | undefined;
   private readonly onMessage = (e: MessageEvent): void => this.receive(e);
 
   connectedCallback(): void {
@@ -60,21 +71,38 @@ export class OdePlayground extends HTMLElement {
     window.addEventListener('message', this.onMessage);
     this.observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((e) => e.isIntersecting)) {
+        if (entries.some((e) => e.isIntersecting) && !this.near) {
           this.near = true;
-          this.observer?.disconnect();
           this.update();
         }
       },
       { rootMargin: NEAR },
     );
     this.observer.observe(this);
+    this.farObserver = new IntersectionObserver(
+      (entries) => {
+        const far = entries.length > 0 && !entries[entries.length - 1].isIntersecting;
+        if (far) this.release();
+      },
+      { rootMargin: FAR },
+    );
+    this.farObserver.observe(this);
     this.update();
   }
 
   disconnectedCallback(): void {
     window.removeEventListener('message', this.onMessage);
     this.observer?.disconnect();
+    this.farObserver?.disconnect();
+  }
+
+  /** Empties the frame of an untouched embed far from the viewport (see the file's comment). */
+  private release(): void {
+    if (!this.frame || !this.near || this.touched) return;
+    this.near = false;
+    // about:blank unloads the page (a removed src would keep it); the height stays.
+    this.frame.src = 'about:blank';
+    this.dataset.frame = 'released';
   }
 
   attributeChangedCallback(): void {
@@ -96,7 +124,12 @@ export class OdePlayground extends HTMLElement {
   private receive(e: MessageEvent): void {
     if (!this.frame || e.source !== this.frame.contentWindow || e.origin !== ORIGIN) return;
     const data: unknown = e.data;
-    if (typeof data !== 'object' || data === null || (data as { type?: unknown }).type !== HEIGHT_MESSAGE) return;
+    if (typeof data !== 'object' || data === null) return;
+    if ((data as { type?: unknown }).type === TOUCHED_MESSAGE) {
+      this.touched = true;
+      return;
+    }
+    if ((data as { type?: unknown }).type !== HEIGHT_MESSAGE) return;
     const height = Number((data as { height?: unknown }).height);
     if (this.hasAttribute('height') || !(height > 0) || height > MAX_HEIGHT) return;
     // The frame's border adds 2 px around the page it shows.
@@ -110,9 +143,13 @@ export class OdePlayground extends HTMLElement {
     else if (!this.frame.style.height) {
       this.frame.style.height = `${this.hasAttribute('readonly') ? PLACEHOLDER_HEIGHT.readonly : PLACEHOLDER_HEIGHT.full}px`;
     }
-    if (!this.near) return;
+    if (!this.near) {
+      this.dataset.frame ??= 'waiting';
+      return;
+    }
     const src = this.src();
     if (this.frame.src !== src) this.frame.src = src;
+    this.dataset.frame = 'loaded';
   }
 }
 

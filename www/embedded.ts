@@ -12,6 +12,8 @@
 
 /** The message type www/embed.ts listens for. */
 export const HEIGHT_MESSAGE = 'odelab:height';
+/** Posted once, when the reader first uses the embed: www/embed.ts then keeps its frame. */
+export const TOUCHED_MESSAGE = 'odelab:touched';
 
 export interface EmbedMode {
   embed: boolean;
@@ -67,7 +69,24 @@ export function applyEmbedMode(mode: EmbedMode): void {
     // controls follow the first figure each time the run's status changes.
     new MutationObserver(placeControls).observe(document.body, { attributes: true, attributeFilter: ['data-status', 'data-ready'] });
   }
-  if (mode.embed && window.parent !== window) reportHeight();
+  if (mode.embed && window.parent !== window) {
+    reportHeight();
+    reportTouched();
+  }
+}
+
+/**
+ * Tells the parent frame once that the reader has used this embed (a key, a click, a
+ * wheel on a plot, a field changed): from then on its state is the reader's, not its
+ * attributes', and the lecture page must not release it.
+ */
+function reportTouched(): void {
+  const events = ['pointerdown', 'keydown', 'wheel', 'input', 'change'] as const;
+  const touched = (): void => {
+    for (const type of events) window.removeEventListener(type, touched, true);
+    window.parent.postMessage({ type: TOUCHED_MESSAGE }, '*');
+  };
+  for (const type of events) window.addEventListener(type, touched, { capture: true, passive: true });
 }
 
 /** Posts the document's height to the parent frame now and whenever it changes. */
