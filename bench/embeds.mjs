@@ -14,9 +14,13 @@
 // every embed did before the shared engine). The processes are also summed by kind
 // (browser, gpu-process, renderer, utility): a viewport 20000 px tall makes the GPU
 // process rasterise the whole lecture, which a reader's screen never does.
+// An embed scrolled far past is released (www/embed.ts), so the scrolled layout's memory
+// is that of the last few screens' embeds. With a second argument, a dist/ built from an
+// earlier commit, each layout is also measured with that build's shared engine in the
+// same run (`before`), alternated with this build's.
 // Prints one JSON object.
 //
-//   node bench/embeds.mjs
+//   node bench/embeds.mjs [before-dist/]
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serveStatic, launch } from '../tests/e2e/harness.mjs';
@@ -101,6 +105,7 @@ async function measure(browser, host, distUrl, viewport, shared, scroll = false)
   const page = await context.newPage();
   await page.goto(`${host.url}ten.html`);
   const origin = await page.evaluate(() => performance.timeOrigin);
+  const ready = [];
   if (scroll) {
     for (let i = 0; i < SCENARIOS.length; i++) {
       const element = page.locator('ode-playground').nth(i);
@@ -108,28 +113,38 @@ async function measure(browser, host, distUrl, viewport, shared, scroll = false)
       await page.waitForFunction((el) => el.querySelector('iframe')?.getAttribute('src'), await element.elementHandle());
       const frame = await (await element.locator('iframe').elementHandle()).contentFrame();
       await frame.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
+      // Read now: an embed scrolled far past may be released before the end.
+      ready.push(Math.round((await frame.evaluate(() => window.__readyAt)) - origin));
     }
   }
   // Wait until every embed that was started is ready.
   await page.waitForFunction(() => document.querySelectorAll('ode-playground iframe[src]').length > 0);
   await page.waitForTimeout(500);
   const started = await page.locator('ode-playground iframe[src]').count();
-  const ready = [];
+  const released = await page.locator('ode-playground[data-frame="released"]').count();
   const engines = new Set();
   for (const frame of page.frames().filter((f) => f.url().startsWith(distUrl))) {
     await frame.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
-    ready.push(Math.round((await frame.evaluate(() => window.__readyAt)) - origin));
+    if (!scroll) ready.push(Math.round((await frame.evaluate(() => window.__readyAt)) - origin));
     engines.add(await frame.evaluate(() => document.documentElement.dataset.engine));
   }
   await page.waitForTimeout(1000);
   const pss = descendantsPss();
+  // Then once more after a full garbage collection (through DevTools): what a released
+  // embed's unloaded page leaves until V8 collects it, which an idle page does later.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  await page.waitForTimeout(1000);
+  const collected = descendantsPss();
   await context.close();
   return {
     engine: [...engines].join(','),
     started,
+    releasedAtEnd: released,
     readyMs: ready.sort((a, b) => a - b),
     allReadyMs: Math.max(...ready),
     aboveEmptyMB: mb(pss.kb - baseline.kb),
+    aboveEmptyAfterGcMB: mb(collected.kb - baseline.kb),
     pssMB: mb(pss.kb),
     emptyPagePssMB: mb(baseline.kb),
     byKindMB: kindsMB(pss.byKind),
@@ -137,28 +152,39 @@ async function measure(browser, host, distUrl, viewport, shared, scroll = false)
   };
 }
 
-const dist = await serveStatic(DIST);
-const lecture = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ten embeds</title><link rel="icon" href="data:,">
+/** `dir` served on one origin and the lecture page, loading its embed.js, on another. */
+async function site(dir) {
+  const dist = await serveStatic(dir);
+  const lecture = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ten embeds</title><link rel="icon" href="data:,">
 <script src="${dist.url}embed.js"></script></head><body><h1>Ten embeds</h1>
 ${SCENARIOS.map((s) => `<p>${s}</p><ode-playground scenario="${s}" readonly></ode-playground>`).join('\n')}
 </body></html>`;
-const host = await serveStatic(DIST, { '/ten.html': lecture });
+  const host = await serveStatic(dir, { '/ten.html': lecture });
+  return { dist, host, close: async () => (await host.close(), await dist.close()) };
+}
+
+const now = await site(DIST);
+const earlier = process.argv[2] ? await site(process.argv[2]) : undefined;
 const browser = await launch();
 try {
   const tall = { width: 1200, height: 20000 };
   const phone = { width: 1200, height: 900 };
   const result = { embeds: SCENARIOS.length, allNearViewport: { viewport: tall }, firstScreenOnly: { viewport: phone } };
+  const run = (s, viewport, shared, scroll) => measure(browser, s.host, s.dist.url, viewport, shared, scroll);
   // Alternated, so that a machine busier in one half does not favour one engine.
-  result.allNearViewport.ownEngines = await measure(browser, host, dist.url, tall, false);
-  result.allNearViewport.sharedEngine = await measure(browser, host, dist.url, tall, true);
-  result.firstScreenOnly.sharedEngine = await measure(browser, host, dist.url, phone, true);
-  result.firstScreenOnly.ownEngines = await measure(browser, host, dist.url, phone, false);
+  result.allNearViewport.ownEngines = await run(now, tall, false);
+  if (earlier) result.allNearViewport.before = await run(earlier, tall, true);
+  result.allNearViewport.sharedEngine = await run(now, tall, true);
+  result.firstScreenOnly.sharedEngine = await run(now, phone, true);
+  if (earlier) result.firstScreenOnly.before = await run(earlier, phone, true);
+  result.firstScreenOnly.ownEngines = await run(now, phone, false);
   result.scrolledThrough = { viewport: phone };
-  result.scrolledThrough.ownEngines = await measure(browser, host, dist.url, phone, false, true);
-  result.scrolledThrough.sharedEngine = await measure(browser, host, dist.url, phone, true, true);
+  result.scrolledThrough.ownEngines = await run(now, phone, false, true);
+  if (earlier) result.scrolledThrough.before = await run(earlier, phone, true, true);
+  result.scrolledThrough.sharedEngine = await run(now, phone, true, true);
   console.log(JSON.stringify(result, null, 2));
 } finally {
   await browser.close();
-  await host.close();
-  await dist.close();
+  await now.close();
+  await earlier?.close();
 }
