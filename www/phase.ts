@@ -158,13 +158,19 @@ export class PhaseView {
     // Axes fit the live run (and its exact solution), and every pin that stays within a
     // few times its size: an Euler spiral fits, a blown-up pin is clipped.
     const box = (c: Curve): [number, number, number, number] => {
-      let b: [number, number, number, number] = [Infinity, -Infinity, Infinity, -Infinity];
+      // Four numbers, not an array per point: a run may have tens of thousands.
+      let [x0, x1, y0, y1] = [Infinity, -Infinity, Infinity, -Infinity];
       for (let i = 0; i < c.x.length; i++) {
-        if (Number.isFinite(c.x[i]) && Number.isFinite(c.y[i])) {
-          b = [Math.min(b[0], c.x[i]), Math.max(b[1], c.x[i]), Math.min(b[2], c.y[i]), Math.max(b[3], c.y[i])];
+        const x = c.x[i];
+        const y = c.y[i];
+        if (Number.isFinite(x) && Number.isFinite(y)) {
+          x0 = Math.min(x0, x);
+          x1 = Math.max(x1, x);
+          y0 = Math.min(y0, y);
+          y1 = Math.max(y1, y);
         }
       }
-      return b;
+      return [x0, x1, y0, y1];
     };
     const join = (a: number[], b: number[]): [number, number, number, number] => [
       Math.min(a[0], b[0]),
