@@ -131,6 +131,11 @@ export class EngineClient {
       for (const request of replay) dedicated.post(request);
     });
     port.start();
+    // A frame that unloads (a lecture page releasing an embed far from the reader,
+    // www/embed.ts, or a reload) frees its runs in the engine the other frames keep.
+    addEventListener('pagehide', (event) => {
+      if (!event.persisted && this.channel === channel) port.postMessage({ op: 'engine', close: true } satisfies EngineHandoff);
+    });
     return channel;
   }
 
