@@ -13,6 +13,9 @@ const ms = (v) => (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : v >= 100 ? `${v.to
 const x = (v) => (v >= 100 ? `${v.toFixed(0)}×` : `${v.toFixed(2)}×`);
 const int = (v) => (v === undefined ? '—' : v.toLocaleString('en-US'));
 const e = (v) => v.toExponential(1);
+// Wall time (the bench's measure) with the process's CPU time when the run recorded it.
+const wall = (r) => (r.cpuMs === undefined ? ms(r.ms) : `${ms(r.ms)} (CPU ${ms(r.cpuMs)})`);
+const cpuRatio = (a, b) => (a.cpuMs === undefined || b.cpuMs === undefined ? '' : `; CPU ${x(a.cpuMs / b.cpuMs)}`);
 const dist = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
 const faster = (r) => (r >= 1 ? `${x(r)} faster` : `${x(1 / r)} slower`);
 const num = (v) => (v < 1e-3 ? v.toExponential() : String(v));
@@ -32,7 +35,7 @@ export function chainRows(wasm, scipy, cases) {
   {
     const base = sci(c.n, c.t1);
     const ref = base.reference;
-    const side = (r, nfev, steps) => `${ms(r.ms)}, ${int(steps)} steps, ${int(nfev)} f-evals, err ${e(dist(r, ref))}, ‖Φ‖ ${e(r.drift)}`;
+    const side = (r, nfev, steps) => `${wall(r)}, ${int(steps)} steps, ${int(nfev)} f-evals, err ${e(dist(r, ref))}, ‖Φ‖ ${e(r.drift)}`;
     for (const f of c.formulations) {
       const o = ode(c.n, c.t1, f);
       if (!o) continue;
@@ -40,7 +43,7 @@ export function chainRows(wasm, scipy, cases) {
         `${c.n}-body pendulum chain (${3 * c.n} coordinates, ${2 * c.n} constraints), ${f}, ${tol}, t ∈ [0, ${c.t1}] — WASM vs SciPy Radau on the augmented equations in NumPy`,
         side(o, o.stats.nfev, o.stats.naccept),
         `Radau ${side(base, base.nfev, base.nsteps)}`,
-        faster(base.ms / o.ms),
+        `${faster(base.ms / o.ms)}${o.cpuMs === undefined || base.cpuMs === undefined ? '' : ` (CPU: ${faster(base.cpuMs / o.cpuMs)})`}`,
         '—',
         '—',
       ]);
@@ -53,7 +56,7 @@ export function chainRows(wasm, scipy, cases) {
           .map((o) => `${o.formulation} (${o.x}, ${o.y}), ${dist(o, base).toExponential(1)} from SciPy's`)
           .join('; ') +
         `; SciPy Radau (${base.x}, ${base.y}); reference (${c.reference.method}, rtol ${num(c.reference.rtol)}) (${ref.x}, ${ref.y}), ‖Φ‖ ${e(ref.drift)}. ` +
-        `Errors are ‖(x, y) − reference‖ of the last body. Times are the minimum of ${w.find((r) => r.n === c.n && r.t1 === c.t1).runs.length} (WASM) and ${base.runs.length} (SciPy) solves.`,
+        `Errors are ‖(x, y) − reference‖ of the last body. Times (wall, and the process's CPU time) are the minimum of ${w.find((r) => r.n === c.n && r.t1 === c.t1).runs.length} (WASM) and ${base.runs.length} (SciPy) solves.`,
     );
   }
   // 2. Growth from the smallest to the largest N over growth.t1.
@@ -65,9 +68,9 @@ export function chainRows(wasm, scipy, cases) {
       if (!a || !b) continue;
       rows.push([
         `pendulum chain, ${n1} vs ${n0} bodies, ${f}, ${tol}, t ∈ [0, ${t1}] — WASM`,
-        `${n1}: ${ms(b.ms)}, ${int(b.stats.naccept)} steps (${ms(b.ms / b.stats.nsteps)} a step)`,
-        `${n0}: ${ms(a.ms)}, ${int(a.stats.naccept)} steps (${ms(a.ms / a.stats.nsteps)} a step)`,
-        `${n1}/${n0}: ${x(b.ms / a.ms)} (${x(b.ms / b.stats.nsteps / (a.ms / a.stats.nsteps))} a step)`,
+        `${n1}: ${wall(b)}, ${int(b.stats.naccept)} steps (${ms(b.ms / b.stats.nsteps)} a step)`,
+        `${n0}: ${wall(a)}, ${int(a.stats.naccept)} steps (${ms(a.ms / a.stats.nsteps)} a step)`,
+        `${n1}/${n0}: ${x(b.ms / a.ms)} (${x(b.ms / b.stats.nsteps / (a.ms / a.stats.nsteps))} a step${cpuRatio(b, a)})`,
         '—',
         '—',
       ]);
@@ -76,9 +79,9 @@ export function chainRows(wasm, scipy, cases) {
     if (a && b) {
       rows.push([
         `pendulum chain, ${n1} vs ${n0} bodies, SciPy Radau on the augmented equations in NumPy, rtol ${num(c.rtol)}, atol ${num(c.atol)}, t ∈ [0, ${t1}]`,
-        `${n1}: ${ms(b.ms)}, ${int(b.nsteps)} steps (${ms(b.ms / b.nsteps)} a step), err ${e(dist(b, b.reference))}`,
-        `${n0}: ${ms(a.ms)}, ${int(a.nsteps)} steps (${ms(a.ms / a.nsteps)} a step), err ${e(dist(a, a.reference))}`,
-        `${n1}/${n0}: ${x(b.ms / a.ms)} (${x(b.ms / b.nsteps / (a.ms / a.nsteps))} a step)`,
+        `${n1}: ${wall(b)}, ${int(b.nsteps)} steps (${ms(b.ms / b.nsteps)} a step), err ${e(dist(b, b.reference))}`,
+        `${n0}: ${wall(a)}, ${int(a.nsteps)} steps (${ms(a.ms / a.nsteps)} a step), err ${e(dist(a, a.reference))}`,
+        `${n1}/${n0}: ${x(b.ms / a.ms)} (${x(b.ms / b.nsteps / (a.ms / a.nsteps))} a step${cpuRatio(b, a)})`,
         '—',
         '—',
       ]);
