@@ -94,6 +94,7 @@ def chain_radau(case, n, t1, runs):
     SciPy's finite differences, vectorised), timed as the minimum of `runs` solves, and
     an untimed tight reference (DOP853) for the error of both sides."""
     sys.path.insert(0, os.path.dirname(__file__))
+    sys.dont_write_bytecode = True  # no bench/__pycache__ in the work tree
     from scipy_chain import Chain
 
     chain = Chain(n)
