@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { cpus } from 'node:os';
+import { chainRows } from './chain_report.mjs';
 
 const dir = process.argv[2] ?? 'bench/out';
 const read = (name) => {
@@ -165,6 +166,9 @@ if (wasm?.chain200) {
     verdict(c.ms <= 1000),
   ]);
 }
+// 5c. A pendulum chain of 10 and 40 bodies, both formulations, against SciPy Radau.
+const chain = chainRows(wasm, scipy, cases);
+rows.push(...chain.rows);
 // 6. Size and first plot (the page fetches the run package before its first
 // plot and the labs package on first use; before the split it fetched one 972 KB module,
 // 378 KB gzip).
@@ -238,6 +242,7 @@ details.push(
     QUOTED.rows.map((q) => `${q.code} on the ${q.case} ${ms(q.ms)}${q.nfev ? ` (${int(q.nfev)} f-evals)` : ''} (odelab then: ${q.odelab})`).join('; ') +
     '.',
 );
+details.push(...chain.details);
 details.push('Every other number above is from this run; each ratio divides two times of this run.');
 if (plot) details.push(`First plot, each cold load (ms since navigation, ready / plot): ${plot.runs.map((r) => `${r.ready.toFixed(0)} / ${r.plot.toFixed(0)}`).join(', ')}.`);
 

@@ -7,13 +7,19 @@ Usage: python bench/scipy_bench.py RUNS_RK45 RUNS_STIFF
 
 import json
 import math
+import os
+import re
 import statistics
 import sys
 import time
 
-import numpy as np
-import scipy
-from scipy.integrate import solve_ivp
+# odelab's WASM runs on one thread; so does SciPy here (its dense LUs would otherwise
+# use OpenBLAS threads, on a machine whose two cores other jobs share).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+import scipy  # noqa: E402
+from scipy.integrate import solve_ivp  # noqa: E402
 
 # The pendulum of src/model/pendulum.rs with its defaults (g = 9.81, L = 1, y0 = (1, 0)).
 G, L = 9.81, 1.0
@@ -39,7 +45,7 @@ def vdp_jac(_t, y):
 VDP_REF = (-1.51060693674397, 1.1783800007312e-3)
 
 
-CASES = __import__("os").path.join(__import__("os").path.dirname(__file__), "cases.json")
+CASES = os.environ.get("BENCH_CASES") or os.path.join(os.path.dirname(__file__), "cases.json")
 
 
 def heat_bdf(n, case, runs):
@@ -82,6 +88,51 @@ def heat_bdf(n, case, runs):
     }
 
 
+def chain_radau(case, n, t1, runs):
+    """bench/cases.json's `chainBodies`: the N-link chain's augmented (index-1) equations
+    in NumPy (bench/scipy_chain.py) under Radau at the case's tolerances (Jacobian by
+    SciPy's finite differences, vectorised), timed as the minimum of `runs` solves, and
+    an untimed tight reference (DOP853) for the error of both sides."""
+    sys.path.insert(0, os.path.dirname(__file__))
+    sys.dont_write_bytecode = True  # no bench/__pycache__ in the work tree
+    from scipy_chain import Chain
+
+    chain = Chain(n)
+    # The release angle θ0 (and nothing else) is read from the case's system text.
+    y0 = chain.initial(float(re.search(r"θ0 = (-?[0-9.e-]+)", case["system"]).group(1)))
+    times, cpu, sol = [], [], None
+    for _ in range(runs):
+        # CPU time beside the wall clock (a loaded machine makes a solve wait for a core).
+        start, cpu0 = time.perf_counter(), time.process_time()
+        sol = solve_ivp(
+            chain.f, (0.0, t1), y0, method="Radau", rtol=case["rtol"], atol=case["atol"], vectorized=True
+        )
+        times.append((time.perf_counter() - start) * 1e3)
+        cpu.append((time.process_time() - cpu0) * 1e3)
+    ref = case["reference"]
+    tight = solve_ivp(
+        chain.f, (0.0, t1), y0, method=ref["method"], rtol=ref["rtol"], atol=ref["atol"], vectorized=True
+    )
+    q, q_ref = sol.y[: chain.nq, -1], tight.y[: chain.nq, -1]
+    return {
+        "n": n,
+        "t1": t1,
+        "ms": min(times),
+        "runs": times,
+        "cpuMs": min(cpu),
+        "cpuRuns": cpu,
+        "nfev": int(sol.nfev),
+        "njev": int(sol.njev),
+        "nlu": int(sol.nlu),
+        "nsteps": int(sol.t.size - 1),
+        "status": int(sol.status),
+        "x": float(q[-3]),
+        "y": float(q[-2]),
+        "drift": float(np.linalg.norm(chain.phi(q))),
+        "reference": {"x": float(q_ref[-3]), "y": float(q_ref[-2]), "drift": float(np.linalg.norm(chain.phi(q_ref)))},
+    }
+
+
 def timed(runs, fn):
     times, sol = [], None
     for _ in range(runs):
@@ -95,6 +146,18 @@ def main():
     runs_rk45 = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     runs_stiff = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     out = {"scipy": scipy.__version__, "numpy": np.__version__, "python": sys.version.split()[0]}
+    # BENCH_ONLY=chainBodies runs only that case (as in bench/wasm_bench.mjs).
+    only = os.environ.get("BENCH_ONLY")
+    chain = json.load(open(CASES, encoding="utf-8")).get("chainBodies")
+    if chain and (not only or "chainBodies" in only.split(",")):
+        runs = chain.get("runs", {})
+        out["chain_bodies"] = [chain_radau(chain, chain["n"], chain["t1"], runs.get(str(chain["n"]), 1))] + [
+            chain_radau(chain, n, chain["growth"]["t1"], runs.get(str(n), 1)) for n in chain["growth"]["n"]
+        ]
+    if only:
+        json.dump(out, sys.stdout)
+        print()
+        return
 
     med, times, sol = timed(
         runs_rk45,

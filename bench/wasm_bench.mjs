@@ -5,6 +5,7 @@
 // runs in the whole engine, pkg-labs/, as the page's worker runs it.
 //
 //   node bench/wasm_bench.mjs bench/cases.json RUNS
+//   BENCH_ONLY=chainBodies node bench/wasm_bench.mjs bench/cases.json 3   # one case
 import { readFileSync } from 'node:fs';
 import init, { methods, solve as solveFirst } from '../pkg/odelab.js';
 import initLabs, { stabilityMap, solve as solveWhole, Integrator } from '../pkg-labs/odelab_labs.js';
@@ -35,6 +36,9 @@ const WARMUP = 5;
 // the medians measure (the first call is reported on its own), so they start after 400.
 const SETTLE_WARMUP = 400;
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
+// BENCH_ONLY=chainBodies,heat runs only those cases (one piece of the bench on a busy machine).
+const only = process.env.BENCH_ONLY?.split(',');
+const want = (key) => !only || only.includes(key);
 await init({ module_or_path: readFileSync(new URL('../pkg/odelab_bg.wasm', import.meta.url)) });
 await initLabs({ module_or_path: readFileSync(new URL('../pkg-labs/odelab_labs_bg.wasm', import.meta.url)) });
 
@@ -61,7 +65,7 @@ const result = { runs: RUNS, node: process.version };
 
 // 1. dp45 on the pendulum. The first call is also timed alone: it runs before V8 has
 //    optimised the module (what a page sees on its first solve).
-{
+if (want('dp45Pendulum')) {
   const spec = cases.dp45Pendulum;
   const first = timed(1, () => solve(spec), 0);
   const { ms, runs, out } = timed(RUNS, () => solve(spec), SETTLE_WARMUP);
@@ -69,7 +73,7 @@ const result = { runs: RUNS, node: process.version };
 }
 
 // 2. Stiff methods on Van der Pol, as soon as methods() lists them.
-{
+if (want('stiff')) {
   const ids = new Set(methods().map((m) => m.id));
   const { reference } = cases.stiff;
   result.stiff = {};
@@ -92,7 +96,7 @@ const result = { runs: RUNS, node: process.version };
 
 // 3. The convergence sweep: every method at every step size, on a fixed grid, as the
 //    page would run it (one solve per point, every point recorded).
-{
+if (want('sweep')) {
   const { model, t1, methods: ms, h } = cases.sweep;
   const specs = ms.flatMap((method) => h.map((hh) => ({ model, method, t1, h: hh, adaptive: false })));
   const { ms: med, runs, out } = timed(RUNS, () => specs.reduce((n, s) => n + solve(s).stats.nfev, 0), 2);
@@ -100,7 +104,7 @@ const result = { runs: RUNS, node: process.version };
 }
 
 // 4. Stability maps: `stabilityMap` on an n × n grid for each method of the case.
-{
+if (want('stabilityMap')) {
   const { methods: ids, n, re, im } = cases.stabilityMap;
   result.stabilityMap = {};
   for (const id of ids) {
@@ -119,7 +123,7 @@ const result = { runs: RUNS, node: process.version };
 
 // 5. Pairs: a method against a baseline in the same run, both timed, each end point
 //    compared with an untimed tight reference.
-{
+if (want('pairs')) {
   result.pairs = cases.pairs.cases.map((c) => {
     const reference = last(solve(c.reference));
     const components = c.components ?? reference.map((_, i) => i);
@@ -145,14 +149,14 @@ const result = { runs: RUNS, node: process.version };
 }
 
 // 6. A 200-state user system (sparse Jacobian and LU), when the case is present.
-if (cases.chain200) {
+if (cases.chain200 && want('chain200')) {
   const { ms, runs, out } = timed(Math.min(RUNS, 7), () => solve(cases.chain200.spec), 2);
   result.chain200 = { ms, runs, stats: out.stats, dim: out.dim };
 }
 
 // 7. The heat equation at N = 200, 2,000 and 20,000 under each stiff method of the case
 // (user systems run in the whole engine, as in the page's worker).
-if (cases.heat) {
+if (cases.heat && want('heat')) {
   const c = cases.heat;
   // The semi-discrete exact solution's error, relative to its size.
   const heatError = (sol, n) => {
@@ -190,6 +194,62 @@ if (cases.heat) {
     }, 1);
     result.heat.push({ n, method: 'compile', compileMs: compile.ms, runs: compile.runs });
   }
+}
+
+// 8. A planar pendulum chain of N rigid bodies (a typed mechanism, the whole engine) under
+// ros4 in the state-space and the augmented formulation: N = 10 over the case's t1, and
+// the growth from 10 to 40 bodies over growth.t1. The formulations alternate solve by
+// solve so both see the same machine load; the minimum of the timed solves is reported
+// (each solve is thousands of steps: the first, untimed, lets V8 tier the module up).
+if (cases.chainBodies && want('chainBodies')) {
+  const c = cases.chainBodies;
+  const lastBody = (sol, n) => {
+    const end = (name) => sol.outputs[name][sol.outputs[name].length - 1];
+    return { x: end(`q:x[${n}]`), y: end(`q:y[${n}]`), drift: end('constraint |Φ|') };
+  };
+  const runChain = (n, t1, runs) => {
+    const specs = c.formulations.map((formulation) => ({
+      system: c.system,
+      params: { N: n },
+      method: c.method,
+      t1,
+      rtol: c.rtol,
+      atol: c.atol,
+      formulation,
+    }));
+    const times = specs.map(() => []);
+    const cpu = specs.map(() => []);
+    const sols = [];
+    for (let i = 0; i < runs; i++) {
+      specs.forEach((spec, k) => {
+        // The process's CPU time beside the wall clock: on a machine other jobs load, a
+        // solve's wall time includes the time it waited for a core.
+        const start = performance.now();
+        const cpu0 = process.cpuUsage();
+        sols[k] = solveWhole(spec);
+        const used = process.cpuUsage(cpu0);
+        times[k].push(performance.now() - start);
+        cpu[k].push((used.user + used.system) / 1000);
+      });
+    }
+    return specs.map((spec, k) => ({
+      n,
+      t1,
+      formulation: spec.formulation,
+      ms: Math.min(...times[k]),
+      runs: times[k],
+      cpuMs: Math.min(...cpu[k]),
+      cpuRuns: cpu[k],
+      stats: sols[k].stats,
+      saddleSolves: sols[k].constraint?.saddleSolves,
+      newtonIterations: sols[k].constraint?.newtonIterations,
+      ...lastBody(sols[k], n),
+    }));
+  };
+  const runsOf = (n) => Math.min(RUNS, c.runs?.[n] ?? 1);
+  // The warm-up: one short solve of each formulation (same code as the timed ones).
+  runChain(c.n, c.growth.t1, 1);
+  result.chainBodies = [...runChain(c.n, c.t1, runsOf(c.n)), ...c.growth.n.flatMap((n) => runChain(n, c.growth.t1, runsOf(n)))];
 }
 
 console.log(JSON.stringify(result));
