@@ -34,6 +34,7 @@ use super::error::{ErrorKind, ExprError, LineIndex};
 use super::eval::Program;
 use super::lexer::Span;
 use super::parser::{Expr, ExprKind, Ident, Stmt};
+use super::sparsity::Sparsity;
 use super::symbolic::{add, derivative, inline, mentions, mul, neg};
 use super::system::{
     check_not_reserved, defaults_and_values, parse_text, require_finite, RawNames,
@@ -76,6 +77,10 @@ pub struct TypedSystem {
     acc: Program,
     /// Both, for their derivatives.
     all: Program,
+    /// Which entries of `all`'s Jacobian can be nonzero, and their colouring: Φ_q and M
+    /// entries each read a few coordinates, so a handful of sweeps replace one per state
+    /// (2n of them), and a chain's cost per step stops growing like N³.
+    all_pattern: Option<Sparsity>,
 }
 
 fn err(message: String, span: Span) -> ExprError {
@@ -160,27 +165,61 @@ impl Constrained for TypedSystem {
     fn derivatives(&self, t: f64, q: &[f64], qd: &[f64]) -> Derivatives {
         let (n, m) = (self.n, self.m);
         let y: Vec<f64> = q.iter().chain(qd).copied().collect();
-        let j = self.all.jacobian(t, &y);
         let b_phiq = m;
         let b_phit = m + m * n;
         let b_gamma = 2 * m + m * n;
         let b_q = 3 * m + m * n;
         let b_mass = b_q + n;
-        let block = |k: usize, row0: usize, rows: usize, cols: usize| -> Option<DMatrix<f64>> {
-            let mat = DMatrix::from_fn(rows, cols, |r, c| j[(row0 + r * cols + c, k)]);
-            (mat.amax() != 0.0).then_some(mat)
+        // Only the structurally nonzero entries are visited; a block whose entries are all
+        // zero stays None, as the formulations expect.
+        let mut phi_q_q: Vec<Option<DMatrix<f64>>> = vec![None; n];
+        let mut mass_q: Vec<Option<DMatrix<f64>>> = vec![None; n];
+        let mut gamma_q = DMatrix::zeros(m, n);
+        let mut gamma_qd = DMatrix::zeros(m, n);
+        let mut phi_t_q = self.rheonomic.then(|| DMatrix::zeros(m, n));
+        let mut entry = |row: usize, col: usize, v: f64| {
+            if v == 0.0 {
+                return;
+            }
+            let (k, velocity) = (col % n, col >= n);
+            if row >= b_gamma && row < b_gamma + m {
+                let target = if velocity {
+                    &mut gamma_qd
+                } else {
+                    &mut gamma_q
+                };
+                target[(row - b_gamma, k)] = v;
+                return;
+            }
+            if velocity {
+                return;
+            }
+            if row >= b_phiq && row < b_phit {
+                let r = row - b_phiq;
+                phi_q_q[k].get_or_insert_with(|| DMatrix::zeros(m, n))[(r / n, r % n)] = v;
+            } else if row >= b_phit && row < b_gamma {
+                if let Some(p) = phi_t_q.as_mut() {
+                    p[(row - b_phit, k)] = v;
+                }
+            } else if row >= b_mass && !self.mass_constant {
+                let r = row - b_mass;
+                mass_q[k].get_or_insert_with(|| DMatrix::zeros(n, n))[(r / n, r % n)] = v;
+            }
         };
-        let phi_q_q = (0..n).map(|k| block(k, b_phiq, m, n)).collect();
-        let mass_q = if self.mass_constant {
-            Vec::new()
-        } else {
-            (0..n).map(|k| block(k, b_mass, n, n)).collect()
-        };
-        let gamma_q = DMatrix::from_fn(m, n, |r, c| j[(b_gamma + r, c)]);
-        let gamma_qd = DMatrix::from_fn(m, n, |r, c| j[(b_gamma + r, n + c)]);
-        let phi_t_q = self
-            .rheonomic
-            .then(|| DMatrix::from_fn(m, n, |r, c| j[(b_phit + r, c)]));
+        match &self.all_pattern {
+            Some(pattern) => self.all.jacobian_entries(t, &y, pattern, &mut entry),
+            None => {
+                let j = self.all.jacobian(t, &y);
+                for col in 0..j.ncols() {
+                    for row in 0..j.nrows() {
+                        entry(row, col, j[(row, col)]);
+                    }
+                }
+            }
+        }
+        if self.mass_constant {
+            mass_q.clear();
+        }
         let time = self.time_dependent.then(|| {
             let ft = self.all.dfdt(t, &y);
             TimeDerivatives {
@@ -607,6 +646,7 @@ fn compile(
         mass_constant,
         pos,
         acc,
+        all_pattern: Sparsity::analyse_outputs(all.tape()),
         all,
     };
     // Initial values: every coordinate's, velocities where given.

@@ -39,22 +39,25 @@ impl Sparsity {
             return None;
         }
         // No slot may depend on more states than a sparse row may hold.
-        let limit = n / MAX_DENSITY_INVERSE;
-        let first = tape.first_tmp();
-        let mut deps: Vec<Vec<u32>> = vec![Vec::new(); tape.n_slots()];
-        for (k, d) in deps.iter_mut().enumerate().skip(1).take(n) {
-            d.push(k as u32 - 1);
+        let deps = dependencies(tape, n / MAX_DENSITY_INVERSE)?;
+        Some(Self::coloured(tape, &deps))
+    }
+
+    /// The pattern of every output of `tape` (any number of them) with respect to the
+    /// states, with no density limit: for tables of derivatives whose entries are mostly
+    /// structural zeros (a typed mechanism's Φ_q and M entries, whose Jacobian would
+    /// otherwise take one sweep per state). `None` only for a tape with no states.
+    pub fn analyse_outputs(tape: &Tape) -> Option<Self> {
+        if tape.n_states() == 0 {
+            return None;
         }
-        for (i, inst) in tape.insts().iter().enumerate() {
-            let mut set: Vec<u32> = Vec::new();
-            for &s in [inst.a, inst.b, inst.c].iter().take(inst.op.arity()) {
-                set = union(&set, &deps[s as usize]);
-            }
-            if set.len() > limit {
-                return None;
-            }
-            deps[first + i] = set;
-        }
+        let deps = dependencies(tape, usize::MAX)?;
+        Some(Self::coloured(tape, &deps))
+    }
+
+    /// Columns of the outputs' dependency sets, greedily coloured.
+    fn coloured(tape: &Tape, deps: &[Vec<u32>]) -> Self {
+        let n = tape.n_states();
         let mut by_col: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut by_row: Vec<&[u32]> = Vec::with_capacity(n);
         for (row, &o) in tape.outputs().iter().enumerate() {
@@ -95,12 +98,12 @@ impl Sparsity {
             rows.extend_from_slice(col);
             col_start.push(rows.len());
         }
-        Some(Self {
+        Self {
             n,
             col_start,
             rows,
             groups,
-        })
+        }
     }
 
     /// Number of colours: tangent sweeps per Jacobian.
@@ -112,6 +115,28 @@ impl Sparsity {
     pub fn nnz(&self) -> usize {
         self.rows.len()
     }
+}
+
+/// The set of states each slot of `tape` depends on (structurally), or `None` as soon as
+/// one slot depends on more than `limit` states.
+fn dependencies(tape: &Tape, limit: usize) -> Option<Vec<Vec<u32>>> {
+    let n = tape.n_states();
+    let first = tape.first_tmp();
+    let mut deps: Vec<Vec<u32>> = vec![Vec::new(); tape.n_slots()];
+    for (k, d) in deps.iter_mut().enumerate().skip(1).take(n) {
+        d.push(k as u32 - 1);
+    }
+    for (i, inst) in tape.insts().iter().enumerate() {
+        let mut set: Vec<u32> = Vec::new();
+        for &s in [inst.a, inst.b, inst.c].iter().take(inst.op.arity()) {
+            set = union(&set, &deps[s as usize]);
+        }
+        if set.len() > limit {
+            return None;
+        }
+        deps[first + i] = set;
+    }
+    Some(deps)
 }
 
 /// The sorted union of two sorted sets.
@@ -168,6 +193,35 @@ impl Program {
             col_start: sp.col_start.clone(),
             rows: sp.rows.clone(),
             values,
+        }
+    }
+
+    /// ∂(output `row`)/∂(state `col`) at (t, y) for every entry of the pattern `sp`
+    /// (from [`Sparsity::analyse_outputs`]), handed to `each(row, col, value)` column by
+    /// column: one value pass and one tangent sweep per colour.
+    pub fn jacobian_entries(
+        &self,
+        t: f64,
+        y: &[f64],
+        sp: &Sparsity,
+        mut each: impl FnMut(usize, usize, f64),
+    ) {
+        let mut guard = self.scratch.borrow_mut();
+        let s = &mut *guard;
+        let tape = &self.tape;
+        load(tape, &mut s.val, t, y);
+        run_with_partials(tape, &mut s.val, &mut s.pa, &mut s.pb);
+        for group in &sp.groups {
+            s.tan.fill(0.0);
+            for &j in group {
+                s.tan[1 + j] = 1.0;
+            }
+            sweep(tape, &s.pa, &s.pb, &mut s.tan);
+            for &j in group {
+                for &row in &sp.rows[sp.col_start[j]..sp.col_start[j + 1]] {
+                    each(row, j, s.tan[tape.outputs()[row] as usize]);
+                }
+            }
         }
     }
 }
