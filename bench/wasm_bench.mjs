@@ -1,6 +1,7 @@
 // The WASM half of `npm run bench` : the cases of bench/cases.json through
-// pkg/ (and the stability maps through pkg-labs/) in Node, timed like examples/bench_native.rs times them natively (warm-up runs
-// so V8 has tiered the module up, then the median of N runs). Prints one JSON object.
+// pkg/ (and the stability maps through pkg-labs/) in Node: each case warms up until it is
+// at steady state (`settle`), then N solves are timed (median and minimum; the report
+// uses the minimum). Prints one JSON object.
 // A case the run package leaves out (a user system, slowfast: code "not-in-this-build")
 // runs in the whole engine, pkg-labs/, as the page's worker runs it.
 //
@@ -66,8 +67,9 @@ function settle(f, maxMs = WARM_MAX_MS) {
   let [best] = once(f);
   let solves = 1;
   let quiet = 0;
-  const batch = Math.max(3, Math.ceil(BATCH_MS / Math.max(best, 1e-3)));
   while (quiet < QUIET && solves < WARM_MAX_SOLVES && performance.now() - begin < maxMs) {
+    // Sized by the fastest solve so far (the first one runs in V8's baseline tier).
+    const batch = Math.max(3, Math.ceil(BATCH_MS / Math.max(best, 1e-3)));
     let fastest = Infinity;
     for (let i = 0; i < batch; i++) fastest = Math.min(fastest, once(f)[0]);
     solves += batch;

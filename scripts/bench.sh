@@ -2,8 +2,10 @@
 # `npm run bench`: builds pkg/ and pkg-labs/, dist/ and the native bench binary in release,
 # runs the same problems in WASM (Node), natively, in SciPy and in headless Chromium,
 # and writes the ratios measured in this run to BENCHMARKS.md and README.md. Not run by
-# CI. Knobs: BENCH_RUNS (median of N, default 21), BENCH_SCIPY_RUNS (default 7),
-# BENCH_PAGE_RUNS (default 11, after 2 warm-up loads).
+# CI. Knobs: BENCH_RUNS (timed solves per row, default 21; the report takes their
+# minimum), BENCH_SCIPY_RUNS (default 7), BENCH_PAGE_RUNS (default 11, after 2 warm-up
+# loads), BENCH_ONLY (some sections of the WASM and SciPy runners, e.g.
+# stiff,pairs,workPrecision).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
