@@ -42,7 +42,7 @@ const WARM_MAX_MS = Number(process.env.BENCH_WARM_MAX_MS ?? 6000);
 const WARM_MAX_SOLVES = 4000;
 const cases = JSON.parse(readFileSync(casesPath, 'utf8'));
 // The sections to run (all unless BENCH_ONLY lists some: dp45Pendulum, stiff, sweep,
-// stabilityMap, pairs, chain200, heat, workPrecision).
+// stabilityMap, pairs, matched, chain200, heat, workPrecision).
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const want = (section) => !only || only.has(section);
 await init({ module_or_path: readFileSync(new URL('../pkg/odelab_bg.wasm', import.meta.url)) });
@@ -54,10 +54,18 @@ function median(xs) {
   return s.length % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
 }
 
+// One call of f: [CPU time of this process in ms, f's result, wall time in ms]. The CPU
+// time is what the rows report: on a machine loaded by other jobs a solve waits for a
+// core, which adds wall time but not CPU time (measured at a load average of 12 on 2
+// cores: SciPy's RK45 case 490–950 ms of wall time for 152–155 ms of CPU; a 0.5 ms
+// odelab solve 0.484 ms either way, the two clocks agreeing where nothing waits).
 function once(f) {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   const out = f();
-  return [performance.now() - start, out];
+  const wall = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return [(used.user + used.system) / 1000, out, wall];
 }
 
 // The warm-up of one case (see BATCH_MS): returns how many solves it took, how long,
@@ -79,18 +87,20 @@ function settle(f, maxMs = WARM_MAX_MS) {
   return { solves, ms: performance.now() - begin, settled: quiet >= QUIET, best };
 }
 
-// `runs` timed solves after the case's own warm-up; the median and the minimum (the
-// report uses the minimum: on a shared machine other jobs only ever add time).
+// `runs` timed solves after the case's own warm-up: CPU times (`runs`, their median and
+// minimum; the report uses the minimum) and wall times (`wall`).
 function timed(runs, f, maxWarmMs = WARM_MAX_MS) {
   const warmup = maxWarmMs > 0 ? settle(f, maxWarmMs) : { solves: 0, ms: 0, settled: false };
   let out;
   const times = [];
+  const wall = [];
   for (let i = 0; i < runs; i++) {
-    const [t, o] = once(f);
+    const [t, o, w] = once(f);
     out = o;
     times.push(t);
+    wall.push(w);
   }
-  return { ms: median(times), min: Math.min(...times), runs: times, out, warmup };
+  return { ms: median(times), min: Math.min(...times), runs: times, wall, out, warmup };
 }
 
 const last = (sol) => Array.from(sol.y.subarray(sol.y.length - sol.dim));
@@ -179,6 +189,41 @@ if (want('pairs')) {
       return { ms: median(times[k]), min: Math.min(...times[k]), runs: times[k], warmup, stats: sols[k].stats, err };
     };
     return { name: c.name, run: side(0), baseline: side(1) };
+  });
+}
+
+// 5b. Matched accuracy: the run's tolerance chosen so that it is at least as accurate as
+// the baseline (cases.json `matched`), then both timed alternately.
+if (cases.matched && want('matched')) {
+  result.matched = cases.matched.cases.map((c) => {
+    const reference = last(solve(c.reference));
+    const err = (sol) => Math.max(...last(sol).map((v, i) => Math.abs(v - reference[i])));
+    const target = err(solve(c.baseline));
+    const ratio = c.baseline.atol / c.baseline.rtol;
+    const grid = Array.from({ length: 17 }, (_, k) => c.baseline.rtol * 10 ** (k / 8));
+    // From the tightest grid point up: stop at the first that misses the target.
+    let chosen = null;
+    const tried = [];
+    for (const rtol of grid) {
+      const e = err(solve({ ...c.run, rtol, atol: rtol * ratio }));
+      tried.push({ rtol, err: e });
+      if (e > target) break;
+      chosen = rtol;
+    }
+    if (chosen === null) return { name: c.name, target, tried, error: 'the run misses the target at the baseline tolerance' };
+    const specs = [{ ...c.run, rtol: chosen, atol: chosen * ratio }, c.baseline];
+    const sols = [];
+    const warmup = settle(() => specs.forEach((spec, k) => (sols[k] = solve(spec))));
+    const times = [[], []];
+    for (let i = 0; i < RUNS; i++) {
+      specs.forEach((spec, k) => {
+        const [t, sol] = once(() => solve(spec));
+        sols[k] = sol;
+        times[k].push(t);
+      });
+    }
+    const side = (k) => ({ spec: specs[k], ms: median(times[k]), min: Math.min(...times[k]), runs: times[k], warmup, stats: sols[k].stats, err: err(sols[k]) });
+    return { name: c.name, target, tried, run: side(0), baseline: side(1) };
   });
 }
 
