@@ -43,6 +43,30 @@ fn ros4_is_l_stable() {
     }
 }
 
+/// The embedded formula of Negrut et al. 2003 Table 1 is not L-stable: R̂(−∞) =
+/// −0.367305, so the estimate y − ŷ keeps ≈ 37 % of a stiff component that y damps
+/// (R(−∞) ≈ 1e-8), where RODAS's embedded solution damps it too. Golden value from an
+/// independent evaluation of the same recursion in Python (double precision).
+#[test]
+fn ros4_embedded_formula_keeps_a_third_of_a_stiff_component() {
+    let tab = rosenbrock_tableau("ros4").unwrap();
+    let embedded = odelab::method::RosenbrockTableau {
+        b: tab.b_hat,
+        ..*tab
+    };
+    let r_hat = embedded.stability(f64::NEG_INFINITY);
+    assert!(
+        (r_hat + 0.36730496964249415).abs() < 1e-12,
+        "R̂(−∞) = {r_hat}"
+    );
+    // At hλ = −100 the estimate's factor R − R̂ is still ≈ 0.34.
+    let gap = tab.stability(-100.0) - embedded.stability(-100.0);
+    assert!(
+        (gap - 0.34273741450514).abs() < 1e-9,
+        "R − R̂ at −100 = {gap}"
+    );
+}
+
 #[test]
 fn ros4_order_four_and_embedded_three() {
     let (p, errs) = observed_order("ros4", 0.01, 4, 1.0);
