@@ -519,3 +519,83 @@ fn every_prefix_of_a_typed_mechanism_is_an_answer_not_a_panic() {
     }
     assert!(refused > 0);
 }
+
+/// A draw line written for a family draws one shape per element, and as many as N says.
+#[test]
+fn a_draw_line_for_a_family_draws_one_shape_per_element() {
+    let drawn = format!(
+        "{CHAIN}draw rod(x[i] - L/2*cos(φ[i]), y[i] - L/2*sin(φ[i]), x[i] + L/2*cos(φ[i]), \
+         y[i] + L/2*sin(φ[i])) for i = 1..N\n"
+    );
+    for n in [5.0, 7.0] {
+        let sol = run(
+            &drawn,
+            json!({ "formulation": "state-space", "t1": 0.2, "params": { "N": n } }),
+        );
+        let rods: Vec<&str> = sol
+            .outputs
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .filter(|name| name.starts_with("draw ") && name.ends_with(" rod x2"))
+            .collect();
+        let expected: Vec<String> = (1..=n as usize)
+            .map(|k| format!("draw 1.{k} rod x2"))
+            .collect();
+        assert_eq!(rods, expected, "N = {n}");
+        // The last rod's far end is the last link's tip.
+        let k = n as usize;
+        let tip = output(&sol, &format!("draw 1.{k} rod x2"));
+        let (x, phi) = (
+            output(&sol, &format!("q:x[{k}]")),
+            output(&sol, &format!("q:φ[{k}]")),
+        );
+        for i in 0..sol.t.len() {
+            assert_eq!(tip[i], x[i] + 0.25 * odelab::math::cos(phi[i]));
+        }
+    }
+    // An element outside the family is refused at its line.
+    let beyond = drawn.replace("])) for i = 1..N\n", "])) for i = 1..N+1\n");
+    let msg = refused(&beyond, json!({ "formulation": "state-space" }));
+    assert!(
+        msg.contains("line 13") && msg.contains("outside x[1..5]"),
+        "{msg}"
+    );
+}
+
+/// A torsion spring is drawn as a coil at the hinge it acts across, a translational
+/// spring as a spring between its points.
+#[test]
+fn bodies_draw_torsion_springs_as_coils_at_their_hinge() {
+    let text = "\
+param L = 1, m = 1, g = 9.81
+body upper: mass m, inertia m*L^2/12, at (L/2, 0, 0)
+body lower: mass m, inertia m*L^2/12, at (3*L/2, 0, 0)
+revolute O: upper(-L/2, 0), ground(0, 0)
+revolute A: upper(L/2, 0), lower(-L/2, 0)
+torsion B: upper, lower, k 100, c 1, angle 0
+spring S: ground(0, 0), lower(L/2, 0), k 1, c 0, length 2
+gravity g
+";
+    let sol = run(text, json!({ "formulation": "state-space", "t1": 0.1 }));
+    let names: Vec<&str> = sol.outputs.iter().map(|(n, _)| n.as_str()).collect();
+    let coil: Vec<&&str> = names.iter().filter(|n| n.contains(" coil ")).collect();
+    assert_eq!(coil.len(), 3, "{names:?}");
+    assert!(names.iter().any(|n| n.ends_with(" spring x1")), "{names:?}");
+    let name = |arg: &str| coil.iter().find(|n| n.ends_with(arg)).unwrap().to_string();
+    let (x, y, r) = (
+        output(&sol, &name(" x")),
+        output(&sol, &name(" y")),
+        output(&sol, &name(" r")),
+    );
+    let (xu, yu, pu) = (
+        output(&sol, "q:xupper"),
+        output(&sol, "q:yupper"),
+        output(&sol, "q:φupper"),
+    );
+    for i in 0..sol.t.len() {
+        // At the elbow, the upper link's far end; 0.12 of the half-length.
+        assert!((x[i] - (xu[i] + 0.5 * odelab::math::cos(pu[i]))).abs() < 1e-12);
+        assert!((y[i] - (yu[i] + 0.5 * odelab::math::sin(pu[i]))).abs() < 1e-12);
+        assert!((r[i] - 0.06).abs() < 1e-8, "{}", r[i]);
+    }
+}

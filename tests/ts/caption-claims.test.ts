@@ -1416,11 +1416,13 @@ const claims: Claim[] = [
       expect(lastT(sol)).toBe(4);
       // Measured 1.9e-15.
       expect(maxAbs(sol.outputs['constraint |Φ|'])).toBeLessThan(1e-14);
-      // Ten distinct links: the last draw line shows link 10's far end, the chain's tip.
+      // Ten rods from the one draw line written for i = 1..N; the tenth ends at the
+      // chain's tip.
+      expect(keys.filter((k) => k.startsWith('draw ') && k.endsWith(' rod x2'))).toHaveLength(10);
       const last = sol.t.length - 1;
       const tip = sol.outputs['q:x[10]'][last] + 0.25 * Math.cos(sol.outputs['q:φ[10]'][last]);
-      expect(sol.outputs['draw 10 rod x2'][last]).toBeCloseTo(tip, 12);
-      expect(sol.outputs['draw 9 rod x2'][last]).not.toBeCloseTo(tip, 3);
+      expect(sol.outputs['draw 1.10 rod x2'][last]).toBeCloseTo(tip, 12);
+      expect(sol.outputs['draw 1.9 rod x2'][last]).not.toBeCloseTo(tip, 3);
     },
   },
   {
