@@ -134,3 +134,64 @@ constraint hingey: y1 + h*cos(φ1) = 0
 x1(0) = h*sin(theta0), y1(0) = -h*cos(theta0), φ1(0) = theta0
 x2(0) = L*sin(theta0), y2(0) = -L*cos(theta0), φ2(0) = 0
 ";
+
+/// `vehicle-stiff` (after Negrut et al. 2003 §3.2) retyped: the chassis c and the two
+/// unsprung bodies f, r on translational joints along the chassis' vertical axis through
+/// the axle points (a, Rw − H) and (−b, Rw − H); a zero-rest-length suspension
+/// spring-damper from each axle point to its unsprung centre; a vertical tyre on the
+/// road with the half-cylinder bump enveloped by the wheel, read at the wheel's x.
+/// H is the settled height the built-in computes from the preloads; at rest in static
+/// equilibrium, driving at v.
+pub const VEHICLE: &str = "\
+param m = 1030, J = 1700, a = 0.5*(0.7*4.4704), b = 0.5*(0.7*4.4704), mu = 7.7, ks = 2e7, cs = 2e6
+param kt = 296325, ct = 3502, v = 4.4704, D = 0.1, Rw = 0.47, tHit = 0.5, g = 9.81, hs = 0.2576
+param Ff = m*g*b/(a + b), Fr = m*g*a/(a + b)
+param Hf = Rw - (Ff + mu*g)/kt + hs - Ff/ks, Hr = Rw - (Fr + mu*g)/kt + hs - Fr/ks
+param H = (b*Hf + a*Hr)/(a + b)
+param rho = Rw + 0.5*D, se = sqrt(rho*rho - Rw*Rw), xaxis = a + v*tHit + se
+py = Rw - H
+# the suspension: d = unsprung centre − axle point, F = ks d + cs d'
+dxf = xf - (xc + cos(φc)*a - sin(φc)*py)
+dyf = yf - (yc + sin(φc)*a + cos(φc)*py)
+vxf = xf' - (xc' + (-sin(φc)*a - cos(φc)*py)*φc')
+vyf = yf' - (yc' + (cos(φc)*a - sin(φc)*py)*φc')
+Fxf = ks*dxf + cs*vxf
+Fyf = ks*dyf + cs*vyf
+dxr = xr - (xc + cos(φc)*(-b) - sin(φc)*py)
+dyr = yr - (yc + sin(φc)*(-b) + cos(φc)*py)
+vxr = xr' - (xc' + (-sin(φc)*(-b) - cos(φc)*py)*φc')
+vyr = yr' - (yc' + (cos(φc)*(-b) - sin(φc)*py)*φc')
+Fxr = ks*dxr + cs*vxr
+Fyr = ks*dyr + cs*vyr
+# the road under each wheel: w(x) and w'(x) of the bump
+sf = xf - xaxis
+sr = xr - xaxis
+rootf = sqrt(rho*rho - min(sf*sf, se*se))
+rootr = sqrt(rho*rho - min(sr*sr, se*se))
+wf = if(abs(sf) < se, rootf - Rw, 0)
+wr = if(abs(sr) < se, rootr - Rw, 0)
+dwf = if(abs(sf) < se, -sf/rootf, 0)
+dwr = if(abs(sr) < se, -sr/rootr, 0)
+coordinates xc, yc, φc, xf, yf, φf, xr, yr, φr
+mass m, m, J - 2*(1e-3*J), mu, mu, 1e-3*J, mu, mu, 1e-3*J
+force xc = Fxf
+force yc = Fyf
+force φc = (-sin(φc)*a - cos(φc)*py)*Fxf + (cos(φc)*a - sin(φc)*py)*Fyf
+force xf = -Fxf
+force yf = -Fyf
+force yf = -(kt*(yf - Rw - wf) + ct*(yf' - dwf*xf'))
+force xc = Fxr
+force yc = Fyr
+force φc = (-sin(φc)*(-b) - cos(φc)*py)*Fxr + (cos(φc)*(-b) - sin(φc)*py)*Fyr
+force xr = -Fxr
+force yr = -Fyr
+force yr = -(kt*(yr - Rw - wr) + ct*(yr' - dwr*xr'))
+constraint Pf_n: a - (cos(φc)*(xf - xc) + sin(φc)*(yf - yc)) = 0
+constraint Pf_φ: φf - φc = 0
+constraint Pr_n: -b - (cos(φc)*(xr - xc) + sin(φc)*(yr - yc)) = 0
+constraint Pr_φ: φr - φc = 0
+xc(0) = 0, yc(0) = H, φc(0) = 0
+xf(0) = a, yf(0) = Rw, φf(0) = 0
+xr(0) = -b, yr(0) = Rw, φr(0) = 0
+xc'(0) = v, xf'(0) = v, xr'(0) = v
+";
