@@ -233,3 +233,36 @@ output mean = m";
         .fold(0.0, f64::max);
     assert!(spread < 2.0 * odelab::math::exp(-6.0), "{spread}");
 }
+
+/// A draw line with a range draws one shape per element of a family, in an ODE system
+/// as in a mechanism: `draw N.k shape arg`, evaluated like any output.
+#[test]
+fn a_draw_line_with_a_range_draws_each_element() {
+    let text = "param N = 4
+u[i]' = -i*u[i] for i = 1..N
+u[i](0) = 1 for i = 1..N
+draw ball(i, u[i], 0.1) for i = 1..N";
+    let sol = odelab::solve(&system_spec(text, "rk4", 0.01, 0.5)).unwrap();
+    let names: Vec<&str> = sol.outputs.iter().map(|(n, _)| n.as_str()).collect();
+    let y: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| n.ends_with(" ball y"))
+        .collect();
+    assert_eq!(
+        y,
+        [
+            "draw 1.1 ball y",
+            "draw 1.2 ball y",
+            "draw 1.3 ball y",
+            "draw 1.4 ball y"
+        ]
+    );
+    let column = |name: &str| &sol.outputs.iter().find(|(n, _)| n == name).unwrap().1;
+    for (i, state) in sol.y.chunks(4).enumerate() {
+        for k in 1..=4 {
+            assert_eq!(column(&format!("draw 1.{k} ball x"))[i], k as f64);
+            assert_eq!(column(&format!("draw 1.{k} ball y"))[i], state[k - 1]);
+        }
+    }
+}

@@ -220,7 +220,10 @@ export function isDrawOutput(name: string): boolean {
   return name.startsWith(DRAW_PREFIX);
 }
 
-/** A typed system's shapes from its `draw N shape arg` outputs, in line order. */
+/**
+ * A typed system's shapes from its `draw N shape arg` outputs, in line order (a line
+ * with a range gives `draw N.k shape arg`, one shape per k).
+ */
 function typedShapes(outputs: string[], f: Frame): Shape[] {
   const lines = new Map<string, { shape: string; args: Record<string, number> }>();
   for (const name of outputs) {
@@ -236,6 +239,7 @@ function typedShapes(outputs: string[], f: Frame): Shape[] {
     else if (shape === 'ball') shapes.push({ kind: 'ball', x: a.x, y: a.y, r: a.r });
     else if (shape === 'ground') shapes.push({ kind: 'ground', y: a.y });
     else if (shape === 'box') shapes.push({ kind: 'box', x: a.x, y: a.y, w: a.w, h: a.h });
+    else if (shape === 'coil') shapes.push({ kind: 'coil', x: a.x, y: a.y, r: a.r });
   }
   return shapes;
 }

@@ -175,6 +175,10 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
     }
     let mut out = Vec::new();
     let mut draws = Vec::new();
+    // Revolute joints (body a, body b, world point) and torsion springs (body a, body b),
+    // for drawing each torsion spring as a coil at the hinge it acts across.
+    let mut hinges: Vec<(String, String, String, String)> = Vec::new();
+    let mut torsions: Vec<(String, String)> = Vec::new();
     let mut offset = 0;
     for line in text.split('\n') {
         let start = offset + line.len() - line.trim_start().len();
@@ -236,6 +240,7 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
                     get("c ").unwrap_or("0".into()),
                 );
                 let th = get("angle ").unwrap_or("0".into());
+                torsions.push((fields[0].clone(), fields[1].clone()));
                 let mut lines = vec![format!(
                     "{name}_tau = ({kk})*({} - {} - ({th})) + ({cc})*({} - {})",
                     angle[1].0, angle[0].0, angle[1].1, angle[0].1
@@ -322,10 +327,18 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
                 };
                 let (a, b) = (&ends[0], &ends[1]);
                 match k {
-                    "revolute" => out.push(format!(
-                        "constraint {name}_x: {} = {}; constraint {name}_y: {} = {}",
-                        a.0, b.0, a.1, b.1
-                    )),
+                    "revolute" => {
+                        hinges.push((
+                            parsed[0].0.clone(),
+                            parsed[1].0.clone(),
+                            a.0.clone(),
+                            a.1.clone(),
+                        ));
+                        out.push(format!(
+                            "constraint {name}_x: {} = {}; constraint {name}_y: {} = {}",
+                            a.0, b.0, a.1, b.1
+                        ))
+                    }
                     "fixed" => {
                         let th = extra("angle ").unwrap_or_else(|| "0".into());
                         let pa = a.4.as_ref().map_or("0".to_string(), |x| x.2.clone());
@@ -369,6 +382,7 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
                         let kk = extra("k ").unwrap_or_else(|| "0".into());
                         let cc = extra("c ").unwrap_or_else(|| "0".into());
                         let l0 = extra("length ").unwrap_or_else(|| "0".into());
+                        draws.push(format!("draw spring({}, {}, {}, {})", a.0, a.1, b.0, b.1));
                         // d = p_b − p_a, F = (k (|d| − L0) + c |d|˙) d/|d| pulls a towards b.
                         let mut lines = vec![
                             format!("{name}_dx = {} - ({})", b.0, a.0),
@@ -399,6 +413,31 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
                 }
             }
         }
+    }
+    // A torsion spring is a coil at the hinge between its bodies (else at its second
+    // body's centre), its radius 0.12 of the distance from there to that body's centre
+    // as the built-in pendulums draw theirs.
+    let centre = |b: &str| {
+        if b == "ground" {
+            ("0".to_string(), "0".to_string())
+        } else {
+            (format!("x{b}"), format!("y{b}"))
+        }
+    };
+    for (ta, tb) in &torsions {
+        let body = if tb == "ground" { ta } else { tb };
+        let other = if tb == "ground" { tb } else { ta };
+        let (cx, cy) = centre(body);
+        let hinge = hinges
+            .iter()
+            .find(|h| (&h.0 == ta && &h.1 == tb) || (&h.0 == tb && &h.1 == ta));
+        let ((x, y), (fx, fy)) = match hinge {
+            Some(h) => ((h.2.clone(), h.3.clone()), (cx, cy)),
+            None => ((cx, cy), centre(other)),
+        };
+        draws.push(format!(
+            "draw coil({x}, {y}, 0.12*sqrt(({fx} - ({x}))^2 + ({fy} - ({y}))^2))"
+        ));
     }
     out.extend(draws);
     Ok(out.join("\n"))

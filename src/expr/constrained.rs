@@ -380,7 +380,7 @@ fn sort(text: &str, plain: Vec<Stmt>) -> Result<Parts, ExprError> {
             Stmt::Initial {
                 name, order, value, ..
             } => p.initials.push((name, order, value)),
-            Stmt::Output { name, value } => {
+            Stmt::Output { name, value, .. } => {
                 claim(&name)?;
                 p.outputs.push((name, value));
             }
@@ -415,7 +415,7 @@ pub fn describe(text: &str, overrides: &BTreeMap<String, f64>) -> Result<Descrip
     stmts.extend(
         drawing
             .into_iter()
-            .map(|(name, value)| Stmt::Output { name, value }),
+            .map(|(name, value, range)| Stmt::Output { name, value, range }),
     );
     let params: Vec<String> = stmts
         .iter()

@@ -6,6 +6,8 @@
 //! draw ball(L*sin(th), -L*cos(th), 0.1)
 //! draw spring(x1, y1, x2, y2)
 //! draw box(x, y, w, h)            # centred at (x, y)
+//! draw coil(x, y, r)              # a torsion spring's coil at a joint
+//! draw rod(x[i-1], y[i-1], x[i], y[i]) for i = 2..N   # one shape per element
 //! ```
 //!
 //! Each argument is an expression of t, the states, the parameters and the definitions,
@@ -13,7 +15,8 @@
 //! argument, named `draw N shape arg` (N counts the draw lines from 1, e.g.
 //! `draw 2 ball r`): the driver evaluates them at every output time like any output, and
 //! the page reads the shapes back from those names. Such names contain spaces, so they
-//! can never collide with a declared name.
+//! can never collide with a declared name. A line with a range, as indexed families are
+//! written, draws one shape per value k of its index, named `draw N.k shape arg`.
 //!
 //! A line is a draw line when it starts with `draw`, a blank and a letter (so a state or
 //! definition called `draw`, as in `draw' = …`, is still allowed). [`take_draw_lines`]
@@ -22,7 +25,7 @@
 
 use super::error::{suggest, ErrorKind, ExprError};
 use super::lexer::{lex, Span};
-use super::parser::{parse_expr, Expr, ExprKind, Ident};
+use super::parser::{parse_expr_for, Expr, ExprKind, Ident, Range};
 
 /// The shapes a draw line may name, with their arguments in order.
 pub const SHAPES: &[(&str, &[&str])] = &[
@@ -31,14 +34,24 @@ pub const SHAPES: &[(&str, &[&str])] = &[
     ("spring", &["x1", "y1", "x2", "y2"]),
     ("ground", &["y"]),
     ("box", &["x", "y", "w", "h"]),
+    ("coil", &["x", "y", "r"]),
 ];
 
 /// Prefix of every output a draw line becomes.
 pub const DRAW_OUTPUT_PREFIX: &str = "draw ";
 
 /// The text with its draw lines blanked out, and those lines as output declarations
-/// (`draw N shape arg` = the argument's expression), in order.
-pub type DrawLines = (String, Vec<(Ident, Expr)>);
+/// (`draw N shape arg` = the argument's expression, with the line's range if it has
+/// one), in order.
+pub type DrawLines = (String, Vec<(Ident, Expr, Option<Range>)>);
+
+/// The name of element `k` of a ranged draw output `draw N shape arg`: `draw N.k shape
+/// arg` (the page groups a shape's arguments by the word after `draw`).
+pub fn element_output(name: &str, k: i64) -> String {
+    let rest = name.strip_prefix(DRAW_OUTPUT_PREFIX).unwrap_or(name);
+    let (line, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+    format!("{DRAW_OUTPUT_PREFIX}{line}.{k} {tail}")
+}
 
 /// Splits the draw lines off `text` (see the module docs).
 pub fn take_draw_lines(text: &str) -> Result<DrawLines, ExprError> {
@@ -76,12 +89,12 @@ fn parse_draw(
     text: &str,
     range: std::ops::Range<usize>,
     index: usize,
-) -> Result<Vec<(Ident, Expr)>, ExprError> {
+) -> Result<Vec<(Ident, Expr, Option<Range>)>, ExprError> {
     let mut only = vec![b' '; text.len()];
     only[range.clone()].copy_from_slice(&text.as_bytes()[range]);
     let only = String::from_utf8(only).unwrap_or_default();
     let tokens = lex(&only)?;
-    let expr = parse_expr(&only, &tokens)?;
+    let (expr, range) = parse_expr_for(&only, &tokens)?;
     let ExprKind::Call {
         name,
         name_span,
@@ -119,7 +132,7 @@ fn parse_draw(
                 name: format!("{DRAW_OUTPUT_PREFIX}{index} {shape} {param}"),
                 span: name_span,
             };
-            (ident, arg)
+            (ident, arg, range.clone())
         })
         .collect())
 }
@@ -150,7 +163,7 @@ mod tests {
         assert_eq!(rest.len(), text.len());
         assert_eq!(rest.lines().nth(1).unwrap().trim(), "");
         assert_eq!(rest.lines().nth(2), Some("v' = -x"));
-        let names: Vec<&str> = outputs.iter().map(|(i, _)| i.name.as_str()).collect();
+        let names: Vec<&str> = outputs.iter().map(|(i, _, _)| i.name.as_str()).collect();
         assert_eq!(
             names,
             [

@@ -550,10 +550,21 @@ impl Expander {
                         range: None,
                     })
                 })?,
-                Stmt::Output { name, value } => out.push(Stmt::Output {
-                    name,
-                    value: self.expr(&value)?,
-                }),
+                Stmt::Output { name, value, range } => self.each_value(range.as_ref(), |ex| {
+                    let name = match (&range, ex.vars.last()) {
+                        (Some(_), Some((_, k))) => Ident {
+                            name: super::draw::element_output(&name.name, *k),
+                            span: name.span,
+                        },
+                        _ => name.clone(),
+                    };
+                    out.push(Stmt::Output {
+                        name,
+                        value: ex.expr(&value)?,
+                        range: None,
+                    });
+                    Ok(())
+                })?,
                 Stmt::Event {
                     name,
                     expr,

@@ -195,8 +195,13 @@ pub enum Stmt {
         value: Expr,
         range: Option<Range>,
     },
-    /// `output energy = …`.
-    Output { name: Ident, value: Expr },
+    /// `output energy = …`; a draw line's argument may carry the line's range
+    /// (`draw rod(…) for i = 1..N`, src/expr/draw.rs), one output per element.
+    Output {
+        name: Ident,
+        value: Expr,
+        range: Option<Range>,
+    },
     /// `event ground: x, falling, terminal`.
     Event {
         name: Ident,
@@ -825,7 +830,11 @@ impl<'a> Parser<'a> {
                 let name = self.ident("an output name")?;
                 self.expect_assign(&name.name)?;
                 let value = self.expr()?;
-                out.push(Stmt::Output { name, value });
+                out.push(Stmt::Output {
+                    name,
+                    value,
+                    range: None,
+                });
             }
             ("event", _) => {
                 self.bump();
@@ -1060,6 +1069,27 @@ pub fn parse_expr(src: &str, tokens: &[Token]) -> Result<Expr, ExprError> {
         ));
     }
     Ok(e)
+}
+
+/// Parses one expression optionally followed by `for var = a..b` (a draw line's family).
+pub fn parse_expr_for(src: &str, tokens: &[Token]) -> Result<(Expr, Option<Range>), ExprError> {
+    check_terminated(tokens)?;
+    let mut p = Parser {
+        src,
+        tokens,
+        pos: 0,
+        depth: 0,
+        list_statement: false,
+    };
+    while p.eat(&Tok::Newline) {}
+    let e = p.expr()?;
+    let range = if p.at_for() { Some(p.range()?) } else { None };
+    while p.eat(&Tok::Newline) {}
+    if p.peek().tok != Tok::Eof {
+        let t = p.peek();
+        return Err(expected("the end of the line or \"for i = a..b\"", t, None));
+    }
+    Ok((e, range))
 }
 
 /// Parses the statements of a system text.

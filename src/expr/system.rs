@@ -186,7 +186,7 @@ fn parse_whole(text: &str) -> Result<(Vec<Stmt>, Vec<FastName>), OdeError> {
     stmts.extend(
         drawing
             .into_iter()
-            .map(|(name, value)| Stmt::Output { name, value }),
+            .map(|(name, value, range)| Stmt::Output { name, value, range }),
     );
     CACHE.with(|c| {
         let mut c = c.borrow_mut();
@@ -432,7 +432,7 @@ fn declare(text: &str, stmts: Vec<Stmt>) -> Result<Declared, ExprError> {
                 claim(&name, "a definition")?;
                 d.defines.push((name, value));
             }
-            Stmt::Output { name, value } => {
+            Stmt::Output { name, value, .. } => {
                 claim(&name, "an output")?;
                 d.outputs.push((name, value));
             }

@@ -3,6 +3,7 @@
 mod comparison;
 mod formulations;
 mod index3;
+mod published_mechanism;
 mod typed;
 mod typed_texts;
 mod vehicle;
