@@ -64,6 +64,7 @@ use crate::model::{Model, ModelInfo, ParamInfo};
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 /// Model id of every user system.
 pub const USER_MODEL_ID: &str = "custom";
@@ -102,11 +103,13 @@ pub struct UserSystem {
     outputs: Program,
     events: Vec<UserEvent>,
     /// The checked statements and the parameter values in use, for [`UserSystem::compile_event`].
-    decl: Declared,
+    /// Shared by the copies the cache hands out (a big system's statements are most of
+    /// its size).
+    decl: Rc<Declared>,
     params: Vec<(String, f64)>,
     /// The families and parameter values, for expanding [`UserSystem::compile_event`]'s
     /// text (`u[3]`, `sum(…)`).
-    expander: Expander,
+    expander: Rc<Expander>,
     /// Per parameter: whether it decides the statements (an index or a range bound
     /// reads it), so that another value compiles again; the others are inputs of the
     /// programs ([`UserSystem::set_params`]).
@@ -343,9 +346,8 @@ impl UserSystem {
                 }
             }
         }
-        for ((name, v), new) in self.params.iter_mut().zip(values) {
+        for ((_, v), new) in self.params.iter_mut().zip(values) {
             *v = *new;
-            self.expander.bind_param(name, *new);
         }
         true
     }
@@ -358,7 +360,11 @@ impl UserSystem {
             check_length(expr_text)?;
             let tokens = lex(expr_text)?;
             let e = parse_expr(expr_text, &tokens)?;
-            let e = self.expander.clone().expr(&e)?;
+            let mut expander = (*self.expander).clone();
+            for (name, v) in &self.params {
+                expander.bind_param(name, *v);
+            }
+            let e = expander.expr(&e)?;
             let values: Vec<f64> = self.params.iter().map(|p| p.1).collect();
             let tape = Shared::new(&self.decl, &values, None).program(&[&e], false)?;
             Ok(CompiledExpr::from_program(
@@ -1162,9 +1168,9 @@ fn compile_system(
         rhs,
         outputs,
         events,
-        decl,
+        decl: Rc::new(decl),
         params,
-        expander,
+        expander: Rc::new(expander),
         structural,
         param_initials,
     })
