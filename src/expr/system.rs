@@ -122,10 +122,12 @@ pub struct UserSystem {
 /// and non-finite values are refused, as for built-in models). Returns the model's
 /// description and the model; see [`UserSystem::new`] for the events too.
 ///
-/// A run re-made with other settings (h, method, tolerances, t1…) does not compile
-/// the text again: the last system compiled on this thread is kept with its text and
-/// parameter values and handed out as a copy; another parameter value compiles from
-/// the kept parse of the same text ([`compile_counts`]).
+/// A run re-made with other settings (h, method, tolerances, t1…) or other values of
+/// parameters that size nothing does not compile the text again: the last system
+/// compiled on this thread is kept with its text and handed out as a copy, with the
+/// new values set ([`UserSystem::set_params`]); a new value of a parameter that sizes
+/// the system (a range bound, an index) compiles from the kept parse of the same text
+/// ([`compile_counts`]).
 pub fn build_user_system(
     text: &str,
     overrides: &BTreeMap<String, f64>,
