@@ -255,10 +255,10 @@ fn a_sparse_method_runs_4000_sparse_states_and_a_dense_one_is_refused_by_size() 
     );
 }
 
-/// A solve re-made with another parameter value parses nothing again (the text's
-/// statements are kept), and one re-made with another method, step or tolerance
-/// compiles nothing again (the compiled system is kept); both give the runs a fresh
-/// compilation gives.
+/// A solve re-made with another method, step or tolerance, or with another value of a
+/// parameter that sizes nothing (D), parses and compiles nothing again (the compiled
+/// system is kept, D an input of its tape); both give the runs a fresh compilation
+/// gives.
 #[test]
 fn the_compiled_system_is_kept_across_parameter_and_method_changes() {
     use odelab::expr::compile_counts;
@@ -283,13 +283,103 @@ fn the_compiled_system_is_kept_across_parameter_and_method_changes() {
         "a kept system runs bit for bit as a fresh one"
     );
     assert!(radau.stats.nsteps > 0);
-    // A slider drag: D changes, the text is not parsed again, the system is compiled
-    // for the new value (parameters are constants of the tape).
+    // A slider drag: D changes, the text is neither parsed nor compiled again.
     let slower = run(100.0, 0.5, "ros4", 1e-6);
-    assert_eq!(compile_counts(), (parses, compilations + 1));
+    assert_eq!(compile_counts(), (parses, compilations));
     assert_ne!(slower.y, first.y);
-    // Back to D = 1 (compiled anew: one system is kept): the same bits as the first.
+    // Back to D = 1: the same bits as the first.
     let back = run(100.0, 1.0, "ros4", 1e-6);
     assert_eq!(back.y, first.y);
-    assert_eq!(compile_counts().0, parses);
+    assert_eq!(compile_counts(), (parses, compilations));
+}
+
+/// The run of `text` with `params`.
+fn run_text(text: &str, params: &[(&str, f64)], method: &str) -> odelab::Solution {
+    let spec = SolveSpec {
+        model: String::new(),
+        system: Some(text.into()),
+        params: params.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        rtol: Some(Tol::Scalar(1e-7)),
+        ..spec("", method, 1e-4, 0.05)
+    };
+    odelab::solve(&spec).unwrap()
+}
+
+fn assert_bitwise_equal(kept: &odelab::Solution, fresh: &odelab::Solution) {
+    assert_eq!(kept.t, fresh.t);
+    assert!(kept.y == fresh.y, "the same states");
+    assert_eq!(kept.outputs, fresh.outputs);
+    let times = |s: &odelab::Solution| s.events.iter().map(|e| e.t).collect::<Vec<_>>();
+    assert_eq!(times(kept), times(fresh));
+    assert_eq!(kept.stats.nfev, fresh.stats.nfev);
+}
+
+/// Parameters are inputs of the compiled tape, except those that size the system (a
+/// range bound, an index): a new value of an input (in a coefficient, an initial
+/// value, an output, an event, a condition that decides the same way) compiles
+/// nothing, and the run is bit for bit the one a fresh compilation gives (of the text
+/// with a comment added, another text to the cache); a new size, or a condition
+/// decided the other way, compiles again.
+#[test]
+fn a_parameter_change_compiles_nothing_unless_it_changes_the_structure() {
+    use odelab::expr::compile_counts;
+    const TEXT: &str = "param N = 100, D = 1, A = 1, s = 1, level = 0.7
+u[i]' = D*(N+1)^2*(u[i-1] - 2*u[i] + u[i+1]) + if(s > 0, 0, -s*u[i])   for i = 1..N
+u[0] = 0
+u[N+1] = 0
+u[i](0) = A*sin(pi*i/(N+1))                      for i = 1..N
+output peak = A*u[N/2]
+event low: u[N/2] - level*A, falling";
+    let count = || compile_counts().1;
+    let fresh = |params: &[(&str, f64)], method: &str, i: usize| {
+        run_text(&format!("{TEXT}\n# compiled afresh {i}"), params, method)
+    };
+    // (parameters, whether the run differs from the first): s = 3 decides the
+    // condition as s = 1 does.
+    let inputs: [(&[(&str, f64)], bool); 3] = [
+        (&[("D", 0.5)], true),
+        (&[("D", 0.5), ("A", 2.0), ("level", 0.8)], true),
+        (&[("s", 3.0)], false),
+    ];
+    for method in ["ros4", "radau5", "dp45"] {
+        let first = run_text(TEXT, &[], method);
+        assert_eq!(first.events.len(), 1);
+        let before = count();
+        let kept: Vec<_> = inputs
+            .iter()
+            .map(|(p, _)| run_text(TEXT, p, method))
+            .collect();
+        assert_eq!(count(), before, "{method}: no compilation");
+        for (i, ((params, differs), kept)) in inputs.iter().zip(&kept).enumerate() {
+            assert_bitwise_equal(kept, &fresh(params, method, i));
+            assert_eq!(kept.y != first.y, *differs, "{params:?}");
+        }
+        // A condition decided the other way, and another size, compile again.
+        run_text(TEXT, &[], method);
+        for (i, params) in [[("s", -1.0)], [("N", 60.0)]].iter().enumerate() {
+            let before = count();
+            let kept = run_text(TEXT, params, method);
+            assert_eq!(count(), before + 1, "{method} {params:?}");
+            assert_bitwise_equal(&kept, &fresh(params, method, 10 + i));
+        }
+    }
+}
+
+/// A parameter value that makes a constant overflow is refused where the text says so,
+/// whether the system was compiled before with another value or not.
+#[test]
+fn an_overflowing_parameter_value_is_refused_as_by_a_fresh_compilation() {
+    let text = "param k = 1\nx' = -exp(k)*x\nx(0) = 1";
+    let build = |k: f64| {
+        let params: BTreeMap<String, f64> = [("k".to_string(), k)].into();
+        odelab::expr::build_user_system(text, &params).map(|_| ())
+    };
+    assert!(build(1.0).is_ok());
+    let kept = build(1000.0).unwrap_err().to_string();
+    assert!(build(2.0).is_ok());
+    let fresh = UserSystem::new(text, &[("k".to_string(), 1000.0)].into())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(kept, fresh);
+    assert!(kept.contains("line 2"), "{kept}");
 }

@@ -3,10 +3,15 @@
 //!
 //! Slot layout: `0` is t, `1..=n` are the states y, then the constants, then one slot
 //! per instruction (instruction `i` writes slot `first_tmp + i`; every slot is written
-//! once). Parameters are known when a system is built, so they enter as constants.
-//! Constant subexpressions are folded at compile time with the same floating-point
-//! operations the tape would do (so folding never changes a result), equal
-//! instructions are shared, and instructions no output needs are dropped.
+//! once). A parameter bound as [`Binding::Const`] enters as a constant; one bound as
+//! [`Binding::Param`] is an input of the tape's [`Prelude`]: every subexpression of
+//! parameters and constants alone (`-k/m`, `D*(N+1)^2`) is a prelude node, computed
+//! when the parameter values are set ([`Tape::set_params`]) and read by the tape from
+//! a constant slot, so the instructions run per evaluation are those of a tape folded
+//! for these values, and another value re-uses the compiled tape. Constant
+//! subexpressions are folded at compile time with the same floating-point operations
+//! the tape would do (so folding never changes a result), equal instructions are
+//! shared, and instructions no output needs are dropped.
 //!
 //! Semantics of the non-arithmetic operations (also their derivatives, see `diff.rs`):
 //! comparisons and `&&`, `||`, `!` give 1 (true) or 0 (false), any nonzero value is
@@ -202,6 +207,92 @@ pub struct Tape {
     pub(crate) insts: Vec<Inst>,
     /// The slot of each output.
     pub(crate) outputs: Vec<u32>,
+    /// How the constants that depend on parameters follow their values.
+    pub(crate) prelude: Prelude,
+}
+
+/// An operand of a prelude node.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Arg {
+    Const(f64),
+    Node(u32),
+}
+
+/// A node of the prelude: a parameter, or an operation over constants and nodes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Node {
+    Param(u32),
+    Op(Op, [Arg; 3], u8),
+}
+
+/// The part of a tape that depends on parameters bound as [`Binding::Param`]: the
+/// nodes computing its parameter-dependent constants, which constant slot each fills,
+/// and the conditions decided at compile time (`if(k > 0, x, y)` compiles to x alone).
+/// A new parameter value re-uses the tape while every decision stays the same and no
+/// constant overflows (the compiler refuses an overflowing constant with its place in
+/// the text: [`Tape::set_params`] then asks for a compilation, which says so).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Prelude {
+    nodes: Vec<Node>,
+    values: Vec<f64>,
+    /// (node, decision): `Some(c ≠ 0)`, or `None` for a NaN condition.
+    guards: Vec<(u32, Option<bool>)>,
+    /// (index into the tape's constants, node).
+    bound: Vec<(u32, u32)>,
+}
+
+/// Whether an operation on finite operands that gives an infinite value is an overflow
+/// the compiler refuses (`10^400`, `exp(1000)`), rather than a division by zero left to
+/// the run's diagnosis.
+fn overflows(op: Op, args: &[f64], value: f64) -> bool {
+    let grows = match op {
+        Op::Exp | Op::Sinh | Op::Cosh | Op::Add | Op::Sub | Op::Mul => true,
+        Op::PowI(n) => n > 0,
+        Op::Pow => args.get(1).is_some_and(|&b| b > 0.0),
+        _ => false,
+    };
+    value.is_infinite() && args.iter().all(|x| x.is_finite()) && grows
+}
+
+impl Prelude {
+    fn eval(values: &[f64], params: &[f64], node: Node) -> Option<f64> {
+        match node {
+            Node::Param(i) => params.get(i as usize).copied(),
+            Node::Op(op, args, arity) => {
+                let mut x = [0.0; 3];
+                for (v, a) in x.iter_mut().zip(args) {
+                    *v = match a {
+                        Arg::Const(c) => c,
+                        Arg::Node(j) => values[j as usize],
+                    };
+                }
+                let v = op.apply(x[0], x[1], x[2]);
+                (!overflows(op, &x[..arity as usize], v)).then_some(v)
+            }
+        }
+    }
+
+    /// The node values for `params`, or `None` when the tape compiled for the current
+    /// values does not hold for these (a decision changes, a constant overflows).
+    fn values_for(&self, params: &[f64]) -> Option<Vec<f64>> {
+        let mut values = Vec::with_capacity(self.nodes.len());
+        for &node in &self.nodes {
+            let v = Self::eval(&values, params, node)?;
+            values.push(v);
+        }
+        for &(j, decided) in &self.guards {
+            let c = values[j as usize];
+            if (!c.is_nan()).then_some(c != 0.0) != decided {
+                return None;
+            }
+        }
+        Some(values)
+    }
+
+    /// Whether the tape has parameter inputs.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
 }
 
 impl Tape {
@@ -234,6 +325,25 @@ impl Tape {
     pub fn n_slots(&self) -> usize {
         self.first_tmp() + self.insts.len()
     }
+
+    /// Sets the values of the parameters bound as [`Binding::Param`] (indexed as bound)
+    /// and the constants computed from them; returns `false`, leaving the tape as it
+    /// was, when these values need another compilation (see [`Prelude`]). The constants
+    /// are computed with the operations the compiler folds with, so the tape computes
+    /// bit for bit what a compilation for these values would.
+    pub fn set_params(&mut self, params: &[f64]) -> bool {
+        if self.prelude.is_empty() {
+            return true;
+        }
+        let Some(values) = self.prelude.values_for(params) else {
+            return false;
+        };
+        for &(k, j) in &self.prelude.bound {
+            self.consts[k as usize] = values[j as usize];
+        }
+        self.prelude.values = values;
+        true
+    }
 }
 
 /// What a name means where it is used.
@@ -243,6 +353,9 @@ pub enum Binding {
     Input(u32),
     /// A value known at compile time (parameter, built-in constant).
     Const(f64),
+    /// Parameter `index` of the tape's parameter inputs, whose value is `value` now and
+    /// may change without compiling again ([`Tape::set_params`]).
+    Param { index: u32, value: f64 },
     /// The i-th definition (`F = …`) of the scope, compiled on first use.
     Define(usize),
     /// A name that exists but may not be used here, and why.
@@ -298,6 +411,12 @@ pub struct Compiler<'s> {
     insts: Vec<Inst>,
     seen: HashMap<Inst, u32>,
     defines: HashMap<usize, Val>,
+    /// The prelude node each constant stands for (`None`: a number).
+    const_node: Vec<Option<u32>>,
+    node_const: HashMap<u32, u32>,
+    prelude: Prelude,
+    node_index: HashMap<(Op, [(bool, u64); 3]), u32>,
+    param_node: HashMap<u32, u32>,
 }
 
 /// Provisional slot numbers: constants are tagged so instructions can be numbered
@@ -316,6 +435,11 @@ impl<'s> Compiler<'s> {
             insts: Vec::new(),
             seen: HashMap::new(),
             defines: HashMap::new(),
+            const_node: Vec::new(),
+            node_const: HashMap::new(),
+            prelude: Prelude::default(),
+            node_index: HashMap::new(),
+            param_node: HashMap::new(),
         }
     }
 
@@ -447,6 +571,15 @@ impl<'s> Compiler<'s> {
         match self.lookup(n) {
             Some(Binding::Input(i)) if *i as usize <= self.n_states => Ok(Val::Slot(*i)),
             Some(Binding::Const(x)) => Ok(Val::Const(*x)),
+            Some(&Binding::Param { index, value }) => {
+                let next = self.prelude.nodes.len() as u32;
+                let j = *self.param_node.entry(index).or_insert(next);
+                if j == next {
+                    self.prelude.nodes.push(Node::Param(index));
+                    self.prelude.values.push(value);
+                }
+                Ok(Val::Slot(PARAM_TAG | j))
+            }
             Some(Binding::Define(i)) => {
                 let i = *i;
                 if let Some(v) = self.defines.get(&i) {
@@ -508,16 +641,68 @@ impl<'s> Compiler<'s> {
 
     fn slot_of(&mut self, v: Val) -> u32 {
         match v {
+            Val::Slot(s) if s & PARAM_TAG != 0 => {
+                let j = s & !PARAM_TAG;
+                let next = self.consts.len() as u32;
+                let i = *self.node_const.entry(j).or_insert(next);
+                if i == next {
+                    self.consts.push(self.prelude.values[j as usize]);
+                    self.const_node.push(Some(j));
+                }
+                CONST_TAG | i
+            }
             Val::Slot(s) => s,
             Val::Const(x) => {
                 let next = self.consts.len() as u32;
                 let i = *self.const_index.entry(x.to_bits()).or_insert(next);
                 if i == next {
                     self.consts.push(x);
+                    self.const_node.push(None);
                 }
                 CONST_TAG | i
             }
         }
+    }
+
+    /// The prelude node of `v` (a parameter or a value computed from parameters).
+    fn node_of(v: Val) -> Option<u32> {
+        match v {
+            Val::Slot(s) if s & PARAM_TAG != 0 => Some(s & !PARAM_TAG),
+            _ => None,
+        }
+    }
+
+    /// An operation whose operands are all constants or prelude nodes, some of them
+    /// nodes: a prelude node, refused like a folded constant when it overflows.
+    fn emit_node(&mut self, op: Op, args: &[Val], span: Span) -> Result<Val, ExprError> {
+        let mut node_args = [Arg::Const(0.0); 3];
+        let mut key = [(false, 0.0f64.to_bits()); 3];
+        let mut x = [0.0; 3];
+        for (k, v) in args.iter().enumerate() {
+            // The caller passes constants and prelude nodes only.
+            (node_args[k], key[k], x[k]) = match *v {
+                Val::Const(c) => (Arg::Const(c), (false, c.to_bits()), c),
+                Val::Slot(s) => {
+                    let j = s & !PARAM_TAG;
+                    let x = self.prelude.values.get(j as usize).copied();
+                    (Arg::Node(j), (true, u64::from(j)), x.unwrap_or(f64::NAN))
+                }
+            };
+        }
+        if let Some(&j) = self.node_index.get(&(op, key)) {
+            return Ok(Val::Slot(PARAM_TAG | j));
+        }
+        let value = op.apply(x[0], x[1], x[2]);
+        if overflows(op, &x[..args.len()], value) {
+            return Err(ExprError::new(ErrorKind::ConstantOverflow, span));
+        }
+        let j = self.prelude.nodes.len() as u32;
+        self.prelude
+            .nodes
+            .push(Node::Op(op, node_args, args.len() as u8));
+        self.prelude.values.push(value);
+        self.node_index.insert((op, key), j);
+        Ok(Val::Slot(PARAM_TAG | j))
     }
 
     fn emit(&mut self, op: Op, args: &[Val], span: Span) -> Result<Val, ExprError> {
@@ -532,23 +717,33 @@ impl<'s> Compiler<'s> {
             // at every point: said here, where the text is, not after a run. A division
             // by zero (1/0, 0^-1, log(0)) is left to the run's diagnosis of where f is
             // not finite.
-            let operands_finite = args
-                .iter()
-                .all(|v| matches!(v, Val::Const(x) if x.is_finite()));
-            let grows = match op {
-                Op::Exp | Op::Sinh | Op::Cosh | Op::Add | Op::Sub | Op::Mul => true,
-                Op::PowI(n) => n > 0,
-                Op::Pow => c(1) > 0.0,
-                _ => false,
-            };
-            if value.is_infinite() && operands_finite && grows {
+            let x = [c(0), c(1), c(2)];
+            if overflows(op, &x[..args.len()], value) {
                 return Err(ExprError::new(ErrorKind::ConstantOverflow, span));
             }
             return Ok(Val::Const(value));
         }
-        // A conditional with a known condition is its chosen branch.
-        if let (Op::Select, Val::Const(cond)) = (op, get(0)) {
-            if !cond.is_nan() {
+        if args
+            .iter()
+            .all(|v| matches!(v, Val::Const(_)) || Self::node_of(*v).is_some())
+        {
+            return self.emit_node(op, args, span);
+        }
+        // A conditional with a known condition is its chosen branch; one decided by
+        // parameter values is recorded, so that values deciding otherwise compile again.
+        if op == Op::Select {
+            let cond = match (get(0), Self::node_of(get(0))) {
+                (Val::Const(cond), _) => Some(cond),
+                (_, Some(j)) => {
+                    let cond = self.prelude.values[j as usize];
+                    self.prelude
+                        .guards
+                        .push((j, (!cond.is_nan()).then_some(cond != 0.0)));
+                    Some(cond)
+                }
+                _ => None,
+            };
+            if let Some(cond) = cond.filter(|c| !c.is_nan()) {
                 return Ok(if cond != 0.0 { get(1) } else { get(2) });
             }
         }
@@ -624,11 +819,18 @@ impl<'s> Compiler<'s> {
         }
         let mut const_new = vec![0u32; self.consts.len()];
         let mut consts = Vec::new();
+        let mut prelude = std::mem::take(&mut self.prelude);
         for (i, &used) in const_used.iter().enumerate() {
             if used {
+                if let Some(j) = self.const_node[i] {
+                    prelude.bound.push((consts.len() as u32, j));
+                }
                 const_new[i] = n_inputs + consts.len() as u32;
                 consts.push(self.consts[i]);
             }
+        }
+        if prelude.bound.is_empty() && prelude.guards.is_empty() {
+            prelude = Prelude::default();
         }
         let first_tmp = n_inputs + consts.len() as u32;
         let mut tmp_new = vec![0u32; self.insts.len()];
@@ -668,12 +870,15 @@ impl<'s> Compiler<'s> {
             consts,
             insts,
             outputs,
+            prelude,
         }
     }
 }
 
 /// Provisional tag of instruction results (see [`Compiler::finish`]).
 const TMP_TAG: u32 = 1 << 30;
+/// Tag of prelude nodes while compiling: they become constant slots of the tape.
+const PARAM_TAG: u32 = 1 << 29;
 
 /// The exponent as a literal number, looking through a unary minus (`x^-2`).
 fn exponent_literal(e: &Expr) -> Option<f64> {

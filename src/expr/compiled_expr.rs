@@ -110,6 +110,11 @@ impl CompiledExpr {
         &self.text
     }
 
+    /// Sets the program's parameter inputs ([`Program::set_params`]).
+    pub(crate) fn set_params(&mut self, params: &[f64]) -> bool {
+        self.program.set_params(params)
+    }
+
     /// The compiled program.
     pub fn program(&self) -> &Program {
         &self.program

@@ -42,6 +42,18 @@ impl Program {
         }
     }
 
+    /// Sets the values of the tape's parameter inputs ([`Tape::set_params`]); `false`
+    /// when they need another compilation.
+    pub fn set_params(&mut self, params: &[f64]) -> bool {
+        if !self.tape.set_params(params) {
+            return false;
+        }
+        let k = 1 + self.tape.n_states;
+        let consts = &self.tape.consts;
+        self.scratch.get_mut().val[k..k + consts.len()].copy_from_slice(consts);
+        true
+    }
+
     /// The compiled tape.
     pub fn tape(&self) -> &Tape {
         &self.tape

@@ -21,7 +21,7 @@
 use super::compile::{Binding, Compiler, Scope};
 use super::error::{ErrorKind, ExprError};
 use super::lexer::Span;
-use super::parser::{BinOp, Expr, ExprKind, Ident, Range, Stmt};
+use super::parser::{visit_names, BinOp, Expr, ExprKind, Ident, Range, Stmt};
 use std::collections::{BTreeSet, HashMap};
 
 /// Most elements of one indexed family (states and definitions together).
@@ -61,6 +61,11 @@ pub struct Expander {
     /// Range variables in scope, innermost last.
     vars: Vec<(String, i64)>,
     nodes: usize,
+    /// The parameters bound, and those an index or a range bound has read: they decide
+    /// the expanded statements (a system compiled for them holds for any value of the
+    /// others).
+    params: BTreeSet<String>,
+    read: BTreeSet<String>,
 }
 
 impl Expander {
@@ -72,17 +77,26 @@ impl Expander {
             families: HashMap::new(),
             vars: Vec::new(),
             nodes: 0,
+            params: BTreeSet::new(),
+            read: BTreeSet::new(),
         }
+    }
+
+    /// The parameters an index or a range bound has read so far.
+    pub fn params_read(&self) -> &BTreeSet<String> {
+        &self.read
     }
 
     /// Makes parameter `name` usable in indices and bounds.
     pub fn bind_param(&mut self, name: &str, value: f64) {
         self.scope.bind(name, Binding::Const(value));
+        self.params.insert(name.to_string());
     }
 
     /// Marks `name` as existing but not usable in an index, and why.
     pub fn hide(&mut self, name: &str, reason: String) {
         self.scope.bind(name, Binding::Hidden(reason));
+        self.params.remove(name);
     }
 
     fn text(&self, span: Span) -> String {
@@ -111,6 +125,11 @@ impl Expander {
     /// The value of an integer expression of parameters and range variables.
     fn int(&mut self, e: &Expr, what: &str) -> Result<i64, ExprError> {
         let plain = self.expr(e)?;
+        visit_names(&plain, &mut |n| {
+            if self.params.contains(n) {
+                self.read.insert(n.to_string());
+            }
+        });
         let mut c = Compiler::new(&self.scope, &[], 0);
         let v = c.constant(&plain)?;
         if v.fract() != 0.0 || !v.is_finite() || v.abs() > 1e15 {

@@ -1111,3 +1111,33 @@ pub fn parse_statements(src: &str, tokens: &[Token]) -> Result<Vec<Stmt>, ExprEr
         p.statement(&mut out)?;
     }
 }
+
+/// Calls `f` with every name `e` uses.
+pub fn visit_names(e: &Expr, f: &mut impl FnMut(&str)) {
+    match &e.kind {
+        ExprKind::Num(_) => {}
+        ExprKind::Name(n) => f(n),
+        ExprKind::Unary(_, a) => visit_names(a, f),
+        ExprKind::Binary(_, a, b) => {
+            visit_names(a, f);
+            visit_names(b, f);
+        }
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| visit_names(a, f)),
+        ExprKind::Cond(c, a, b) => {
+            visit_names(c, f);
+            visit_names(a, f);
+            visit_names(b, f);
+        }
+        ExprKind::Index { index, .. } => visit_names(index, f),
+        ExprKind::Deriv { index, .. } => {
+            if let Some(i) = index {
+                visit_names(i, f)
+            }
+        }
+        ExprKind::Sum { body, range } => {
+            visit_names(body, f);
+            visit_names(&range.from, f);
+            visit_names(&range.to, f);
+        }
+    }
+}

@@ -54,7 +54,7 @@ use super::expand::Expander;
 use super::fast::{resolve as resolve_fast, take_fast_lines, FastName};
 use super::lexer::{lex, Span};
 use super::parser::{
-    parse_expr, parse_statements, Direction, Expr, ExprKind, Ident, Stmt, KEYWORDS,
+    parse_expr, parse_statements, visit_names, Direction, Expr, ExprKind, Ident, Stmt, KEYWORDS,
 };
 use super::sparsity::Sparsity;
 use crate::error::OdeError;
@@ -64,6 +64,7 @@ use crate::model::{Model, ModelInfo, ParamInfo};
 use crate::problem::System;
 use nalgebra::{DMatrix, DVector};
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 /// Model id of every user system.
 pub const USER_MODEL_ID: &str = "custom";
@@ -102,21 +103,31 @@ pub struct UserSystem {
     outputs: Program,
     events: Vec<UserEvent>,
     /// The checked statements and the parameter values in use, for [`UserSystem::compile_event`].
-    decl: Declared,
+    /// Shared by the copies the cache hands out (a big system's statements are most of
+    /// its size).
+    decl: Rc<Declared>,
     params: Vec<(String, f64)>,
     /// The families and parameter values, for expanding [`UserSystem::compile_event`]'s
     /// text (`u[3]`, `sum(…)`).
-    expander: Expander,
+    expander: Rc<Expander>,
+    /// Per parameter: whether it decides the statements (an index or a range bound
+    /// reads it), so that another value compiles again; the others are inputs of the
+    /// programs ([`UserSystem::set_params`]).
+    structural: Vec<bool>,
+    /// The states whose initial value uses a parameter that is an input.
+    param_initials: Vec<usize>,
 }
 
 /// Parses and compiles `text` with parameters overridden by `overrides` (unknown names
 /// and non-finite values are refused, as for built-in models). Returns the model's
 /// description and the model; see [`UserSystem::new`] for the events too.
 ///
-/// A run re-made with other settings (h, method, tolerances, t1…) does not compile
-/// the text again: the last system compiled on this thread is kept with its text and
-/// parameter values and handed out as a copy; another parameter value compiles from
-/// the kept parse of the same text ([`compile_counts`]).
+/// A run re-made with other settings (h, method, tolerances, t1…) or other values of
+/// parameters that size nothing does not compile the text again: the last system
+/// compiled on this thread is kept with its text and handed out as a copy, with the
+/// new values set ([`UserSystem::set_params`]); a new value of a parameter that sizes
+/// the system (a range bound, an index) compiles from the kept parse of the same text
+/// ([`compile_counts`]).
 pub fn build_user_system(
     text: &str,
     overrides: &BTreeMap<String, f64>,
@@ -157,6 +168,32 @@ pub fn compile_counts() -> (u64, u64) {
         let c = c.borrow();
         (c.parses, c.compilations)
     })
+}
+
+/// Refuses overrides of parameters the text does not declare, and non-finite values.
+fn check_overrides(stmts: &[Stmt], overrides: &BTreeMap<String, f64>) -> Result<(), OdeError> {
+    let params: Vec<&Ident> = stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Param { name, .. } => Some(name),
+            _ => None,
+        })
+        .collect();
+    for name in overrides.keys() {
+        if !params.iter().any(|p| &p.name == name) {
+            return Err(OdeError::UnknownParam {
+                model: USER_MODEL_ID.into(),
+                name: name.clone(),
+                known: params.iter().map(|p| p.name.clone()).collect(),
+            });
+        }
+        if !overrides[name].is_finite() {
+            return Err(OdeError::NotFinite {
+                what: format!("parameter {name}"),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn override_key(overrides: &BTreeMap<String, f64>) -> Vec<(String, u64)> {
@@ -201,27 +238,7 @@ impl UserSystem {
     pub fn new(text: &str, overrides: &BTreeMap<String, f64>) -> Result<Self, OdeError> {
         let (stmts, fast) = parse_whole(text)?;
         CACHE.with(|c| c.borrow_mut().compilations += 1);
-        let params: Vec<&Ident> = stmts
-            .iter()
-            .filter_map(|s| match s {
-                Stmt::Param { name, .. } => Some(name),
-                _ => None,
-            })
-            .collect();
-        for name in overrides.keys() {
-            if !params.iter().any(|p| &p.name == name) {
-                return Err(OdeError::UnknownParam {
-                    model: USER_MODEL_ID.into(),
-                    name: name.clone(),
-                    known: params.iter().map(|p| p.name.clone()).collect(),
-                });
-            }
-            if !overrides[name].is_finite() {
-                return Err(OdeError::NotFinite {
-                    what: format!("parameter {name}"),
-                });
-            }
-        }
+        check_overrides(&stmts, overrides)?;
         let mut system =
             compile_system(text, stmts, overrides).map_err(|e| e.to_ode_error(text))?;
         system.info.fast =
@@ -230,7 +247,9 @@ impl UserSystem {
     }
 
     /// [`UserSystem::new`], or a copy of the system last compiled on this thread from
-    /// the same text and overrides (bitwise the same system).
+    /// the same text: with the same overrides, or with other values of the parameters
+    /// that are inputs of its programs ([`UserSystem::set_params`]); bitwise the system
+    /// a compilation gives.
     pub fn cached(text: &str, overrides: &BTreeMap<String, f64>) -> Result<Self, OdeError> {
         let key = override_key(overrides);
         if let Some(hit) = CACHE.with(|c| {
@@ -241,6 +260,20 @@ impl UserSystem {
                 .map(|c| c.system.clone())
         }) {
             return Ok(hit);
+        }
+        let same_text =
+            CACHE.with(|c| c.borrow().compiled.as_ref().is_some_and(|c| c.text == text));
+        if same_text {
+            if let Some(system) = Self::rebound(text, overrides)? {
+                CACHE.with(|c| {
+                    c.borrow_mut().compiled = Some(Compiled {
+                        text: text.to_string(),
+                        overrides: key,
+                        system: system.clone(),
+                    })
+                });
+                return Ok(system);
+            }
         }
         let system = Self::new(text, overrides)?;
         CACHE.with(|c| {
@@ -253,6 +286,74 @@ impl UserSystem {
         Ok(system)
     }
 
+    /// The kept system of `text` with the parameter values of `overrides`, when they
+    /// differ from its own in inputs of its programs only; `None` when it must be
+    /// compiled again (a parameter that decides the statements changes, or a decision
+    /// of [`super::compile::Prelude`]). The kept system leaves the cache while it is
+    /// rebound.
+    fn rebound(text: &str, overrides: &BTreeMap<String, f64>) -> Result<Option<Self>, OdeError> {
+        let (stmts, _) = parse_whole(text)?;
+        check_overrides(&stmts, overrides)?;
+        let raw = RawNames::new(&stmts);
+        let values = param_values(text, &raw, overrides).map_err(|e| e.to_ode_error(text))?;
+        let Some(mut system) = CACHE
+            .with(|c| c.borrow_mut().compiled.take())
+            .map(|c| c.system)
+        else {
+            return Ok(None);
+        };
+        let same_structure = system.structural.len() == values.len()
+            && system
+                .structural
+                .iter()
+                .zip(system.params.iter().zip(&values))
+                .all(|(&s, ((_, old), new))| !s || old.to_bits() == new.to_bits());
+        Ok((same_structure && system.set_params(&values)).then_some(system))
+    }
+
+    /// Gives the parameters the values `values` (in declaration order) without compiling
+    /// again: the programs' parameter inputs and what follows from them (initial
+    /// values). Returns `false`, the system then being unusable, when these values need
+    /// a compilation: a parameter that decides the statements changes, a condition
+    /// decided at compile time goes the other way, a constant overflows or an initial
+    /// value is not finite (the compilation says where).
+    pub fn set_params(&mut self, values: &[f64]) -> bool {
+        if values.len() != self.params.len() {
+            return false;
+        }
+        let mut ok = self.rhs.set_params(values) && self.outputs.set_params(values);
+        for e in &mut self.events {
+            ok = ok && e.expr.set_params(values);
+        }
+        if !ok {
+            return false;
+        }
+        if !self.param_initials.is_empty() {
+            let mut scope = Scope::builtins();
+            for ((p, _), v) in self.decl.params.iter().zip(values) {
+                scope.bind(&p.name, Binding::Const(*v));
+            }
+            let mut init = Compiler::new(&scope, &[], 0);
+            for &i in &self.param_initials {
+                let Some((s, _)) = self.decl.states.get(i) else {
+                    return false;
+                };
+                let v = match self.decl.initials.get(&s.name) {
+                    Some((_, e)) => init.constant(e),
+                    None => return false,
+                };
+                match v {
+                    Ok(v) if v.is_finite() => self.info.y0[i] = v,
+                    _ => return false,
+                }
+            }
+        }
+        for ((_, v), new) in self.params.iter_mut().zip(values) {
+            *v = *new;
+        }
+        true
+    }
+
     /// Compiles an extra expression (e.g. a spec's event `expr`) over this system: t, the
     /// states, the parameter values in use and the definitions of the text. Errors give
     /// line and column in `expr_text`.
@@ -261,9 +362,13 @@ impl UserSystem {
             check_length(expr_text)?;
             let tokens = lex(expr_text)?;
             let e = parse_expr(expr_text, &tokens)?;
-            let e = self.expander.clone().expr(&e)?;
+            let mut expander = (*self.expander).clone();
+            for (name, v) in &self.params {
+                expander.bind_param(name, *v);
+            }
+            let e = expander.expr(&e)?;
             let values: Vec<f64> = self.params.iter().map(|p| p.1).collect();
-            let tape = Shared::new(&self.decl, &values).program(&[&e], false)?;
+            let tape = Shared::new(&self.decl, &values, None).program(&[&e], false)?;
             Ok(CompiledExpr::from_program(
                 Program::new(tape),
                 expr_text.to_string(),
@@ -747,43 +852,21 @@ fn check_derivative_cycles(d: &Declared) -> Result<(), ExprError> {
     Ok(())
 }
 
-/// Calls `f` with every name `e` uses.
-fn visit_names(e: &Expr, f: &mut impl FnMut(&str)) {
-    match &e.kind {
-        ExprKind::Num(_) => {}
-        ExprKind::Name(n) => f(n),
-        ExprKind::Unary(_, a) => visit_names(a, f),
-        ExprKind::Binary(_, a, b) => {
-            visit_names(a, f);
-            visit_names(b, f);
-        }
-        ExprKind::Call { args, .. } => args.iter().for_each(|a| visit_names(a, f)),
-        ExprKind::Cond(c, a, b) => {
-            visit_names(c, f);
-            visit_names(a, f);
-            visit_names(b, f);
-        }
-        ExprKind::Index { index, .. } => visit_names(index, f),
-        ExprKind::Deriv { index, .. } => {
-            if let Some(i) = index {
-                visit_names(i, f)
-            }
-        }
-        ExprKind::Sum { body, range } => {
-            visit_names(body, f);
-            visit_names(&range.from, f);
-            visit_names(&range.to, f);
-        }
-    }
-}
-
 /// The scope of equations, outputs and events: t, states, parameters, definitions;
-/// outputs are hidden.
-fn full_scope(d: &Declared, params: &[f64]) -> Scope {
+/// outputs are hidden. A parameter that is not `structural` is an input of the tapes
+/// (another value re-uses them); without `structural` every parameter is a constant.
+fn full_scope(d: &Declared, params: &[f64], structural: Option<&[bool]>) -> Scope {
     let mut scope = Scope::builtins();
     scope.bind("t", Binding::Input(0));
-    for ((p, _), v) in d.params.iter().zip(params) {
-        scope.bind(&p.name, Binding::Const(*v));
+    for (i, ((p, _), v)) in d.params.iter().zip(params).enumerate() {
+        let binding = match structural {
+            Some(s) if !s.get(i).copied().unwrap_or(true) => Binding::Param {
+                index: i as u32,
+                value: *v,
+            },
+            _ => Binding::Const(*v),
+        };
+        scope.bind(&p.name, binding);
     }
     for (i, (s, _)) in d.states.iter().enumerate() {
         scope.bind(&s.name, Binding::Input(1 + i as u32));
@@ -840,7 +923,7 @@ struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
-    fn new(d: &'a Declared, params: &[f64]) -> Self {
+    fn new(d: &'a Declared, params: &[f64], structural: Option<&[bool]>) -> Self {
         let index: HashMap<&str, usize> = d
             .defines
             .iter()
@@ -858,7 +941,7 @@ impl<'a> Shared<'a> {
             .collect();
         Self {
             d,
-            scope: full_scope(d, params),
+            scope: full_scope(d, params, structural),
             define_exprs: d
                 .defines
                 .iter()
@@ -970,6 +1053,13 @@ fn compile_system(
     let plain = expander.statements(stmts)?;
     let decl = declare(text, plain)?;
     check_derivative_cycles(&decl)?;
+    // A parameter an index or a range bound reads decides the statements: a constant of
+    // the tapes. The others are their inputs, so that a new value re-uses them.
+    let structural: Vec<bool> = decl
+        .params
+        .iter()
+        .map(|(p, _)| expander.params_read().contains(&p.name))
+        .collect();
     let d = &decl;
     let states: Vec<&Ident> = d.states.iter().map(|(s, _)| s).collect();
     let defines: Vec<&Ident> = d.defines.iter().map(|(s, _)| s).collect();
@@ -980,7 +1070,22 @@ fn compile_system(
     }
     let mut y0 = Vec::with_capacity(d.states.len());
     let mut no_initial: Option<&Ident> = None;
-    for (s, _) in &d.states {
+    let inputs: Vec<&str> = d
+        .params
+        .iter()
+        .zip(&structural)
+        .filter(|(_, s)| !**s)
+        .map(|((p, _), _)| p.name.as_str())
+        .collect();
+    let mut param_initials = Vec::new();
+    for (i, (s, _)) in d.states.iter().enumerate() {
+        if let Some((_, e)) = d.initials.get(&s.name) {
+            let mut uses = false;
+            visit_names(e, &mut |n| uses |= inputs.contains(&n));
+            if uses {
+                param_initials.push(i);
+            }
+        }
         let v = match d.initials.get(&s.name) {
             Some((_, e)) => require_finite(
                 format!("the initial value of {}", s.name),
@@ -994,7 +1099,7 @@ fn compile_system(
         };
         y0.push(v);
     }
-    let shared = Shared::new(d, &values);
+    let shared = Shared::new(d, &values, Some(&structural));
     let rhs_exprs: Vec<&Expr> = d.states.iter().map(|(_, e)| e).collect();
     let rhs = Program::new(shared.program(&rhs_exprs, true)?);
     let out_exprs: Vec<&Expr> = d.outputs.iter().map(|(_, e)| e).collect();
@@ -1065,8 +1170,10 @@ fn compile_system(
         rhs,
         outputs,
         events,
-        decl,
+        decl: Rc::new(decl),
         params,
-        expander,
+        expander: Rc::new(expander),
+        structural,
+        param_initials,
     })
 }
