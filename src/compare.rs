@@ -28,7 +28,7 @@ use serde::Serialize;
 pub const REFERENCE_TOL: f64 = 1e-10;
 
 /// Error of one quantity against the reference (a row of Negrut et al. 2003 Table 4 or 6).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorRow {
     pub quantity: String,
@@ -43,9 +43,10 @@ pub struct ErrorRow {
 }
 
 /// One formulation's run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct FormulationRow {
+    #[tsify(type = "\"augmented\" | \"state-space\" | \"index-3\"")]
     pub formulation: String,
     pub naccept: u64,
     pub nreject: u64,
@@ -62,11 +63,13 @@ pub struct FormulationRow {
     pub position: ErrorRow,
     pub velocity: ErrorRow,
     /// Why the run stopped early, if it did.
+    #[tsify(optional)]
     pub stopped_by: Option<String>,
 }
 
 /// The comparison table.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, tsify::Tsify)]
+#[tsify(rename = "FormulationComparison")]
 #[serde(rename_all = "camelCase")]
 pub struct Comparison {
     pub model: String,

@@ -17,7 +17,7 @@ use crate::spec::SolveSpec;
 use serde::Serialize;
 
 /// One row of the comparison table: one state component.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct ComponentError {
     pub name: String,

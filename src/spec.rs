@@ -36,18 +36,33 @@ pub fn work_with(stats: &crate::stats::Stats, dim: usize, entries: f64) -> f64 {
 /// The most output times `tEval` may list (each is one interpolated state).
 pub const MAX_T_EVAL: usize = 1_000_000;
 
-/// A request to integrate a model with a method (JS field names in camelCase).
-#[derive(Debug, Clone, Default, Deserialize)]
+/// A field with a default read as absent when it is `undefined` or `null`: a JS spec
+/// written `{ params: undefined }` means no parameters, as an absent key does
+/// (serde's `default` alone covers only the missing key).
+pub fn or_default<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Option::<T>::deserialize(d).map(Option::unwrap_or_default)
+}
+
+/// What `solve` and `new Integrator` accept: a model (or your own system) and a
+/// method (JS field names in camelCase).
+#[derive(Debug, Clone, Default, Deserialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[tsify(hashmap_as_object)]
 pub struct SolveSpec {
     /// Model id, e.g. "pendulum" (or give `system`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "or_default")]
     pub model: String,
-    /// Your own system as text (see `src/expr/system.rs`), in place of `model`.
+    /// Your own system as text, e.g. "param k = 100\nx' = v\nv' = -k*x\nx(0) = 1", in
+    /// place of `model`. Errors name the line and column. Its `event` lines are watched
+    /// unless `events` is given.
     #[serde(default)]
     pub system: Option<String>,
     /// Parameter overrides by name; the rest keep the model's defaults.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "or_default")]
     pub params: BTreeMap<String, f64>,
     /// Initial state; the model's default when absent.
     #[serde(default)]
@@ -80,13 +95,16 @@ pub struct SolveSpec {
     /// Relative tolerance of adaptive methods: one number, or one per state component
     /// (default [`DEFAULT_RTOL`]).
     #[serde(default)]
+    #[tsify(type = "number | number[]")]
     pub rtol: Option<Tol>,
     /// Absolute tolerance: one number, or one per state component (default
     /// [`DEFAULT_ATOL`]).
     #[serde(default)]
+    #[tsify(type = "number | number[]")]
     pub atol: Option<Tol>,
     /// The error norm: "rms" (Negrut et al. 2003 eq. 5, default) or "max" (the ode23/ode45 listings).
     #[serde(default)]
+    #[tsify(type = "\"rms\" | \"max\"")]
     pub norm: Option<String>,
     /// Step-size controller settings (adaptive methods).
     #[serde(default)]
@@ -100,11 +118,12 @@ pub struct SolveSpec {
     #[serde(default)]
     pub t_eval: Option<Vec<f64>>,
     /// Switching functions to watch; a sign change cuts the step there.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "or_default")]
     pub events: Vec<EventSpec>,
     /// Where methods that need ∂f/∂y and ∂f/∂t get them: "analytic" (the model's own,
     /// the default) or "fd" (forward finite differences, only on request).
     #[serde(default)]
+    #[tsify(type = "\"analytic\" | \"fd\"")]
     pub jacobian: Option<String>,
     /// Re-evaluate the Jacobian only every k-th step (default 1: every step); a
     /// frozen Jacobian shows which methods (W-methods) tolerate an inexact one.
@@ -121,6 +140,7 @@ pub struct SolveSpec {
     /// The parameters of `generalized-alpha` ({ rhoInf }), `hht-alpha` ({ alpha } or
     /// { rhoInf }) and `newmark` ({ beta, gamma }); see `crate::method::params`.
     #[serde(default)]
+    #[tsify(type = "MethodParams")]
     pub method_params: Option<crate::method::params::ParamsField>,
     /// Method `"custom"`: your own Butcher tableau (`crate::tableau`).
     #[serde(default)]
@@ -128,9 +148,11 @@ pub struct SolveSpec {
     /// Constrained models (`crate::multibody`): "native" (default, the model
     /// file's own), "augmented" (Gil, Sanfelice & Nikravesh (LLM) eq. 9) or "state-space" (Negrut et al. 2003 Algorithm 1).
     #[serde(default)]
+    #[tsify(type = "\"native\" | \"augmented\" | \"state-space\" | \"index-3\"")]
     pub formulation: Option<String>,
     /// Augmented formulation: "none" (default), "baumgarte" or "projection".
     #[serde(default)]
+    #[tsify(type = "\"none\" | \"baumgarte\" | \"projection\"")]
     pub stabilization: Option<String>,
     /// Baumgarte α (default 10): γ ← γ − 2αΦ_q q̇ − β²Φ.
     #[serde(default)]
@@ -170,11 +192,17 @@ pub enum Tol {
 
 /// The `controller` field of a spec (camelCase: kind, kI, kP, safety, facMin, facMax,
 /// perUnitStep).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+///
+/// Defaults: kind "i", safety 0.9, facMin 0.2, facMax 10, kI = 1/k ("i") or 0.3/k with
+/// kP = 0.4/k ("pi"), where k = embeddedOrder + 1 (or embeddedOrder with perUnitStep).
+/// Without a controller, radau5 chooses its steps as Hairer's RADAU5 does
+/// (Gustafsson's predictive controller); naming one (e.g. { kind: "i" }) uses it instead.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ControllerSpec {
     /// "i" (elementary, Gil, Sanfelice & Nikravesh (LLM) eq. 38; the default) or "pi" (Gil, Sanfelice & Nikravesh (LLM) eq. 40).
     #[serde(default)]
+    #[tsify(type = "\"i\" | \"pi\"")]
     pub kind: Option<String>,
     #[serde(default)]
     pub k_i: Option<f64>,
@@ -191,8 +219,10 @@ pub struct ControllerSpec {
     pub per_unit_step: Option<bool>,
 }
 
-/// One entry of a spec's `events` list.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+/// One entry of a spec's `events` list: a sign change of the model's switching function
+/// `id`, or of `expr`, a text expression in the model's states, parameters and t (the
+/// labs package; the run package answers `not-in-this-build`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EventSpec {
     /// Id of a switching function the model declares (`ModelInfo::events`).
@@ -205,6 +235,7 @@ pub struct EventSpec {
     pub expr: Option<String>,
     /// +1: only rising crossings, −1: only falling, 0 (default): both.
     #[serde(default)]
+    #[tsify(type = "-1 | 0 | 1")]
     pub direction: Option<f64>,
     /// Stop the run at this event.
     #[serde(default)]

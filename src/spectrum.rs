@@ -62,44 +62,54 @@ pub fn of_model(model: &dyn Model, t: f64, y: &[f64]) -> Result<Vec<Complex<f64>
 }
 
 /// What `spectrum()` in JS asks for: a model (or system text) and a state.
-#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Deserialize, tsify::Tsify)]
+#[tsify(hashmap_as_object)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpectrumSpec {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::spec::or_default")]
     pub model: String,
     #[serde(default)]
+    #[tsify(optional)]
     pub system: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::spec::or_default")]
     pub params: std::collections::BTreeMap<String, f64>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::spec::or_default")]
     pub t: f64,
     /// The state; the model's default initial state when absent.
     #[serde(default)]
+    #[tsify(optional)]
     pub y: Option<Vec<f64>>,
     /// A constrained model's formulation ("augmented", "state-space"): the eigenvalues
     /// are then those of that formulation's ODE in its own coordinates (y in its
     /// layout), e.g. the state-space ODE whose dominant eigenvalue Negrut et al. 2003 §3.2 quotes.
     #[serde(default)]
+    #[tsify(optional, type = "'native' | 'augmented' | 'state-space'")]
     pub formulation: Option<String>,
     /// The state-space formulation's independent coordinates y is written in (after a
     /// re-partition they differ from the default ones).
     #[serde(default)]
+    #[tsify(optional)]
     pub independent: Option<Vec<String>>,
     /// The augmented formulation's stabilisation ("baumgarte" changes the ODE and so its
     /// eigenvalues; "projection" acts between steps and does not), with α, β.
     #[serde(default)]
+    #[tsify(optional, type = "'none' | 'baumgarte' | 'projection'")]
     pub stabilization: Option<String>,
     #[serde(default)]
+    #[tsify(optional)]
     pub baumgarte_alpha: Option<f64>,
     #[serde(default)]
+    #[tsify(optional)]
     pub baumgarte_beta: Option<f64>,
     /// One diagonal block of ∂f/∂y instead of the whole: "slow" (∂f_x/∂x, whose λ_s
     /// define ξ = hλ_s of the slow/fast map, Gil, Sanfelice & Nikravesh 2013, eq. 51) or
     /// "fast" (∂g/∂z, integrated by its matrix exponential).
     #[serde(default)]
+    #[tsify(optional, type = "'slow' | 'fast'")]
     pub block: Option<String>,
     /// The fast states of that partition (default: the model's own, `ModelInfo.fast`).
     #[serde(default)]
+    #[tsify(optional)]
     pub fast: Option<Vec<usize>>,
 }
 

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-/// Counters accumulated over a run. Methods add to them as they work.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+/// Work counters of a run. Methods add to them as they work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct Stats {
     /// Evaluations of the right-hand side f(t, y).
@@ -26,12 +26,14 @@ pub struct Stats {
     /// The attempts that did not become a step, by cause (`nreject` counts the ones an
     /// adaptive run retried). Counted in the whole engine only (cargo feature `full`,
     /// with the step inspector): the first-load package leaves it out to stay small.
-    #[cfg_attr(not(feature = "full"), serde(skip))]
+    /// In the whole engine only (pkg-labs, which runs every `inspect: true` spec).
+    #[cfg_attr(not(feature = "full"), serde(skip_serializing_if = "left_out"))]
+    #[tsify(optional)]
     pub rejected_by_cause: RejectedByCause,
 }
 
 /// Attempted steps that did not become a step, by why not.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct RejectedByCause {
     /// The error estimate failed its test (retried smaller).
@@ -47,4 +49,11 @@ pub struct RejectedByCause {
     /// Any other failure of a step: a singular matrix, an exponential that overflowed,
     /// a blow-up.
     pub other: u64,
+}
+
+/// The first-load build leaves `rejectedByCause` out of what it returns (its
+/// declaration stays, optional, so both packages publish one `Stats`).
+#[cfg(not(feature = "full"))]
+fn left_out<T>(_: &T) -> bool {
+    true
 }

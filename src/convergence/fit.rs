@@ -15,7 +15,7 @@
 use serde::Serialize;
 
 /// A fitted slope and the points it used.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct SlopeFit {
     /// Least-squares slope of log e vs log h (NaN if fewer than two usable points).
@@ -25,6 +25,7 @@ pub struct SlopeFit {
     pub to: usize,
     /// Index of the smallest error when the errors after it stop decreasing (the
     /// round-off floor); `None` if the error still decreases at the smallest h.
+    #[tsify(optional)]
     pub floor: Option<usize>,
 }
 

@@ -14,43 +14,54 @@ pub const MAX_TOTAL_STEPS: f64 = 33_554_432.0;
 pub const MAX_LEVEL: u32 = 23;
 
 /// What the convergence lab runs.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, tsify::Tsify)]
+#[tsify(hashmap_as_object)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConvergenceSpec {
     pub model: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::spec::or_default")]
     pub params: BTreeMap<String, f64>,
     #[serde(default)]
+    #[tsify(optional)]
     pub y0: Option<Vec<f64>>,
     #[serde(default)]
+    #[tsify(optional)]
     pub t0: Option<f64>,
     #[serde(default)]
+    #[tsify(optional)]
     pub t1: Option<f64>,
     /// Method ids to compare.
     pub methods: Vec<String>,
     /// Step sizes h = T/2ⁿ for n = nMin..=nMax (defaults 4 and 14), T = t1 − t0.
     #[serde(default)]
+    #[tsify(optional)]
     pub n_min: Option<u32>,
     #[serde(default)]
+    #[tsify(optional)]
     pub n_max: Option<u32>,
     /// Tolerances of the work–precision sweep (rtol = atol = tol) for the adaptive
     /// methods among `methods` (default 1e-2 … 1e-10, one per decade; [] for none).
     #[serde(default)]
+    #[tsify(optional)]
     pub tols: Option<Vec<f64>>,
     /// Step sizes of the one-step (local error) study (default 0.1·2^(−k), k = 0..9).
     #[serde(default)]
+    #[tsify(optional)]
     pub local_h: Option<Vec<f64>>,
     /// The tableau of method `"custom"` among `methods` (your own method).
     #[serde(default)]
+    #[tsify(optional)]
     pub tableau: Option<crate::tableau::TableauSpec>,
     /// Hand every method that uses ∂f/∂y the one of every k-th step only (as
     /// `SolveSpec::jacobian_update`): the observed order with a frozen Jacobian.
     #[serde(default)]
+    #[tsify(optional)]
     pub jacobian_update: Option<usize>,
     /// Hand every method that uses ∂f/∂y s·∂f/∂y (as `SolveSpec::jacobian_scale`): the
     /// observed order with a wrong Jacobian (Negrut et al. 2003: a W-method keeps its
     /// order, a Rosenbrock method does not). The reference run (dp45) uses no Jacobian.
     #[serde(default)]
+    #[tsify(optional)]
     pub jacobian_scale: Option<f64>,
     /// Work budget of the whole request, every run of every method together (default
     /// [`crate::spec::DEFAULT_MAX_WORK`]), counted as a run's work is
@@ -58,6 +69,7 @@ pub struct ConvergenceSpec {
     /// not timed: once spent, the lab stops with the `work-budget` diagnosis and keeps
     /// the levels it finished.
     #[serde(default)]
+    #[tsify(optional)]
     pub max_work: Option<f64>,
 }
 

@@ -49,8 +49,10 @@ pub use crate::control::RTOL_FLOOR;
 /// above the 400 of the ξ-plane lab, so a heat equation of 500 cells is diagnosed.
 pub const MAX_DIAGNOSED_DIM: usize = 600;
 
-/// Why a run stopped or is doubtful: the published list (kebab-case ids in JS).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Why a run stopped or is doubtful: the published list (kebab-case ids in JS,
+/// `diagnosisCodes()` in the labs package).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, tsify::Tsify)]
+#[tsify(rename = "DiagnosisCode")]
 #[serde(rename_all = "kebab-case")]
 pub enum Code {
     /// An explicit adaptive method held to steps far below what accuracy needs,
@@ -117,23 +119,28 @@ impl Code {
 }
 
 /// One setting change that cures the diagnosed problem, and the button's words.
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Default, tsify::Tsify)]
+#[tsify(rename = "DiagnosisFix")]
 #[serde(rename_all = "camelCase")]
 pub struct Fix {
     /// The button's label ("Run with ros4", "Use h ≤ 0.004").
     pub label: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub method: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub h: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub rtol: Option<f64>,
 }
 
 /// Why a run stopped or why its result is doubtful.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnosis {
+    #[tsify(type = "DiagnosisCode")]
     pub code: Code,
     /// What happened, in plain words.
     pub message: String,
@@ -141,11 +148,15 @@ pub struct Diagnosis {
     pub advice: String,
     /// Where it happened.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub t: Option<f64>,
     /// The numbers behind it (eigenvalue, hλ, the region's extent…).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub detail: Option<String>,
+    /// A one-click fix, when one setting change cures it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "DiagnosisFix")]
     pub fix: Option<Fix>,
 }
 

@@ -22,6 +22,9 @@ pub struct Solution {
     pub y: Vec<f64>,
     pub dim: usize,
     pub names: Vec<String>,
+    /// Whether the run chose its steps by error control (`false`: a fixed grid of h),
+    /// as the spec's `adaptive` and the method decided.
+    pub adaptive: bool,
     /// Derived outputs by name, one value per time point.
     pub outputs: Vec<(String, Vec<f64>)>,
     /// The exact solution at the same times, when the model knows it.
@@ -226,6 +229,7 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
         y: record.y,
         dim,
         names: run.info.names.clone(),
+        adaptive: matches!(run.pacing, super::pacing::Pacing::Control(_)),
         outputs: run
             .info
             .outputs

@@ -34,7 +34,7 @@ impl Outcome {
 }
 
 /// One task's grade.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskGrade {
     pub id: String,
@@ -47,14 +47,17 @@ pub struct TaskGrade {
     /// The task's points.
     pub max_points: f64,
     pub message: String,
+    #[tsify(type = "unknown")]
     pub measured: Value,
     /// A keyed task graded without its key: the answer is recorded for the lecturer.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[tsify(optional)]
     pub recorded: bool,
 }
 
 /// A whole work's grade.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, tsify::Tsify)]
+#[tsify(hashmap_as_object)]
 #[serde(rename_all = "camelCase")]
 pub struct Grade {
     pub score: f64,
@@ -66,12 +69,15 @@ pub struct Grade {
     pub assignment_matches: bool,
     /// The student's name, as the work gives it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub student: Option<String>,
     /// The student id the work gives (it chose the parameters' values).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub student_id: Option<String>,
     /// The values of the assignment's parameters this work was graded with.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[tsify(optional)]
     pub parameters: std::collections::BTreeMap<String, f64>,
     pub tasks: Vec<TaskGrade>,
 }

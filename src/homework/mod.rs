@@ -56,10 +56,12 @@ pub fn parse_json(text: &str, what: &str) -> Result<Value, OdeError> {
 }
 
 /// One task as the page lists it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, tsify::Tsify)]
+#[tsify(rename = "AssignmentTask")]
 #[serde(rename_all = "camelCase")]
 pub struct TaskSummary {
     pub id: String,
+    #[tsify(type = "'tableau' | 'system' | 'number' | 'run' | 'order'")]
     pub kind: String,
     pub points: f64,
     pub prompt: String,
@@ -68,15 +70,18 @@ pub struct TaskSummary {
 }
 
 /// A checked assignment as the page shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, tsify::Tsify)]
+#[tsify(hashmap_as_object)]
 #[serde(rename_all = "camelCase")]
 pub struct AssignmentSummary {
     pub digest: String,
     pub title: String,
     pub intro: String,
     pub max_score: f64,
+    #[tsify(type = "AssignmentTask[]")]
     pub tasks: Vec<TaskSummary>,
     /// Declared parameters (a variant per student), by name.
+    #[tsify(type = "Record<string, ParameterRange>")]
     pub parameters: variant::Parameters,
 }
 

@@ -29,11 +29,13 @@ pub const MAX_PARAMETERS: usize = 32;
 pub const MAX_STUDENT_ID: usize = 200;
 
 /// One declared parameter's range.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, tsify::Tsify)]
+#[tsify(rename = "ParameterRange")]
 pub struct Range {
     pub min: f64,
     pub max: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub step: Option<f64>,
 }
 

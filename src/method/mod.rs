@@ -76,8 +76,8 @@ use crate::problem::System;
 use crate::stats::Stats;
 use serde::Serialize;
 
-/// What the page and the API show about a method.
-#[derive(Debug, Clone, Serialize)]
+/// A method in the catalogue (`methods()`): what the page and the API show about it.
+#[derive(Debug, Clone, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct MethodInfo {
     /// Stable id used in specs and URLs (public contract: never renamed).
@@ -97,6 +97,7 @@ pub struct MethodInfo {
     pub adaptive: bool,
     /// Order of the embedded formula that estimates the error (q of Negrut et al. 2003 eq. 6).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub embedded_order: Option<u32>,
     /// First same as last: the last stage of a step is the first of the next.
     pub fsal: bool,

@@ -5,9 +5,11 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Parameters of a method (JS field names in camelCase). Each method reads only its
-/// own; another one given is refused with the list of those it takes.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize)]
+/// Parameters of a method (JS field names in camelCase): the structural-dynamics
+/// methods (Chung & Hulbert 1993; Hilber, Hughes & Taylor 1977; Newmark 1959) and the
+/// variable-order BDF/NDF. Each method reads only its own; another one given is
+/// refused with the list of those it takes.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MethodParams {
     /// ρ∞, the spectral radius as ωh → ∞ (generalized-α, HHT-α), in [0, 1].

@@ -38,8 +38,9 @@ impl ConstraintFailure {
     }
 }
 
-/// A re-partition of the state-space formulation (Algorithm 1 step 7).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A re-partition of the state-space formulation (Negrut et al. 2003 Algorithm 1
+/// step 7).
+#[derive(Debug, Clone, PartialEq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct Repartition {
     pub t: f64,
@@ -49,10 +50,11 @@ pub struct Repartition {
     pub independent: Vec<String>,
 }
 
-/// What a constrained run did besides stepping.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+/// What a constrained formulation did besides stepping.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct ConstraintReport {
+    #[tsify(type = "\"augmented\" | \"state-space\" | \"index-3\"")]
     pub formulation: String,
     /// Independent coordinates at the start (state-space).
     pub independent: Vec<String>,

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 /// A switching function a model declares (its id is what a spec names).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct EventInfo {
     /// Stable id used in specs (`events: [{ id }]`).

@@ -24,7 +24,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A model parameter with its default value.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct ParamInfo {
     pub name: String,
@@ -33,15 +33,18 @@ pub struct ParamInfo {
     pub description: String,
     /// Lower bound the value must exceed (exclusive), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub greater_than: Option<f64>,
     /// An integer that sizes an array of states (`N` of `u[i]' = … for i = 1..N`): the
     /// page steps its slider by integers and re-builds the system when it changes.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[tsify(optional)]
     pub integer: bool,
 }
 
-/// What the page and the API show about a model.
-#[derive(Debug, Clone, Default, Serialize)]
+/// A model in the catalogue (`models()`, `describeSystem`): what the page and the API
+/// show about it.
+#[derive(Debug, Clone, Default, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelInfo {
     /// Stable id used in specs and URLs (public contract: never renamed).

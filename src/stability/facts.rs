@@ -31,14 +31,16 @@ pub const SEARCH_LIMIT: f64 = 1e8;
 pub const L_STABLE_TOL: f64 = 1e-6;
 
 /// The facts of one method's region.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct StabilityFacts {
     /// End of the stable interval [x, 0] on the negative real axis; −∞ if the whole
     /// searched axis is stable; `None` if the method is unstable just left of 0.
+    #[tsify(optional)]
     pub real_intercept: Option<f64>,
     /// End of the stable interval [0, i y] on the imaginary axis; +∞ if unbounded;
     /// `None` if no part of the axis but 0 is stable (Euler, Heun).
+    #[tsify(optional)]
     pub imag_extent: Option<f64>,
     /// The closed left half-plane is inside the region.
     pub a_stable: bool,

@@ -22,7 +22,7 @@ pub const DEFAULT_BETA: f64 = 0.1;
 pub use crate::tableau::TableauSpec;
 
 /// `stabilityMap` / `stabilityAnalysis` / `stabilityFacts` input.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StabilitySpec {
     /// A method id (see [`super::amplification::ids`]) or `"custom"` with `tableau`.
@@ -49,6 +49,7 @@ pub struct StabilitySpec {
     /// stability where it is ≤ 1) or `"order-star"` (|R(ξ)e^{−ξ}| against 1, for a method
     /// with a rational R; Hairer & Wanner, Solving ODEs II, §IV.4).
     #[serde(default)]
+    #[tsify(type = "\"region\" | \"order-star\"")]
     pub mode: Option<String>,
 }
 

@@ -71,17 +71,19 @@ pub const IDS: &[&str] = &[
 ];
 
 /// `structuralAnalysis` input (JS field names in camelCase).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StructuralSpec {
     /// One of [`IDS`].
     pub method: String,
     /// generalized-alpha's ρ∞, HHT's α, Newmark's β and γ (as a run's `methodParams`).
     #[serde(default)]
+    #[tsify(optional)]
     pub method_params: Option<MethodParams>,
     /// The Ω = ωh values, each > 0 (default: [`DEFAULT_FROM`] … [`DEFAULT_TO`],
     /// [`DEFAULT_PER_DECADE`] a decade).
     #[serde(default)]
+    #[tsify(optional)]
     pub omega_h: Option<Vec<f64>>,
 }
 

@@ -11,7 +11,7 @@ use crate::error::OdeError;
 use serde::Serialize;
 
 /// The analysis of one tableau.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct TableauAnalysis {
     pub stages: usize,
@@ -21,11 +21,14 @@ pub struct TableauAnalysis {
     pub order: u32,
     /// The same for b̂, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub embedded_order: Option<u32>,
     /// The 17 conditions for b, by order.
+    #[tsify(type = "OrderCondition[]")]
     pub conditions: Vec<Condition>,
     /// The 17 conditions for b̂, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional, type = "OrderCondition[]")]
     pub embedded_conditions: Option<Vec<Condition>>,
     /// R(z).
     pub stability: StabilityFunction,

@@ -26,7 +26,8 @@ pub const MAX_RESIDUAL: f64 = 1e-10;
 pub const MAX_ORDER: u32 = 5;
 
 /// One order condition evaluated on a tableau.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, tsify::Tsify)]
+#[tsify(rename = "OrderCondition")]
 #[serde(rename_all = "camelCase")]
 pub struct Condition {
     /// The order of the tree (its number of nodes).

@@ -7,8 +7,10 @@ use super::exact::{parse_exact, Frac};
 use crate::error::{num, OdeError};
 use serde::Deserialize;
 
-/// A tableau entry as the page sends it.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// A tableau entry: a number, or a string such as "1/6", "-3/4", "0.5" or
+/// "(3-sqrt(3))/6" (the system language's functions and pi, e; no variables).
+#[derive(Debug, Clone, PartialEq, Deserialize, tsify::Tsify)]
+#[tsify(rename = "TableauEntry")]
 #[serde(
     untagged,
     expecting = "a tableau entry must be a number or a string such as \"1/6\" or \"sqrt(3)/6\""

@@ -16,19 +16,27 @@ use serde::Deserialize;
 /// Most stages a user tableau may have.
 pub const MAX_STAGES: usize = 16;
 
-/// A user's tableau (method id `"custom"` in `solve` and in the stability lab).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+/// Your own Runge–Kutta method (method id `"custom"` in `solve` and in the stability
+/// lab). s = b.length, 1 <= s <= 16; `a` is s × s and lower triangular (explicit: zero
+/// diagonal; diagonally implicit: a diagonal); `c` must be the row sums of `a` (to
+/// 1e-12; the default); `bHat` the weights of an embedded formula. Errors name the
+/// entry, e.g. "tableau.a[2][1] (row 3, column 2)".
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TableauSpec {
     /// s rows of s entries: lower triangular (explicit, or diagonally implicit).
+    #[tsify(type = "TableauEntry[][]")]
     pub a: Vec<Vec<Entry>>,
     /// The s weights.
+    #[tsify(type = "TableauEntry[]")]
     pub b: Vec<Entry>,
     /// The s nodes; the row sums of A when absent.
     #[serde(default)]
+    #[tsify(type = "TableauEntry[]")]
     pub c: Option<Vec<Entry>>,
     /// Weights of an embedded formula (error estimate y − ŷ = h Σ (b_i − b̂_i) k_i).
     #[serde(default)]
+    #[tsify(type = "TableauEntry[]")]
     pub b_hat: Option<Vec<Entry>>,
 }
 

@@ -16,7 +16,7 @@ use crate::error::num;
 use serde::Serialize;
 
 /// R(z) = N(z)/D(z), coefficients in ascending powers of z.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, tsify::Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct StabilityFunction {
     pub numerator: Vec<f64>,
@@ -24,9 +24,11 @@ pub struct StabilityFunction {
     pub denominator: Vec<f64>,
     /// The numerator's coefficients as exact fractions ("1/24"), when A and b are exact.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub numerator_exact: Option<Vec<String>>,
     /// The denominator's, likewise (`["1"]` for explicit methods).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub denominator_exact: Option<Vec<String>>,
     /// e.g. "1 + z + z^2/2 + z^3/6 + z^4/24".
     pub text: String,

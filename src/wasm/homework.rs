@@ -6,48 +6,6 @@
 use super::js_error;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-#[wasm_bindgen(typescript_custom_section)]
-const HOMEWORK_TS_TYPES: &'static str = r#"
-/** One task of an assignment, as `readAssignment` lists it. */
-export interface AssignmentTask {
-  id: string;
-  kind: 'tableau' | 'system' | 'number' | 'run' | 'order';
-  points: number;
-  prompt: string;
-}
-/** A checked assignment (see `readAssignment`). */
-export interface AssignmentSummary {
-  /** "sha256:" + the SHA-256 of the assignment's canonical JSON. */
-  digest: string;
-  title: string;
-  intro: string;
-  maxScore: number;
-  tasks: AssignmentTask[];
-}
-/** One task's grade. */
-export interface TaskGrade {
-  id: string;
-  kind: string;
-  answered: boolean;
-  passed: boolean;
-  /** Points earned (all of the task's or 0). */
-  points: number;
-  maxPoints: number;
-  message: string;
-  measured: unknown;
-}
-/** `gradeAssignment`'s result. */
-export interface Grade {
-  score: number;
-  maxScore: number;
-  /** The digest of the assignment graded against. */
-  assignment: string;
-  /** The work names this assignment's digest. */
-  assignmentMatches: boolean;
-  student?: string;
-  tasks: TaskGrade[];
-}
-"#;
 
 /// The JSON text of an assignment or work given as text or as a plain JS object.
 fn homework_json(value: &JsValue, what: &str) -> Result<serde_json::Value, JsValue> {

@@ -6,320 +6,74 @@
 
 use super::{js_error, read, set, to_js};
 use crate::convergence::{self, ConvergenceSpec};
+use crate::reference::ComponentError;
 use crate::spec::SolveSpec;
 use crate::spectrum::SpectrumSpec;
+use crate::stability::facts::StabilityFacts;
 use crate::stability::{self, Contour};
 use crate::stability::{StabilitySpec, TableauSpec};
+use crate::stats::Stats;
 use js_sys::{Array, Float64Array, Object, Uint32Array};
+use serde::Serialize;
+use serde_wasm_bindgen::preserve;
+use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_LABS_TYPES: &'static str = r#"
-/** Error of one quantity against the reference (Negrut et al. 2003 Tables 4 and 6). */
-export interface ErrorRow {
-  quantity: string;
-  /** Time of the largest error. */
-  tStar: number;
-  max: number;
-  relErrPercent: number;
-  /** RMS error over the steps. */
-  rms: number;
+/// The boundary value = 1 as polylines: polyline k is points offsets[k] .. offsets[k+1]
+/// (exclusive) of `xy`, which holds (Re ξ, Im ξ) pairs: its coordinates are
+/// xy[2*offsets[k] .. 2*offsets[k+1]]. A closed polyline repeats its first point last.
+#[derive(Serialize, Tsify)]
+pub struct StabilityContour<'a> {
+    #[serde(with = "preserve")]
+    pub xy: Float64Array,
+    /// npolylines + 1 point indices, offsets[0] = 0.
+    #[serde(with = "preserve")]
+    pub offsets: Uint32Array,
+    pub closed: &'a [bool],
 }
-/** One formulation's run in `compareFormulations`. */
-export interface FormulationRow {
-  /** "index-3" only when the method is radau5 (the DAE's only integrator here). */
-  formulation: "augmented" | "state-space" | "index-3";
-  naccept: number;
-  nreject: number;
-  nfev: number;
-  njev: number;
-  nlu: number;
-  newtonIterations: number;
-  repartitions: number;
-  maxDrift: number;
-  maxVelocityDrift: number;
-  finalDrift: number;
-  finalVelocityDrift: number;
-  /** Wall time of the run in milliseconds (Date.now(), so millisecond resolution). */
-  timeMs: number;
-  /** Body 1's angle φ1 (Table 4) and rate φ̇1 (Table 6) against the reference; for
-   *  vehicle-stiff the chassis height yc and its rate (Negrut et al. 2003 Fig. 4); for a
-   *  typed mechanism the last coordinate that moves (a slider-crank's piston x3). */
-  position: ErrorRow;
-  velocity: ErrorRow;
-  stoppedBy?: string;
+
+/// Map, contour and facts from one call. `values[iy * nx + ix]` is the value at
+/// Re ξ = re[0] + ix (re[1] − re[0])/(nx − 1), Im ξ = im[0] + iy (im[1] − im[0])/(ny − 1);
+/// values are >= 0 and may be Infinity (a pole, or overflow), never NaN.
+#[derive(Serialize, Tsify)]
+pub struct StabilityAnalysis<'a> {
+    #[serde(with = "preserve")]
+    pub values: Float64Array,
+    pub nx: u32,
+    pub ny: u32,
+    pub contour: StabilityContour<'a>,
+    pub facts: &'a StabilityFacts,
 }
-/** What `compareFormulations` returns (Negrut et al. 2003 Tables 4–6 layout). */
-export interface FormulationComparison {
-  model: string;
-  method: string;
-  /** The reference run in words: "native ros4 at rtol = atol = 1e-10", or for
-   *  vehicle-stiff the same mechanism in the state-space formulation, for a typed
-   *  mechanism the augmented one with projection. */
-  reference: string;
-  /** Steps of the reference run. */
-  referenceSteps: number;
-  rows: FormulationRow[];
+
+/// The curves of one method against Ω = ωh (Hilber, Hughes & Taylor 1977; Chung &
+/// Hulbert 1993): its principal roots are e^{Ω̄(−ξ̄ ± i)}.
+#[derive(Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct StructuralCurves<'a> {
+    pub method: &'a str,
+    #[serde(with = "preserve")]
+    pub omega_h: Float64Array,
+    /// ρ of the amplification matrix (largest root modulus).
+    #[serde(with = "preserve")]
+    pub spectral_radius: Float64Array,
+    /// ξ̄ = −ln|λ|/Ω̄; NaN where the principal roots are real (no oscillation left).
+    #[serde(with = "preserve")]
+    pub damping_ratio: Float64Array,
+    /// (T̄ − T)/T = Ω/Ω̄ − 1; NaN where the principal roots are real.
+    #[serde(with = "preserve")]
+    pub period_error: Float64Array,
+    /// lim ρ as ωh → ∞ (Infinity for explicit methods; ρ∞ for generalized-α).
+    pub spectral_radius_at_infinity: f64,
 }
-/** What `spectrum()` takes: a model (or system text), its parameters and a state. */
-export interface SpectrumSpec {
-  model?: string;
-  system?: string;
-  params?: Record<string, number>;
-  t?: number;
-  /** The state; the model's default initial state when absent. */
-  y?: number[];
-  /** A constrained model's formulation: eigenvalues of that formulation's ODE, y in its layout. */
-  formulation?: 'native' | 'augmented' | 'state-space';
-  /** The state-space coordinates y is written in (after a re-partition). */
-  independent?: string[];
-  /** The augmented run's stabilisation: Baumgarte changes the ODE (α, β default 10). */
-  stabilization?: 'none' | 'baumgarte' | 'projection';
-  baumgarteAlpha?: number;
-  baumgarteBeta?: number;
-  /** One diagonal block of ∂f/∂y of a slow/fast partition: "slow" (the λ_s of ξ = hλ_s) or "fast". */
-  block?: 'slow' | 'fast';
-  /** The fast states of that partition (default: the model's own). */
-  fast?: number[];
+
+/// What `compareRuns` returns (Negrut et al. 2003 §3.1, Tables 4 and 6).
+#[derive(Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct RunComparison<'a> {
+    pub table: &'a [ComponentError],
+    pub run_stats: &'a Stats,
+    pub reference_stats: &'a Stats,
 }
-/** What `structuralAnalysis` takes: a second-order integrator on q'' = −ω²q. */
-export interface StructuralSpec {
-  /** One of `structuralMethods()`: generalized-alpha, hht-alpha, newmark, midpoint2,
-   *  stormer-verlet, implicit-midpoint, and the one-step methods on the first-order
-   *  form (euler, heun, rk4, bs23, dp45, backward-euler, ros4, w2, radau5, llm). */
-  method: string;
-  /** generalized-alpha: { rhoInf }; hht-alpha: { alpha } or { rhoInf }; newmark:
-   *  { beta, gamma } (as a run's `methodParams`). */
-  methodParams?: MethodParams;
-  /** The ωh values, each > 0 (default 10^-2 … 10^3, 40 a decade; at most 100000). */
-  omegaH?: number[];
-}
-/** The curves of one method against Ω = ωh (Hilber, Hughes & Taylor 1977; Chung &
- *  Hulbert 1993): its principal roots are e^{Ω̄(−ξ̄ ± i)}. */
-export interface StructuralCurves {
-  method: string;
-  omegaH: Float64Array;
-  /** ρ of the amplification matrix (largest root modulus). */
-  spectralRadius: Float64Array;
-  /** ξ̄ = −ln|λ|/Ω̄; NaN where the principal roots are real (no oscillation left). */
-  dampingRatio: Float64Array;
-  /** (T̄ − T)/T = Ω/Ω̄ − 1; NaN where the principal roots are real. */
-  periodError: Float64Array;
-  /** lim ρ as ωh → ∞ (Infinity for explicit methods; ρ∞ for generalized-α). */
-  spectralRadiusAtInfinity: number;
-}
-/** One row of `compareRuns`: a state's largest error Δ, where (t*), relative, RMS. */
-export interface ComponentError {
-  name: string;
-  maxError: number;
-  tMax: number;
-  relativeError: number;
-  /** Δ/|E*|, E* the reference at tMax (Negrut et al. 2003 §3.1's RelErr, not in per cent). */
-  relativeAtMax: number;
-  rmsError: number;
-}
-/** What `compareRuns` returns (Negrut et al. 2003 §3.1, Tables 4 and 6). */
-export interface RunComparison {
-  table: ComponentError[];
-  runStats: Stats;
-  referenceStats: Stats;
-}
-/** What the stability lab accepts. The map's value at ξ = hλ is |R(ξ)| (one-step
- *  methods), ρ(M(ξ)) (midpoint2, slowfast) or the largest root modulus of the
- *  characteristic polynomial (ab3, am-pece = AB3 + AM4 PECE, bdf2); the region of
- *  absolute stability is where it is <= 1. midpoint2 is for q'' + 2βωq' + ω²q = 0: ξ
- *  stands for that oscillator's eigenvalue pair hλ, hλ̄ (hω = |ξ|, β = −Re ξ/|ξ|). */
-export interface StabilitySpec {
-  /** One of `stabilityMethods()`: euler, heun, rk4, bs23, dp45, midpoint2,
-   *  backward-euler, bdf2, ab3, am-pece, ros4, w2, llm, slowfast, or "custom" with
-   *  `tableau`. */
-  method: string;
-  /** [a, b], a < b: the Re ξ range (maps and contours). */
-  re?: [number, number];
-  /** [c, d], c < d: the Im ξ range. */
-  im?: [number, number];
-  /** Columns and rows, each >= 2, nx * ny <= 4194304 (2048²). */
-  nx?: number;
-  ny?: number;
-  /** slowfast only: α = λf/λs (default 100) and β = δ/λf = μ/λs (default 0.1),
-   *  Gil, Sanfelice & Nikravesh 2013 eq. (51). */
-  alpha?: number;
-  beta?: number;
-  /** method "custom" only: an s × s lower-triangular A (explicit or diagonally
-   *  implicit), s weights b, optional s nodes c (see `TableauSpec`). */
-  tableau?: TableauSpec;
-  /** "region" (default: |R(ξ)|, stable where ≤ 1) or "order-star" (|R(ξ)e^{−ξ}| against
-   *  1, for a method with a rational R; Hairer & Wanner, Solving ODEs II, §IV.4). */
-  mode?: "region" | "order-star";
-}
-/** The boundary value = 1 as polylines: polyline k is points offsets[k] .. offsets[k+1]
- *  (exclusive) of `xy`, which holds (Re ξ, Im ξ) pairs: its coordinates are
- *  xy[2*offsets[k] .. 2*offsets[k+1]]. A closed polyline repeats its first point last. */
-export interface StabilityContour {
-  xy: Float64Array;
-  /** npolylines + 1 point indices, offsets[0] = 0. */
-  offsets: Uint32Array;
-  closed: boolean[];
-}
-/** Facts by root refinement (to ~1e-12), independent of the window. */
-export interface StabilityFacts {
-  /** End of the stable interval [x, 0] on the negative real axis; -Infinity if the whole
-   *  axis (to |ξ| = 1e8) is stable; absent if unstable just left of 0. */
-  realIntercept?: number;
-  /** End of the stable interval [0, i y]; Infinity if unbounded; absent if no part of
-   *  the imaginary axis but 0 is stable. */
-  imagExtent?: number;
-  /** The closed left half-plane is inside the region. */
-  aStable: boolean;
-  /** The value as ξ → −∞ along the real axis (|R(−∞)|; Infinity for explicit methods). */
-  valueAtMinusInfinity: number;
-  /** A-stable and valueAtMinusInfinity < 1e-6. */
-  lStable: boolean;
-}
-/** Map, contour and facts from one call. `values[iy * nx + ix]` is the value at
- *  Re ξ = re[0] + ix (re[1] − re[0])/(nx − 1), Im ξ = im[0] + iy (im[1] − im[0])/(ny − 1);
- *  values are >= 0 and may be Infinity (a pole, or overflow), never NaN. */
-export interface StabilityAnalysis {
-  values: Float64Array;
-  nx: number;
-  ny: number;
-  contour: StabilityContour;
-  facts: StabilityFacts;
-}
-/** What `convergence` runs. h = (t1 − t0)/2^n for n = nMin..nMax (defaults 4, 14;
- *  nMax <= 23, at least three levels; all fixed-step runs together <= 2^25 steps). */
-export interface ConvergenceSpec {
-  model: string;
-  params?: Record<string, number>;
-  y0?: number[];
-  t0?: number;
-  t1?: number;
-  /** Method ids (see `methods()`); adaptive ones also run the tolerance sweep. */
-  methods: string[];
-  nMin?: number;
-  nMax?: number;
-  /** Work–precision tolerances, rtol = atol = tol (default 1e-2 … 1e-10; [] for none). */
-  tols?: number[];
-  /** One-step study step sizes (default 0.1 · 2^-k, k = 0..9). */
-  localH?: number[];
-  /** Methods that use ∂f/∂y get the one of every k-th step only (default 1). */
-  jacobianUpdate?: number;
-  /** Methods that use ∂f/∂y get s·∂f/∂y (default 1): the order with a wrong Jacobian. */
-  jacobianScale?: number;
-  /** Work budget of the whole study, all runs together, in states × f evaluations
-   *  (+ entries × Jacobians and LUs), not time (default 1e9): once spent, the study
-   *  stops with a "work-budget" diagnosis and keeps the step sizes it finished. */
-  maxWork?: number;
-}
-/** A least-squares slope of log(error) vs log(h) over points from..to (inclusive). */
-export interface SlopeFit {
-  /** NaN if fewer than two usable points. */
-  slope: number;
-  from: number;
-  to: number;
-  /** Index of the smallest error when the error stops decreasing after it (the
-   *  round-off floor of Schwab & Delhaes §7.5); absent if still decreasing at the smallest h. */
-  floor?: number;
-}
-/** Global error at t1 for each h (arrays indexed by level, h decreasing). */
-export interface GlobalSeries {
-  method: string;
-  /** The method's order p, used by Richardson. */
-  order: number;
-  n: Float64Array;
-  h: Float64Array;
-  /** Max-norm error at t1; Infinity where the run blew up. */
-  error: Float64Array;
-  nfev: Float64Array;
-  /** D_n = |y_n − y_(n−1)| (Schwab & Delhaes §7.6); NaN at the first level. */
-  d: Float64Array;
-  /** D_(n−1)/D_n → 2^p; NaN at the first two levels. */
-  dRatio: Float64Array;
-  /** Richardson's estimate of the error of y_n, D_n/(2^p − 1) (Schwab & Delhaes eq. 7.9). */
-  richardson: Float64Array;
-  fit: SlopeFit;
-  /** Why no slope could be fitted (fewer than two usable runs): the diagnosis of the
-   *  first run that stopped, in the words `solve` uses. */
-  diagnosis?: Diagnosis;
-}
-export interface WorkPrecisionSeries {
-  method: string;
-  tol: Float64Array;
-  nfev: Float64Array;
-  nsteps: Float64Array;
-  error: Float64Array;
-}
-/** Error of one step from the exact state at t0, for each h (decreasing). */
-export interface LocalSeries {
-  method: string;
-  h: Float64Array;
-  error: Float64Array;
-  /** Max norm of the method's own error estimate of that step (Gil, Sanfelice & Nikravesh (LLM) Fig. 6); NaN for
-   *  methods without one. */
-  estimate: Float64Array;
-  fit: SlopeFit;
-}
-export interface ConvergenceResult {
-  /** "exact" (the model's solution) or the reference run used. */
-  reference: string;
-  t0: number;
-  t1: number;
-  global: GlobalSeries[];
-  workPrecision: WorkPrecisionSeries[];
-  local: LocalSeries[];
-  /** Why no error can be measured: the reference run did not reach t1. */
-  diagnosis?: Diagnosis;
-}
-/** One order condition Σ bᵢ Φᵢ(t) = 1/γ(t) for a rooted tree t (HNW I §II.2). */
-export interface OrderCondition {
-  /** Order of the tree, 1..5. */
-  order: number;
-  /** Butcher's bracket notation, e.g. "[τ[τ]]". */
-  tree: string;
-  /** e.g. "Σ bᵢcᵢ² = 1/3". */
-  name: string;
-  value: number;
-  target: number;
-  /** value - target. */
-  residual: number;
-  /** |residual| <= 1e-12 · max(1, the sum with absolute values). */
-  holds: boolean;
-}
-/** R(z) = N(z)/D(z), coefficients in ascending powers of z. */
-export interface StabilityFunction {
-  numerator: number[];
-  /** [1] for explicit methods. */
-  denominator: number[];
-  /** The coefficients as fractions ("1/24"), when every entry of A and b is a fraction
-   *  or a short decimal. */
-  numeratorExact?: string[];
-  denominatorExact?: string[];
-  /** e.g. "1 + z + z^2/2 + z^3/6 + z^4/24"; "(N) / (D)" for implicit tableaux. A float
-   *  coefficient within 1e-14 (relative) of a fraction p/q with q <= 10^6 is shown as
-   *  p/q; the arrays keep the computed values. */
-  text: string;
-  /** For KaTeX, e.g. "1 + z + \frac{z^{2}}{2} + …"; "\frac{N}{D}" for implicit ones. */
-  tex: string;
-}
-/** What `analyzeTableau` returns. */
-export interface TableauAnalysis {
-  stages: number;
-  explicit: boolean;
-  /** Highest p <= 5 such that every condition of order <= p holds (0: Σ b ≠ 1). */
-  order: number;
-  /** The same for bHat, when given. */
-  embeddedOrder?: number;
-  /** The 17 conditions up to order 5 (1, 1, 2, 4, 9 per order), for b. */
-  conditions: OrderCondition[];
-  /** The 17 conditions for bHat, when given. */
-  embeddedConditions?: OrderCondition[];
-  stability: StabilityFunction;
-  /** The nodes (the row sums of a when c was not given). */
-  c: number[];
-  /** The last row of a equals b and b_s = 0: first same as last. */
-  fsal: boolean;
-}
-"#;
 
 /// Solves `run` and `reference` (same model and interval) and compares them: per state
 /// the largest error and when it happens, relative and RMS errors, with the reference
@@ -338,11 +92,11 @@ pub fn compare_runs(
     let run: SolveSpec = read("the spec", run)?;
     let reference: SolveSpec = read("the reference spec", reference)?;
     let c = crate::reference::compare(&run, &reference).map_err(js_error)?;
-    let obj = Object::new();
-    set(&obj, "table", &to_js(&c.table)?)?;
-    set(&obj, "runStats", &to_js(&c.run.stats)?)?;
-    set(&obj, "referenceStats", &to_js(&c.reference.stats)?)?;
-    Ok(obj.into())
+    to_js(&RunComparison {
+        table: &c.table,
+        run_stats: &c.run.stats,
+        reference_stats: &c.reference.stats,
+    })
 }
 
 /// The model's exact solution at `times` for the run `spec` describes (its t0 and y0),
@@ -396,12 +150,12 @@ pub fn analyze_tableau(
     to_js(&crate::tableau::analyze_tableau(&spec).map_err(js_error)?)
 }
 
-fn contour_to_js(c: &Contour) -> Result<JsValue, JsValue> {
-    let obj = Object::new();
-    set(&obj, "xy", &Float64Array::from(&c.xy[..]))?;
-    set(&obj, "offsets", &Uint32Array::from(&c.offsets[..]))?;
-    set(&obj, "closed", &to_js(&c.closed)?)?;
-    Ok(obj.into())
+fn contour(c: &Contour) -> StabilityContour<'_> {
+    StabilityContour {
+        xy: Float64Array::from(&c.xy[..]),
+        offsets: Uint32Array::from(&c.offsets[..]),
+        closed: &c.closed,
+    }
 }
 
 /// The stability map: nx·ny values, `values[iy * nx + ix]` (see `StabilityAnalysis`).
@@ -433,7 +187,7 @@ pub fn stability_contour(
 ) -> Result<JsValue, JsValue> {
     let spec: StabilitySpec = read("the stability spec", spec)?;
     let c = stability::stability_contour(&spec).map_err(js_error)?;
-    contour_to_js(&c)
+    to_js(&contour(&c))
 }
 
 /// Intercept, extent, A- and L-stability of `spec.method` (re, im, nx, ny not needed).
@@ -452,13 +206,13 @@ pub fn stability_analysis(
 ) -> Result<JsValue, JsValue> {
     let spec: StabilitySpec = read("the stability spec", spec)?;
     let a = stability::stability_analysis(&spec).map_err(js_error)?;
-    let obj = Object::new();
-    set(&obj, "values", &Float64Array::from(&a.values[..]))?;
-    set(&obj, "nx", &JsValue::from(spec.nx.unwrap_or(0) as u32))?;
-    set(&obj, "ny", &JsValue::from(spec.ny.unwrap_or(0) as u32))?;
-    set(&obj, "contour", &contour_to_js(&a.contour)?)?;
-    set(&obj, "facts", &to_js(&a.facts)?)?;
-    Ok(obj.into())
+    to_js(&StabilityAnalysis {
+        values: Float64Array::from(&a.values[..]),
+        nx: spec.nx.unwrap_or(0) as u32,
+        ny: spec.ny.unwrap_or(0) as u32,
+        contour: contour(&a.contour),
+        facts: &a.facts,
+    })
 }
 
 /// The methods `structuralAnalysis` knows.
@@ -475,18 +229,14 @@ pub fn structural_analysis(
 ) -> Result<JsValue, JsValue> {
     let spec: stability::structural::StructuralSpec = read("the structural spec", spec)?;
     let c = stability::structural::structural_analysis(&spec).map_err(js_error)?;
-    let obj = Object::new();
-    set(&obj, "method", &JsValue::from_str(&spec.method))?;
-    set(&obj, "omegaH", &f64s(&c.omega_h))?;
-    set(&obj, "spectralRadius", &f64s(&c.spectral_radius))?;
-    set(&obj, "dampingRatio", &f64s(&c.damping_ratio))?;
-    set(&obj, "periodError", &f64s(&c.period_error))?;
-    set(
-        &obj,
-        "spectralRadiusAtInfinity",
-        &JsValue::from_f64(c.spectral_radius_at_infinity),
-    )?;
-    Ok(obj.into())
+    to_js(&StructuralCurves {
+        method: &spec.method,
+        omega_h: f64s(&c.omega_h),
+        spectral_radius: f64s(&c.spectral_radius),
+        damping_ratio: f64s(&c.damping_ratio),
+        period_error: f64s(&c.period_error),
+        spectral_radius_at_infinity: c.spectral_radius_at_infinity,
+    })
 }
 
 fn f64s(v: &[f64]) -> Float64Array {

@@ -8,235 +8,172 @@
 //! exports these same bindings over the whole engine.
 
 use super::{js_error, read, set, to_js};
-use crate::driver::{self, Solution};
+use crate::driver::{self, Diagnosis};
 use crate::error::OdeError;
-use crate::event::EventRecord;
 use crate::method;
 use crate::model;
+use crate::multibody::ConstraintReport;
 use crate::spec::SolveSpec;
 use crate::stability;
-use js_sys::{Array, Float64Array, Object};
+use crate::stats::Stats;
+use js_sys::{Array, Float64Array, Object, Uint32Array, Uint8Array};
+use serde::Serialize;
+use serde_wasm_bindgen::preserve;
 use std::ops::ControlFlow;
+use tsify::Tsify;
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_RUN_TYPES: &'static str = r#"
-/** A method in the catalogue (see `methods()`). */
-export interface MethodInfo {
-  id: string;
-  name: string;
-  order: number;
-  family: string;
-  source: string;
-  /** Right-hand-side evaluations per step (a reused FSAL stage not counted). */
-  stages: number;
-  /** Has an error estimate: adapts its step by default. */
-  adaptive: boolean;
-  /** Order of the embedded error estimate, for adaptive methods. */
-  embeddedOrder?: number;
-  /** First same as last: the last stage of a step is the next step's first. */
-  fsal: boolean;
-  /** Order of the dense output used for tEval and events. */
-  denseOrder: number;
-  /** Only for second-order models (ModelInfo.secondOrder): y = (q, q'). */
-  secondOrder: boolean;
-  /** Uses the Jacobian ∂f/∂y and ∂f/∂t (the model's, or finite differences with
-   *  `jacobian: "fd"`). */
-  needsJacobian: boolean;
-  /** L-stable: R(z) → 0 as z → −∞. */
-  lStable: boolean;
-  /** Needs a slow/fast partition (ModelInfo.fast or SolveSpec.fast). */
-  partitioned: boolean;
+/// An event that fired: time, state there, index into `SolveSpec.events`.
+#[derive(Serialize, Tsify)]
+pub struct EventRecord {
+    pub t: f64,
+    #[serde(with = "preserve")]
+    pub y: Float64Array,
+    pub index: u32,
 }
-/** A switching function a model declares; name it in SolveSpec.events by id. */
-export interface EventInfo {
-  id: string;
-  description: string;
-  /** Direction watched when the spec does not say: -1 falling, 0 both, 1 rising. */
-  direction: number;
-  /** Whether the run stops there when the spec does not say. */
-  terminal: boolean;
-  /** Watched even when the spec lists no events (a system's `event` lines). */
-  watched: boolean;
+
+/// A whole run. `y` is row-major: `y[i * dim + j]` is state `names[j]` at `t[i]`.
+#[derive(Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct Solution<'a> {
+    #[serde(with = "preserve")]
+    pub t: Float64Array,
+    #[serde(with = "preserve")]
+    pub y: Float64Array,
+    pub dim: u32,
+    pub names: &'a [String],
+    /// y by state: `yColumns[j][i]` is state `names[j]` at `t[i]` (= `y[i * dim + j]`).
+    #[serde(with = "preserve")]
+    #[tsify(type = "Float64Array[]")]
+    pub y_columns: Array,
+    /// Whether the run chose its steps by error control (false: a fixed grid of h), as
+    /// the spec's `adaptive` and the method decided.
+    pub adaptive: bool,
+    /// Derived outputs (e.g. energy), one value per time point.
+    #[serde(with = "preserve")]
+    #[tsify(type = "Record<string, Float64Array>")]
+    pub outputs: Object,
+    /// The exact solution at the same times (row-major like `y`), when known.
+    #[serde(with = "preserve", skip_serializing_if = "JsValue::is_undefined")]
+    #[tsify(optional, type = "Float64Array")]
+    pub exact: JsValue,
+    /// Step taken to reach each point after the first: h[i] = t[i+1] - t[i].
+    #[serde(with = "preserve")]
+    pub h: Float64Array,
+    /// Normalised error estimate of each step (<= 1: within tolerance); empty for
+    /// methods without an error estimate.
+    #[serde(with = "preserve")]
+    pub err_est: Float64Array,
+    /// Events that fired, in order.
+    pub events: Vec<EventRecord>,
+    /// The tEval times reached, and y there (row-major like `y`).
+    #[serde(with = "preserve")]
+    pub t_eval: Float64Array,
+    #[serde(with = "preserve")]
+    pub y_eval: Float64Array,
+    pub stats: &'a Stats,
+    /// Why the run stopped before t1 (it blew up, step size underflow, step budget, a
+    /// singular matrix, Newton failure, a non-finite exponential, a singular
+    /// saddle-point matrix, constraint Newton failure, an unfixable partition), or why
+    /// its result is doubtful: `diagnosis`'s message and advice when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub warning: Option<&'a str>,
+    /// Why the run stopped or why its result is doubtful, computed from the run (in the
+    /// whole engine, the labs package).
+    #[cfg_attr(feature = "full", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(not(feature = "full"), serde(skip_serializing_if = "super::left_out"))]
+    #[tsify(optional)]
+    pub diagnosis: Option<&'a Diagnosis>,
+    /// Constrained formulations (SolveSpec.formulation): re-partitions, Newton work.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub constraint: Option<&'a ConstraintReport>,
+    /// Present when the run took more steps than fit in memory: only every 2^k-th step
+    /// (and the start, every event and the end) was kept; says so in words. h[i] and
+    /// errEst[i] are then the step that ended at t[i+1].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub thinned: Option<&'a str>,
+    /// Every attempted step, when the spec asked (`inspect: true`).
+    #[cfg_attr(feature = "full", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(not(feature = "full"), serde(skip_serializing_if = "super::left_out"))]
+    #[tsify(optional)]
+    pub inspect: Option<StepLog>,
 }
-/** A model parameter with its default value. */
-export interface ParamInfo {
-  name: string;
-  value: number;
-  unit: string;
-  description: string;
-  greaterThan?: number;
-  /** An integer that sizes an array of states (N of `u[i]' = … for i = 1..N`). */
-  integer?: boolean;
+
+/// Every attempted step of a run, column by column: attempt i began at t[i] with step
+/// h[i], had the error norm err[i] against 1 (NaN without an estimate), came to
+/// causes[cause[i]] ("accepted", "error", "newton", "event", "step-floor", "other") and
+/// cost newton[i] Newton iterations, jacobians[i] Jacobian evaluations and lus[i] LU
+/// factorisations; order[i] is the order it used, for a method that changes its order
+/// (bdf, ndf; absent for the others). `truncated`: more than 2^20 attempts, the later
+/// ones not logged.
+#[derive(Serialize, Tsify)]
+pub struct StepLog {
+    #[serde(with = "preserve")]
+    pub t: Float64Array,
+    #[serde(with = "preserve")]
+    pub h: Float64Array,
+    #[serde(with = "preserve")]
+    pub err: Float64Array,
+    #[serde(with = "preserve")]
+    pub cause: Uint8Array,
+    #[serde(with = "preserve")]
+    pub newton: Uint32Array,
+    #[serde(with = "preserve")]
+    pub jacobians: Uint32Array,
+    #[serde(with = "preserve")]
+    pub lus: Uint32Array,
+    #[serde(with = "preserve", skip_serializing_if = "JsValue::is_undefined")]
+    #[tsify(optional, type = "Uint32Array")]
+    pub order: JsValue,
+    pub causes: &'static [&'static str],
+    pub truncated: bool,
 }
-/** A model in the catalogue (see `models()`). */
-export interface ModelInfo {
-  id: string;
-  name: string;
-  dim: number;
-  names: string[];
-  params: ParamInfo[];
-  y0: number[];
-  /** Default start time (1/π for sin-inv-t, else 0). */
-  t0: number;
-  t1: number;
-  source: string;
-  outputs: string[];
-  exact: boolean;
-  /** Indices of the fast states of a slow/fast partition (Gil, Sanfelice & Nikravesh 2013); empty if none. */
-  fast: number[];
-  /** Formulations `SolveSpec.formulation` accepts ("native", "augmented",
-   *  "state-space") for constrained mechanisms; empty otherwise. */
-  formulations: string[];
-  /** y = (q, q') halves of a second-order system q'' = f(t, q, q'). */
-  secondOrder: boolean;
-  /** Switching functions the model declares (for SolveSpec.events). */
-  events: EventInfo[];
+
+/// What `Integrator.advance(n)` returns: up to n steps, flat and row-major.
+#[derive(Serialize, Tsify)]
+pub struct Chunk<'a> {
+    #[serde(with = "preserve")]
+    pub t: Float64Array,
+    #[serde(with = "preserve")]
+    pub y: Float64Array,
+    /// Model outputs, row-major: `outputs[i * outputNames.length + k]`.
+    #[serde(with = "preserve")]
+    pub outputs: Float64Array,
+    #[serde(with = "preserve", skip_serializing_if = "JsValue::is_undefined")]
+    #[tsify(optional, type = "Float64Array")]
+    pub exact: JsValue,
+    pub done: bool,
+    /// Work counters of the whole run so far.
+    pub stats: &'a Stats,
+    /// Why the run stopped early (e.g. it blew up), if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub warning: Option<String>,
+    /// Its diagnosis (in the whole engine, the labs package).
+    #[cfg_attr(feature = "full", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(not(feature = "full"), serde(skip_serializing_if = "super::left_out"))]
+    #[tsify(optional)]
+    pub diagnosis: Option<Diagnosis>,
 }
-/** An event that fired: time, state there, index into SolveSpec.events. */
-export interface EventRecord {
-  t: number;
-  y: Float64Array;
-  index: number;
+
+/// What `Integrator.step()` returns.
+#[derive(Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct StepResult {
+    pub t: f64,
+    #[serde(with = "preserve")]
+    pub y: Float64Array,
+    pub h: f64,
+    /// The step's normalised error estimate, for methods that have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub err_est: Option<f64>,
+    /// Events that fired at the end of this step (usually none).
+    pub events: Vec<EventRecord>,
 }
-/** A re-partition of a state-space run (Negrut et al. 2003 Algorithm 1 step 7). */
-export interface Repartition {
-  t: number;
-  /** cond(Φu) of the old partition that triggered it. */
-  condition: number;
-  /** The new independent coordinates; the columns of `y` hold them from here on. */
-  independent: string[];
-}
-/** What a constrained formulation did besides stepping. */
-export interface ConstraintReport {
-  formulation: "augmented" | "state-space" | "index-3";
-  /** The independent coordinates at the start (state-space). */
-  independent: string[];
-  repartitions: Repartition[];
-  /** Newton iterations (state-space recovery of u, or projection). */
-  newtonIterations: number;
-  /** Saddle-point solves of Gil, Sanfelice & Nikravesh (LLM) eq. (9). */
-  saddleSolves: number;
-  /** The constraints that (nearly) lose rank together at the last accepted state,
-   *  when Φ_q is close to singular there (a mechanism that locks); else empty. */
-  locked: string[];
-}
-/** A whole run. `y` is row-major: `y[i * dim + j]` is state `names[j]` at `t[i]`. */
-export interface Solution {
-  t: Float64Array;
-  y: Float64Array;
-  dim: number;
-  names: string[];
-  /** Derived outputs (e.g. energy), one value per time point. */
-  outputs: Record<string, Float64Array>;
-  /** The exact solution at the same times (row-major like `y`), when known. */
-  exact?: Float64Array;
-  /** Step taken to reach each point after the first: h[i] = t[i+1] - t[i]. */
-  h: Float64Array;
-  /** Normalised error estimate of each step (<= 1: within tolerance); empty for
-   *  methods without an error estimate. */
-  errEst: Float64Array;
-  /** Events that fired, in order. */
-  events: EventRecord[];
-  /** The tEval times reached, and y there (row-major like `y`). */
-  tEval: Float64Array;
-  yEval: Float64Array;
-  stats: Stats;
-  /** Why the run stopped before t1 (it blew up, step size underflow, step budget, a
-   *  singular matrix, Newton failure, a non-finite exponential, a singular
-   *  saddle-point matrix, constraint Newton failure, an unfixable partition), or why
-   *  its result is doubtful: `diagnosis`'s message and advice when there is one. */
-  warning?: string;
-  /** Why the run stopped or why its result is doubtful, computed from the run. */
-  diagnosis?: Diagnosis;
-  /** Constrained formulations (SolveSpec.formulation): re-partitions, Newton work. */
-  constraint?: ConstraintReport;
-  /** Present when the run took more steps than fit in memory: only every 2^k-th step
-   *  (and the start, every event and the end) was kept; says so in words. h[i] and
-   *  errEst[i] are then the step that ended at t[i+1]. */
-  thinned?: string;
-  /** Every attempted step, when the spec asked (`inspect: true`). */
-  inspect?: StepLog;
-}
-/** Every attempted step of a run, column by column: attempt i began at t[i] with step
- *  h[i], had the error norm err[i] against 1 (NaN without an estimate), came to
- *  causes[cause[i]] ("accepted", "error", "newton", "event", "step-floor", "other") and
- *  cost newton[i] Newton iterations, jacobians[i] Jacobian evaluations and lus[i] LU
- *  factorisations; order[i] is the order it used, for a method that changes its order
- *  (bdf, ndf; absent for the others). `truncated`: more than 2^20 attempts, the later
- *  ones not logged. */
-export interface StepLog {
-  t: Float64Array;
-  h: Float64Array;
-  err: Float64Array;
-  cause: Uint8Array;
-  newton: Uint32Array;
-  jacobians: Uint32Array;
-  lus: Uint32Array;
-  order?: Uint32Array;
-  causes: string[];
-  truncated: boolean;
-}
-/** The published list of diagnosis codes (`diagnosisCodes()` in the labs package). */
-export type DiagnosisCode =
-  | "stiff"
-  | "unstable-step"
-  | "newton"
-  | "not-finite"
-  | "solution-blow-up"
-  | "max-steps"
-  | "tolerance-too-tight"
-  | "event-chatter"
-  | "step-underflow"
-  | "singular-mechanism"
-  | "work-budget";
-/** One setting change that cures a diagnosed problem, and the words of its button. */
-export interface DiagnosisFix {
-  label: string;
-  method?: string;
-  h?: number;
-  rtol?: number;
-}
-/** Why a run stopped, or why its result is doubtful. */
-export interface Diagnosis {
-  code: DiagnosisCode;
-  /** What happened, in plain words. */
-  message: string;
-  /** What to do about it, naming controls the page has. */
-  advice: string;
-  /** Where it happened. */
-  t?: number;
-  /** The numbers behind it (eigenvalue, largest stable h…). */
-  detail?: string;
-  /** A one-click fix, when one setting change cures it. */
-  fix?: DiagnosisFix;
-}
-/** What `Integrator.advance(n)` returns: up to n steps, flat and row-major. */
-export interface Chunk {
-  t: Float64Array;
-  y: Float64Array;
-  /** Model outputs, row-major: `outputs[i * outputNames.length + k]`. */
-  outputs: Float64Array;
-  exact?: Float64Array;
-  done: boolean;
-  /** Work counters of the whole run so far. */
-  stats: Stats;
-  /** Why the run stopped early (e.g. it blew up), if it did. */
-  warning?: string;
-  /** Its diagnosis (in the whole engine, the labs package). */
-  diagnosis?: Diagnosis;
-}
-/** What `Integrator.step()` returns. */
-export interface StepResult {
-  t: number;
-  y: Float64Array;
-  h: number;
-  /** The step's normalised error estimate, for methods that have one. */
-  errEst?: number;
-  /** Events that fired at the end of this step (usually none). */
-  events: EventRecord[];
-}
-"#;
 
 /// Most steps `Integrator.advance(n)` reserves room for up front.
 const ADVANCE_RESERVE: usize = 4096;
@@ -274,78 +211,83 @@ pub fn stability_methods() -> Result<JsValue, JsValue> {
     to_js(&stability::amplification::ids())
 }
 
-fn events_to_js(events: &[EventRecord]) -> Result<JsValue, JsValue> {
-    let list = Array::new();
-    for e in events {
-        let obj = Object::new();
-        set(&obj, "t", &JsValue::from_f64(e.t))?;
-        set(&obj, "y", &Float64Array::from(&e.y[..]))?;
-        set(&obj, "index", &JsValue::from(e.index as u32))?;
-        list.push(&obj);
-    }
-    Ok(list.into())
+fn events_of(events: &[crate::event::EventRecord]) -> Vec<EventRecord> {
+    events
+        .iter()
+        .map(|e| EventRecord {
+            t: e.t,
+            y: Float64Array::from(&e.y[..]),
+            index: e.index as u32,
+        })
+        .collect()
 }
 
-fn solution_to_js(sol: &Solution) -> Result<JsValue, JsValue> {
-    let obj = Object::new();
-    set(&obj, "t", &Float64Array::from(&sol.t[..]))?;
-    set(&obj, "y", &Float64Array::from(&sol.y[..]))?;
-    set(&obj, "dim", &JsValue::from(sol.dim as u32))?;
-    set(&obj, "names", &to_js(&sol.names)?)?;
+fn solution_to_js(sol: &driver::Solution) -> Result<JsValue, JsValue> {
+    let f64s = |v: &[f64]| Float64Array::from(v);
+    let y_columns = Array::new();
+    let n = sol.t.len();
+    for j in 0..sol.dim {
+        let mut column = Vec::with_capacity(n);
+        for i in 0..n {
+            column.push(sol.y[i * sol.dim + j]);
+        }
+        y_columns.push(&f64s(&column));
+    }
     let outputs = Object::new();
     for (name, series) in &sol.outputs {
-        set(&outputs, name, &Float64Array::from(&series[..]))?;
+        set(&outputs, name, &f64s(series))?;
     }
-    set(&obj, "outputs", &outputs)?;
-    if let Some(exact) = &sol.exact {
-        set(&obj, "exact", &Float64Array::from(&exact[..]))?;
-    }
-    set(&obj, "h", &Float64Array::from(&sol.h[..]))?;
-    set(&obj, "errEst", &Float64Array::from(&sol.err_est[..]))?;
-    set(&obj, "events", &events_to_js(&sol.events)?)?;
-    set(&obj, "tEval", &Float64Array::from(&sol.t_eval[..]))?;
-    set(&obj, "yEval", &Float64Array::from(&sol.y_eval[..]))?;
-    set(&obj, "stats", &to_js(&sol.stats)?)?;
-    if let Some(w) = &sol.warning {
-        set(&obj, "warning", &JsValue::from_str(w))?;
-    }
-    #[cfg(feature = "full")]
-    if let Some(d) = &sol.diagnosis {
-        set(&obj, "diagnosis", &to_js(d)?)?;
-    }
-    if let Some(c) = &sol.constraint {
-        set(&obj, "constraint", &to_js(c)?)?;
-    }
-    if let Some(note) = &sol.thinned {
-        set(&obj, "thinned", &JsValue::from_str(note))?;
-    }
-    #[cfg(feature = "full")]
-    if let Some(log) = &sol.inspect {
-        set(&obj, "inspect", &step_log_to_js(log)?)?;
-    }
-    Ok(obj.into())
+    to_js(&Solution {
+        t: f64s(&sol.t),
+        y: f64s(&sol.y),
+        dim: sol.dim as u32,
+        names: &sol.names,
+        y_columns,
+        adaptive: sol.adaptive,
+        outputs,
+        exact: sol
+            .exact
+            .as_deref()
+            .map_or(JsValue::UNDEFINED, |e| f64s(e).into()),
+        h: f64s(&sol.h),
+        err_est: f64s(&sol.err_est),
+        events: events_of(&sol.events),
+        t_eval: f64s(&sol.t_eval),
+        y_eval: f64s(&sol.y_eval),
+        stats: &sol.stats,
+        warning: sol.warning.as_deref(),
+        #[cfg(feature = "full")]
+        diagnosis: sol.diagnosis.as_ref(),
+        #[cfg(not(feature = "full"))]
+        diagnosis: None,
+        constraint: sol.constraint.as_ref(),
+        thinned: sol.thinned.as_deref(),
+        #[cfg(feature = "full")]
+        inspect: sol.inspect.as_ref().map(step_log),
+        #[cfg(not(feature = "full"))]
+        inspect: None,
+    })
 }
+
 /// The step inspector's columns (`driver::inspect`).
 #[cfg(feature = "full")]
-fn step_log_to_js(log: &driver::inspect::StepLog) -> Result<JsValue, JsValue> {
-    let obj = Object::new();
-    set(&obj, "t", &Float64Array::from(&log.t[..]))?;
-    set(&obj, "h", &Float64Array::from(&log.h[..]))?;
-    set(&obj, "err", &Float64Array::from(&log.err[..]))?;
-    set(&obj, "cause", &js_sys::Uint8Array::from(&log.cause[..]))?;
-    set(&obj, "newton", &js_sys::Uint32Array::from(&log.newton[..]))?;
-    set(
-        &obj,
-        "jacobians",
-        &js_sys::Uint32Array::from(&log.jacobians[..]),
-    )?;
-    set(&obj, "lus", &js_sys::Uint32Array::from(&log.lus[..]))?;
-    if !log.order.is_empty() {
-        set(&obj, "order", &js_sys::Uint32Array::from(&log.order[..]))?;
+fn step_log(log: &driver::inspect::StepLog) -> StepLog {
+    StepLog {
+        t: Float64Array::from(&log.t[..]),
+        h: Float64Array::from(&log.h[..]),
+        err: Float64Array::from(&log.err[..]),
+        cause: Uint8Array::from(&log.cause[..]),
+        newton: Uint32Array::from(&log.newton[..]),
+        jacobians: Uint32Array::from(&log.jacobians[..]),
+        lus: Uint32Array::from(&log.lus[..]),
+        order: if log.order.is_empty() {
+            JsValue::UNDEFINED
+        } else {
+            Uint32Array::from(&log.order[..]).into()
+        },
+        causes: &driver::inspect::CAUSES,
+        truncated: log.truncated,
     }
-    set(&obj, "causes", &to_js(&driver::inspect::CAUSES)?)?;
-    set(&obj, "truncated", &JsValue::from_bool(log.truncated))?;
-    Ok(obj.into())
 }
 
 /// Integrates `spec` from t0 to t1; throws an `Error` saying what is wrong with a bad spec.
@@ -398,17 +340,15 @@ impl Integrator {
     #[wasm_bindgen(unchecked_return_type = "StepResult")]
     pub fn step(&mut self) -> Result<JsValue, JsValue> {
         let info = self.inner.step().map_err(js_error)?;
-        let obj = Object::new();
-        set(&obj, "t", &JsValue::from_f64(info.t))?;
-        set(&obj, "y", &Float64Array::from(&self.inner.reported_y()[..]))?;
-        set(&obj, "h", &JsValue::from_f64(info.h))?;
-        if let Some(e) = info.err_est {
-            set(&obj, "errEst", &JsValue::from_f64(e))?;
-        }
         let fired = self.inner.events();
         let new = &fired[fired.len().saturating_sub(info.new_events)..];
-        set(&obj, "events", &events_to_js(new)?)?;
-        Ok(obj.into())
+        to_js(&StepResult {
+            t: info.t,
+            y: Float64Array::from(&self.inner.reported_y()[..]),
+            h: info.h,
+            err_est: info.err_est,
+            events: events_of(new),
+        })
     }
 
     /// Takes up to `max_steps` steps (fewer at t1, at a stop, or when the chunk holds as
@@ -475,24 +415,24 @@ impl Integrator {
                 }
             }
         }
-        let obj = Object::new();
-        set(&obj, "t", &Float64Array::from(&t[..]))?;
-        set(&obj, "y", &Float64Array::from(&y[..]))?;
-        set(&obj, "outputs", &Float64Array::from(&outputs[..]))?;
-        if has_exact {
-            set(&obj, "exact", &Float64Array::from(&exact[..]))?;
-        }
         let done = self.inner.done() || warning.is_some();
-        set(&obj, "done", &JsValue::from_bool(done))?;
-        set(&obj, "stats", &to_js(&self.inner.stats())?)?;
-        if let Some(w) = warning {
-            set(&obj, "warning", &JsValue::from_str(&w))?;
-        }
-        #[cfg(feature = "full")]
-        if let Some(d) = &diagnosis {
-            set(&obj, "diagnosis", &to_js(d)?)?;
-        }
-        Ok(obj.into())
+        to_js(&Chunk {
+            t: Float64Array::from(&t[..]),
+            y: Float64Array::from(&y[..]),
+            outputs: Float64Array::from(&outputs[..]),
+            exact: if has_exact {
+                Float64Array::from(&exact[..]).into()
+            } else {
+                JsValue::UNDEFINED
+            },
+            done,
+            stats: &self.inner.stats(),
+            warning,
+            #[cfg(feature = "full")]
+            diagnosis,
+            #[cfg(not(feature = "full"))]
+            diagnosis: None,
+        })
     }
 
     /// Current time.
@@ -510,7 +450,7 @@ impl Integrator {
     /// Every event that has fired so far.
     #[wasm_bindgen(getter, unchecked_return_type = "EventRecord[]")]
     pub fn events(&self) -> Result<JsValue, JsValue> {
-        events_to_js(self.inner.events())
+        to_js(&events_of(self.inner.events()))
     }
 
     /// True once the run has reached t1 (or stopped at a terminal event).

@@ -143,6 +143,37 @@ test('params, y0 and t0 are honoured', () => {
   assert.ok(Math.abs(sol.outputs.energy[0] - 9.81 * 2 * (1 - Math.cos(0.5))) < 1e-14);
 });
 
+test('an optional field given as undefined (or null) reads as absent, in both packages', () => {
+  const plain = solve({ model: 'pendulum', method: 'rk4', t1: 1, h: 0.01 });
+  for (const pkg of [runPackage, labsPackage]) {
+    for (const spec of [
+      { model: 'pendulum', method: 'rk4', params: undefined, t1: 1, h: 0.01 },
+      { model: 'pendulum', method: 'rk4', params: null, events: undefined, y0: undefined, t1: 1, h: 0.01 },
+      { model: 'pendulum', method: 'rk4', controller: undefined, tableau: undefined, t1: 1, h: 0.01 },
+    ]) {
+      assert.deepEqual(Array.from(pkg.solve(spec).y), Array.from(plain.y));
+    }
+  }
+  assert.equal(labsPackage.spectrum({ model: 'pendulum', params: undefined, y: [0.1, 0] }).length, 4);
+});
+
+test('a solution says whether it adapted its steps and gives y by column too', () => {
+  const fixed = solve({ model: 'mass-spring-damper', method: 'rk4', t1: 1, h: 0.01 });
+  const adaptive = solve({ model: 'mass-spring-damper', method: 'dp45', t1: 1 });
+  const forcedFixed = solve({ model: 'mass-spring-damper', method: 'dp45', adaptive: false, t1: 1, h: 0.01 });
+  assert.equal(fixed.adaptive, false);
+  assert.equal(adaptive.adaptive, true);
+  assert.equal(forcedFixed.adaptive, false);
+  for (const sol of [fixed, adaptive]) {
+    assert.equal(sol.yColumns.length, sol.dim);
+    for (let j = 0; j < sol.dim; j++) {
+      assert.ok(sol.yColumns[j] instanceof Float64Array);
+      assert.equal(sol.yColumns[j].length, sol.t.length);
+      for (let i = 0; i < sol.t.length; i++) assert.equal(sol.yColumns[j][i], sol.y[i * sol.dim + j]);
+    }
+  }
+});
+
 test('Euler blows up visibly on the pendulum while RK4 keeps the energy (Schwab & Delhaes Fig. 7.5)', () => {
   const euler = solve({ model: 'pendulum', method: 'euler', t1: 10, h: 0.01 }).outputs.energy;
   const rk4 = solve({ model: 'pendulum', method: 'rk4', t1: 10, h: 0.01 }).outputs.energy;

@@ -26,9 +26,10 @@ describe('grades as CSV', () => {
     intro: '',
     maxScore: 3,
     tasks: [
-      { id: 'a', kind: 'number', points: 1, prompt: '' },
-      { id: 'b', kind: 'run', points: 2, prompt: '' },
+      { id: 'a', kind: 'number', points: 1, prompt: '', keyed: false },
+      { id: 'b', kind: 'run', points: 2, prompt: '', keyed: false },
     ],
+    parameters: {},
   };
   const grade: Grade = {
     score: 1,
@@ -69,7 +70,8 @@ describe('keys, variants and SCORM in the front end', () => {
     title: 'T',
     intro: '',
     maxScore: 1,
-    tasks: [{ id: 'a', kind: 'number', points: 1, prompt: '' }],
+    tasks: [{ id: 'a', kind: 'number', points: 1, prompt: '', keyed: false }],
+    parameters: {},
   };
   it('adds the student id and each parameter value to the CSV of an assignment with parameters', () => {
     const withParameters = { ...summary, parameters: { k: { min: 50, max: 150, step: 1 }, c: { min: 0.2, max: 0.8 } } };
