@@ -228,6 +228,8 @@ export class RunForm {
    * run's own independent ones ticked.
    */
   showRun(run: Run): void {
+    // The line under the model says what ran: a formulation integrates other states.
+    if (run.source && run.model.id === this.model.id && !this.formulationBox.hidden) this.renderSourceLine(run.source, run.names);
     if (run.settings.formulation !== 'state-space' || !run.constraint) return;
     const names = Object.keys(run.outputs)
       .filter((k) => k.startsWith(COORDINATE_PREFIX) && !k.includes(RATE_MARK))
@@ -611,11 +613,15 @@ export class RunForm {
     await this.onChange();
   }
 
+  private renderSourceLine(source: string, names: readonly string[]): void {
+    byId('model-source').textContent =
+      `${source}; states ${names.join(', ')}` +
+      (this.model.fast.length ? `; fast: ${this.model.fast.map((i) => this.model.names[i]).join(', ')}` : '');
+  }
+
   private renderSource(): void {
     const events = this.model.events.map((e) => e.id);
-    byId('model-source').textContent =
-      `${this.model.source}; states ${this.model.names.join(', ')}` +
-      (this.model.fast.length ? `; fast: ${this.model.fast.map((i) => this.model.names[i]).join(', ')}` : '');
+    this.renderSourceLine(this.model.source, this.model.names);
     this.eventsBox.hidden = events.length === 0 || this.model.events.every((e) => e.watched);
     this.formulationBox.hidden = this.model.formulations.length === 0;
     byId('compare-formulations').hidden = this.formulationBox.hidden;

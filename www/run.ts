@@ -19,6 +19,8 @@ export interface Run {
   y: ArrayLike<number>;
   /** The run's state names: a formulation's coordinates differ from the model's. */
   names: string[];
+  /** What was integrated, in words (a constrained mechanism's names its formulation). */
+  source?: string;
   outputs: Record<string, ArrayLike<number>>;
   exact?: ArrayLike<number>;
   h?: ArrayLike<number>;

@@ -365,6 +365,7 @@ function toRun(
     t: sol.t,
     y: sol.y,
     names: sol.names,
+    ...(sol.source ? { source: sol.source } : {}),
     outputs: sol.outputs,
     stats: sol.stats,
     ...(sol.exact ? { exact: sol.exact } : {}),

@@ -22,6 +22,9 @@ pub struct Solution {
     pub y: Vec<f64>,
     pub dim: usize,
     pub names: Vec<String>,
+    /// What was integrated, in words: the model's source line, which for a constrained
+    /// mechanism names the formulation that ran (its states are `names`).
+    pub source: String,
     /// Whether the run chose its steps by error control (`false`: a fixed grid of h),
     /// as the spec's `adaptive` and the method decided.
     pub adaptive: bool,
@@ -229,6 +232,7 @@ pub fn solve(spec: &SolveSpec) -> Result<Solution, OdeError> {
         y: record.y,
         dim,
         names: run.info.names.clone(),
+        source: run.info.source.clone(),
         adaptive: matches!(run.pacing, super::pacing::Pacing::Control(_)),
         outputs: run
             .info

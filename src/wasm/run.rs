@@ -42,6 +42,9 @@ pub struct Solution<'a> {
     pub y: Float64Array,
     pub dim: u32,
     pub names: &'a [String],
+    /// What was integrated, in words: the model's source line, which for a constrained
+    /// mechanism names the formulation that ran (its states are `names`).
+    pub source: &'a str,
     /// y by state: `yColumns[j][i]` is state `names[j]` at `t[i]` (= `y[i * dim + j]`).
     #[serde(with = "preserve")]
     #[tsify(type = "Float64Array[]")]
@@ -242,6 +245,7 @@ fn solution_to_js(sol: &driver::Solution) -> Result<JsValue, JsValue> {
         y: f64s(&sol.y),
         dim: sol.dim as u32,
         names: &sol.names,
+        source: &sol.source,
         y_columns,
         adaptive: sol.adaptive,
         outputs,
