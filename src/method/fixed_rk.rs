@@ -87,9 +87,9 @@ pub trait FixedPair<const S: usize, const D: usize> {
     const TABLEAU: FixedTableau<S, D>;
     /// Whether the adaptive step has a second copy for two states with the size a
     /// constant (`crate::linalg::fixed`), its component loops unrolled: the same
-    /// operations, so the same bits. dp45 on the pendulum: 7.63 M → 6.61 M instructions
-    /// per solve natively, ~4 % less time in WASM, for ~0.9 KB gzip of the run package;
-    /// bs23 does without it (first-load budget).
+    /// operations, so the same bits. dp45 has it (its bench case, the pendulum, is
+    /// measurably faster: BENCHMARKS.md, "Speed copies"); bs23 does without it
+    /// (first-load budget).
     const TWO_STATES: bool = false;
 }
 
