@@ -22,9 +22,9 @@
 //! derivatives only has its matrix moved in): no allocation per step for a model that
 //! fills buffers.
 //!
-//! A provider made [`JacobianProvider::sparse`] (the methods of
-//! `crate::method::SPARSE_PATH`: ros4, ros4-t2, w2, bdf2, backward-euler,
-//! implicit-midpoint, radau5) hands a [`Jacobian::Sparse`] when the system knows its
+//! A provider made [`JacobianProvider::sparse_if`] with its method's
+//! `MethodInfo::sparse` (ros4, ros4-t2, w2, rodas, ode23s, bdf2, backward-euler,
+//! implicit-midpoint, radau5, bdf, ndf, and llm above its dense limit) hands a [`Jacobian::Sparse`] when the system knows its
 //! pattern (`System::jacobian_sparse`) and has at least [`SPARSE_MIN_DIM`] states; the
 //! others always get the dense matrix.
 
@@ -286,10 +286,10 @@ impl JacobianProvider {
         }
     }
 
-    /// The same provider, handing sparse Jacobians to a method that factorises them
-    /// (`crate::linear_solver::StepMatrix`).
-    pub fn sparse(mut self) -> Self {
-        self.sparse = true;
+    /// The same provider, handing sparse Jacobians when `on` (the method's
+    /// `MethodInfo::sparse`: it factorises them, `crate::linear_solver::StepMatrix`).
+    pub fn sparse_if(mut self, on: bool) -> Self {
+        self.sparse = on;
         self
     }
 

@@ -70,12 +70,16 @@ function setCurves(plot: Plot, curves: Curve[]): void {
   );
 }
 
+/** The time at which each step of a run ends, t[1..]: step i ends at t[i + 1]. */
+function stepEnds(run: Run): Float64Array {
+  // A view, not a copy: a long run has a million steps.
+  return run.t instanceof Float64Array ? run.t.subarray(1) : Float64Array.from(run.t).subarray(1);
+}
+
 /** The steps an adaptive run took: h[i] ends at t[i + 1]. */
 function stepCurve(run: Run): { t: ArrayLike<number>; values: ArrayLike<number> } | undefined {
   if (!run.h || run.h.length === 0) return undefined;
-  // A view, not a copy: a long run has a million steps.
-  const t = run.t instanceof Float64Array ? run.t.subarray(1) : Float64Array.from(run.t).subarray(1);
-  return { t, values: run.h };
+  return { t: stepEnds(run), values: run.h };
 }
 
 /**
@@ -86,7 +90,7 @@ function stepCurve(run: Run): { t: ArrayLike<number>; values: ArrayLike<number> 
 function errorEstimateCurve(run: Run): { t: ArrayLike<number>; values: ArrayLike<number> } | undefined {
   const est = run.errEst;
   if (!est || est.length === 0) return undefined;
-  const t = run.t instanceof Float64Array ? run.t.subarray(1) : Float64Array.from(run.t).subarray(1);
+  const t = stepEnds(run);
   if (!run.settings.controller?.perUnitStep || !run.h) return { t, values: est };
   const h = run.h;
   return { t, values: Float64Array.from(est, (e, i) => e / h[i]) };

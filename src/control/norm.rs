@@ -124,12 +124,9 @@ impl ErrorMeasure<'_> {
     /// infinite if the step left the floating-point range (a non-finite y_new or a NaN
     /// norm), so the step is rejected and retried smaller.
     pub fn of(&self, est: &[f64], y: &[f64], y_new: &[f64]) -> f64 {
-        // Two states (Van der Pol, the pendulum) with the size a constant: the same
-        // operations, unrolled (the loop was 7 % of an llm solve of Van der Pol in WASM).
-        match est.len() {
-            2 => self.of_n::<2>(est, y, y_new),
-            _ => self.of_n::<0>(est, y, y_new),
-        }
+        // No copy for two states: it saved no time measurable on llm or radau5 (the
+        // methods that measure here; BENCHMARKS.md, "Speed copies").
+        self.of_n::<0>(est, y, y_new)
     }
 
     /// [`ErrorMeasure::of`] for a caller that knows the size at compile time

@@ -194,7 +194,7 @@ fn formulation(spec: &SolveSpec) -> Result<Option<Built>, OdeError> {
 
 /// The entries of the sparse Jacobian (stored and diagonal) a method on the sparse path
 /// fills for this system, or `None` when it takes the dense one: the method factors
-/// sparse ([`method::runs_sparse`]), the Jacobian is the system's own (finite
+/// sparse ([`method::MethodInfo::sparse`]), the Jacobian is the system's own (finite
 /// differences are dense) and the system gives a sparse pattern. Its memory is counted
 /// as sixteen values an entry: J, the real factors with their fill and radau5's complex
 /// ones.
@@ -205,7 +205,7 @@ fn sparse_entries(
     model: &dyn Model,
 ) -> Option<usize> {
     let analytic = matches!(spec.jacobian.as_deref(), None | Some("analytic"));
-    if !(method.needs_jacobian && analytic && method::runs_sparse(method.id)) {
+    if !(method.needs_jacobian && analytic && method.sparse) {
         return None;
     }
     // The pattern is structural: the model's default state shows it.

@@ -39,7 +39,7 @@ fn method_step(
 ) -> Result<Option<f64>, OdeError> {
     let result = match stepper.measured() {
         Some(measured) => measured
-            .step_measured(model, (t, y, h), y_new, stats, measure)
+            .step_measuring(model, (t, y, h), y_new, stats, Some(measure))
             .map(Some),
         None => stepper.step(model, t, y, h, y_new, stats).map(|()| {
             stepper

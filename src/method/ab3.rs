@@ -22,6 +22,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: false,
     l_stable: false,
     partitioned: false,
+    sparse: false,
 };
 
 /// Whole engine only (`full`): the first-load package lists it and draws its ξ-plane,

@@ -21,6 +21,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: true,
     partitioned: false,
+    sparse: true,
 };
 
 /// The first-load package leaves the stepper out (`full`): no first plot uses it, and

@@ -58,6 +58,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: false,
     partitioned: false,
+    sparse: true,
 };
 
 /// Whole engine only (`full`): the first-load package lists it and draws its ξ-plane.
@@ -220,7 +221,7 @@ impl Bdf {
             gamma,
             alpha,
             error_const,
-            provider: JacobianProvider::new(info.id, options.jacobian).sparse(),
+            provider: JacobianProvider::new(info.id, options.jacobian).sparse_if(info.sparse),
             lu: None,
             lu_valid: false,
             have_jac: false,

@@ -28,6 +28,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: true,
     partitioned: false,
+    sparse: true,
 };
 
 /// Whole engine only (`full`), like backward Euler, whose Newton iteration it shares.

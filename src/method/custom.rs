@@ -71,6 +71,7 @@ pub fn resolve(spec: Option<&TableauSpec>) -> Result<(MethodInfo, ButcherTableau
         needs_jacobian: !tab.explicit,
         l_stable: false,
         partitioned: false,
+        sparse: false,
     };
     Ok((info, tab))
 }

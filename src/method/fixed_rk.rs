@@ -87,9 +87,9 @@ pub trait FixedPair<const S: usize, const D: usize> {
     const TABLEAU: FixedTableau<S, D>;
     /// Whether the adaptive step has a second copy for two states with the size a
     /// constant (`crate::linalg::fixed`), its component loops unrolled: the same
-    /// operations, so the same bits. dp45 on the pendulum: 7.63 M → 6.61 M instructions
-    /// per solve natively, ~4 % less time in WASM, for ~0.9 KB gzip of the run package;
-    /// bs23 does without it (first-load budget).
+    /// operations, so the same bits. dp45 has it (its bench case, the pendulum, is
+    /// measurably faster: BENCHMARKS.md, "Speed copies"); bs23 does without it
+    /// (first-load budget).
     const TWO_STATES: bool = false;
 }
 
@@ -215,7 +215,7 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
     /// component by component as y_out is (the bits of `ErrorMeasure::of`).
     // Indexing by the stage number is the point: with S and the tableau constant, a[i][j]
     // and b[j] are compile-time constants.
-    // One copy for `step` and `step_measured` (not inlined into both: .wasm size).
+    // One copy for the measured and the plain step (not inlined into both: .wasm size).
     #[allow(clippy::needless_range_loop)]
     #[inline(never)]
     fn advance<const N: usize>(
@@ -273,15 +273,14 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> FixedRk<P, S, D> {
 }
 
 impl<P: FixedPair<S, D>, const S: usize, const D: usize> MeasuredStep for FixedRk<P, S, D> {
-    fn step_measured(
+    fn step_measuring(
         &mut self,
         sys: &dyn System,
         step: (f64, &[f64], f64),
         y_out: &mut [f64],
         stats: &mut Stats,
-        measure: ErrorMeasure,
+        measure: Option<ErrorMeasure>,
     ) -> Result<f64, OdeError> {
-        let measure = Some(measure);
         let r = if P::TWO_STATES && self.n == 2 {
             self.advance::<2>(sys, step, y_out, stats, measure)
         } else {
@@ -294,19 +293,6 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> MeasuredStep for FixedR
 impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, S, D> {
     fn info(&self) -> &MethodInfo {
         self.info
-    }
-
-    fn step(
-        &mut self,
-        sys: &dyn System,
-        t: f64,
-        y: &[f64],
-        h: f64,
-        y_out: &mut [f64],
-        stats: &mut Stats,
-    ) -> Result<(), OdeError> {
-        self.advance::<0>(sys, (t, y, h), y_out, stats, None);
-        Ok(())
     }
 
     fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {

@@ -82,6 +82,7 @@ const fn info(id: &'static str, name: &'static str, source: &'static str) -> Met
         needs_jacobian: true,
         l_stable: false,
         partitioned: false,
+        sparse: false,
     }
 }
 

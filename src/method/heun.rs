@@ -32,6 +32,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: false,
     l_stable: false,
     partitioned: false,
+    sparse: false,
 };
 
 pub const ENTRY: MethodEntry = MethodEntry {

@@ -55,7 +55,7 @@ impl ImplicitStepper {
         Self {
             info,
             formula,
-            provider: JacobianProvider::new(info.id, jacobian).sparse(),
+            provider: JacobianProvider::new(info.id, jacobian).sparse_if(info.sparse),
             // BDF2 looks back past a short step an event cut (`bdf2_previous`).
             history: History::new(3),
             psi: vec![0.0; dim],
@@ -104,15 +104,16 @@ impl ImplicitStepper {
 }
 
 impl ImplicitStepper {
-    /// One backward Euler step of size h from (t, y) into `y_out`.
+    /// One Newton solve of y_{n+1} = ψ + hβ f(t + h, y_{n+1}) from the predictor y
+    /// (robust for stiff decay; Newton does the rest) into `y_out`: every step of
+    /// both formulas. `what` names I − βhJ in a singular-matrix message.
     #[allow(clippy::too_many_arguments)]
-    fn backward_euler(
+    fn newton_step(
         sys: &dyn System,
         provider: &mut JacobianProvider,
         newton: &mut newton::Workspace,
-        t: f64,
-        y: &[f64],
-        h: f64,
+        (t, y, h): (f64, &[f64], f64),
+        (psi, beta, what): (&[f64], f64, &'static str),
         y_out: &mut [f64],
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
@@ -121,11 +122,32 @@ impl ImplicitStepper {
             t,
             h,
             t_new: t + h,
-            psi: y,
-            beta: 1.0,
-            what: "I − hJ of BDF2's start-up (extrapolated backward Euler)",
+            psi,
+            beta,
+            what,
         };
         newton::solve(sys, provider, &eq, y, y_out, newton, stats)
+    }
+
+    /// One backward Euler step of BDF2's start-up (ψ = y, β = 1).
+    fn start_euler(
+        sys: &dyn System,
+        provider: &mut JacobianProvider,
+        newton: &mut newton::Workspace,
+        (t, y, h): (f64, &[f64], f64),
+        y_out: &mut [f64],
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        let what = "I − hJ of BDF2's start-up (extrapolated backward Euler)";
+        Self::newton_step(
+            sys,
+            provider,
+            newton,
+            (t, y, h),
+            (y, 1.0, what),
+            y_out,
+            stats,
+        )
     }
 
     /// BDF2's start-up step: 2·(two backward Euler steps of h/2) − (one of h).
@@ -140,18 +162,16 @@ impl ImplicitStepper {
     ) -> Result<(), OdeError> {
         let (provider, newton) = (&mut self.provider, &mut self.newton);
         let half = 0.5 * h;
-        Self::backward_euler(sys, provider, newton, t, y, half, &mut self.half, stats)?;
-        Self::backward_euler(
+        Self::start_euler(sys, provider, newton, (t, y, half), &mut self.half, stats)?;
+        Self::start_euler(
             sys,
             provider,
             newton,
-            t + half,
-            &self.half,
-            half,
+            (t + half, &self.half, half),
             &mut self.two_halves,
             stats,
         )?;
-        Self::backward_euler(sys, provider, newton, t, y, h, y_out, stats)?;
+        Self::start_euler(sys, provider, newton, (t, y, h), y_out, stats)?;
         for (out, two) in y_out.iter_mut().zip(&self.two_halves) {
             *out = 2.0 * two - *out;
         }
@@ -186,14 +206,18 @@ impl Stepper for ImplicitStepper {
             self.ends.record_carried(t, h, y, y_out, f_start);
             return Ok(());
         }
-        let (beta, what) = if let Some((k, omega)) = previous {
+        let formula = if let Some((k, omega)) = previous {
             let y_prev = &self.history.back(k).y;
             if omega == 1.0 {
                 // Schwab & Delhaes §7.8 (corrected, the Sources panel's errata): y1 = 4/3 y0 − 1/3 y−1 + 2/3 h f(t1, y1).
                 for i in 0..y.len() {
                     self.psi[i] = (4.0 * y[i] - y_prev[i]) / 3.0;
                 }
-                (2.0 / 3.0, "I − (2/3)hJ of the BDF2 Newton iteration")
+                (
+                    &self.psi[..],
+                    2.0 / 3.0,
+                    "I − (2/3)hJ of the BDF2 Newton iteration",
+                )
             } else {
                 // The variable-step BDF2 (Hairer, Nørsett & Wanner, Solving ODEs I, §III.5,
                 // ω = h_n / h_{n−1}): y1 = ((1+ω)² y0 − ω² y−1)/(1+2ω) + h (1+ω)/(1+2ω) f(t1, y1);
@@ -204,32 +228,22 @@ impl Stepper for ImplicitStepper {
                     self.psi[i] = a0 * y[i] - a1 * y_prev[i];
                 }
                 (
+                    &self.psi[..],
                     (1.0 + omega) / d,
                     "I − βhJ of the variable-step BDF2 Newton iteration",
                 )
             }
         } else {
-            // Backward Euler (Schwab & Delhaes §7.7).
-            self.psi.copy_from_slice(y);
-            (1.0, "I − hJ of the backward Euler Newton iteration")
+            // Backward Euler (Schwab & Delhaes §7.7): ψ = y.
+            (y, 1.0, "I − hJ of the backward Euler Newton iteration")
         };
-        // Predictor: the current state (robust for stiff decay; Newton does the rest).
-        y_out.copy_from_slice(y);
-        let eq = Implicit {
-            t,
-            h,
-            t_new: t + h,
-            psi: &self.psi,
-            beta,
-            what,
-        };
-        newton::solve(
+        Self::newton_step(
             sys,
             &mut self.provider,
-            &eq,
-            y,
-            y_out,
             &mut self.newton,
+            (t, y, h),
+            formula,
+            y_out,
             stats,
         )?;
         self.history.propose(t + h, y_out, None);

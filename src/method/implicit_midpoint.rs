@@ -36,6 +36,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: false,
     partitioned: false,
+    sparse: true,
 };
 
 /// Whole engine only (`full`): its Newton iteration is code the first-load package
@@ -65,7 +66,7 @@ pub struct ImplicitMidpoint {
 impl ImplicitMidpoint {
     pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
         Self {
-            provider: JacobianProvider::new(INFO.id, jacobian).sparse(),
+            provider: JacobianProvider::new(INFO.id, jacobian).sparse_if(INFO.sparse),
             newton: newton::Workspace::default(),
             ends: StepEnds::new(dim),
         }

@@ -74,6 +74,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: false,
     partitioned: false,
+    sparse: true,
 };
 
 /// The largest system whose φ-functions are dense n × n matrices (scaling and
@@ -143,7 +144,7 @@ impl Llm {
         let provider = match path {
             Path::Dense { .. } => provider,
             #[cfg(feature = "full")]
-            Path::Krylov { .. } => provider.sparse(),
+            Path::Krylov { .. } => provider.sparse_if(INFO.sparse),
         };
         Ok(Self {
             provider,

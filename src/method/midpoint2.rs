@@ -31,6 +31,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: false,
     l_stable: false,
     partitioned: false,
+    sparse: false,
 };
 
 /// The Schwab & Delhaes §7.4 stepper. The model's state must be y = (q, q') halves; the driver

@@ -113,6 +113,13 @@ pub struct MethodInfo {
     pub l_stable: bool,
     /// Needs a slow/fast partition of the state (`ModelInfo.fast` or the spec's `fast`).
     pub partitioned: bool,
+    /// Factors a sparse Jacobian when the system gives one (a typed system of at least
+    /// `crate::linear_solver::SPARSE_MIN_DIM` states with a sparse pattern): its
+    /// stepper asks its `JacobianProvider` for one (`sparse_if`), its memory grows
+    /// with the pattern's entries, not with n², and the driver's size guard counts
+    /// those. Not in the catalogue JS reads.
+    #[serde(skip)]
+    pub sparse: bool,
 }
 
 /// What a stepper needs to know beyond the method id: where its Jacobian comes from
@@ -135,6 +142,9 @@ pub trait Stepper {
     fn info(&self) -> &MethodInfo;
 
     /// Writes the approximation of y(t + h) into `y_out`, counting work in `stats`.
+    /// A method implements this, or [`Stepper::measured`] and takes this default: its
+    /// measuring step without a measure. (A method with neither has no step: the error
+    /// says this build has none, which every method's tests would show.)
     fn step(
         &mut self,
         sys: &dyn System,
@@ -143,12 +153,21 @@ pub trait Stepper {
         h: f64,
         y_out: &mut [f64],
         stats: &mut Stats,
-    ) -> Result<(), OdeError>;
+    ) -> Result<(), OdeError> {
+        let what = self.info().name;
+        match self.measured() {
+            Some(m) => m
+                .step_measuring(sys, (t, y, h), y_out, stats, None)
+                .map(|_| ()),
+            None => Err(OdeError::NotInThisBuild { what }),
+        }
+    }
 
     /// The method's step that measures its own error estimate while it forms y_out
-    /// ([`MeasuredStep`]), if it has one (the explicit pairs): the driver then calls it
-    /// in place of [`Stepper::step`] and [`Stepper::error_estimate`]. A hook rather
-    /// than a defaulted step method, so that the other methods carry no copy of it.
+    /// ([`MeasuredStep`]), if it has one (the explicit pairs, the Rosenbrock methods):
+    /// the driver then calls it in place of [`Stepper::step`] and
+    /// [`Stepper::error_estimate`]. A hook rather than a defaulted measuring method, so
+    /// that the other methods carry no copy of it.
     fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {
         None
     }
@@ -197,15 +216,17 @@ pub trait Stepper {
 
 /// A step that measures its error estimate as it goes ([`Stepper::measured`]).
 pub trait MeasuredStep {
-    /// [`Stepper::step`], returning the normalised error of its estimate by `measure`:
-    /// bit for bit what [`crate::control::ErrorMeasure::of`] gives afterwards.
-    fn step_measured(
+    /// The step from (t, y) by h into `y_out`; with a `measure`, the normalised error
+    /// of its estimate by it, formed as y_out is: bit for bit what
+    /// [`crate::control::ErrorMeasure::of`] gives afterwards (without one, 0). The one
+    /// step routine of such a method: [`Stepper::step`] defaults to it.
+    fn step_measuring(
         &mut self,
         sys: &dyn System,
         step: (f64, &[f64], f64),
         y_out: &mut [f64],
         stats: &mut Stats,
-        measure: crate::control::ErrorMeasure,
+        measure: Option<crate::control::ErrorMeasure>,
     ) -> Result<f64, OdeError>;
 }
 
@@ -238,33 +259,6 @@ pub const REGISTRY: &[MethodEntry] = &[
     hht_alpha::ENTRY,
     newmark::ENTRY,
 ];
-
-/// The methods whose steppers factor a sparse Jacobian when the system gives one (a
-/// typed system of at least `crate::linear_solver::SPARSE_MIN_DIM` states with a
-/// sparse pattern): their memory grows with the pattern's entries, not with n², so the
-/// driver's size guard counts those for them. A method not listed gets the dense n × n
-/// matrices and is guarded for them.
-pub const SPARSE_PATH: &[&MethodInfo] = &[
-    &backward_euler::INFO,
-    &bdf2::INFO,
-    &implicit_midpoint::INFO,
-    &ros4::INFO,
-    &ros4_t2::INFO,
-    &w2::INFO,
-    &radau5::INFO,
-    &rodas::INFO,
-    &ode23s::INFO,
-    &bdf::INFO,
-    &ndf::INFO,
-    // Above its dense limit (64 states) LLM's φ-functions are Krylov projections on
-    // Jacobian–vector products; below it the dense matrices are small.
-    &llm::INFO,
-];
-
-/// Whether method `id` factors a sparse Jacobian when it gets one ([`SPARSE_PATH`]).
-pub fn runs_sparse(id: &str) -> bool {
-    SPARSE_PATH.iter().any(|m| m.id == id)
-}
 
 /// All methods' infos, in the registry's order (JS `methods()`).
 pub const CATALOG: &[&MethodInfo] = &infos::<{ REGISTRY.len() }>();

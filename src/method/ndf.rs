@@ -25,6 +25,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: false,
     partitioned: false,
+    sparse: true,
 };
 
 /// Whole engine only (`full`). The ξ-plane draws NDF5, which is BDF5 (κ₅ = 0), the

@@ -68,6 +68,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: true,
     partitioned: false,
+    sparse: true,
 };
 
 /// The whole engine's only (cargo feature `full`), as the other stiff additions.
@@ -112,7 +113,7 @@ impl Ode23s {
     pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
         let v = || vec![0.0; dim];
         Self {
-            provider: JacobianProvider::new(INFO.id, jacobian).sparse(),
+            provider: JacobianProvider::new(INFO.id, jacobian).sparse_if(INFO.sparse),
             lu: None,
             work: Work {
                 k1: v(),
@@ -130,7 +131,9 @@ impl Ode23s {
             y1: v(),
         }
     }
+}
 
+impl MeasuredStep for Ode23s {
     fn step_measuring(
         &mut self,
         sys: &dyn System,
@@ -226,35 +229,9 @@ impl Work {
     }
 }
 
-impl MeasuredStep for Ode23s {
-    fn step_measured(
-        &mut self,
-        sys: &dyn System,
-        step: (f64, &[f64], f64),
-        y_out: &mut [f64],
-        stats: &mut Stats,
-        measure: ErrorMeasure,
-    ) -> Result<f64, OdeError> {
-        self.step_measuring(sys, step, y_out, stats, Some(measure))
-    }
-}
-
 impl Stepper for Ode23s {
     fn info(&self) -> &MethodInfo {
         &INFO
-    }
-
-    fn step(
-        &mut self,
-        sys: &dyn System,
-        t: f64,
-        y: &[f64],
-        h: f64,
-        y_out: &mut [f64],
-        stats: &mut Stats,
-    ) -> Result<(), OdeError> {
-        self.step_measuring(sys, (t, y, h), y_out, stats, None)
-            .map(|_| ())
     }
 
     fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {

@@ -176,6 +176,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: true,
     partitioned: false,
+    sparse: true,
 };
 
 /// What a call to [`Stepper::step`] continues from.
@@ -293,7 +294,7 @@ impl Radau5 {
     pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
         let v = || vec![0.0; dim];
         Self {
-            provider: JacobianProvider::new(INFO.id, jacobian).sparse(),
+            provider: JacobianProvider::new(INFO.id, jacobian).sparse_if(INFO.sparse),
             options: jacobian,
             jac: None,
             jac_fresh: false,

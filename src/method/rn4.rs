@@ -151,6 +151,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: true,
     partitioned: false,
+    sparse: false,
 };
 
 /// On y' = λy the method is ros4 (the module doc): its ξ-plane is ros4's table.

@@ -134,6 +134,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: true,
     partitioned: false,
+    sparse: true,
 };
 
 /// The whole engine's only (cargo feature `full`): the first-load package lists it and
@@ -249,7 +250,7 @@ pub struct Rodas {
 impl Rodas {
     pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
         Self {
-            provider: JacobianProvider::new(INFO.id, jacobian).sparse(),
+            provider: JacobianProvider::new(INFO.id, jacobian).sparse_if(INFO.sparse),
             lu: None,
             control: Control::default(),
             work: Work {
@@ -263,7 +264,9 @@ impl Rodas {
             y1: vec![0.0; dim],
         }
     }
+}
 
+impl MeasuredStep for Rodas {
     fn step_measuring(
         &mut self,
         sys: &dyn System,
@@ -365,35 +368,9 @@ impl Work {
     }
 }
 
-impl MeasuredStep for Rodas {
-    fn step_measured(
-        &mut self,
-        sys: &dyn System,
-        step: (f64, &[f64], f64),
-        y_out: &mut [f64],
-        stats: &mut Stats,
-        measure: ErrorMeasure,
-    ) -> Result<f64, OdeError> {
-        self.step_measuring(sys, step, y_out, stats, Some(measure))
-    }
-}
-
 impl Stepper for Rodas {
     fn info(&self) -> &MethodInfo {
         &INFO
-    }
-
-    fn step(
-        &mut self,
-        sys: &dyn System,
-        t: f64,
-        y: &[f64],
-        h: f64,
-        y_out: &mut [f64],
-        stats: &mut Stats,
-    ) -> Result<(), OdeError> {
-        self.step_measuring(sys, (t, y, h), y_out, stats, None)
-            .map(|_| ())
     }
 
     fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {

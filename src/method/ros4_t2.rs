@@ -88,6 +88,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: true,
     partitioned: false,
+    sparse: true,
 };
 
 /// The Table 2 stepper. The stages are one flat buffer (stage i at `i * n..(i + 1) *
@@ -110,7 +111,7 @@ pub struct Ros4T2 {
 impl Ros4T2 {
     pub fn new(dim: usize, jacobian: JacobianOptions) -> Self {
         Self {
-            provider: JacobianProvider::new(INFO.id, jacobian).sparse(),
+            provider: JacobianProvider::new(INFO.id, jacobian).sparse_if(INFO.sparse),
             lu: None,
             u: vec![0.0; 4 * dim],
             f_stage: vec![0.0; dim],

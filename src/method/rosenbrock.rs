@@ -149,7 +149,7 @@ impl Rosenbrock {
         Self {
             info,
             tableau,
-            provider: JacobianProvider::new(info.id, jacobian).sparse(),
+            provider: JacobianProvider::new(info.id, jacobian).sparse_if(info.sparse),
             lu: None,
             work: Stages {
                 k: vec![0.0; s * dim],
@@ -259,9 +259,7 @@ impl Stages {
     }
 }
 
-impl Rosenbrock {
-    /// The step from (t, y) by h; with a `measure`, the normalised error of its
-    /// estimate ([`ErrorMeasure::of`], as the driver would measure it afterwards).
+impl MeasuredStep for Rosenbrock {
     fn step_measuring(
         &mut self,
         sys: &dyn System,
@@ -303,35 +301,9 @@ impl Rosenbrock {
     }
 }
 
-impl MeasuredStep for Rosenbrock {
-    fn step_measured(
-        &mut self,
-        sys: &dyn System,
-        step: (f64, &[f64], f64),
-        y_out: &mut [f64],
-        stats: &mut Stats,
-        measure: ErrorMeasure,
-    ) -> Result<f64, OdeError> {
-        self.step_measuring(sys, step, y_out, stats, Some(measure))
-    }
-}
-
 impl Stepper for Rosenbrock {
     fn info(&self) -> &MethodInfo {
         self.info
-    }
-
-    fn step(
-        &mut self,
-        sys: &dyn System,
-        t: f64,
-        y: &[f64],
-        h: f64,
-        y_out: &mut [f64],
-        stats: &mut Stats,
-    ) -> Result<(), OdeError> {
-        self.step_measuring(sys, (t, y, h), y_out, stats, None)
-            .map(|_| ())
     }
 
     fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {

@@ -54,6 +54,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: false,
     partitioned: true,
+    sparse: false,
 };
 
 /// RK4 nodes and weights for the slow part (Gil, Sanfelice & Nikravesh 2013 eq. 45, as Schwab & Delhaes §7.3).

@@ -40,6 +40,7 @@ pub const INFO: MethodInfo = MethodInfo {
     needs_jacobian: true,
     l_stable: true,
     partitioned: false,
+    sparse: true,
 };
 
 pub const ENTRY: MethodEntry = MethodEntry {

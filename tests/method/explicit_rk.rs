@@ -269,7 +269,7 @@ fn measured_steps_give_the_norm_of_their_estimate_bit_for_bit() {
                 let got = fused
                     .measured()
                     .expect("an explicit pair measures as it steps")
-                    .step_measured(sys, (t, &y, h), &mut yf, &mut stats, measure)
+                    .step_measuring(sys, (t, &y, h), &mut yf, &mut stats, Some(measure))
                     .unwrap();
                 plain.step(sys, t, &y, h, &mut yp, &mut stats).unwrap();
                 let want = measure.of(plain.error_estimate().unwrap(), &y, &yp);
