@@ -133,7 +133,8 @@ export class EngineClient {
     port.start();
     // A frame that unloads (a lecture page releasing an embed far from the reader,
     // www/embed.ts, or a reload) frees its runs in the engine the other frames keep.
-    addEventListener('pagehide', (event) => {
+    // (`globalThis.…?.`: a client outside a page, as in tests, has no page to leave.)
+    globalThis.addEventListener?.('pagehide', (event: PageTransitionEvent) => {
       if (!event.persisted && this.channel === channel) port.postMessage({ op: 'engine', close: true } satisfies EngineHandoff);
     });
     return channel;
