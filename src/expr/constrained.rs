@@ -207,7 +207,9 @@ impl Constrained for TypedSystem {
             }
         };
         match &self.all_pattern {
-            Some(pattern) => self.all.jacobian_entries(t, &y, pattern, &mut entry),
+            Some(pattern) => self
+                .all
+                .jacobian_entries(t, &y, pattern, |_, row, col, v| entry(row, col, v)),
             None => {
                 let j = self.all.jacobian(t, &y);
                 for col in 0..j.ncols() {

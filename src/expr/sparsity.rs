@@ -169,25 +169,8 @@ impl Program {
     /// ∂(outputs)/∂y at (t, y) on the pattern `sp`: one value pass and one tangent sweep
     /// per colour. Equal to [`Program::jacobian`] entry by entry.
     pub fn jacobian_sparse(&self, t: f64, y: &[f64], sp: &Sparsity) -> SparseJacobian {
-        let mut guard = self.scratch.borrow_mut();
-        let s = &mut *guard;
-        let tape = &self.tape;
-        load(tape, &mut s.val, t, y);
-        run_with_partials(tape, &mut s.val, &mut s.pa, &mut s.pb);
         let mut values = vec![0.0; sp.nnz()];
-        for group in &sp.groups {
-            s.tan.fill(0.0);
-            for &j in group {
-                s.tan[1 + j] = 1.0;
-            }
-            sweep(tape, &s.pa, &s.pb, &mut s.tan);
-            for &j in group {
-                let (a, b) = (sp.col_start[j], sp.col_start[j + 1]);
-                for (v, &row) in values[a..b].iter_mut().zip(&sp.rows[a..b]) {
-                    *v = s.tan[tape.outputs()[row] as usize];
-                }
-            }
-        }
+        self.jacobian_entries(t, y, sp, |k, _, _, v| values[k] = v);
         SparseJacobian {
             n: sp.n,
             col_start: sp.col_start.clone(),
@@ -197,14 +180,15 @@ impl Program {
     }
 
     /// ∂(output `row`)/∂(state `col`) at (t, y) for every entry of the pattern `sp`
-    /// (from [`Sparsity::analyse_outputs`]), handed to `each(row, col, value)` column by
-    /// column: one value pass and one tangent sweep per colour.
+    /// (square, or from [`Sparsity::analyse_outputs`]), handed to
+    /// `each(k, row, col, value)` with k the entry's place in the pattern (column-major):
+    /// one value pass and one tangent sweep per colour.
     pub fn jacobian_entries(
         &self,
         t: f64,
         y: &[f64],
         sp: &Sparsity,
-        mut each: impl FnMut(usize, usize, f64),
+        mut each: impl FnMut(usize, usize, usize, f64),
     ) {
         let mut guard = self.scratch.borrow_mut();
         let s = &mut *guard;
@@ -218,8 +202,9 @@ impl Program {
             }
             sweep(tape, &s.pa, &s.pb, &mut s.tan);
             for &j in group {
-                for &row in &sp.rows[sp.col_start[j]..sp.col_start[j + 1]] {
-                    each(row, j, s.tan[tape.outputs()[row] as usize]);
+                for k in sp.col_start[j]..sp.col_start[j + 1] {
+                    let row = sp.rows[k];
+                    each(k, row, j, s.tan[tape.outputs()[row] as usize]);
                 }
             }
         }
