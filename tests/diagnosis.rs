@@ -270,3 +270,24 @@ fn a_newmark_blow_up_below_half_gamma_names_beta_and_the_critical_omega_h() {
     s.method_params = None;
     assert!(solve(&s).unwrap().diagnosis.is_none());
 }
+
+/// RADAU5 gives up on Newton at a contraction θ ≥ 0.99: a stop there with θ below 1 says
+/// the iteration stalls, never that a correction "grew". The built-in vehicle in index-3
+/// form on fixed steps h = 0.002 stops so where the front wheel leaves the bump
+/// (θ = 0.99975 at t = 0.306).
+#[test]
+fn a_newton_stop_below_contraction_one_is_a_stall_not_growth() {
+    let spec: SolveSpec = serde_json::from_value(serde_json::json!({
+        "model": "vehicle-stiff", "method": "radau5", "formulation": "index-3",
+        "t1": 0.7, "adaptive": false, "h": 0.002
+    }))
+    .unwrap();
+    let d = diagnosis_of(&spec);
+    assert!(
+        d.message.contains("Newton's method stalls at t = 0.306"),
+        "{}",
+        d.message
+    );
+    assert!(d.message.contains("still 0.9997"), "{}", d.message);
+    assert!(!d.message.contains("grew"), "{}", d.message);
+}
