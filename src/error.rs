@@ -465,7 +465,7 @@ impl fmt::Display for OdeError {
                 reason,
             } => {
                 let (how, theta) = match reason {
-                    NewtonReason::Diverged { theta } if *theta < 1.0 => ("stalled", theta),
+                    NewtonReason::Diverged { theta } if *theta < 1.01 => ("stalled", theta),
                     NewtonReason::Diverged { theta } => ("diverged", theta),
                     NewtonReason::SlowContraction { theta } => ("contracted too slowly", theta),
                     NewtonReason::Singular { what } => {

@@ -326,13 +326,14 @@ impl Diagnoser<'_> {
             } => Some(self.newton(
                 *t,
                 match reason {
-                    // RADAU5 gives up at θ ≥ 0.99 (Hairer & Wanner §IV.8): a correction
-                    // that barely shrinks has not grown, and is not called so.
-                    NewtonReason::Diverged { theta } if *theta < 1.0 => format!(
-                        "Newton's method stalls at t = {} with h = {}: each correction is \
-                         still {} of the one before although the Jacobian had just been \
-                         evaluated at the iterate (the iteration gives up at 0.99), so \
-                         this step's implicit equation has no solution Newton can reach \
+                    // RADAU5 gives up at θ ≥ 0.99 (Hairer & Wanner §IV.8), the others at
+                    // θ ≥ 1: a correction that barely shrinks, or keeps its size, has not
+                    // grown and is not called so.
+                    NewtonReason::Diverged { theta } if *theta < 1.01 => format!(
+                        "Newton's method stalls at t = {} with h = {}: each correction is {} \
+                         times the one before although the Jacobian had just been evaluated \
+                         at the iterate (Newton needs each clearly smaller than the last), \
+                         so this step's implicit equation has no solution Newton can reach \
                          from the start",
                         num(*t),
                         num(*h),
