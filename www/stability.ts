@@ -615,7 +615,7 @@ export class StabilityView {
     markers.textContent =
       n === 0
         ? (this.run.note ?? 'No eigenvalues to mark: run a model with a Jacobian.')
-        : `${n} markers hλ${slow} (h = ${formatNumber(h)}, ${this.run.where}); ${outside} outside the region of ${this.run.method}` +
+        : `${n} markers hλ${slow} (h = ${formatNumber(h)}, ${this.run.where}); ${outside} outside the region of ${this.name(this.run.method)}` +
           (unknown > 0 ? `, ${unknown} beyond the window` : '') +
           // Barely outside (an undamped mode at the edge): say how little it grows.
           (outside > 0 && largest < 1 + 1e-4 ? ` (|R| ≤ 1 + ${formatNumber(largest - 1, 2)}: they grow that much a step)` : '') +

@@ -32,6 +32,8 @@ test('the stability view draws the RK4 region and marks hλ outside it at h = 0.
   assert.match(await page.textContent('dd[data-fact="imaginary-axis extent"]'), /^2\.828427124/);
   // Two fast pairs ±707i (the particle moves in x and y): hλ ≈ ±3.54i, outside 2.83.
   assert.equal(await page.getAttribute('#stability-markers', 'data-outside'), '4');
+  // The method is named as the catalogue names it, not by its id.
+  assert.match(await page.textContent('#stability-markers'), /4 outside the region of Runge–Kutta 4\b/);
   await page.click('#tabs [data-view="trajectory"]');
   await page.fill('#h', '0.001');
   await page.waitForFunction(() => document.body.dataset.status === 'ok');
