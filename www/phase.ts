@@ -34,11 +34,20 @@ export function phaseChoices(run: Run): string[] {
   return [...run.names, ...Object.keys(run.outputs).filter((o) => !isDrawOutput(o))];
 }
 
-/** q against q̇ for a second-order model (y = (q, q̇)), else the first two states. */
+/**
+ * q against q̇ for a second-order model (y = (q, q̇)), else the first two states; a run
+ * with no state (a fully driven mechanism in state-space form) plots its first recorded
+ * coordinate against its rate, else its first outputs.
+ */
 export function defaultPhaseAxes(run: Run): [string, string] {
   const n = run.names;
   if (run.model.secondOrder && n.length >= 2 && n.length % 2 === 0) return [n[0], n[n.length / 2]];
-  return [n[0], n[1] ?? n[0]];
+  if (n.length > 0) return [n[0], n[1] ?? n[0]];
+  // The mechanism's recorded coordinates are (q, q̇): the first coordinate against its rate.
+  const coordinates = Object.keys(run.outputs).filter((o) => o.startsWith('q:'));
+  if (coordinates.length >= 2 && coordinates.length % 2 === 0) return [coordinates[0], coordinates[coordinates.length / 2]];
+  const choices = phaseChoices(run);
+  return [choices[0] ?? '', choices[1] ?? choices[0] ?? ''];
 }
 
 /** One run's curve in the portrait. */

@@ -228,7 +228,8 @@ export class TimePlots {
     }
     const chosen = this.choice.value;
     byId('fig-steps').hidden = !run.adaptive;
-    const estimated = run.adaptive && (run.errEst?.length ?? 0) > 0;
+    // With no state there is no error to estimate: every step is accepted at its largest.
+    const estimated = run.adaptive && !stateless && (run.errEst?.length ?? 0) > 0;
     byId('fig-estimate').hidden = !estimated;
     const ids = ['plot-trajectory', 'plot-energy', 'plot-outputs', 'plot-error', 'plot-steps', 'plot-estimate'];
     const widths = new Map(ids.map((id) => [id, byId(id).clientWidth]));

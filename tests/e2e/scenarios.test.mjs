@@ -35,6 +35,10 @@ test('every scenario opens from its URL with its caption and draws', async () =>
     else if (await page.isVisible('#no-states')) {
       // A fully driven mechanism integrates no state: the page says so and draws its outputs.
       assert.ok((await drawnPixels(page, '#plot-outputs')) > 100, `${s.id} draws its outputs`);
+      // No error was estimated, so no empty estimate plot; the phase portrait plots outputs.
+      assert.equal(await page.isVisible('#fig-estimate'), false, `${s.id} shows no estimate plot`);
+      assert.notEqual(await page.inputValue('#phase-x'), '', `${s.id} phase portrait axis`);
+      assert.equal(await page.getAttribute('#plot-phase', 'data-curves'), '1', `${s.id} phase portrait`);
     } else assert.ok((await drawnPixels(page)) > 100, `${s.id} draws`);
     assert.deepEqual(errors, [], s.id);
     await page.close();
