@@ -13,6 +13,7 @@ import { byId } from './dom';
 import { formatNumber } from './format';
 import { describeRun, maxExactError } from './run';
 import type { Run } from './run';
+import type { SolveSpec } from './engine';
 import { toSpec } from './settings';
 import type { Pin, Store } from './store';
 
@@ -40,7 +41,8 @@ export function pinNames(runs: readonly Run[]): string[] {
 }
 
 /** A pin's error against a reference run: computing, known, or not to be had. */
-type ReferenceError = 'pending' | { error: number; method: string } | 'none';
+/** A pin's error against a reference run: pending, measured, not applicable, or why it failed. */
+type ReferenceError = 'pending' | { error: number; method: string } | 'none' | { failed: string };
 
 export class PinList {
   private readonly list = byId<HTMLUListElement>('runs');
@@ -107,8 +109,25 @@ export class PinList {
     if (known === undefined) void this.measure(pin);
     if (known === undefined || known === 'pending') return ' · error: computing the reference…';
     if (known === 'none') return '';
+    if ('failed' in known) return ` · no error measured: the reference stopped (${known.failed})`;
     const t = pin.run.t[pin.run.t.length - 1];
     return ` · error at t = ${formatNumber(t, 4)} ${formatNumber(known.error, 3)} (vs ${known.method})`;
+  }
+
+  /** A reference run's values at its `tEval`, shared by the pins that ask the same; a run that stopped short rejects with its reason. */
+  private referenceAt(request: SolveSpec): Promise<Float64Array> {
+    const key = JSON.stringify(request);
+    let pending = this.references.get(key);
+    if (!pending) {
+      pending = this.engine.solve(request).then((sol) => {
+        if (sol.yEval.length === 0 && sol.warning) throw new Error(sol.warning);
+        return sol.yEval;
+      });
+      this.references.set(key, pending);
+      // A failed or cancelled solve is not kept: the next render asks again.
+      pending.catch(() => this.references.delete(key));
+    }
+    return pending;
   }
 
   /** The largest state error at the pin's last time against a reference run (worker). */
@@ -120,28 +139,32 @@ export class PinList {
     // A formulation run's states are not the model's: compare only the model's own.
     if (n > 0 && run.names.length === run.model.names.length && run.names.every((name, j) => name === run.model.names[j])) {
       const t = run.t[n - 1];
-      const reference = referenceSpec(toSpec(run.settings, run.model, run.method), run.method?.needsJacobian ?? false);
-      try {
-        const request = { ...reference, tEval: [t] };
-        const key = JSON.stringify(request);
-        let pending = this.references.get(key);
-        if (!pending) {
-          pending = this.engine.solve(request).then((sol) => sol.yEval);
-          this.references.set(key, pending);
-          // A failed or cancelled solve is not kept: the next render asks again.
-          pending.catch(() => this.references.delete(key));
-        }
-        const yRef = await pending;
-        if (yRef.length === run.names.length) {
-          let error = 0;
-          for (let j = 0; j < run.names.length; j++) error = Math.max(error, Math.abs(run.y[(n - 1) * run.names.length + j] - yRef[j]));
-          result = { error, method: `${reference.method} at rtol ${formatNumber(reference.rtol as number, 1)}` };
-        }
-      } catch (e) {
-        // Cancelled (the worker restarts): try again on the next render.
-        if (e instanceof CancelledError) {
-          this.referenceErrors.delete(pin.id);
-          return;
+      const spec = toSpec(run.settings, run.model, run.method);
+      const stiff = run.method?.needsJacobian ?? false;
+      // The reference a stiff method's run gets (ros4) can need millions of steps on a
+      // problem that is oscillatory rather than stiff (two modes, ω = 1 and 1000, over
+      // 20 s): then dp45 is tried, and the pin says why neither gave a value.
+      const stops: string[] = [];
+      for (const reference of [referenceSpec(spec, stiff), referenceSpec(spec, !stiff)]) {
+        const method = `${reference.method} at rtol ${formatNumber(reference.rtol as number, 1)}`;
+        try {
+          const yRef = await this.referenceAt({ ...reference, tEval: [t] });
+          if (yRef.length === run.names.length) {
+            let error = 0;
+            for (let j = 0; j < run.names.length; j++) error = Math.max(error, Math.abs(run.y[(n - 1) * run.names.length + j] - yRef[j]));
+            result = { error, method };
+          }
+          break;
+        } catch (e) {
+          // Cancelled (the worker restarts): try again on the next render.
+          if (e instanceof CancelledError) {
+            this.referenceErrors.delete(pin.id);
+            return;
+          }
+          const why = e instanceof Error ? e.message : String(e);
+          // The first sentence says what stopped it; the advice after it is for a user's own run.
+          stops.push(`${method}: ${why.split(/(?<=\.) /)[0]}`);
+          result = { failed: stops.join('; ') };
         }
       }
     }

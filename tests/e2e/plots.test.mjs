@@ -249,3 +249,16 @@ test('a run over decades of time (Robertson) gets a log t axis; a pendulum keeps
   assert.deepEqual(errors, []);
   await close();
 });
+
+test("a pin's error is measured against dp45 when the stiff reference runs out of steps", async () => {
+  // Generalized-α needs a Jacobian, so its pin is first measured against ros4 at rtol
+  // 1e-10, which needs more than two million steps on two modes (ω = 1 and 1000) over
+  // 20 s; dp45 at 1e-12 reaches t = 20 within the budget.
+  const { page, errors, close } = await openPage('?scenario=generalized-alpha-damping');
+  await page.waitForFunction(() => / \(vs dp45 at rtol 1e-12\)/.test(document.querySelector('#runs li')?.textContent ?? ''), null, { timeout: 120000 });
+  const error = Number(/error at t = 20 ([^ ]+) \(vs dp45/.exec(await page.textContent('#runs li'))[1]);
+  // The pin damps the fast mode (z' of amplitude 100) that the reference keeps.
+  assert.ok(error > 10 && error < 200, `error ${error}`);
+  assert.deepEqual(errors, []);
+  await close();
+});
