@@ -18,9 +18,11 @@
 // is that of the last few screens' embeds. With a second argument, a dist/ built from an
 // earlier commit, each layout is also measured with that build's shared engine in the
 // same run (`before`), alternated with this build's.
-// Prints one JSON object.
+// Prints one JSON object. `--tall=N` measures only the tall layout with the shared
+// engine, N times, alternating this build with the earlier one (the spread of a loaded
+// machine shows in the N pairs).
 //
-//   node bench/embeds.mjs [before-dist/]
+//   node bench/embeds.mjs [before-dist/] [--tall=N]
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serveStatic, launch } from '../tests/e2e/harness.mjs';
@@ -163,26 +165,47 @@ ${SCENARIOS.map((s) => `<p>${s}</p><ode-playground scenario="${s}" readonly></od
   return { dist, host, close: async () => (await host.close(), await dist.close()) };
 }
 
+const args = process.argv.slice(2);
+const tallRuns = Number(args.find((a) => a.startsWith('--tall='))?.slice(7) ?? 0);
+const earlierDist = args.find((a) => !a.startsWith('--'));
 const now = await site(DIST);
-const earlier = process.argv[2] ? await site(process.argv[2]) : undefined;
+const earlier = earlierDist ? await site(earlierDist) : undefined;
 const browser = await launch();
 try {
-  const tall = { width: 1200, height: 20000 };
-  const phone = { width: 1200, height: 900 };
-  const result = { embeds: SCENARIOS.length, allNearViewport: { viewport: tall }, firstScreenOnly: { viewport: phone } };
-  const run = (s, viewport, shared, scroll) => measure(browser, s.host, s.dist.url, viewport, shared, scroll);
-  // Alternated, so that a machine busier in one half does not favour one engine.
-  result.allNearViewport.ownEngines = await run(now, tall, false);
-  if (earlier) result.allNearViewport.before = await run(earlier, tall, true);
-  result.allNearViewport.sharedEngine = await run(now, tall, true);
-  result.firstScreenOnly.sharedEngine = await run(now, phone, true);
-  if (earlier) result.firstScreenOnly.before = await run(earlier, phone, true);
-  result.firstScreenOnly.ownEngines = await run(now, phone, false);
-  result.scrolledThrough = { viewport: phone };
-  result.scrolledThrough.ownEngines = await run(now, phone, false, true);
-  if (earlier) result.scrolledThrough.before = await run(earlier, phone, true, true);
-  result.scrolledThrough.sharedEngine = await run(now, phone, true, true);
-  console.log(JSON.stringify(result, null, 2));
+  if (tallRuns > 0) {
+    const tall = { width: 1200, height: 20000 };
+    const runs = [];
+    for (let i = 0; i < tallRuns; i++) {
+      const pair = {};
+      // Alternate which build goes first, so that neither always meets a warmer machine.
+      const order = i % 2 === 0 ? ['after', 'before'] : ['before', 'after'];
+      for (const which of order) {
+        if (which === 'before' && !earlier) continue;
+        const m = await measure(browser, (which === 'after' ? now : earlier).host, (which === 'after' ? now : earlier).dist.url, tall, true);
+        pair[which] = { allReadyMs: m.allReadyMs, aboveEmptyMB: m.aboveEmptyMB, aboveEmptyAfterGcMB: m.aboveEmptyAfterGcMB, byKindMB: m.byKindMB, emptyByKindMB: m.emptyByKindMB };
+      }
+      runs.push(pair);
+      console.error(JSON.stringify(pair));
+    }
+    console.log(JSON.stringify({ embeds: SCENARIOS.length, viewport: tall, runs }, null, 2));
+  } else {
+    const tall = { width: 1200, height: 20000 };
+    const phone = { width: 1200, height: 900 };
+    const result = { embeds: SCENARIOS.length, allNearViewport: { viewport: tall }, firstScreenOnly: { viewport: phone } };
+    const run = (s, viewport, shared, scroll) => measure(browser, s.host, s.dist.url, viewport, shared, scroll);
+    // Alternated, so that a machine busier in one half does not favour one engine.
+    result.allNearViewport.ownEngines = await run(now, tall, false);
+    if (earlier) result.allNearViewport.before = await run(earlier, tall, true);
+    result.allNearViewport.sharedEngine = await run(now, tall, true);
+    result.firstScreenOnly.sharedEngine = await run(now, phone, true);
+    if (earlier) result.firstScreenOnly.before = await run(earlier, phone, true);
+    result.firstScreenOnly.ownEngines = await run(now, phone, false);
+    result.scrolledThrough = { viewport: phone };
+    result.scrolledThrough.ownEngines = await run(now, phone, false, true);
+    if (earlier) result.scrolledThrough.before = await run(earlier, phone, true, true);
+    result.scrolledThrough.sharedEngine = await run(now, phone, true, true);
+    console.log(JSON.stringify(result, null, 2));
+  }
 } finally {
   await browser.close();
   await now.close();
