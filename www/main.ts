@@ -379,7 +379,8 @@ async function main(): Promise<void> {
  * A read-only embed's page holds only what it shows: the Help and Sources panels, the
  * introduction and every view but `shown` and the trajectory view (which runs; the
  * others follow its run) are removed before the views start, so that ten embeds on a
- * lecture page do not each keep ~500 nodes of hidden markup. The tableau view stays
+ * lecture page do not each keep ~500 nodes of hidden markup; behind another view the
+ * trajectory view's time plots are neither built nor drawn (`data-dormant`). The tableau view stays
  * when the run uses your own method (`keepTableau`): its analysis comes from there.
  */
 function leanEmbed(shown: string, keepTableau: boolean): void {
@@ -388,6 +389,8 @@ function leanEmbed(shown: string, keepTableau: boolean): void {
   for (const panel of document.querySelectorAll<HTMLElement>('#plots > .view')) {
     if (!kept.has(panel.id.replace(/^view-/, ''))) panel.remove();
   }
+  // The trajectory view runs for the others but is never shown in them: its time plots sleep.
+  if (shown !== 'trajectory') document.getElementById('view-trajectory')?.setAttribute('data-dormant', '');
   document.body.dataset.lean = 'true';
 }
 
