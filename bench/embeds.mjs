@@ -18,9 +18,15 @@
 // is that of the last few screens' embeds. With a second argument, a dist/ built from an
 // earlier commit, each layout is also measured with that build's shared engine in the
 // same run (`before`), alternated with this build's.
-// Prints one JSON object.
+// `--floor=N` measures, N times, what any design must pay in the tall layout: the ten
+// embeds' visible canvases (their sizes as the embeds draw them at this width) drawn
+// straight into the lecture page, without a frame, alone and with one read-only embed
+// frame beside them (standing for one engine frame and its shared worker).
+// Prints one JSON object. `--tall=N` measures only the tall layout with the shared
+// engine, N times, alternating this build with the earlier one (the spread of a loaded
+// machine shows in the N pairs).
 //
-//   node bench/embeds.mjs [before-dist/]
+//   node bench/embeds.mjs [before-dist/] [--tall=N]
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serveStatic, launch } from '../tests/e2e/harness.mjs';
@@ -163,26 +169,113 @@ ${SCENARIOS.map((s) => `<p>${s}</p><ode-playground scenario="${s}" readonly></od
   return { dist, host, close: async () => (await host.close(), await dist.close()) };
 }
 
+/** Per embed of SCENARIOS at 1200 px: its frame's height and its visible canvases (w × h). */
+const FLOOR = [
+  [1246, [[557, 300], [557, 300], [1145, 260], [1145, 200]]],
+  [832, [[912, 520]]],
+  [787, [[912, 520]]],
+  [1745, [[1145, 260], [1145, 260], [1145, 260], [1145, 260]]],
+  [922, [[912, 520]]],
+  [1260, [[557, 300], [557, 300], [1145, 260], [1145, 200]]],
+  [816, [[912, 520]]],
+  [1786, [[557, 300], [557, 300], [1145, 260], [1145, 200], [1145, 200], [1145, 200]]],
+  [2216, [[1145, 300], [1145, 260], [1145, 200], [1145, 200], [1145, 200], [1145, 200]]],
+  [996, [[912, 520]]],
+];
+
+/** The floor page: FLOOR's canvases drawn in the page itself; `frame`: plus one embed's frame. */
+function floorPage(distUrl, frame) {
+  const boxes = FLOOR.map(
+    ([h, canvases], i) =>
+      `<p>${SCENARIOS[i]}</p><div style="height:${h}px;border:1px solid #ccc">${canvases.map(([w, ch]) => `<canvas width="${w}" height="${ch}" style="display:block"></canvas>`).join('')}</div>`,
+  );
+  const embed = frame ? `<iframe src="${distUrl}index.html?embed=1&scenario=rk4-region&readonly=1" style="width:1px;height:1px;border:0"></iframe>` : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Floor</title><link rel="icon" href="data:,"></head><body>
+${boxes.join('\n')}${embed}<script src="/floor.js"></script></body></html>`;
+}
+
+// Lines and labels on every canvas, as a plot has.
+const FLOOR_SCRIPT = `for (const c of document.querySelectorAll('canvas')) {
+  const x = c.getContext('2d');
+  x.fillStyle = '#fff'; x.fillRect(0, 0, c.width, c.height);
+  x.strokeStyle = '#1f5fbf'; x.beginPath();
+  for (let i = 0; i < c.width; i += 2) x.lineTo(i, c.height / 2 + Math.sin(i / 17) * c.height / 3);
+  x.stroke(); x.fillStyle = '#333'; x.font = '12px sans-serif';
+  for (let k = 0; k < 10; k++) x.fillText('tick ' + k, k * c.width / 10, c.height - 4);
+}
+document.body.dataset.drawn = 'true';`;
+
+async function measureFloor(browser, distUrl, host, frame) {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 20000 } });
+  const blank = await context.newPage();
+  await blank.goto('about:blank');
+  const baseline = descendantsPss();
+  await blank.close();
+  const page = await context.newPage();
+  await page.goto(`${host.url}${frame ? 'floor-frame' : 'floor'}.html`);
+  await page.waitForSelector('body[data-drawn="true"]');
+  if (frame) await page.frames()[1].waitForSelector('body[data-ready="true"]', { timeout: 120000 });
+  await page.waitForTimeout(1000);
+  const pss = descendantsPss();
+  await context.close();
+  return { aboveEmptyMB: mb(pss.kb - baseline.kb), byKindMB: kindsMB(pss.byKind), emptyByKindMB: kindsMB(baseline.byKind) };
+}
+
+const args = process.argv.slice(2);
+const floorRuns = Number(args.find((a) => a.startsWith('--floor='))?.slice(8) ?? 0);
+const tallRuns = Number(args.find((a) => a.startsWith('--tall='))?.slice(7) ?? 0);
+const earlierDist = args.find((a) => !a.startsWith('--'));
 const now = await site(DIST);
-const earlier = process.argv[2] ? await site(process.argv[2]) : undefined;
+const earlier = earlierDist ? await site(earlierDist) : undefined;
 const browser = await launch();
 try {
-  const tall = { width: 1200, height: 20000 };
-  const phone = { width: 1200, height: 900 };
-  const result = { embeds: SCENARIOS.length, allNearViewport: { viewport: tall }, firstScreenOnly: { viewport: phone } };
-  const run = (s, viewport, shared, scroll) => measure(browser, s.host, s.dist.url, viewport, shared, scroll);
-  // Alternated, so that a machine busier in one half does not favour one engine.
-  result.allNearViewport.ownEngines = await run(now, tall, false);
-  if (earlier) result.allNearViewport.before = await run(earlier, tall, true);
-  result.allNearViewport.sharedEngine = await run(now, tall, true);
-  result.firstScreenOnly.sharedEngine = await run(now, phone, true);
-  if (earlier) result.firstScreenOnly.before = await run(earlier, phone, true);
-  result.firstScreenOnly.ownEngines = await run(now, phone, false);
-  result.scrolledThrough = { viewport: phone };
-  result.scrolledThrough.ownEngines = await run(now, phone, false, true);
-  if (earlier) result.scrolledThrough.before = await run(earlier, phone, true, true);
-  result.scrolledThrough.sharedEngine = await run(now, phone, true, true);
-  console.log(JSON.stringify(result, null, 2));
+  if (floorRuns > 0) {
+    const host = await serveStatic(DIST, {
+      '/floor.html': floorPage(now.dist.url, false),
+      '/floor-frame.html': floorPage(now.dist.url, true),
+      '/floor.js': FLOOR_SCRIPT,
+    });
+    const runs = [];
+    for (let i = 0; i < floorRuns; i++) {
+      runs.push({ canvasesOnly: await measureFloor(browser, now.dist.url, host, false), withOneEmbedFrame: await measureFloor(browser, now.dist.url, host, true) });
+      console.error(JSON.stringify(runs[runs.length - 1]));
+    }
+    await host.close();
+    console.log(JSON.stringify({ viewport: { width: 1200, height: 20000 }, runs }, null, 2));
+  } else if (tallRuns > 0) {
+    const tall = { width: 1200, height: 20000 };
+    const runs = [];
+    for (let i = 0; i < tallRuns; i++) {
+      const pair = {};
+      // Alternate which build goes first, so that neither always meets a warmer machine.
+      const order = i % 2 === 0 ? ['after', 'before'] : ['before', 'after'];
+      for (const which of order) {
+        if (which === 'before' && !earlier) continue;
+        const m = await measure(browser, (which === 'after' ? now : earlier).host, (which === 'after' ? now : earlier).dist.url, tall, true);
+        pair[which] = { allReadyMs: m.allReadyMs, aboveEmptyMB: m.aboveEmptyMB, aboveEmptyAfterGcMB: m.aboveEmptyAfterGcMB, byKindMB: m.byKindMB, emptyByKindMB: m.emptyByKindMB };
+      }
+      runs.push(pair);
+      console.error(JSON.stringify(pair));
+    }
+    console.log(JSON.stringify({ embeds: SCENARIOS.length, viewport: tall, runs }, null, 2));
+  } else {
+    const tall = { width: 1200, height: 20000 };
+    const phone = { width: 1200, height: 900 };
+    const result = { embeds: SCENARIOS.length, allNearViewport: { viewport: tall }, firstScreenOnly: { viewport: phone } };
+    const run = (s, viewport, shared, scroll) => measure(browser, s.host, s.dist.url, viewport, shared, scroll);
+    // Alternated, so that a machine busier in one half does not favour one engine.
+    result.allNearViewport.ownEngines = await run(now, tall, false);
+    if (earlier) result.allNearViewport.before = await run(earlier, tall, true);
+    result.allNearViewport.sharedEngine = await run(now, tall, true);
+    result.firstScreenOnly.sharedEngine = await run(now, phone, true);
+    if (earlier) result.firstScreenOnly.before = await run(earlier, phone, true);
+    result.firstScreenOnly.ownEngines = await run(now, phone, false);
+    result.scrolledThrough = { viewport: phone };
+    result.scrolledThrough.ownEngines = await run(now, phone, false, true);
+    if (earlier) result.scrolledThrough.before = await run(earlier, phone, true, true);
+    result.scrolledThrough.sharedEngine = await run(now, phone, true, true);
+    console.log(JSON.stringify(result, null, 2));
+  }
 } finally {
   await browser.close();
   await now.close();

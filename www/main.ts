@@ -83,7 +83,13 @@ function showCaption(scenario: Scenario | undefined): void {
   captionLeftNote().note.hidden = true;
   byId<HTMLSelectElement>('scenario').value = scenario?.id ?? '';
   // The introduction greets the bare landing page; a chosen example replaces it.
-  if (scenario) byId('intro').hidden = true;
+  if (scenario) hideIntro();
+}
+
+/** Hides the landing page's introduction (a read-only embed has none: see `leanEmbed`). */
+function hideIntro(): void {
+  const intro = document.getElementById('intro');
+  if (intro) intro.hidden = true;
 }
 
 /** The run has left the scenario's settings (`changed` names what): the caption gives way. */
@@ -126,7 +132,7 @@ async function main(): Promise<void> {
   const nothingAsked = !link.settings && !query.has('model') && asked === '';
   const saved = sameLink || nothingAsked ? draft?.settings : undefined;
   const unfinished = unfinishedRun();
-  if (query.has('model') || link.settings || asked !== '') byId('intro').hidden = true;
+  if (query.has('model') || link.settings || asked !== '') hideIntro();
   let catalog: Catalog;
   try {
     catalog = await catalogRequest;
@@ -151,9 +157,19 @@ async function main(): Promise<void> {
   const scenarioSelect = byId<HTMLSelectElement>('scenario');
   for (const s of scenarios) scenarioSelect.add(new Option(`${s.title} (${s.source})`, s.id));
 
+  // The view a link, the query or the scenario opens in.
+  const views = ['trajectory', 'stability', 'structural', 'convergence', 'tableau'];
+  const wanted = query.get('view') ?? (link.settings ? link.view : scenario?.view) ?? 'trajectory';
+  const firstView = views.includes(wanted) ? wanted : 'trajectory';
   // Inside <ode-playground> (www/embed.ts): no header; read-only shows the caption, the
   // plots and the controls the scenario asks for.
-  applyEmbedMode(embedMode(query, scenario?.controls));
+  const mode = embedMode(query, scenario?.controls);
+  applyEmbedMode(mode);
+  // A read-only embed never opens another view: it builds only the one it shows (and
+  // the trajectory view, which runs), and drops the rest of the page's markup.
+  const lean = mode.embed && mode.readonly && !query.has('assignment');
+  const builds = (name: string): boolean => !lean || name === firstView;
+  if (lean) leanEmbed(firstView, link.settings?.tableau !== undefined || scenario?.settings.tableau !== undefined);
   markFieldErrors();
   const describe = describeSliders(document.body);
   let initial: Partial<RunSettings> = {
@@ -189,10 +205,12 @@ async function main(): Promise<void> {
 
   // Every successful run is written into the fragment, so reload and "copy link"
   // reproduce the screen.
-  const stability = new StabilityView(engine, catalog.methods, catalog.stabilityMethods);
-  stability.follow(view.store);
+  const stability = builds('stability') ? new StabilityView(engine, catalog.methods, catalog.stabilityMethods) : undefined;
+  stability?.follow(view.store);
 
-  const convergence = new ConvergenceView(engine, catalog.methods, () => {
+  const convergence = !builds('convergence')
+    ? undefined
+    : new ConvergenceView(engine, catalog.methods, () => {
     const settings = view.settings();
     if (settings.model === 'custom') return undefined;
     return {
@@ -204,9 +222,10 @@ async function main(): Promise<void> {
     };
   });
   let convergenceShown = false;
-  const structural = new StructuralView(engine);
+  const structural = builds('structural') ? new StructuralView(engine) : undefined;
   let structuralShown = false;
-  const tableauView = new TableauView(engine);
+  // A link or session that runs your own method needs the tableau view for its analysis.
+  const tableauView = builds('tableau') || document.getElementById('view-tableau') ? new TableauView(engine) : undefined;
   let tableauShown = false;
 
   // The open view rides in the link's fragment (`view`), so Copy link reopens it.
@@ -225,17 +244,17 @@ async function main(): Promise<void> {
     selectTab(byId('tabs'), name);
     openView = name;
     writeUrl();
-    await stability.sync();
+    await stability?.sync();
     // The study costs a few hundred ms: run it the first time the tab opens, then on demand.
-    if (name === 'convergence' && !convergenceShown) {
+    if (name === 'convergence' && !convergenceShown && convergence) {
       convergenceShown = true;
       await convergence.run();
     }
-    if (name === 'structural' && !structuralShown) {
+    if (name === 'structural' && !structuralShown && structural) {
       structuralShown = true;
       await structural.sync();
     }
-    if (name === 'tableau' && !tableauShown) {
+    if (name === 'tableau' && !tableauShown && tableauView) {
       tableauShown = true;
       if (!tableauView.current()) await tableauView.load(view.settings().tableau ?? PRESETS.rk4.tableau);
     }
@@ -262,9 +281,6 @@ async function main(): Promise<void> {
     const step = settings.h !== undefined && !adaptiveRun(settings) ? `h = ${formatNumber(settings.h)}` : `rtol = ${formatNumber(settings.rtol ?? NaN)}`;
     byId('print-settings').textContent = `${view.modelInfo().name}, ${method}, ${step}, t1 = ${formatNumber(settings.t1 ?? NaN)}.`;
   };
-  const views = ['trajectory', 'stability', 'structural', 'convergence', 'tableau'];
-  const wanted = query.get('view') ?? (link.settings ? link.view : scenario?.view) ?? 'trajectory';
-  const firstView = views.includes(wanted) ? wanted : 'trajectory';
   // A read-only embed shows one view and no tabs: its other views stay hidden for good,
   // so the first run is not drawn into the trajectory's figures first (their canvases
   // keep the size of a hidden figure, and the phase plane and mechanism paint nothing).
@@ -283,11 +299,13 @@ async function main(): Promise<void> {
   byId('controls').addEventListener('input', saveDraft);
   byId('controls').addEventListener('change', saveDraft);
   Object.assign(window, { odelabSaveDraft: saveDraft });
-  tableauView.onUse = (tableau, analysis) => {
-    void view.useTableau(tableau, analysis).then(() => showView('trajectory'));
-  };
+  if (tableauView) {
+    tableauView.onUse = (tableau, analysis) => {
+      void view.useTableau(tableau, analysis).then(() => showView('trajectory'));
+    };
+  }
   // A link or session that runs your own method brings its tableau along.
-  if (initial.tableau) {
+  if (initial.tableau && tableauView) {
     await tableauView.load(initial.tableau);
     const custom = tableauView.current();
     if (initial.method === 'custom' && custom) await view.useTableau(custom.tableau, custom.analysis);
@@ -302,7 +320,7 @@ async function main(): Promise<void> {
       const settings = view.settings();
       return settings.model === 'custom' ? settings.system : undefined;
     },
-    tableau: () => tableauView.current()?.tableau ?? view.settings().tableau,
+    tableau: () => tableauView?.current()?.tableau ?? view.settings().tableau,
     run: () => {
       const settings = view.settings();
       return toSpec(settings, view.modelInfo(), catalog.methods.find((m) => m.id === settings.method));
@@ -355,6 +373,25 @@ async function main(): Promise<void> {
     });
   });
   document.body.dataset.ready = 'true';
+}
+
+/**
+ * A read-only embed's page holds only what it shows: the Help and Sources panels, the
+ * introduction and every view but `shown` and the trajectory view (which runs; the
+ * others follow its run) are removed before the views start, so that ten embeds on a
+ * lecture page do not each keep ~500 nodes of hidden markup; behind another view the
+ * trajectory view's time plots are neither built nor drawn (`data-dormant`). The tableau view stays
+ * when the run uses your own method (`keepTableau`): its analysis comes from there.
+ */
+function leanEmbed(shown: string, keepTableau: boolean): void {
+  const kept = new Set(['trajectory', shown, ...(keepTableau ? ['tableau'] : [])]);
+  for (const id of ['help', 'sources', 'intro']) document.getElementById(id)?.remove();
+  for (const panel of document.querySelectorAll<HTMLElement>('#plots > .view')) {
+    if (!kept.has(panel.id.replace(/^view-/, ''))) panel.remove();
+  }
+  // The trajectory view runs for the others but is never shown in them: its time plots sleep.
+  if (shown !== 'trajectory') document.getElementById('view-trajectory')?.setAttribute('data-dormant', '');
+  document.body.dataset.lean = 'true';
 }
 
 /** The run settings without the pins (pinning never leaves a scenario). */

@@ -90,6 +90,13 @@ export class StabilityView {
   private gesture: { win: PlaneWindow; start: Map<number, { x: number; y: number }> } | undefined;
   private runKey = '';
   private store: Store | undefined;
+  /**
+   * The run and time cursor last followed while shown: the store announces one run
+   * both as a run and as a time (and the page syncs on showing), and the same run at
+   * the same time gives the same spectrum, markers and map, so it is followed once.
+   * Cleared whenever the view is seen hidden (on showing again, it may have resized).
+   */
+  private synced: { run: Store['run']; time: number } | undefined;
 
   constructor(
     private readonly engine: EngineClient,
@@ -238,7 +245,12 @@ export class StabilityView {
   /** Feeds the view the current run's method, h and its eigenvalues at the cursor's step. */
   async sync(): Promise<void> {
     const run = this.store?.run;
-    if (!this.store || this.hidden()) return;
+    if (!this.store || this.hidden()) {
+      this.synced = undefined;
+      return;
+    }
+    if (run && this.synced?.run === run && Object.is(this.synced.time, this.store.time)) return;
+    this.synced = run ? { run, time: this.store.time } : undefined;
     const settings = run?.settings;
     let eigenvalues: Float64Array = new Float64Array();
     let h = settings?.h ?? NaN;

@@ -108,6 +108,7 @@ export class TimePlots {
   /** The reader's choice of a log t axis (undefined: decided by `spansDecades`), and the model it was made on. */
   private logChoice: { log: boolean; model: string } | undefined;
   private readonly logBox = document.createElement('input');
+  private readonly panel = document.getElementById('view-trajectory');
 
   /** The live run's exact solution on a fine grid (`fineGrid`), for the run it was asked for (`key`). */
   private dense: { key: string; t: Float64Array; exact: Float64Array } | undefined;
@@ -292,7 +293,9 @@ export class TimePlots {
   /** Redraws every plot from the store's run and visible pins. */
   draw(): void {
     const run = this.store.run;
-    if (!run) return;
+    // A read-only embed of another view never shows these plots (www/main.ts marks the
+    // panel `data-dormant`): building and drawing them would be work for no reader.
+    if (!run || this.panel?.dataset.dormant !== undefined) return;
     const pins = this.store.shownPins;
     this.pick(run.names);
     const summary = document.querySelector('#state-picker summary');

@@ -15,6 +15,21 @@ async function readmeSnippet() {
   return block[1].split('\n').find((line) => line.includes('embed.js'));
 }
 
+/** The ten read-only scenarios of bench/embeds.mjs: trajectories, ξ-planes and a convergence study. */
+const TEN = [
+  'euler-pendulum-blowup',
+  'rk4-region',
+  'slowfast-region',
+  'heun-error-vs-h',
+  'euler-region',
+  'rk4-pendulum-energy',
+  'backward-euler-region',
+  'bouncing-balls-events',
+  'sin-inv-t-llm',
+  'ros4-region',
+];
+const SCENARIOS = JSON.parse(await readFile(new URL('../../www/scenarios.json', import.meta.url), 'utf8'));
+
 const site = {};
 before(async () => {
   site.dist = await serveStatic(DIST);
@@ -25,7 +40,11 @@ ${script}</head><body><h1>Lecture 7: stability regions</h1>
 <ode-playground scenario="slowfast-region" readonly></ode-playground>
 <ode-playground scenario="heun-error-vs-h" readonly></ode-playground>
 </body></html>`;
-  site.host = await serveStatic(DIST, { '/lecture.html': lecture });
+  const ten = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lecture 10</title><link rel="icon" href="data:,">
+${script}</head><body><h1>Lecture 10: ten plots</h1>
+${TEN.map((id) => `<p>${id}</p><ode-playground scenario="${id}" readonly></ode-playground>`).join('\n')}
+</body></html>`;
+  site.host = await serveStatic(DIST, { '/lecture.html': lecture, '/ten.html': ten });
   site.browser = await launch();
 });
 after(async () => {
@@ -162,6 +181,42 @@ test('at 390 px the example lecture and each of its embeds fit the screen width'
   }
   const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   assert.ok(scroll <= inner, `the lecture is ${scroll} px wide at ${inner}`);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
+test('ten read-only embeds on one screen share one engine and each shows its view, and only its view', async () => {
+  const { page, errors, close } = await newPage({ width: 1200, height: 20000 });
+  await page.goto(`${site.host.url}ten.html`);
+  await page.waitForFunction((n) => document.querySelectorAll('ode-playground iframe[src]').length === n, TEN.length);
+  const frames = [];
+  for (const element of await page.locator('ode-playground iframe').elementHandles()) {
+    const frame = await element.contentFrame();
+    await frame.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
+    frames.push(frame);
+  }
+  const cdp = await site.browser.newBrowserCDPSession();
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  await cdp.detach();
+  assert.equal(targetInfos.filter((t) => t.type === 'shared_worker').length, 1, 'one engine for the ten');
+  assert.equal(page.workers().length, 0, 'no embed starts an engine of its own');
+  for (const [i, frame] of frames.entries()) {
+    const scenario = SCENARIOS.find((s) => s.id === TEN[i]);
+    const view = scenario.view ?? 'trajectory';
+    assert.equal(await frame.textContent('#caption-title'), scenario.title, TEN[i]);
+    assert.equal(await frame.textContent('#caption-text'), scenario.caption, TEN[i]);
+    // The same run as the playground's: its plot drawn, no error.
+    if (view === 'stability') await frame.waitForFunction(() => document.body.dataset.stability === 'ok', null, { timeout: 60000 });
+    if (view === 'convergence') await frame.waitForFunction(() => ['ok', 'warning'].includes(document.body.dataset.convergence), null, { timeout: 60000 });
+    assert.ok(['ok', 'warning'].includes(await frame.getAttribute('body', 'data-status')), `${TEN[i]} ran`);
+    const figure = { trajectory: '#plot-trajectory canvas', stability: '#plane', convergence: '#plot-global canvas' }[view];
+    assert.ok(await frame.isVisible(figure), `${TEN[i]} shows ${figure}`);
+    // Its page holds its own view (and the trajectory view, which runs), not the hidden
+    // tabs', the Help or the Sources text.
+    const panels = await frame.evaluate(() => [...document.querySelectorAll('#plots > .view')].map((v) => v.id).sort());
+    assert.deepEqual(panels, [...new Set([`view-${view}`, 'view-trajectory'])].sort(), TEN[i]);
+    assert.equal(await frame.evaluate(() => document.querySelector('#sources, #help, #intro')), null, TEN[i]);
+  }
   assert.deepEqual(errors, []);
   await close();
 });
