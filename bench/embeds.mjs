@@ -29,21 +29,10 @@
 //   node bench/embeds.mjs [before-dist/] [--tall=N]
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { serveStatic, launch } from '../tests/e2e/harness.mjs';
+import { serveStatic, launch, TEN_EMBEDS } from '../tests/e2e/harness.mjs';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
-const SCENARIOS = [
-  'euler-pendulum-blowup',
-  'rk4-region',
-  'slowfast-region',
-  'heun-error-vs-h',
-  'euler-region',
-  'rk4-pendulum-energy',
-  'backward-euler-region',
-  'bouncing-balls-events',
-  'sin-inv-t-llm',
-  'ros4-region',
-];
+const SCENARIOS = TEN_EMBEDS;
 
 /** PSS (kB) of every process descending from this one (the browser and its children), in all and by kind. */
 function descendantsPss() {

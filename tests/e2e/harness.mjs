@@ -164,3 +164,17 @@ export function useSite(extra = {}) {
   });
   return site;
 }
+
+/** The ten read-only scenarios of a lecture page (tests and bench/embeds.mjs): trajectories, ξ-planes and a convergence study. */
+export const TEN_EMBEDS = [
+  'euler-pendulum-blowup',
+  'rk4-region',
+  'slowfast-region',
+  'heun-error-vs-h',
+  'euler-region',
+  'rk4-pendulum-energy',
+  'backward-euler-region',
+  'bouncing-balls-events',
+  'sin-inv-t-llm',
+  'ros4-region',
+];

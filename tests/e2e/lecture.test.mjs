@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { DIST, launch, serveStatic } from './harness.mjs';
+import { DIST, launch, serveStatic, TEN_EMBEDS } from './harness.mjs';
 
 /** The README's embed snippet (its ```html block under "In lecture notes"). */
 async function readmeSnippet() {
@@ -15,19 +15,7 @@ async function readmeSnippet() {
   return block[1].split('\n').find((line) => line.includes('embed.js'));
 }
 
-/** The ten read-only scenarios of bench/embeds.mjs: trajectories, ξ-planes and a convergence study. */
-const TEN = [
-  'euler-pendulum-blowup',
-  'rk4-region',
-  'slowfast-region',
-  'heun-error-vs-h',
-  'euler-region',
-  'rk4-pendulum-energy',
-  'backward-euler-region',
-  'bouncing-balls-events',
-  'sin-inv-t-llm',
-  'ros4-region',
-];
+const TEN = TEN_EMBEDS;
 const SCENARIOS = JSON.parse(await readFile(new URL('../../www/scenarios.json', import.meta.url), 'utf8'));
 
 const site = {};
