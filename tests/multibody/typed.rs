@@ -652,3 +652,54 @@ gravity g
         assert!((r[i] - 0.06).abs() < 1e-8, "{}", r[i]);
     }
 }
+
+/// A chain of 16 links (80 rows of the saddle-point matrix) is factored on its sparsity
+/// pattern: q̈, λ and the solves the Jacobian takes equal a dense LU's to rounding.
+#[test]
+fn a_long_chain_solves_its_saddle_point_system_sparse_as_dense() {
+    use nalgebra::{DMatrix, DVector};
+    use odelab::multibody::{augmented::saddle, Stabilization};
+    let params = std::collections::BTreeMap::from([("N".to_string(), 16.0)]);
+    let desc = odelab::expr::constrained::describe(CHAIN, &params).unwrap();
+    let sys = desc.system.as_ref();
+    let (n, m) = (sys.n(), sys.m());
+    assert_eq!((n, m), (48, 32));
+    assert!(sys.saddle_pattern().is_some(), "a 16-link chain is sparse");
+    // A bent, moving chain (any state: the solve does not need a consistent one).
+    let q: Vec<f64> = (0..n)
+        .map(|i| {
+            desc.q0[i]
+                + if i % 3 == 2 {
+                    0.3 * (i as f64).sin()
+                } else {
+                    0.0
+                }
+        })
+        .collect();
+    let qd: Vec<f64> = (0..n).map(|i| (0.7 * i as f64).cos()).collect();
+    let s = saddle(sys, 0.0, &q, &qd, Stabilization::None).unwrap();
+    let d = sys.phi_q(0.0, &q);
+    let mut k = DMatrix::zeros(n + m, n + m);
+    k.view_mut((0, 0), (n, n)).copy_from(&sys.mass(&q));
+    k.view_mut((n, 0), (m, n)).copy_from(&d);
+    k.view_mut((0, n), (n, m)).copy_from(&(-d.transpose()));
+    let mut rhs = DVector::zeros(n + m);
+    rhs.rows_mut(0, n).copy_from(&sys.forces(0.0, &q, &qd));
+    rhs.rows_mut(n, m).copy_from(&sys.gamma(0.0, &q, &qd));
+    let lu = k.clone().lu();
+    let x = lu.solve(&rhs).unwrap();
+    let gap = |a: &[f64], b: &[f64]| {
+        let scale = b.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+        a.iter()
+            .zip(b)
+            .fold(0.0f64, |g, (u, v)| g.max((u - v).abs()))
+            / scale
+    };
+    assert!(gap(s.qdd.as_slice(), &x.as_slice()[..n]) < 1e-12);
+    assert!(gap(s.lambda.as_slice(), &x.as_slice()[n..]) < 1e-12);
+    let b = DMatrix::from_fn(n + m, 5, |r, c| ((r * 7 + c * 3) as f64).sin());
+    let sparse = s.lu.solve(&b).unwrap();
+    let dense = lu.solve(&b).unwrap();
+    assert!(gap(sparse.as_slice(), dense.as_slice()) < 1e-12);
+    assert!((&k * &sparse - &b).amax() < 1e-11);
+}
