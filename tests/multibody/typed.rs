@@ -615,6 +615,67 @@ fn a_draw_line_for_a_family_draws_one_shape_per_element() {
     );
 }
 
+/// A body held at one joint only (the free end of a chain) is drawn on past its centre
+/// to the joint point mirrored through it: the far end of the uniform link, not its
+/// centre of mass; a body held at two points gets no such extra rod.
+#[test]
+fn a_body_held_at_one_joint_is_drawn_to_its_far_end() {
+    let text = "\
+param L = 1, m = 1, g = 9.81
+body upper: mass m, inertia m*L^2/12, at (L/2, 0, 0)
+body lower: mass m, inertia m*L^2/12, at (3*L/2, 0, 0)
+revolute O: upper(-L/2, 0), ground(0, 0)
+revolute A: upper(L/2, 0), lower(-L/2, 0)
+gravity g
+";
+    let sol = run(text, json!({ "formulation": "state-space", "t1": 0.3 }));
+    let rods: Vec<&str> = sol
+        .outputs
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .filter(|name| name.contains(" rod x2"))
+        .collect();
+    // Upper: centre to O and to A; lower: centre to A and on to its free end.
+    assert_eq!(rods.len(), 4, "{rods:?}");
+    let (x, y, phi) = (
+        output(&sol, "q:xlower"),
+        output(&sol, "q:ylower"),
+        output(&sol, "q:φlower"),
+    );
+    let tips: Vec<(Vec<f64>, Vec<f64>)> = rods
+        .iter()
+        .map(|r| {
+            (
+                output(&sol, r).to_vec(),
+                output(&sol, &r.replace(" x2", " y2")).to_vec(),
+            )
+        })
+        .collect();
+    let far = |i: usize| {
+        (
+            x[i] + 0.5 * odelab::math::cos(phi[i]),
+            y[i] + 0.5 * odelab::math::sin(phi[i]),
+        )
+    };
+    let reaching: Vec<_> = tips
+        .iter()
+        .filter(|(tx, ty)| {
+            (0..sol.t.len()).all(|i| {
+                let (fx, fy) = far(i);
+                (tx[i] - fx).abs() < 1e-12 && (ty[i] - fy).abs() < 1e-12
+            })
+        })
+        .collect();
+    assert_eq!(
+        reaching.len(),
+        1,
+        "one rod ends at the lower link's free end"
+    );
+    // The chain swings: the free end is not where it started.
+    let last = sol.t.len() - 1;
+    assert!((far(last).1 - far(0).1).abs() > 0.1);
+}
+
 /// A torsion spring is drawn as a coil at the hinge it acts across, a translational
 /// spring as a spring between its points.
 #[test]
