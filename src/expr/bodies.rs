@@ -24,7 +24,9 @@
 //! `<joint>_x`, `<joint>_y`: r_i + A(φ_i) s_i = r_j + A(φ_j) s_j; `gravity` a force on
 //! every body declared anywhere in the text. Other statements (forces, torques, constraints such as a driver
 //! `constraint drive: φcrank = w*t`, outputs) are written as usual. The links are
-//! drawn from the joints: a rod from each body's centre to each of its joint points.
+//! drawn from the joints: a rod from each body's centre to each of its joint points, and
+//! a body held at one point only on to that point mirrored through its centre (the
+//! free end of a uniform link: the language declares no body lengths).
 
 use super::error::{ErrorKind, ExprError};
 use super::lexer::Span;
@@ -179,6 +181,9 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
     // for drawing each torsion spring as a coil at the hinge it acts across.
     let mut hinges: Vec<(String, String, String, String)> = Vec::new();
     let mut torsions: Vec<(String, String)> = Vec::new();
+    // Each body's centre (x, y) and the points its rods reach.
+    #[allow(clippy::type_complexity)]
+    let mut reached: Vec<(String, String, Vec<(String, String)>)> = Vec::new();
     let mut offset = 0;
     for line in text.split('\n') {
         let start = offset + line.len() - line.trim_start().len();
@@ -318,6 +323,12 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
                 for e in &ends {
                     if let Some((x, y, _)) = &e.4 {
                         draws.push(format!("draw rod({x}, {y}, {}, {})", e.0, e.1));
+                        let point = (e.0.clone(), e.1.clone());
+                        match reached.iter_mut().find(|r| &r.0 == x) {
+                            Some(r) if !r.2.contains(&point) => r.2.push(point),
+                            Some(_) => {}
+                            None => reached.push((x.clone(), y.clone(), vec![point])),
+                        }
                     }
                 }
                 let extra = |key: &str| {
@@ -412,6 +423,16 @@ pub fn rewrite(text: &str) -> Result<String, ExprError> {
                     }
                 }
             }
+        }
+    }
+    // A body held at one point (the free end of a chain, a pendulum's bob) is drawn on to
+    // that point mirrored through its centre, the far end of a uniform link: else its
+    // rod would stop at its centre of mass.
+    for (x, y, points) in &reached {
+        if let [(px, py)] = points.as_slice() {
+            draws.push(format!(
+                "draw rod({x}, {y}, 2*{x} - ({px}), 2*{y} - ({py}))"
+            ));
         }
     }
     // A torsion spring is a coil at the hinge between its bodies (else at its second

@@ -41,8 +41,10 @@ use super::system::{
 };
 use crate::error::OdeError;
 use crate::model::{ModelInfo, ParamInfo};
-use crate::multibody::constrained::{Constrained, Derivatives, TimeDerivatives};
+use crate::multibody::constrained::{Constrained, Derivatives, SparseBlock, TimeDerivatives};
 use crate::multibody::models::Description;
+#[cfg(feature = "full")]
+use crate::multibody::sparse_saddle::SaddlePattern;
 use nalgebra::{DMatrix, DVector};
 use std::collections::{BTreeMap, HashMap};
 
@@ -77,6 +79,15 @@ pub struct TypedSystem {
     acc: Program,
     /// Both, for their derivatives.
     all: Program,
+    /// Q alone, and the pattern of its Jacobian over (q, q̇): ∂Q/∂(q, q̇) by coloured
+    /// sweeps (a chain's gravity has none), not one sweep of `acc` (γ, Q and every entry
+    /// of M) per state.
+    force: Program,
+    force_pattern: Option<Sparsity>,
+    /// The saddle-point matrix's pattern (structural zeros of Φ_q and M), for a big
+    /// mechanism.
+    #[cfg(feature = "full")]
+    saddle: Option<SaddlePattern>,
     /// Which entries of `all`'s Jacobian can be nonzero, and their colouring: Φ_q and M
     /// entries each read a few coordinates, so a handful of sweeps replace one per state
     /// (2n of them), and a chain's cost per step stops growing like N³.
@@ -172,7 +183,7 @@ impl Constrained for TypedSystem {
         let b_mass = b_q + n;
         // Only the structurally nonzero entries are visited; a block whose entries are all
         // zero stays None, as the formulations expect.
-        let mut phi_q_q: Vec<Option<DMatrix<f64>>> = vec![None; n];
+        let mut phi_q_q_entries: Vec<Vec<(usize, usize, f64)>> = vec![Vec::new(); n];
         let mut mass_q: Vec<Option<DMatrix<f64>>> = vec![None; n];
         let mut gamma_q = DMatrix::zeros(m, n);
         let mut gamma_qd = DMatrix::zeros(m, n);
@@ -196,7 +207,7 @@ impl Constrained for TypedSystem {
             }
             if row >= b_phiq && row < b_phit {
                 let r = row - b_phiq;
-                phi_q_q[k].get_or_insert_with(|| DMatrix::zeros(m, n))[(r / n, r % n)] = v;
+                phi_q_q_entries[k].push((r / n, r % n, v));
             } else if row >= b_phit && row < b_gamma {
                 if let Some(p) = phi_t_q.as_mut() {
                     p[(row - b_phit, k)] = v;
@@ -222,6 +233,20 @@ impl Constrained for TypedSystem {
         if self.mass_constant {
             mass_q.clear();
         }
+        // Column-major, as the dense products the formulations used to take.
+        let phi_q_q: Vec<Option<SparseBlock>> = phi_q_q_entries
+            .into_iter()
+            .map(|mut entries| {
+                (!entries.is_empty()).then(|| {
+                    entries.sort_unstable_by_key(|&(r, c, _)| (c, r));
+                    SparseBlock {
+                        nrows: m,
+                        ncols: n,
+                        entries,
+                    }
+                })
+            })
+            .collect();
         let time = self.time_dependent.then(|| {
             let ft = self.all.dfdt(t, &y);
             TimeDerivatives {
@@ -241,6 +266,11 @@ impl Constrained for TypedSystem {
         }
     }
 
+    #[cfg(feature = "full")]
+    fn saddle_pattern(&self) -> Option<&SaddlePattern> {
+        self.saddle.as_ref()
+    }
+
     fn force_jacobian(
         &self,
         t: f64,
@@ -249,16 +279,42 @@ impl Constrained for TypedSystem {
         jq: &mut DMatrix<f64>,
         jqd: &mut DMatrix<f64>,
     ) {
-        let (n, m) = (self.n, self.m);
+        let n = self.n;
         let y: Vec<f64> = q.iter().chain(qd).copied().collect();
-        let j = self.acc.jacobian(t, &y);
-        for r in 0..n {
-            for c in 0..n {
-                jq[(r, c)] += j[(m + r, c)];
-                jqd[(r, c)] += j[(m + r, n + c)];
+        let mut add = |r: usize, c: usize, v: f64| {
+            if c < n {
+                jq[(r, c)] += v;
+            } else {
+                jqd[(r, c - n)] += v;
+            }
+        };
+        match &self.force_pattern {
+            Some(pattern) => self
+                .force
+                .jacobian_entries(t, &y, pattern, |_, r, c, v| add(r, c, v)),
+            None => {
+                let j = self.force.jacobian(t, &y);
+                for r in 0..n {
+                    for c in 0..2 * n {
+                        add(r, c, j[(r, c)]);
+                    }
+                }
             }
         }
     }
+}
+
+/// The (row, column) of every entry of a row-major table of expressions with `n`
+/// columns that is not the literal 0 (what differentiation leaves where an expression
+/// does not mention a coordinate).
+#[cfg(feature = "full")]
+fn nonzero(table: &[Expr], n: usize) -> Vec<(usize, usize)> {
+    table
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| !matches!(e.kind, ExprKind::Num(v) if v == 0.0))
+        .map(|(k, _)| (k / n, k % n))
+        .collect()
 }
 
 /// What the statements of a constrained text declare, after expansion.
@@ -632,6 +688,7 @@ fn compile(
     let pos = program(&pos_exprs)?;
     let acc = program(&acc_exprs)?;
     let all = program(&all_exprs)?;
+    let force = program(&q_force.iter().collect::<Vec<_>>())?;
     let inlined_outputs: Vec<Expr> = parts
         .outputs
         .iter()
@@ -650,6 +707,10 @@ fn compile(
         acc,
         all_pattern: Sparsity::analyse_outputs(all.tape()),
         all,
+        force_pattern: Sparsity::analyse_outputs(force.tape()),
+        force,
+        #[cfg(feature = "full")]
+        saddle: SaddlePattern::new(n, m, &nonzero(&phi_q, n), &nonzero(&mass, n)),
     };
     // Initial values: every coordinate's, velocities where given.
     let builtins = Scope::builtins();

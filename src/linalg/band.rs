@@ -196,6 +196,14 @@ impl<T: Entry> BandLu<T> {
         true
     }
 
+    /// The smallest and largest pivot sizes (U's diagonal), after [`BandLu::factor`].
+    pub fn pivot_range(&self) -> (f64, f64) {
+        let (kv, ld) = (self.kl + self.ku, self.ld());
+        (0..self.n)
+            .map(|j| self.ab[j * ld + kv].size())
+            .fold((f64::INFINITY, 0.0), |(lo, hi), p| (lo.min(p), hi.max(p)))
+    }
+
     /// Solves A x = b in place with the factors (`xGBTRS`).
     pub fn solve(&self, b: &mut [T]) {
         let (n, kl, ld) = (self.n, self.kl, self.ld());

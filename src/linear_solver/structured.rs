@@ -98,7 +98,9 @@ impl Plan {
         &self.layout
     }
 
-    fn analyse(jac: &SparseJacobian) -> Option<Plan> {
+    /// The plan of `jac`'s pattern, made for a caller that keeps it (not counted in
+    /// [`analyses`], not kept as this thread's last plan).
+    pub fn analyse(jac: &SparseJacobian) -> Option<Plan> {
         let n = jac.n;
         let (col_start, rows) = (&jac.col_start, &jac.rows);
         let nnz = rows.len();
@@ -251,6 +253,14 @@ impl<T: Entry + faer::traits::ComplexField> Factors<T> {
                     .map(Box::new);
                 lu.is_some()
             }
+        }
+    }
+
+    /// The smallest and largest pivot sizes of a band factorisation (`None` for faer's).
+    pub fn pivot_range(&self) -> Option<(f64, f64)> {
+        match &self.store {
+            Store::Band(lu) => Some(lu.pivot_range()),
+            Store::General { .. } => None,
         }
     }
 

@@ -73,8 +73,8 @@ pub fn acceleration_jacobian<S: Constrained + ?Sized>(
         b.view_mut((n, c), (m, 1)).copy_from(&gq.column(c));
         b.view_mut((n, n + c), (m, 1)).copy_from(&gqd.column(c));
         if let Some(ddc) = ddc {
-            let top = ddc.transpose() * &s.lambda;
-            let bottom = ddc * &s.qdd;
+            let top = ddc.tr_mul(s.lambda.as_slice());
+            let bottom = ddc.mul(s.qdd.as_slice());
             let mut t = b.view_mut((0, c), (n, 1));
             t += top;
             let mut bt = b.view_mut((n, c), (m, 1));

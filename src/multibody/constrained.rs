@@ -28,12 +28,80 @@ pub struct TimeDerivatives {
     pub forces_t: DVector<f64>,
 }
 
+/// A matrix kept as its nonzero entries (row, column, value), in column-major order:
+/// ∂Φ_q/∂q_c, of which a joint fills a handful of entries of an m × n matrix. Its
+/// products accumulate each output entry in the order a dense column-major product
+/// does, so they equal the dense ones to the last bit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SparseBlock {
+    pub nrows: usize,
+    pub ncols: usize,
+    pub entries: Vec<(usize, usize, f64)>,
+}
+
+impl SparseBlock {
+    /// The nonzero entries of a dense matrix.
+    pub fn from_dense(a: &DMatrix<f64>) -> Self {
+        let mut entries = Vec::new();
+        for c in 0..a.ncols() {
+            for r in 0..a.nrows() {
+                let v = a[(r, c)];
+                if v != 0.0 {
+                    entries.push((r, c, v));
+                }
+            }
+        }
+        Self {
+            nrows: a.nrows(),
+            ncols: a.ncols(),
+            entries,
+        }
+    }
+
+    pub fn to_dense(&self) -> DMatrix<f64> {
+        let mut a = DMatrix::zeros(self.nrows, self.ncols);
+        for &(r, c, v) in &self.entries {
+            a[(r, c)] = v;
+        }
+        a
+    }
+
+    /// out += A x.
+    pub fn mul_add(&self, x: &[f64], out: &mut [f64]) {
+        for &(r, c, v) in &self.entries {
+            out[r] += v * x[c];
+        }
+    }
+
+    /// out += Aᵀ y.
+    pub fn tr_mul_add(&self, y: &[f64], out: &mut [f64]) {
+        for &(r, c, v) in &self.entries {
+            out[c] += v * y[r];
+        }
+    }
+
+    /// A x.
+    pub fn mul(&self, x: &[f64]) -> DVector<f64> {
+        let mut out = DVector::zeros(self.nrows);
+        self.mul_add(x, out.as_mut_slice());
+        out
+    }
+
+    /// Aᵀ y.
+    pub fn tr_mul(&self, y: &[f64]) -> DVector<f64> {
+        let mut out = DVector::zeros(self.ncols);
+        self.tr_mul_add(y, out.as_mut_slice());
+        out
+    }
+}
+
 /// The derivatives of Φ_q, Φ_t, γ and M that the Jacobian of Gil, Sanfelice & Nikravesh
 /// (LLM) eqs. (10)–(15) needs.
 pub struct Derivatives {
     /// ∂(Φ_q)/∂q_c for every coordinate c (None where it is zero: revolute joints reach
-    /// only the angle columns).
-    pub phi_q_q: Vec<Option<DMatrix<f64>>>,
+    /// only the angle columns), as its nonzero entries: a dense m × n matrix per
+    /// coordinate would make a step of an N-body chain cost N³ in memory traffic alone.
+    pub phi_q_q: Vec<Option<SparseBlock>>,
     /// ∂γ/∂q and ∂γ/∂q̇ (m × n each).
     pub gamma_q: DMatrix<f64>,
     pub gamma_qd: DMatrix<f64>,
@@ -51,11 +119,10 @@ impl Derivatives {
     /// need it.
     pub fn velocity_constraint_q(&self, qd: &[f64]) -> DMatrix<f64> {
         let m = self.gamma_q.nrows();
-        let qdv = DVector::from_row_slice(qd);
         let mut p = DMatrix::zeros(m, qd.len());
         for (c, ddc) in self.phi_q_q.iter().enumerate() {
             if let Some(ddc) = ddc {
-                p.set_column(c, &(ddc * &qdv));
+                p.set_column(c, &ddc.mul(qd));
             }
         }
         if let Some(ptq) = &self.phi_t_q {
@@ -109,6 +176,13 @@ pub trait Constrained {
         jq: &mut DMatrix<f64>,
         jqd: &mut DMatrix<f64>,
     );
+    /// The sparsity pattern of the saddle-point matrix of Gil, Sanfelice & Nikravesh
+    /// (LLM) eq. (9), when the system is big and sparse enough for it to be factored
+    /// on it (see [`super::sparse_saddle`]).
+    #[cfg(feature = "full")]
+    fn saddle_pattern(&self) -> Option<&super::sparse_saddle::SaddlePattern> {
+        None
+    }
     /// Kinetic plus potential energy, when the system defines one.
     fn energy(&self, _t: f64, _q: &[f64], _qd: &[f64]) -> Option<f64> {
         None

@@ -144,7 +144,7 @@ impl Index3 {
         for (c, ddc) in der.phi_q_q.iter().enumerate() {
             if let Some(ddc) = ddc {
                 let mut col = dq.column_mut(c);
-                col += ddc.transpose() * &lam;
+                col += ddc.tr_mul(lam.as_slice());
             }
             if let Some(Some(dm)) = der.mass_q.get(c) {
                 let mut col = dq.column_mut(c);

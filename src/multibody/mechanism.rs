@@ -403,7 +403,10 @@ impl Mechanism {
             }
         }
         Derivatives {
-            phi_q_q: dd,
+            phi_q_q: dd
+                .into_iter()
+                .map(|d| d.map(|d| super::constrained::SparseBlock::from_dense(&d)))
+                .collect(),
             gamma_q: gq,
             gamma_qd: gqd,
             mass_q: Vec::new(),

@@ -38,6 +38,8 @@ pub mod index3;
 pub mod mechanism;
 pub mod models;
 mod saddle;
+#[cfg(feature = "full")]
+pub mod sparse_saddle;
 pub mod state_space;
 
 use crate::error::OdeError;

@@ -10,11 +10,52 @@ use nalgebra::{DMatrix, DVector};
 
 /// Smallest pivot, relative to the largest, of a saddle-point LU still accepted.
 pub const PIVOT_RATIO: f64 = 1e-13;
+/// The LU of eq. (9): dense, or on the sparsity pattern of a big typed system
+/// ([`super::sparse_saddle`], f64 only).
+pub enum SaddleLu<T: Scalar = f64> {
+    Dense(nalgebra::LU<T, nalgebra::Dyn, nalgebra::Dyn>),
+    #[cfg(feature = "full")]
+    Sparse(Box<crate::linear_solver::structured::Factors<f64>>),
+}
+
+impl<T: Scalar> SaddleLu<T> {
+    /// Solves K X = B; `None` when the dense LU is singular or an entry is not finite.
+    pub fn solve(&self, b: &DMatrix<T>) -> Option<DMatrix<T>> {
+        match self {
+            SaddleLu::Dense(lu) => lu.solve(b),
+            // Only ever made for f64, where `re` and `of` are the identity.
+            #[cfg(feature = "full")]
+            SaddleLu::Sparse(f) => {
+                let mut x = DMatrix::from_fn(b.nrows(), b.ncols(), |r, c| b[(r, c)].re());
+                for mut col in x.column_iter_mut() {
+                    f.solve(col.as_mut_slice());
+                }
+                x.iter().all(|v| v.is_finite()).then(|| x.map(|v| T::of(v)))
+            }
+        }
+    }
+
+    /// Solves K X = B in place; false when singular (dense) or not finite.
+    pub fn solve_mut(&self, b: &mut DMatrix<T>) -> bool {
+        match self {
+            SaddleLu::Dense(lu) => lu.solve_mut(b),
+            #[cfg(feature = "full")]
+            SaddleLu::Sparse(_) => match self.solve(b) {
+                Some(x) => {
+                    b.copy_from(&x);
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+}
+
 /// q̈, λ and the LU of eq. (9) at one state.
 pub struct SaddleSolution<T: Scalar = f64> {
     /// Φ_q at the state (the matrix's off-diagonal blocks).
     pub phi_q: DMatrix<T>,
-    pub lu: nalgebra::LU<T, nalgebra::Dyn, nalgebra::Dyn>,
+    pub lu: SaddleLu<T>,
     pub qdd: DVector<T>,
     pub lambda: DVector<T>,
 }
@@ -59,7 +100,41 @@ pub fn saddle<S: Constrained + ?Sized>(
         }
         gamma -= velocity * (2.0 * alpha) + sys.phi(t, q) * (beta * beta);
     }
-    solve_saddle(&mass, d, sys.forces(t, q, qd), gamma)
+    let forces = sys.forces(t, q, qd);
+    #[cfg(feature = "full")]
+    if let Some(pattern) = sys.saddle_pattern() {
+        return solve_sparse(pattern, &mass, d, forces, gamma);
+    }
+    solve_saddle(&mass, d, forces, gamma)
+}
+
+/// [`solve_saddle`] on K's sparsity pattern.
+#[cfg(feature = "full")]
+fn solve_sparse(
+    pattern: &super::sparse_saddle::SaddlePattern,
+    mass: &DMatrix<f64>,
+    d: DMatrix<f64>,
+    forces: DVector<f64>,
+    gamma: DVector<f64>,
+) -> Result<SaddleSolution, ConstraintFailure> {
+    let (m, n) = d.shape();
+    if !forces.iter().chain(gamma.iter()).all(|v| v.is_finite()) {
+        return Err(ConstraintFailure::SingularSaddlePoint);
+    }
+    let f = pattern
+        .factor(mass, &d, PIVOT_RATIO)
+        .ok_or(ConstraintFailure::SingularSaddlePoint)?;
+    let mut x: Vec<f64> = forces.iter().chain(gamma.iter()).copied().collect();
+    f.solve(&mut x);
+    if !x.iter().all(|v| v.is_finite()) {
+        return Err(ConstraintFailure::SingularSaddlePoint);
+    }
+    Ok(SaddleSolution {
+        phi_q: d,
+        lu: SaddleLu::Sparse(Box::new(f)),
+        qdd: DVector::from_row_slice(&x[..n]),
+        lambda: DVector::from_row_slice(&x[n..n + m]),
+    })
 }
 
 /// The LU of [[M, −Φ_qᵀ], [Φ_q, 0]] and its solution for (q̈, λ) with right-hand side
@@ -99,7 +174,7 @@ fn solve_saddle<T: Scalar>(
         .ok_or(ConstraintFailure::SingularSaddlePoint)?;
     Ok(SaddleSolution {
         phi_q: d,
-        lu,
+        lu: SaddleLu::Dense(lu),
         qdd: x.rows(0, n).into_owned(),
         lambda: x.rows(n, m).into_owned(),
     })

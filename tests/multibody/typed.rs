@@ -615,6 +615,67 @@ fn a_draw_line_for_a_family_draws_one_shape_per_element() {
     );
 }
 
+/// A body held at one joint only (the free end of a chain) is drawn on past its centre
+/// to the joint point mirrored through it: the far end of the uniform link, not its
+/// centre of mass; a body held at two points gets no such extra rod.
+#[test]
+fn a_body_held_at_one_joint_is_drawn_to_its_far_end() {
+    let text = "\
+param L = 1, m = 1, g = 9.81
+body upper: mass m, inertia m*L^2/12, at (L/2, 0, 0)
+body lower: mass m, inertia m*L^2/12, at (3*L/2, 0, 0)
+revolute O: upper(-L/2, 0), ground(0, 0)
+revolute A: upper(L/2, 0), lower(-L/2, 0)
+gravity g
+";
+    let sol = run(text, json!({ "formulation": "state-space", "t1": 0.3 }));
+    let rods: Vec<&str> = sol
+        .outputs
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .filter(|name| name.contains(" rod x2"))
+        .collect();
+    // Upper: centre to O and to A; lower: centre to A and on to its free end.
+    assert_eq!(rods.len(), 4, "{rods:?}");
+    let (x, y, phi) = (
+        output(&sol, "q:xlower"),
+        output(&sol, "q:ylower"),
+        output(&sol, "q:φlower"),
+    );
+    let tips: Vec<(Vec<f64>, Vec<f64>)> = rods
+        .iter()
+        .map(|r| {
+            (
+                output(&sol, r).to_vec(),
+                output(&sol, &r.replace(" x2", " y2")).to_vec(),
+            )
+        })
+        .collect();
+    let far = |i: usize| {
+        (
+            x[i] + 0.5 * odelab::math::cos(phi[i]),
+            y[i] + 0.5 * odelab::math::sin(phi[i]),
+        )
+    };
+    let reaching: Vec<_> = tips
+        .iter()
+        .filter(|(tx, ty)| {
+            (0..sol.t.len()).all(|i| {
+                let (fx, fy) = far(i);
+                (tx[i] - fx).abs() < 1e-12 && (ty[i] - fy).abs() < 1e-12
+            })
+        })
+        .collect();
+    assert_eq!(
+        reaching.len(),
+        1,
+        "one rod ends at the lower link's free end"
+    );
+    // The chain swings: the free end is not where it started.
+    let last = sol.t.len() - 1;
+    assert!((far(last).1 - far(0).1).abs() > 0.1);
+}
+
 /// A torsion spring is drawn as a coil at the hinge it acts across, a translational
 /// spring as a spring between its points.
 #[test]
@@ -651,4 +712,55 @@ gravity g
         assert!((y[i] - (yu[i] + 0.5 * odelab::math::sin(pu[i]))).abs() < 1e-12);
         assert!((r[i] - 0.06).abs() < 1e-8, "{}", r[i]);
     }
+}
+
+/// A chain of 16 links (80 rows of the saddle-point matrix) is factored on its sparsity
+/// pattern: q̈, λ and the solves the Jacobian takes equal a dense LU's to rounding.
+#[test]
+fn a_long_chain_solves_its_saddle_point_system_sparse_as_dense() {
+    use nalgebra::{DMatrix, DVector};
+    use odelab::multibody::{augmented::saddle, Stabilization};
+    let params = std::collections::BTreeMap::from([("N".to_string(), 16.0)]);
+    let desc = odelab::expr::constrained::describe(CHAIN, &params).unwrap();
+    let sys = desc.system.as_ref();
+    let (n, m) = (sys.n(), sys.m());
+    assert_eq!((n, m), (48, 32));
+    assert!(sys.saddle_pattern().is_some(), "a 16-link chain is sparse");
+    // A bent, moving chain (any state: the solve does not need a consistent one).
+    let q: Vec<f64> = (0..n)
+        .map(|i| {
+            desc.q0[i]
+                + if i % 3 == 2 {
+                    0.3 * (i as f64).sin()
+                } else {
+                    0.0
+                }
+        })
+        .collect();
+    let qd: Vec<f64> = (0..n).map(|i| (0.7 * i as f64).cos()).collect();
+    let s = saddle(sys, 0.0, &q, &qd, Stabilization::None).unwrap();
+    let d = sys.phi_q(0.0, &q);
+    let mut k = DMatrix::zeros(n + m, n + m);
+    k.view_mut((0, 0), (n, n)).copy_from(&sys.mass(&q));
+    k.view_mut((n, 0), (m, n)).copy_from(&d);
+    k.view_mut((0, n), (n, m)).copy_from(&(-d.transpose()));
+    let mut rhs = DVector::zeros(n + m);
+    rhs.rows_mut(0, n).copy_from(&sys.forces(0.0, &q, &qd));
+    rhs.rows_mut(n, m).copy_from(&sys.gamma(0.0, &q, &qd));
+    let lu = k.clone().lu();
+    let x = lu.solve(&rhs).unwrap();
+    let gap = |a: &[f64], b: &[f64]| {
+        let scale = b.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+        a.iter()
+            .zip(b)
+            .fold(0.0f64, |g, (u, v)| g.max((u - v).abs()))
+            / scale
+    };
+    assert!(gap(s.qdd.as_slice(), &x.as_slice()[..n]) < 1e-12);
+    assert!(gap(s.lambda.as_slice(), &x.as_slice()[n..]) < 1e-12);
+    let b = DMatrix::from_fn(n + m, 5, |r, c| ((r * 7 + c * 3) as f64).sin());
+    let sparse = s.lu.solve(&b).unwrap();
+    let dense = lu.solve(&b).unwrap();
+    assert!(gap(sparse.as_slice(), dense.as_slice()) < 1e-12);
+    assert!((&k * &sparse - &b).amax() < 1e-11);
 }
