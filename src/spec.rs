@@ -472,23 +472,29 @@ pub fn check_fields(place: &str, keys: &[String], known: &[&str]) -> Result<(), 
     match keys.iter().find(|k| !known.contains(&k.as_str())) {
         None => Ok(()),
         Some(key) => Err(OdeError::BadSpec {
-            message: format!(
-                "unknown field \"{key}\" in {place}{}; the fields are {}",
-                known
-                    .iter()
-                    .map(|k| (edit_distance(key, k), *k))
-                    .filter(|(d, _)| *d <= 2)
-                    .min()
-                    .map(|(_, k)| format!(" (did you mean \"{k}\"?)"))
-                    .unwrap_or_default(),
-                known
-                    .iter()
-                    .map(|f| format!("\"{f}\""))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            message: unknown_field(key, &format!(" in {place}"), known),
         }),
     }
+}
+
+/// `unknown field "key"{in_place} (did you mean "k"?); the fields are "a", "b"`: the
+/// words for a key outside `known`, in a spec or a homework file alike.
+pub fn unknown_field(key: &str, in_place: &str, known: &[&str]) -> String {
+    format!(
+        "unknown field \"{key}\"{in_place}{}; the fields are {}",
+        known
+            .iter()
+            .map(|k| (edit_distance(key, k), *k))
+            .filter(|(d, _)| *d <= 2)
+            .min()
+            .map(|(_, k)| format!(" (did you mean \"{k}\"?)"))
+            .unwrap_or_default(),
+        known
+            .iter()
+            .map(|f| format!("\"{f}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// A deserializer that records the field list serde asks a struct for, then stops.
