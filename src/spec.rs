@@ -472,16 +472,18 @@ pub fn check_fields(place: &str, keys: &[String], known: &[&str]) -> Result<(), 
     match keys.iter().find(|k| !known.contains(&k.as_str())) {
         None => Ok(()),
         Some(key) => Err(OdeError::BadSpec {
-            message: unknown_field(key, &format!(" in {place}"), known),
+            message: unknown_field(key, place, known),
         }),
     }
 }
 
-/// `unknown field "key"{in_place} (did you mean "k"?); the fields are "a", "b"`: the
-/// words for a key outside `known`, in a spec or a homework file alike.
-pub fn unknown_field(key: &str, in_place: &str, known: &[&str]) -> String {
+/// `unknown field "key" in place (did you mean "k"?); the fields are "a", "b"`: the
+/// words for a key outside `known`, in a spec or a homework file alike (an empty
+/// `place` is left out).
+pub fn unknown_field(key: &str, place: &str, known: &[&str]) -> String {
     format!(
-        "unknown field \"{key}\"{in_place}{}; the fields are {}",
+        "unknown field \"{key}\"{}{place}{}; the fields are {}",
+        if place.is_empty() { "" } else { " in " },
         known
             .iter()
             .map(|k| (edit_distance(key, k), *k))
