@@ -472,31 +472,23 @@ pub fn check_fields(place: &str, keys: &[String], known: &[&str]) -> Result<(), 
     match keys.iter().find(|k| !known.contains(&k.as_str())) {
         None => Ok(()),
         Some(key) => Err(OdeError::BadSpec {
-            message: unknown_field(key, place, known),
+            message: format!(
+                "unknown field \"{key}\" in {place}{}; the fields are {}",
+                known
+                    .iter()
+                    .map(|k| (edit_distance(key, k), *k))
+                    .filter(|(d, _)| *d <= 2)
+                    .min()
+                    .map(|(_, k)| format!(" (did you mean \"{k}\"?)"))
+                    .unwrap_or_default(),
+                known
+                    .iter()
+                    .map(|f| format!("\"{f}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }),
     }
-}
-
-/// `unknown field "key" in place (did you mean "k"?); the fields are "a", "b"`: the
-/// words for a key outside `known`, in a spec or a homework file alike (an empty
-/// `place` is left out).
-pub fn unknown_field(key: &str, place: &str, known: &[&str]) -> String {
-    format!(
-        "unknown field \"{key}\"{}{place}{}; the fields are {}",
-        if place.is_empty() { "" } else { " in " },
-        known
-            .iter()
-            .map(|k| (edit_distance(key, k), *k))
-            .filter(|(d, _)| *d <= 2)
-            .min()
-            .map(|(_, k)| format!(" (did you mean \"{k}\"?)"))
-            .unwrap_or_default(),
-        known
-            .iter()
-            .map(|f| format!("\"{f}\""))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
 }
 
 /// A deserializer that records the field list serde asks a struct for, then stops.

@@ -1,14 +1,14 @@
 //! Reading the homework files through serde, as the specs are read: each part of a
-//! file is a `Deserialize` type (unknown fields refused with a "did you mean", as
-//! [`crate::spec::check_fields`] refuses a spec's), and every error names its place,
-//! the path inside the file that `serde_path_to_error` tracks:
+//! file is a `Deserialize` type, and every error names its place, the path inside the
+//! file that `serde_path_to_error` tracks:
 //! `tasks[2].check: "value" is missing`,
-//! `tasks[0].check.value: invalid type: string "two", expected f64`,
-//! `tasks[1].check: unknown field "reltol" (did you mean "relTol"?); the fields are …`.
+//! `tasks[0].check.value: invalid type: string "two", expected f64`; an unknown field
+//! in the words [`crate::spec::check_fields`] refuses a spec's with:
+//! `unknown field "reltol" in tasks[1].check (did you mean "relTol"?); the fields are …`.
 //! The place of the whole file is the empty string, and its errors have no prefix.
 
 use crate::error::{num, OdeError};
-use crate::spec::unknown_field;
+use crate::spec::check_fields;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_path_to_error::Segment;
@@ -46,18 +46,9 @@ pub fn read<T: DeserializeOwned>(value: &Value, place: &str) -> Result<T, OdeErr
                 .map(|rest| (key, rest)),
             _ => None,
         };
-        let (segments, message) = match unknown {
-            Some((key, rest)) => {
-                let known: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
-                (
-                    &segments[..segments.len() - 1],
-                    unknown_field(key, "", &known),
-                )
-            }
-            None => (&segments[..], missing(&message).unwrap_or(message)),
-        };
+        let end = segments.len() - usize::from(unknown.is_some());
         let mut at = place.to_string();
-        for segment in segments {
+        for segment in &segments[..end] {
             match segment {
                 Segment::Seq { index } => at.push_str(&format!("[{index}]")),
                 Segment::Map { key } => at = child(&at, key),
@@ -65,8 +56,23 @@ pub fn read<T: DeserializeOwned>(value: &Value, place: &str) -> Result<T, OdeErr
                 Segment::Unknown => at = child(&at, "?"),
             }
         }
-        located(&at, message)
+        match unknown {
+            Some((key, rest)) => {
+                let known: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
+                unknown_field(&at, key, &known)
+            }
+            None => located(&at, missing(&message).unwrap_or(message)),
+        }
     })
+}
+
+/// A field `key` outside `known` at `place`, in the spec reader's words.
+pub fn unknown_field(place: &str, key: &str, known: &[&str]) -> OdeError {
+    let place = if place.is_empty() { "the file" } else { place };
+    match check_fields(place, &[key.to_string()], known) {
+        Err(OdeError::BadSpec { message }) => OdeError::BadFile { message },
+        _ => located(place, format!("unknown field \"{key}\"")),
+    }
 }
 
 /// serde's "missing field `x`" as `"x" is missing`.

@@ -11,12 +11,12 @@
 
 use super::grade::{grouped, short, Outcome};
 use super::problem::{Problem, Reference};
-use super::read::{child, located, positive, read};
+use super::read::{child, positive, read, unknown_field};
 use super::work::Answer;
 use crate::convergence::run::max_dist;
 use crate::driver::{Ended, Integrator};
 use crate::error::{num, OdeError};
-use crate::spec::{field_names, unknown_field, SolveSpec, DEFAULT_MAX_WORK, MAX_STEPS_LIMIT};
+use crate::spec::{field_names, SolveSpec, DEFAULT_MAX_WORK, MAX_STEPS_LIMIT};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -62,7 +62,7 @@ impl RunCheck {
             .filter(|f| !PROBLEM_FIELDS.contains(f))
             .collect();
         if let Some(k) = fixed.keys().find(|k| !allowed.contains(&k.as_str())) {
-            return Err(located(&fixed_place, unknown_field(k, "", &allowed)));
+            return Err(unknown_field(&fixed_place, k, &allowed));
         }
         let mut probe = fixed.clone();
         probe.insert("method".into(), Value::from("euler"));

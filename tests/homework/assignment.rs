@@ -25,7 +25,7 @@ fn malformed_assignments_name_the_place() {
     );
     assert_eq!(
         error_of(one_task("number", json!({ "value": 1, "reltol": 0.1 }))),
-        "tasks[0].check: unknown field \"reltol\" (did you mean \"relTol\"?); the fields are \"value\", \"relTol\", \"absTol\""
+        "unknown field \"reltol\" in tasks[0].check (did you mean \"relTol\"?); the fields are \"value\", \"relTol\", \"absTol\""
     );
     assert_eq!(
         error_of(one_task("number", json!({ "value": "two" }))),
@@ -90,7 +90,7 @@ fn bad_references_are_located() {
                                             "maxError": 1, "fixed": { "t1": 3 } }),
     ));
     assert!(
-        e.starts_with("tasks[0].check.fixed: unknown field \"t1\""),
+        e.starts_with("unknown field \"t1\" in tasks[0].check.fixed"),
         "{e}"
     );
 }
@@ -131,8 +131,8 @@ fn misspelt_fields_are_refused_at_their_place_with_a_suggestion() {
     ));
     assert_eq!(
         e,
-        "tasks[0].check.reference: unknown field \"modle\" (did you mean \"model\"?); the \
-         fields are \"system\", \"model\", \"params\""
+        "unknown field \"modle\" in tasks[0].check.reference (did you mean \"model\"?); \
+         the fields are \"system\", \"model\", \"params\""
     );
     let e = error_of(one_task(
         "run",
@@ -140,12 +140,14 @@ fn misspelt_fields_are_refused_at_their_place_with_a_suggestion() {
                 "fixed": { "rtoll": 1e-3 } }),
     ));
     assert!(
-        e.starts_with("tasks[0].check.fixed: unknown field \"rtoll\" (did you mean \"rtol\"?)"),
+        e.starts_with("unknown field \"rtoll\" in tasks[0].check.fixed (did you mean \"rtol\"?)"),
         "{e}"
     );
     let e = error_of(json!({ "odelabAssignment": 1, "titel": "x", "tasks": [] }));
     assert!(
-        e.starts_with("unknown field \"titel\" (did you mean \"title\"?); the fields are"),
+        e.starts_with(
+            "unknown field \"titel\" in the file (did you mean \"title\"?); the fields are"
+        ),
         "{e}"
     );
     let e = error_of(json!({ "odelabAssignment": 1, "tasks": [
