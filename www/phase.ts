@@ -6,7 +6,7 @@
  */
 import { byId, sizeCanvas } from './dom';
 import { isDrawOutput } from './drawing';
-import { tickLabel } from './format';
+import { columns, tickLabel } from './format';
 import { niceTicks } from './plane';
 import { indexAt, seriesOf, valueAt } from './run';
 import type { Run } from './run';
@@ -147,12 +147,13 @@ export class PhaseView {
       const dense = exact ? denseExactOf(r) : undefined;
       const states = r.names.includes(xName) && r.names.includes(yName);
       if (dense && states) {
-        const x = seriesOf({ ...r, t: dense.t, y: dense.exact }, xName);
-        const y = seriesOf({ ...r, t: dense.t, y: dense.exact }, yName);
+        const exactRun = { ...r, yColumns: columns(dense.exact, r.names.length) };
+        const x = seriesOf(exactRun, xName);
+        const y = seriesOf(exactRun, yName);
         if (x && y) curves.push({ color, x, y, t: dense.t, dash: [6, 4] });
         return;
       }
-      const source = exact && r.exact ? { ...r, y: r.exact } : r;
+      const source = exact && r.exact ? { ...r, yColumns: columns(r.exact, r.names.length) } : r;
       const x = seriesOf(source, xName);
       const y = seriesOf(source, yName);
       if (x && y) curves.push({ color, x, y, t: r.t, ...(exact ? { dash: [6, 4] } : {}) });

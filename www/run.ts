@@ -17,6 +17,8 @@ export interface Run {
   t: ArrayLike<number>;
   /** Row-major, `names.length` per time. */
   y: ArrayLike<number>;
+  /** y by state: `yColumns[j][i]` is state `names[j]` at `t[i]` (`Solution.yColumns`). */
+  yColumns: ArrayLike<number>[];
   /** The run's state names: a formulation's coordinates differ from the model's. */
   names: string[];
   /** What was integrated, in words (a constrained mechanism's names its formulation). */
@@ -92,14 +94,9 @@ export function sampleAt(run: Run, time: number): Sample {
 }
 
 /** A state's or output's values over the run, or undefined if the run has no such name. */
-export function seriesOf(run: Run, name: string): ArrayLike<number> | undefined {
+export function seriesOf(run: Pick<Run, 'names' | 'yColumns' | 'outputs'>, name: string): ArrayLike<number> | undefined {
   const j = run.names.indexOf(name);
-  if (j < 0) return run.outputs[name];
-  const dim = run.names.length;
-  // A plain loop: `Float64Array.from` with a callback costs ~10× more on a long run.
-  const out = new Float64Array(run.t.length);
-  for (let i = 0; i < out.length; i++) out[i] = run.y[i * dim + j];
-  return out;
+  return j < 0 ? run.outputs[name] : run.yColumns[j];
 }
 
 /** The sorted union of several time grids (duplicates once). */

@@ -325,17 +325,14 @@ export class TimePlots {
       const all = columns(values, width);
       return which.map((j) => all[j]);
     };
-    const states: Curve[] = picked(run.y, dim, live).map((c) => curve(run.t, c));
+    const states: Curve[] = live.map((j) => curve(run.t, run.yColumns[j]));
     const exact = run.model.exact && run.exact !== undefined;
     // The exact solution smooth: on a fine grid when the worker has sampled it, else at the step points.
     const dense = exact ? this.denseExact(run) : undefined;
     if (dense) states.push(...picked(dense.exact, dim, live).map((c) => curve(dense.t, c)));
     else if (exact && run.exact) states.push(...picked(run.exact, dim, live).map((c) => curve(run.t, c)));
     byId('plot-trajectory').dataset.exactPoints = String(dense ? dense.t.length : exact ? run.t.length : 0);
-    for (const pin of pins) {
-      const width = pin.run.names.length;
-      states.push(...picked(pin.run.y, width, this.columnsShown(pin.run.names)).map((c) => curve(pin.run.t, c)));
-    }
+    for (const pin of pins) states.push(...this.columnsShown(pin.run.names).map((j) => curve(pin.run.t, pin.run.yColumns[j])));
     setCurves(plots.trajectory, states);
     // The other plots: the live run, then each pin (a gap where a pin lacks the quantity).
     const withPins = (plot: Plot | undefined, of: (r: Run) => { t: ArrayLike<number>; values: ArrayLike<number> } | undefined): void => {

@@ -364,6 +364,7 @@ function toRun(
     adaptive,
     t: sol.t,
     y: sol.y,
+    yColumns: sol.yColumns,
     names: sol.names,
     ...(sol.source ? { source: sol.source } : {}),
     outputs: sol.outputs,

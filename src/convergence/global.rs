@@ -16,36 +16,28 @@ use crate::error::{num, OdeError};
 use serde::Serialize;
 
 /// One method's error-vs-h series; arrays are indexed by level (h decreasing).
-#[derive(Debug, Clone, Serialize, tsify::Tsify)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GlobalSeries {
     pub method: String,
     /// The method's order p (from the catalogue), used by Richardson.
     pub order: u32,
     /// n of h = T/2ⁿ.
-    #[tsify(type = "Float64Array")]
     pub n: Vec<u32>,
-    #[tsify(type = "Float64Array")]
     pub h: Vec<f64>,
-    #[tsify(type = "Float64Array")]
     pub error: Vec<f64>,
-    #[tsify(type = "Float64Array")]
     pub nfev: Vec<f64>,
     /// Dₙ (NaN at the first level).
-    #[tsify(type = "Float64Array")]
     pub d: Vec<f64>,
     /// Dₙ₋₁/Dₙ (NaN at the first two levels).
-    #[tsify(type = "Float64Array")]
     pub d_ratio: Vec<f64>,
     /// Richardson's error estimate of yₙ, Schwab & Delhaes eq. (7.9) (NaN at the first level).
-    #[tsify(type = "Float64Array")]
     pub richardson: Vec<f64>,
     pub fit: SlopeFit,
     /// Why no slope could be fitted (fewer than two runs reached t1 with a finite,
     /// nonzero error): the diagnosis of the run at the largest h that stopped, in the
     /// words `solve` uses. `None` when the fit is usable.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
     pub diagnosis: Option<Diagnosis>,
 }
 

@@ -17,19 +17,16 @@ use crate::model;
 use crate::stats::Stats;
 use serde::Serialize;
 
-#[derive(Debug, Clone, Serialize, tsify::Tsify)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LocalSeries {
     pub method: String,
     /// Step sizes, decreasing.
-    #[tsify(type = "Float64Array")]
     pub h: Vec<f64>,
     /// Max-norm distance of the step's result from the reference.
-    #[tsify(type = "Float64Array")]
     pub error: Vec<f64>,
     /// Max norm of the method's own error estimate of the step (NaN for methods
     /// without one).
-    #[tsify(type = "Float64Array")]
     pub estimate: Vec<f64>,
     pub fit: SlopeFit,
 }

@@ -23,7 +23,7 @@ use crate::error::OdeError;
 use serde::Serialize;
 
 /// Everything `convergence(spec)` returns.
-#[derive(Debug, Clone, Serialize, tsify::Tsify)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConvergenceResult {
     /// What the errors are measured against: "exact" or a reference run.
@@ -36,7 +36,6 @@ pub struct ConvergenceResult {
     /// Why the errors cannot be measured: the reference run (dp45 at rtol 3e-14) did not
     /// reach t1, with its diagnosis. `None` when the reference is fine.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
     pub diagnosis: Option<crate::driver::Diagnosis>,
 }
 

@@ -8,18 +8,14 @@ use crate::error::OdeError;
 use crate::spec::{SolveSpec, Tol};
 use serde::Serialize;
 
-#[derive(Debug, Clone, Serialize, tsify::Tsify)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkPrecisionSeries {
     pub method: String,
-    #[tsify(type = "Float64Array")]
     pub tol: Vec<f64>,
-    #[tsify(type = "Float64Array")]
     pub nfev: Vec<f64>,
     /// Accepted plus rejected steps.
-    #[tsify(type = "Float64Array")]
     pub nsteps: Vec<f64>,
-    #[tsify(type = "Float64Array")]
     pub error: Vec<f64>,
 }
 

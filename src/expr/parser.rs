@@ -273,6 +273,16 @@ fn expected(expected: &str, found: &Token, hint: Option<String>) -> ExprError {
 }
 
 impl<'a> Parser<'a> {
+    fn new(src: &'a str, tokens: &'a [Token]) -> Self {
+        Parser {
+            src,
+            tokens,
+            pos: 0,
+            depth: 0,
+            list_statement: false,
+        }
+    }
+
     fn peek(&self) -> &'a Token {
         // The token list always ends with Eof and pos never passes it.
         &self.tokens[self.pos.min(self.tokens.len() - 1)]
@@ -1047,47 +1057,39 @@ fn check_terminated(tokens: &[Token]) -> Result<(), ExprError> {
 
 /// Parses a whole text as one expression (blank lines around it are allowed).
 pub fn parse_expr(src: &str, tokens: &[Token]) -> Result<Expr, ExprError> {
-    check_terminated(tokens)?;
-    let mut p = Parser {
-        src,
-        tokens,
-        pos: 0,
-        depth: 0,
-        list_statement: false,
-    };
-    while p.eat(&Tok::Newline) {}
-    let e = p.expr()?;
-    while p.eat(&Tok::Newline) {}
-    if p.peek().tok != Tok::Eof {
-        let t = p.peek();
-        let hint = matches!(t.tok, Tok::Name(_) | Tok::Num(_) | Tok::LParen)
-            .then(|| "write \"*\" for a product".to_string());
-        return Err(expected(
-            "an operator or the end of the expression",
-            t,
-            hint,
-        ));
-    }
-    Ok(e)
+    parse_line(src, tokens, false).map(|(e, _)| e)
 }
 
 /// Parses one expression optionally followed by `for var = a..b` (a draw line's family).
 pub fn parse_expr_for(src: &str, tokens: &[Token]) -> Result<(Expr, Option<Range>), ExprError> {
+    parse_line(src, tokens, true)
+}
+
+/// One expression, and its `for var = a..b` when `family` allows one.
+fn parse_line(
+    src: &str,
+    tokens: &[Token],
+    family: bool,
+) -> Result<(Expr, Option<Range>), ExprError> {
     check_terminated(tokens)?;
-    let mut p = Parser {
-        src,
-        tokens,
-        pos: 0,
-        depth: 0,
-        list_statement: false,
-    };
+    let mut p = Parser::new(src, tokens);
     while p.eat(&Tok::Newline) {}
     let e = p.expr()?;
-    let range = if p.at_for() { Some(p.range()?) } else { None };
+    let range = if family && p.at_for() {
+        Some(p.range()?)
+    } else {
+        None
+    };
     while p.eat(&Tok::Newline) {}
     if p.peek().tok != Tok::Eof {
         let t = p.peek();
-        return Err(expected("the end of the line or \"for i = a..b\"", t, None));
+        return Err(if family {
+            expected("the end of the line or \"for i = a..b\"", t, None)
+        } else {
+            let hint = matches!(t.tok, Tok::Name(_) | Tok::Num(_) | Tok::LParen)
+                .then(|| "write \"*\" for a product".to_string());
+            expected("an operator or the end of the expression", t, hint)
+        });
     }
     Ok((e, range))
 }
@@ -1095,13 +1097,7 @@ pub fn parse_expr_for(src: &str, tokens: &[Token]) -> Result<(Expr, Option<Range
 /// Parses the statements of a system text.
 pub fn parse_statements(src: &str, tokens: &[Token]) -> Result<Vec<Stmt>, ExprError> {
     check_terminated(tokens)?;
-    let mut p = Parser {
-        src,
-        tokens,
-        pos: 0,
-        depth: 0,
-        list_statement: false,
-    };
+    let mut p = Parser::new(src, tokens);
     let mut out = Vec::new();
     loop {
         while p.eat(&Tok::Newline) {}

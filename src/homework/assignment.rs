@@ -17,15 +17,17 @@
 //! (`"keyed": true` and no `check`: the check is in a key file that stays with the
 //! lecturer, `key.rs`; without the key such a task is recorded, not graded).
 
-use super::json::{child, located, Obj};
 use super::key::Key;
 use super::number::NumberCheck;
 use super::order::OrderCheck;
+use super::read::{child, located, read};
 use super::run::RunCheck;
 use super::system::SystemCheck;
 use super::tableau::TableauCheck;
 use super::variant::{read_parameters, substitute, Parameters};
 use crate::error::OdeError;
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -86,15 +88,41 @@ fn answer_keys_of(kind: &str) -> &'static [&'static str] {
     }
 }
 
-/// Reads a check of `kind` (one of [`KINDS`], checked by the caller).
-fn read_check(kind: &str, check: &Obj) -> Result<Check, OdeError> {
+/// Reads a check of `kind` (one of [`KINDS`], checked by the caller) at `place`.
+fn read_check(kind: &str, check: &Value, place: &str) -> Result<Check, OdeError> {
     Ok(match kind {
-        "tableau" => Check::Tableau(TableauCheck::read(check)?),
-        "system" => Check::System(SystemCheck::read(check)?),
-        "number" => Check::Number(NumberCheck::read(check)?),
-        "run" => Check::Run(RunCheck::read(check)?),
-        _ => Check::Order(OrderCheck::read(check)?),
+        "tableau" => Check::Tableau(TableauCheck::read(check, place)?),
+        "system" => Check::System(SystemCheck::read(check, place)?),
+        "number" => Check::Number(NumberCheck::read(check, place)?),
+        "run" => Check::Run(RunCheck::read(check, place)?),
+        _ => Check::Order(OrderCheck::read(check, place)?),
     })
+}
+
+/// An assignment as the file writes it; `parameters` and `key` are read on their own
+/// (`variant::read_parameters`, `Key::read`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AssignmentFile {
+    odelab_assignment: Value,
+    title: Option<String>,
+    intro: Option<String>,
+    tasks: Vec<TaskFile>,
+    #[allow(dead_code)]
+    parameters: Option<IgnoredAny>,
+    key: Option<Value>,
+}
+
+/// A task as the file writes it; its check is read by its kind.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TaskFile {
+    id: String,
+    points: Option<f64>,
+    kind: String,
+    prompt: Option<String>,
+    check: Option<Value>,
+    keyed: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -122,32 +150,30 @@ struct Context<'a> {
     key: Option<&'a Key>,
 }
 
-fn read_task(value: &Value, place: &str, cx: &Context) -> Result<Task, OdeError> {
-    let task = Obj::new(value, place)?;
-    task.only(&["id", "points", "kind", "prompt", "check", "keyed"])?;
-    let id = task.require_string("id")?.trim().to_string();
+fn read_task(task: TaskFile, place: &str, cx: &Context) -> Result<Task, OdeError> {
+    let id = task.id.trim().to_string();
     if id.is_empty() {
         return Err(located(&child(place, "id"), "must not be empty"));
     }
-    let points = match task.number("points")? {
+    let points = match task.points {
         Some(p) if p < 0.0 => {
             return Err(located(&child(place, "points"), "must be 0 or more"));
         }
         p => p.unwrap_or(1.0),
     };
-    let kind = task.require_string("kind")?;
-    let Some(&kind) = KINDS.iter().find(|k| **k == kind) else {
+    let Some(&kind) = KINDS.iter().find(|k| **k == task.kind) else {
         return Err(located(
             &child(place, "kind"),
             format!(
-                "unknown kind \"{kind}\"; the kinds are {}",
+                "unknown kind \"{}\"; the kinds are {}",
+                task.kind,
                 KINDS.join(", ")
             ),
         ));
     };
-    let keyed = task.boolean("keyed")?.unwrap_or(false);
+    let keyed = task.keyed.unwrap_or(false);
     let check = if keyed {
-        if task.has("check") {
+        if task.check.is_some() {
             return Err(located(
                 &child(place, "check"),
                 "a keyed task keeps its check in the key file, not here (students load \
@@ -165,7 +191,7 @@ fn read_task(value: &Value, place: &str, cx: &Context) -> Result<Task, OdeError>
             Some(Some(raw)) => {
                 let check_place = child("key.checks", &id);
                 let raw = substitute(raw, cx.values, &check_place)?;
-                match read_check(kind, &Obj::new(&raw, &check_place)?)? {
+                match read_check(kind, &raw, &check_place)? {
                     // Graded with the key, on the lecturer's page only: the numbers stay.
                     Check::System(c) => Check::System(SystemCheck { reveal: true, ..c }),
                     other => other,
@@ -174,13 +200,19 @@ fn read_task(value: &Value, place: &str, cx: &Context) -> Result<Task, OdeError>
         }
     } else {
         let check_place = child(place, "check");
-        let raw = substitute(task.require("check")?, cx.values, &check_place)?;
-        read_check(kind, &Obj::new(&raw, &check_place)?)?
+        let Some(raw) = &task.check else {
+            return Err(located(place, "\"check\" is missing"));
+        };
+        read_check(
+            kind,
+            &substitute(raw, cx.values, &check_place)?,
+            &check_place,
+        )?
     };
     Ok(Task {
         id,
         points,
-        prompt: task.string("prompt")?.unwrap_or_default().to_string(),
+        prompt: task.prompt.unwrap_or_default(),
         check,
         keyed,
     })
@@ -190,8 +222,7 @@ impl Assignment {
     /// Reads and checks an assignment, its parameters at the low ends of their ranges
     /// and its keyed tasks recorded (unless the assignment carries its `key`).
     pub fn read(value: &Value) -> Result<Assignment, OdeError> {
-        let top = Obj::new(value, "")?;
-        let low = super::variant::lows(&read_parameters(&top)?);
+        let low = super::variant::lows(&read_parameters(value)?);
         Self::read_with(value, &low)
     }
 
@@ -201,26 +232,18 @@ impl Assignment {
         value: &Value,
         values: &BTreeMap<String, f64>,
     ) -> Result<Assignment, OdeError> {
-        let top = Obj::new(value, "")?;
-        if !top.has("odelabAssignment") {
+        if value.get("odelabAssignment").is_none_or(Value::is_null) {
             return Err(located(
                 "",
                 "\"odelabAssignment\" is missing: this is not an odelab assignment",
             ));
         }
-        top.only(&[
-            "odelabAssignment",
-            "title",
-            "intro",
-            "tasks",
-            "parameters",
-            "key",
-        ])?;
-        let parameters = read_parameters(&top)?;
+        let file: AssignmentFile = read(value, "")?;
+        let parameters = read_parameters(value)?;
         if let Some(missing) = parameters.keys().find(|k| !values.contains_key(*k)) {
             return Err(located("parameters", format!("no value for \"{missing}\"")));
         }
-        let key = match top.get("key") {
+        let key = match &file.key {
             None => None,
             Some(k) => Some(Key::read(k, &super::digest(value))?),
         };
@@ -228,7 +251,7 @@ impl Assignment {
             values,
             key: key.as_ref(),
         };
-        match top.count("odelabAssignment")? {
+        match file.odelab_assignment.as_u64() {
             Some(VERSION) => {}
             other => {
                 return Err(located(
@@ -240,17 +263,14 @@ impl Assignment {
                 ))
             }
         }
-        let Value::Array(items) = top.require("tasks")? else {
-            return Err(located("tasks", "must be a list [ … ] of tasks"));
-        };
-        if items.len() > MAX_TASKS {
+        if file.tasks.len() > MAX_TASKS {
             return Err(located(
                 "tasks",
-                format!("at most {MAX_TASKS} tasks, got {}", items.len()),
+                format!("at most {MAX_TASKS} tasks, got {}", file.tasks.len()),
             ));
         }
-        let mut tasks: Vec<Task> = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
+        let mut tasks: Vec<Task> = Vec::with_capacity(file.tasks.len());
+        for (i, item) in file.tasks.into_iter().enumerate() {
             let place = format!("tasks[{i}]");
             let task = read_task(item, &place, &cx)?;
             if tasks.iter().any(|t| t.id == task.id) {
@@ -270,8 +290,8 @@ impl Assignment {
         }
         Ok(Assignment {
             parameters,
-            title: top.string("title")?.unwrap_or_default().to_string(),
-            intro: top.string("intro")?.unwrap_or_default().to_string(),
+            title: file.title.unwrap_or_default(),
+            intro: file.intro.unwrap_or_default(),
             tasks,
         })
     }

@@ -13,8 +13,9 @@
 //! (the digest never covers `key`, so works still name the students' file). Checks in
 //! a key may name parameters (`{ "param": "k" }`) as an assignment's can.
 
-use super::json::{child, located, Obj};
+use super::read::{child, located, read};
 use crate::error::OdeError;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// The format version this core reads.
@@ -25,44 +26,43 @@ pub struct Key {
     pub checks: Map<String, Value>,
 }
 
+/// A key as the file writes it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct KeyFile {
+    odelab_key: u64,
+    assignment: Option<String>,
+    checks: Map<String, Value>,
+}
+
 impl Key {
     /// Reads a key and checks that it belongs to the assignment of digest `digest`.
     pub fn read(value: &Value, digest: &str) -> Result<Key, OdeError> {
-        let top = Obj::new(value, "key")?;
-        if !top.has("odelabKey") {
+        if value.get("odelabKey").is_none_or(Value::is_null) {
             return Err(located(
                 "key",
                 "\"odelabKey\" is missing: this is not an odelab key file",
             ));
         }
-        top.only(&["odelabKey", "assignment", "checks"])?;
-        if top.count("odelabKey")? != Some(VERSION) {
+        let file: KeyFile = read(value, "key")?;
+        if file.odelab_key != VERSION {
             return Err(located(
                 "key.odelabKey",
                 format!("this page reads key files of version {VERSION}"),
             ));
         }
-        if let Some(named) = top.string("assignment")? {
-            if named != digest {
-                return Err(located(
-                    "key.assignment",
-                    format!(
-                        "this key belongs to another assignment, or to another version of \
-                         this one ({named}; this assignment is {digest})"
-                    ),
-                ));
-            }
+        if let Some(named) = file.assignment.filter(|named| named != digest) {
+            return Err(located(
+                "key.assignment",
+                format!(
+                    "this key belongs to another assignment, or to another version of \
+                     this one ({named}; this assignment is {digest})"
+                ),
+            ));
         }
-        let checks = match top.require("checks")? {
-            Value::Object(map) => map.clone(),
-            _ => {
-                return Err(located(
-                    "key.checks",
-                    "must be an object { \"<task id>\": { … } }",
-                ))
-            }
-        };
-        Ok(Key { checks })
+        Ok(Key {
+            checks: file.checks,
+        })
     }
 
     /// The key's check of task `id`.

@@ -2,7 +2,7 @@
 //! the work with the same core that runs the playground, and the lecturer's page
 //! re-grades every submission — no server.
 //!
-//! - [`json`]: reading hand-written JSON with located errors (`tasks[2].check: …`);
+//! - [`read`]: reading the files through serde with located errors (`tasks[2].check: …`);
 //! - [`assignment`]: the assignment format and its checks; [`work`]: the work format;
 //! - [`digest`]: an assignment's digest (SHA-256 of its canonical JSON);
 //! - [`problem`]: the model or system a task is about, and its tight reference solution;
@@ -19,11 +19,11 @@
 pub mod assignment;
 pub mod digest;
 pub mod grade;
-pub mod json;
 pub mod key;
 pub mod number;
 pub mod order;
 pub mod problem;
+pub mod read;
 pub mod run;
 pub mod system;
 pub mod tableau;
@@ -36,9 +36,9 @@ pub use grade::{Grade, Outcome, TaskGrade};
 pub use work::Work;
 
 use crate::error::OdeError;
-use json::Obj;
 use serde::Serialize;
 use serde_json::Value;
+use work::Answer;
 
 /// Most bytes of an assignment or work text (a hand-written file is a few kB).
 pub const MAX_TEXT: usize = 1 << 20;
@@ -125,7 +125,7 @@ pub fn grade_task(task: &Task, answer: Option<&Value>) -> TaskGrade {
     let Some(answer) = answer.filter(|v| !v.is_null()) else {
         return unanswered();
     };
-    let outcome = match Obj::new(answer, &place) {
+    let outcome = match read::read::<Answer>(answer, &place) {
         Err(_) => Outcome::fail(
             format!(
                 "the answer must be an object such as {{ \"{}\": … }}",
@@ -133,7 +133,7 @@ pub fn grade_task(task: &Task, answer: Option<&Value>) -> TaskGrade {
             ),
             Value::Null,
         ),
-        Ok(obj) if !task.check.answer_keys().iter().any(|k| obj.has(k)) => {
+        Ok(a) if !a.gives(task.check.answer_keys()) => {
             return unanswered();
         }
         Ok(_) if matches!(task.check, Check::Recorded(_)) => {
@@ -144,12 +144,12 @@ pub fn grade_task(task: &Task, answer: Option<&Value>) -> TaskGrade {
                 ..unanswered()
             };
         }
-        Ok(obj) => match &task.check {
-            Check::Tableau(c) => c.grade(&obj),
-            Check::System(c) => c.grade(&obj),
-            Check::Number(c) => c.grade(&obj),
-            Check::Run(c) => c.grade(&obj),
-            Check::Order(c) => c.grade(&obj),
+        Ok(a) => match &task.check {
+            Check::Tableau(c) => c.grade(&a),
+            Check::System(c) => c.grade(&a),
+            Check::Number(c) => c.grade(&a),
+            Check::Run(c) => c.grade(&a),
+            Check::Order(c) => c.grade(&a),
             Check::Recorded(_) => Outcome::fail("recorded", Value::Null),
         },
     };
@@ -170,7 +170,7 @@ pub fn grade_task(task: &Task, answer: Option<&Value>) -> TaskGrade {
 pub fn grade_assignment(assignment: &Value, work: &Value) -> Result<Grade, OdeError> {
     let w = Work::read(work)?;
     let digest = digest(assignment);
-    let parameters = variant::read_parameters(&Obj::new(assignment, "")?)?;
+    let parameters = variant::read_parameters(assignment)?;
     let values = match (&w.student_id, parameters.is_empty()) {
         (_, true) => Default::default(),
         (Some(id), false) => variant::values(&parameters, &digest, id),

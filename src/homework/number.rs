@@ -16,10 +16,12 @@
 //!   meets the negative real axis (−2 for Euler).
 
 use super::grade::Outcome;
-use super::json::{child, located, Obj};
-use super::problem::Problem;
+use super::problem::{Problem, Reference};
+use super::read::{child, located, positive, read};
+use super::work::Answer;
 use crate::driver::Integrator;
 use crate::error::{num, OdeError};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// The relative tolerance of a check that gives none.
@@ -34,8 +36,39 @@ pub enum Target {
     Intercept { method: String },
 }
 
-/// The names of the computed targets.
-const COMPUTED: &[&str] = &["endValue", "stabilityLimit", "intercept"];
+/// A computed value, as a check writes it (`{ "endValue": { … } }`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+enum Computed {
+    EndValue(EndValueFile),
+    StabilityLimit(StabilityLimitFile),
+    Intercept(InterceptFile),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EndValueFile {
+    reference: Reference,
+    t1: f64,
+    t0: Option<f64>,
+    y0: Option<Vec<f64>>,
+    state: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StabilityLimitFile {
+    method: String,
+    reference: Reference,
+    t0: Option<f64>,
+    y0: Option<Vec<f64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InterceptFile {
+    method: String,
+}
 
 /// The explicit tableau of a catalogue method, or an error at `place`.
 fn explicit(method: &str, place: &str) -> Result<&'static crate::method::Tableau, OdeError> {
@@ -51,69 +84,46 @@ fn explicit(method: &str, place: &str) -> Result<&'static crate::method::Tableau
 }
 
 impl Target {
-    fn read(check: &Obj) -> Result<Target, OdeError> {
-        let place = child(check.place(), "value");
-        let raw = check.require("value")?;
-        let Value::Object(map) = raw else {
-            return Ok(Target::Fixed(check.require_number("value")?));
-        };
-        let Some((name, inner)) = map.iter().next().filter(|_| map.len() == 1) else {
-            return Err(located(
-                &place,
-                format!("must be a number or one of {}", COMPUTED.join(", ")),
-            ));
-        };
-        let inner_place = child(&place, name);
-        let obj = Obj::new(inner, &inner_place)?;
-        match name.as_str() {
-            "endValue" => {
-                obj.only(&["reference", "t1", "t0", "y0", "state"])?;
-                let problem = Problem::read(&obj)?;
-                let state = obj.require_string("state")?;
+    /// Reads a check's `value` (at `place`): a number or a computed value.
+    fn read(raw: &Value, place: &str) -> Result<Target, OdeError> {
+        if !raw.is_object() {
+            return Ok(Target::Fixed(read(raw, place)?));
+        }
+        Ok(match read::<Computed>(raw, place)? {
+            Computed::EndValue(f) => {
+                let inner = child(place, "endValue");
+                let problem = Problem::read(&inner, f.reference, f.y0, f.t0, f.t1)?;
                 let names = Integrator::new(&problem.spec("euler", Some(1.0)))
                     .map(|it| it.model_info().names.clone())
                     .unwrap_or_default();
-                let index = names.iter().position(|n| n == state).ok_or_else(|| {
+                let state = names.iter().position(|n| *n == f.state).ok_or_else(|| {
                     located(
-                        &child(&inner_place, "state"),
+                        &child(&inner, "state"),
                         format!(
-                            "the reference has no state \"{state}\"; its states are {}",
+                            "the reference has no state \"{}\"; its states are {}",
+                            f.state,
                             names.join(", ")
                         ),
                     )
                 })?;
-                Ok(Target::EndValue {
+                Target::EndValue { problem, state }
+            }
+            Computed::StabilityLimit(f) => {
+                let inner = child(place, "stabilityLimit");
+                explicit(&f.method, &child(&inner, "method"))?;
+                // The limit is taken at t0; a problem wants an end time.
+                let t1 = f.t0.unwrap_or(0.0) + 1.0;
+                let problem = Problem::read(&inner, f.reference, f.y0, f.t0, t1)?;
+                Target::StabilityLimit {
+                    method: f.method,
                     problem,
-                    state: index,
-                })
-            }
-            "stabilityLimit" => {
-                obj.only(&["method", "reference", "t0", "y0"])?;
-                let method = obj.require_string("method")?.to_string();
-                explicit(&method, &child(&inner_place, "method"))?;
-                // Problem::read wants an end time; the limit is taken at t0.
-                let mut with_end = inner.clone();
-                if let Value::Object(m) = &mut with_end {
-                    let t0 = obj.number("t0")?.unwrap_or(0.0);
-                    m.insert("t1".into(), Value::from(t0 + 1.0));
                 }
-                let problem = Problem::read(&Obj::new(&with_end, &inner_place)?)?;
-                Ok(Target::StabilityLimit { method, problem })
             }
-            "intercept" => {
-                obj.only(&["method"])?;
-                let method = obj.require_string("method")?.to_string();
-                explicit(&method, &child(&inner_place, "method"))?;
-                Ok(Target::Intercept { method })
+            Computed::Intercept(f) => {
+                explicit(&f.method, &child(place, "intercept.method"))?;
+                Target::Intercept { method: f.method }
             }
-            other => Err(located(
-                &place,
-                format!(
-                    "unknown computed value \"{other}\"; the computed values are {}",
-                    COMPUTED.join(", ")
-                ),
-            )),
-        }
+        })
     }
 
     /// The value, computed by the engine where the target is one.
@@ -178,11 +188,25 @@ pub struct NumberCheck {
 /// The answer fields this kind reads.
 pub const ANSWER_KEYS: &[&str] = &["value"];
 
+/// A `number` check as the file writes it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct NumberFile {
+    value: Option<Value>,
+    rel_tol: Option<f64>,
+    abs_tol: Option<f64>,
+}
+
 impl NumberCheck {
-    pub fn read(check: &Obj) -> Result<Self, OdeError> {
-        check.only(&["value", "relTol", "absTol"])?;
-        let value = Target::read(check)?;
-        let (rel, abs) = (check.positive("relTol")?, check.positive("absTol")?);
+    /// Reads the check at `place`.
+    pub fn read(raw: &Value, place: &str) -> Result<Self, OdeError> {
+        let f: NumberFile = read(raw, place)?;
+        let Some(value) = f.value else {
+            return Err(located(place, "\"value\" is missing"));
+        };
+        let value = Target::read(&value, &child(place, "value"))?;
+        let rel = positive(f.rel_tol, &child(place, "relTol"))?;
+        let abs = positive(f.abs_tol, &child(place, "absTol"))?;
         Ok(NumberCheck {
             value,
             rel_tol: rel.unwrap_or(if abs.is_some() { 0.0 } else { DEFAULT_REL_TOL }),
@@ -202,8 +226,8 @@ impl NumberCheck {
         }
     }
 
-    pub fn grade(&self, answer: &Obj) -> Outcome {
-        let Some(raw) = answer.get("value") else {
+    pub fn grade(&self, answer: &Answer) -> Outcome {
+        let Some(raw) = &answer.value else {
             return Outcome::fail("not answered yet", Value::Null);
         };
         let x = match raw {

@@ -9,13 +9,16 @@
 //! method (bs23 has order 3 too) earns nothing.
 
 use super::grade::Outcome;
-use super::json::{child, located, Obj};
+use super::read::{child, located, positive, read};
+use super::work::Answer;
 use crate::convergence::global::global_series;
 use crate::convergence::run::Reference;
 use crate::convergence::ConvergenceSpec;
 use crate::error::{num, OdeError};
 use crate::tableau::TableauSpec;
+use serde::Deserialize;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// How far the observed order may be from the wanted one, by default.
 pub const DEFAULT_WITHIN: f64 = 0.3;
@@ -33,46 +36,71 @@ pub struct OrderCheck {
 /// The answer fields this kind reads.
 pub const ANSWER_KEYS: &[&str] = &["method", "tableau", "spec"];
 
+/// An `order` check as the file writes it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct OrderFile {
+    problem: Value,
+    order: f64,
+    within: Option<f64>,
+    n_min: Option<u64>,
+    n_max: Option<u64>,
+    own_method: Option<bool>,
+}
+
+/// The problem of an `order` check written as an object.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OrderProblem {
+    model: String,
+    params: Option<BTreeMap<String, f64>>,
+    y0: Option<Vec<f64>>,
+    t0: Option<f64>,
+    t1: Option<f64>,
+}
+
 impl OrderCheck {
-    pub fn read(check: &Obj) -> Result<Self, OdeError> {
-        check.only(&["problem", "order", "within", "nMin", "nMax", "ownMethod"])?;
-        let place = child(check.place(), "problem");
+    /// Reads the check at `place`.
+    pub fn read(raw: &Value, place: &str) -> Result<Self, OdeError> {
+        let f: OrderFile = read(raw, place)?;
+        let problem_place = child(place, "problem");
         let mut study = ConvergenceSpec {
             methods: vec!["euler".into()],
             tols: Some(Vec::new()),
             local_h: Some(Vec::new()),
-            n_min: Some(check.count("nMin")?.unwrap_or(4).min(64) as u32),
-            n_max: Some(check.count("nMax")?.unwrap_or(12).min(64) as u32),
+            n_min: Some(f.n_min.unwrap_or(4).min(64) as u32),
+            n_max: Some(f.n_max.unwrap_or(12).min(64) as u32),
             ..ConvergenceSpec::default()
         };
-        match check.require("problem")? {
+        match &f.problem {
             Value::String(model) => study.model = model.clone(),
             other => {
-                let problem = Obj::new(other, &place)?;
-                problem.only(&["model", "params", "y0", "t0", "t1"])?;
-                study.model = problem.require_string("model")?.to_string();
-                study.params = problem.number_map("params")?;
-                study.y0 = problem.numbers("y0")?;
-                study.t0 = problem.number("t0")?;
-                study.t1 = problem.number("t1")?;
+                let p: OrderProblem = read(other, &problem_place)?;
+                study.model = p.model;
+                study.params = p.params.unwrap_or_default();
+                study.y0 = p.y0;
+                study.t0 = p.t0;
+                study.t1 = p.t1;
             }
         }
-        study.check().map_err(|e| located(&place, e))?;
+        study.check().map_err(|e| located(&problem_place, e))?;
         Ok(OrderCheck {
             study,
-            order: check.require_number("order")?,
-            within: check.positive("within")?.unwrap_or(DEFAULT_WITHIN),
-            own_method: check.boolean("ownMethod")?.unwrap_or(false),
+            order: f.order,
+            within: positive(f.within, &child(place, "within"))?.unwrap_or(DEFAULT_WITHIN),
+            own_method: f.own_method.unwrap_or(false),
         })
     }
 
-    pub fn grade(&self, answer: &Obj) -> Outcome {
-        let spec = answer.get("spec");
+    pub fn grade(&self, answer: &Answer) -> Outcome {
+        let spec = answer.spec.as_ref();
         let tableau_raw = answer
-            .get("tableau")
+            .tableau
+            .as_ref()
             .or_else(|| spec.and_then(|s| s.get("tableau")));
         let method = answer
-            .get("method")
+            .method
+            .as_ref()
             .or_else(|| spec.and_then(|s| s.get("method")));
         let (method, tableau) = match (method, tableau_raw) {
             (None, None) => return Outcome::fail("not answered yet", Value::Null),

@@ -4,10 +4,11 @@
 //! compare with: dp45 at rtol 1e-10, atol 1e-12 (100 000 steps at most), or, when that
 //! stalls on a stiff problem, ros4 at the same tolerances within solve's step budget.
 
-use super::json::{child, located, Obj};
+use super::read::{child, located};
 use crate::driver::{solve, Integrator, Solution};
 use crate::error::{num, OdeError};
 use crate::spec::{SolveSpec, Tol};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// Relative and absolute tolerance of the reference runs.
@@ -28,17 +29,29 @@ pub struct Problem {
     pub t1: f64,
 }
 
+/// A check's `reference`: a system's text, or a catalogue model and its parameters.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reference {
+    pub system: Option<String>,
+    pub model: Option<String>,
+    pub params: Option<BTreeMap<String, f64>>,
+}
+
 impl Problem {
-    /// Reads `check.reference` and the check's `y0`, `t0`, `t1`, and checks that the
-    /// problem can be set up (known model, parameters, a system that parses).
-    pub fn read(check: &Obj) -> Result<Problem, OdeError> {
-        let place = child(check.place(), "reference");
-        let reference = Obj::new(check.require("reference")?, &place)?;
-        reference.only(&["system", "model", "params"])?;
-        let system = reference.string("system")?.map(str::to_string);
-        let model = reference.string("model")?.unwrap_or_default().to_string();
+    /// The problem of the check at `check` (its `reference`, `y0`, `t0` and `t1`),
+    /// checked that it can be set up (known model, parameters, a system that parses).
+    pub fn read(
+        check: &str,
+        reference: Reference,
+        y0: Option<Vec<f64>>,
+        t0: Option<f64>,
+        t1: f64,
+    ) -> Result<Problem, OdeError> {
+        let place = child(check, "reference");
+        let model = reference.model.unwrap_or_default();
         // Both given, or neither.
-        if system.is_some() != model.is_empty() {
+        if reference.system.is_some() != model.is_empty() {
             return Err(located(
                 &place,
                 "give either \"system\" (a system's text) or \"model\" (a catalogue model id)",
@@ -46,16 +59,16 @@ impl Problem {
         }
         let problem = Problem {
             model,
-            system,
-            params: reference.number_map("params")?,
-            y0: check.numbers("y0")?,
-            t0: check.number("t0")?,
-            t1: check.require_number("t1")?,
+            system: reference.system,
+            params: reference.params.unwrap_or_default(),
+            y0,
+            t0,
+            t1,
         };
         let t0 = problem.t0.unwrap_or(0.0);
         if problem.t1 <= t0 {
             return Err(located(
-                &child(check.place(), "t1"),
+                &child(check, "t1"),
                 format!("must be after t0 = {}", num(t0)),
             ));
         }

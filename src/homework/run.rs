@@ -10,13 +10,15 @@
 //! 20 }`: a Jacobian frozen for 20 steps), written over the answer's.
 
 use super::grade::{grouped, short, Outcome};
-use super::json::{child, located, Obj};
-use super::problem::Problem;
+use super::problem::{Problem, Reference};
+use super::read::{child, positive, read, unknown_field};
+use super::work::Answer;
 use crate::convergence::run::max_dist;
 use crate::driver::{Ended, Integrator};
 use crate::error::{num, OdeError};
 use crate::spec::{field_names, SolveSpec, DEFAULT_MAX_WORK, MAX_STEPS_LIMIT};
-use serde_json::{json, Value};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunCheck {
@@ -24,7 +26,7 @@ pub struct RunCheck {
     pub max_error: f64,
     pub max_nfev: Option<u64>,
     /// Spec fields set by the check, over the student's.
-    pub fixed: serde_json::Map<String, Value>,
+    pub fixed: Map<String, Value>,
 }
 
 /// Spec fields that `fixed` may not set (the problem's own).
@@ -33,42 +35,42 @@ const PROBLEM_FIELDS: &[&str] = &["model", "system", "params", "y0", "t0", "t1"]
 /// The answer fields this kind reads.
 pub const ANSWER_KEYS: &[&str] = &["spec"];
 
+/// A `run` check as the file writes it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RunFile {
+    reference: Reference,
+    t1: f64,
+    t0: Option<f64>,
+    y0: Option<Vec<f64>>,
+    max_error: f64,
+    max_nfev: Option<u64>,
+    fixed: Option<Map<String, Value>>,
+}
+
 impl RunCheck {
-    pub fn read(check: &Obj) -> Result<Self, OdeError> {
-        check.only(&[
-            "reference",
-            "t1",
-            "t0",
-            "y0",
-            "maxError",
-            "maxNfev",
-            "fixed",
-        ])?;
-        let problem = Problem::read(check)?;
-        check.require("maxError")?;
-        let place = child(check.place(), "fixed");
-        let fixed = match check.get("fixed") {
-            None => serde_json::Map::new(),
-            Some(v) => {
-                let obj = Obj::new(v, &place)?;
-                let allowed: Vec<&str> = field_names::<SolveSpec>()
-                    .iter()
-                    .copied()
-                    .filter(|f| !PROBLEM_FIELDS.contains(f))
-                    .collect();
-                obj.only(&allowed)?;
-                let map = v.as_object().cloned().unwrap_or_default();
-                let mut probe = map.clone();
-                probe.insert("method".into(), Value::from("euler"));
-                serde_json::from_value::<SolveSpec>(Value::Object(probe))
-                    .map_err(|e| located(&place, e))?;
-                map
-            }
-        };
+    /// Reads the check at `place`.
+    pub fn read(raw: &Value, place: &str) -> Result<Self, OdeError> {
+        let f: RunFile = read(raw, place)?;
+        let problem = Problem::read(place, f.reference, f.y0, f.t0, f.t1)?;
+        let fixed_place = child(place, "fixed");
+        let fixed = f.fixed.unwrap_or_default();
+        // Any spec field but the problem's, read as the spec reads it.
+        let allowed: Vec<&str> = field_names::<SolveSpec>()
+            .iter()
+            .copied()
+            .filter(|f| !PROBLEM_FIELDS.contains(f))
+            .collect();
+        if let Some(k) = fixed.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(unknown_field(&fixed_place, k, &allowed));
+        }
+        let mut probe = fixed.clone();
+        probe.insert("method".into(), Value::from("euler"));
+        read::<SolveSpec>(&Value::Object(probe), &fixed_place)?;
         Ok(RunCheck {
             problem,
-            max_error: check.positive("maxError")?.unwrap_or(f64::NAN),
-            max_nfev: check.count("maxNfev")?,
+            max_error: positive(Some(f.max_error), &child(place, "maxError"))?.unwrap_or(f64::NAN),
+            max_nfev: f.max_nfev,
             fixed,
         })
     }
@@ -100,8 +102,8 @@ impl RunCheck {
         }
     }
 
-    pub fn grade(&self, answer: &Obj) -> Outcome {
-        let Some(raw) = answer.get("spec") else {
+    pub fn grade(&self, answer: &Answer) -> Outcome {
+        let Some(raw) = &answer.spec else {
             return Outcome::fail("not answered yet", Value::Null);
         };
         let mut raw = raw.clone();

@@ -17,10 +17,12 @@
 //! reference's.
 
 use super::grade::{short, Outcome};
-use super::json::{child, located, Obj};
-use super::problem::Problem;
+use super::problem::{Problem, Reference};
+use super::read::{child, located, positive, read};
+use super::work::Answer;
 use crate::driver::Solution;
 use crate::error::{num, OdeError};
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -85,18 +87,30 @@ fn worst(a: &[f64], b: &[f64]) -> (f64, usize) {
         )
 }
 
+/// A `system` check as the file writes it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SystemFile {
+    reference: Reference,
+    t1: f64,
+    t0: Option<f64>,
+    y0: Option<Vec<f64>>,
+    tol: Option<f64>,
+    states: Option<BTreeMap<String, String>>,
+}
+
 impl SystemCheck {
-    pub fn read(check: &Obj) -> Result<Self, OdeError> {
-        check.only(&["reference", "t1", "t0", "y0", "tol", "states"])?;
-        let problem = Problem::read(check)?;
-        let states = check.string_map("states")?;
-        if let Some(map) = &states {
+    /// Reads the check at `place`.
+    pub fn read(raw: &Value, place: &str) -> Result<Self, OdeError> {
+        let f: SystemFile = read(raw, place)?;
+        let problem = Problem::read(place, f.reference, f.y0, f.t0, f.t1)?;
+        if let Some(map) = &f.states {
             let reference = crate::driver::Integrator::new(&problem.spec("euler", Some(1.0)))
                 .map(|it| it.model_info().names.clone())
                 .unwrap_or_default();
             if let Some(bad) = map.keys().find(|k| !reference.contains(k)) {
                 return Err(located(
-                    &child(check.place(), "states"),
+                    &child(place, "states"),
                     format!(
                         "the reference has no state \"{bad}\"; its states are {}",
                         reference.join(", ")
@@ -106,8 +120,8 @@ impl SystemCheck {
         }
         Ok(SystemCheck {
             problem,
-            tol: check.positive("tol")?.unwrap_or(DEFAULT_TOL),
-            states,
+            tol: positive(f.tol, &child(place, "tol"))?.unwrap_or(DEFAULT_TOL),
+            states: f.states,
             reveal: false,
         })
     }
@@ -163,8 +177,8 @@ impl SystemCheck {
         Ok(pairs)
     }
 
-    pub fn grade(&self, answer: &Obj) -> Outcome {
-        let Some(raw) = answer.get("system") else {
+    pub fn grade(&self, answer: &Answer) -> Outcome {
+        let Some(raw) = &answer.system else {
             return Outcome::fail("not answered yet", Value::Null);
         };
         let Some(text) = raw.as_str() else {

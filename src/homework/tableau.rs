@@ -6,14 +6,17 @@
 //! from `crate::tableau::analyze` and `crate::stability::facts`.
 
 use super::grade::Outcome;
-use super::json::{child, located, Obj};
+use super::read::{child, located, read};
+use super::work::Answer;
 use crate::error::{num, OdeError};
 use crate::stability::facts::facts_of;
 use crate::stability::{Amplification, StabilitySpec};
 use crate::tableau::{analyze, Condition, TableauSpec};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TableauCheck {
     pub explicit: Option<bool>,
     pub stages: Option<u64>,
@@ -27,10 +30,11 @@ pub struct TableauCheck {
 pub const ANSWER_KEYS: &[&str] = &["tableau", "spec"];
 
 /// The tableau in an answer: `tableau`, or `spec.tableau`.
-pub fn answer_tableau(answer: &Obj) -> Option<Result<TableauSpec, String>> {
+pub fn answer_tableau(answer: &Answer) -> Option<Result<TableauSpec, String>> {
     let raw = answer
-        .get("tableau")
-        .or_else(|| answer.get("spec").and_then(|s| s.get("tableau")))?;
+        .tableau
+        .as_ref()
+        .or_else(|| answer.spec.as_ref().and_then(|s| s.get("tableau")))?;
     Some(
         serde_json::from_value::<TableauSpec>(raw.clone())
             .map_err(|e| format!("your tableau cannot be read: {e}")),
@@ -61,36 +65,19 @@ fn order_words(what: &str, conditions: &[Condition], got: u32, wanted: u64) -> S
 }
 
 impl TableauCheck {
-    pub fn read(check: &Obj) -> Result<Self, OdeError> {
-        check.only(&[
-            "explicit",
-            "stages",
-            "order",
-            "embeddedOrder",
-            "realIntercept",
-            "aStable",
-        ])?;
-        let real_intercept = match check.numbers("realIntercept")? {
-            None => None,
-            Some(v) if v.len() == 2 && v[0] <= v[1] => Some([v[0], v[1]]),
-            Some(_) => {
-                return Err(located(
-                    &child(check.place(), "realIntercept"),
-                    "must be [lo, hi] with lo ≤ hi",
-                ))
-            }
-        };
-        Ok(TableauCheck {
-            explicit: check.boolean("explicit")?,
-            stages: check.count("stages")?,
-            order: check.count("order")?,
-            embedded_order: check.count("embeddedOrder")?,
-            real_intercept,
-            a_stable: check.boolean("aStable")?,
-        })
+    /// Reads the check at `place`.
+    pub fn read(raw: &Value, place: &str) -> Result<Self, OdeError> {
+        let check: TableauCheck = read(raw, place)?;
+        match check.real_intercept {
+            Some([lo, hi]) if lo > hi => Err(located(
+                &child(place, "realIntercept"),
+                "must be [lo, hi] with lo ≤ hi",
+            )),
+            _ => Ok(check),
+        }
     }
 
-    pub fn grade(&self, answer: &Obj) -> Outcome {
+    pub fn grade(&self, answer: &Answer) -> Outcome {
         let spec = match answer_tableau(answer) {
             None => return Outcome::fail("not answered yet", Value::Null),
             Some(Err(message)) => return Outcome::fail(message, Value::Null),

@@ -17,7 +17,7 @@
 //! values. The same text runs in the student's page, on the lecturer's grading page
 //! and here, so a check and a re-grade see the same numbers.
 
-use super::json::{child, located, Obj};
+use super::read::{child, located, positive, read};
 use crate::error::{num, OdeError};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -29,7 +29,8 @@ pub const MAX_PARAMETERS: usize = 32;
 pub const MAX_STUDENT_ID: usize = 200;
 
 /// One declared parameter's range.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, tsify::Tsify)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, tsify::Tsify)]
+#[serde(deny_unknown_fields)]
 #[tsify(rename = "ParameterRange")]
 pub struct Range {
     pub min: f64,
@@ -42,25 +43,22 @@ pub struct Range {
 /// The declared parameters, by name.
 pub type Parameters = BTreeMap<String, Range>;
 
-/// Reads `parameters` of an assignment's top level (absent: none).
-pub fn read_parameters(top: &Obj) -> Result<Parameters, OdeError> {
-    let Some(v) = top.get("parameters") else {
+/// Reads `parameters` of an assignment (absent: none).
+pub fn read_parameters(assignment: &Value) -> Result<Parameters, OdeError> {
+    let Some(v) = assignment.get("parameters").filter(|v| !v.is_null()) else {
         return Ok(Parameters::new());
     };
-    let Value::Object(map) = v else {
+    let parameters: Parameters = read(v, "parameters")?;
+    if parameters.len() > MAX_PARAMETERS {
         return Err(located(
             "parameters",
-            "must be an object { \"k\": { \"min\": …, \"max\": … } }",
-        ));
-    };
-    if map.len() > MAX_PARAMETERS {
-        return Err(located(
-            "parameters",
-            format!("at most {MAX_PARAMETERS} parameters, got {}", map.len()),
+            format!(
+                "at most {MAX_PARAMETERS} parameters, got {}",
+                parameters.len()
+            ),
         ));
     }
-    let mut out = Parameters::new();
-    for (name, range) in map {
+    for (name, &Range { min, max, step }) in &parameters {
         let place = child("parameters", name);
         if name.trim().is_empty() {
             return Err(located(
@@ -68,17 +66,13 @@ pub fn read_parameters(top: &Obj) -> Result<Parameters, OdeError> {
                 "a parameter's name must not be empty",
             ));
         }
-        let r = Obj::new(range, &place)?;
-        r.only(&["min", "max", "step"])?;
-        let (min, max) = (r.require_number("min")?, r.require_number("max")?);
         if max < min {
             return Err(located(
                 &child(&place, "max"),
                 format!("must be at least min = {}", num(min)),
             ));
         }
-        let step = r.positive("step")?;
-        if let Some(s) = step {
+        if let Some(s) = positive(step, &child(&place, "step"))? {
             if (max - min) / s > 1e9 {
                 return Err(located(
                     &child(&place, "step"),
@@ -86,9 +80,8 @@ pub fn read_parameters(top: &Obj) -> Result<Parameters, OdeError> {
                 ));
             }
         }
-        out.insert(name.clone(), Range { min, max, step });
     }
-    Ok(out)
+    Ok(parameters)
 }
 
 /// u ∈ [0, 1) for one parameter (see the module doc).

@@ -295,9 +295,7 @@ impl<P: FixedPair<S, D>, const S: usize, const D: usize> Stepper for FixedRk<P, 
         self.info
     }
 
-    fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {
-        Some(self)
-    }
+    measured_step!();
 
     fn error_estimate(&self) -> Option<&[f64]> {
         Some(&self.error)

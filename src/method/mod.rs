@@ -23,6 +23,30 @@
 //! Newton iteration is its own). A user's tableau (`"custom"`, `custom.rs`) is not a
 //! line: its info is computed from the spec's tableau ([`resolve`]).
 
+/// Inside `impl Stepper for X` where `X: MeasuredStep`: the method's step is its
+/// measuring step ([`MeasuredStep::step_measuring`]) without a measure, and the driver
+/// reaches the measuring one through [`Stepper::measured`].
+macro_rules! measured_step {
+    () => {
+        fn step(
+            &mut self,
+            sys: &dyn $crate::problem::System,
+            t: f64,
+            y: &[f64],
+            h: f64,
+            y_out: &mut [f64],
+            stats: &mut $crate::stats::Stats,
+        ) -> Result<(), $crate::error::OdeError> {
+            $crate::method::MeasuredStep::step_measuring(self, sys, (t, y, h), y_out, stats, None)
+                .map(|_| ())
+        }
+
+        fn measured(&mut self) -> Option<&mut dyn $crate::method::MeasuredStep> {
+            Some(self)
+        }
+    };
+}
+
 pub mod ab3;
 pub mod adams;
 pub mod am_pece;
@@ -141,10 +165,9 @@ pub trait Stepper {
     /// Static description of the method.
     fn info(&self) -> &MethodInfo;
 
-    /// Writes the approximation of y(t + h) into `y_out`, counting work in `stats`.
-    /// A method implements this, or [`Stepper::measured`] and takes this default: its
-    /// measuring step without a measure. (A method with neither has no step: the error
-    /// says this build has none, which every method's tests would show.)
+    /// Writes the approximation of y(t + h) into `y_out`, counting work in `stats`. A
+    /// method with a [`MeasuredStep`] writes `measured_step!()` in its impl instead: its
+    /// measuring step without a measure.
     fn step(
         &mut self,
         sys: &dyn System,
@@ -153,15 +176,7 @@ pub trait Stepper {
         h: f64,
         y_out: &mut [f64],
         stats: &mut Stats,
-    ) -> Result<(), OdeError> {
-        let what = self.info().name;
-        match self.measured() {
-            Some(m) => m
-                .step_measuring(sys, (t, y, h), y_out, stats, None)
-                .map(|_| ()),
-            None => Err(OdeError::NotInThisBuild { what }),
-        }
-    }
+    ) -> Result<(), OdeError>;
 
     /// The method's step that measures its own error estimate while it forms y_out
     /// ([`MeasuredStep`]), if it has one (the explicit pairs, the Rosenbrock methods):
@@ -219,7 +234,8 @@ pub trait MeasuredStep {
     /// The step from (t, y) by h into `y_out`; with a `measure`, the normalised error
     /// of its estimate by it, formed as y_out is: bit for bit what
     /// [`crate::control::ErrorMeasure::of`] gives afterwards (without one, 0). The one
-    /// step routine of such a method: [`Stepper::step`] defaults to it.
+    /// step routine of such a method: its [`Stepper::step`] is this without a measure
+    /// (`measured_step!()`).
     fn step_measuring(
         &mut self,
         sys: &dyn System,

@@ -234,9 +234,7 @@ impl Stepper for Ode23s {
         &INFO
     }
 
-    fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {
-        Some(self)
-    }
+    measured_step!();
 
     fn error_estimate(&self) -> Option<&[f64]> {
         Some(&self.work.error)

@@ -373,9 +373,7 @@ impl Stepper for Rodas {
         &INFO
     }
 
-    fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {
-        Some(self)
-    }
+    measured_step!();
 
     fn step_control(&mut self) -> Option<&mut dyn StepControl> {
         Some(self)

@@ -306,9 +306,7 @@ impl Stepper for Rosenbrock {
         self.info
     }
 
-    fn measured(&mut self) -> Option<&mut dyn MeasuredStep> {
-        Some(self)
-    }
+    measured_step!();
 
     fn error_estimate(&self) -> Option<&[f64]> {
         Some(&self.work.error)

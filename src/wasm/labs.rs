@@ -4,8 +4,10 @@
 //! lab, `analyzeTableau`, and the comparisons `compareRuns` and `compareFormulations`.
 //! A new lab's binding goes here.
 
-use super::{js_error, read, set, to_js};
+use super::{js_error, read, to_js};
+use crate::convergence::fit::SlopeFit;
 use crate::convergence::{self, ConvergenceSpec};
+use crate::driver::Diagnosis;
 use crate::reference::ComponentError;
 use crate::spec::SolveSpec;
 use crate::spectrum::SpectrumSpec;
@@ -13,7 +15,7 @@ use crate::stability::facts::StabilityFacts;
 use crate::stability::{self, Contour};
 use crate::stability::{StabilitySpec, TableauSpec};
 use crate::stats::Stats;
-use js_sys::{Array, Float64Array, Object, Uint32Array};
+use js_sys::{Float64Array, Uint32Array};
 use serde::Serialize;
 use serde_wasm_bindgen::preserve;
 use tsify::Tsify;
@@ -243,6 +245,88 @@ fn f64s(v: &[f64]) -> Float64Array {
     Float64Array::from(v)
 }
 
+/// What `convergence(spec)` returns: the global-error, work–precision and local-error
+/// studies, their series as typed arrays.
+#[derive(Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ConvergenceResult<'a> {
+    /// What the errors are measured against: "exact" or a reference run.
+    pub reference: &'a str,
+    pub t0: f64,
+    pub t1: f64,
+    /// Why the errors cannot be measured: the reference run did not reach t1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub diagnosis: Option<&'a Diagnosis>,
+    pub global: Vec<GlobalSeries<'a>>,
+    pub work_precision: Vec<WorkPrecisionSeries<'a>>,
+    pub local: Vec<LocalSeries<'a>>,
+}
+
+/// One method's global error against h; arrays are indexed by level (h decreasing).
+#[derive(Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct GlobalSeries<'a> {
+    pub method: &'a str,
+    /// The method's order p (from the catalogue), used by Richardson.
+    pub order: u32,
+    /// n of h = T/2ⁿ.
+    #[serde(with = "preserve")]
+    pub n: Float64Array,
+    #[serde(with = "preserve")]
+    pub h: Float64Array,
+    #[serde(with = "preserve")]
+    pub error: Float64Array,
+    #[serde(with = "preserve")]
+    pub nfev: Float64Array,
+    /// Dₙ (NaN at the first level).
+    #[serde(with = "preserve")]
+    pub d: Float64Array,
+    /// Dₙ₋₁/Dₙ (NaN at the first two levels).
+    #[serde(with = "preserve")]
+    pub d_ratio: Float64Array,
+    /// Richardson's error estimate of yₙ, Schwab & Delhaes eq. (7.9) (NaN at the first level).
+    #[serde(with = "preserve")]
+    pub richardson: Float64Array,
+    pub fit: &'a SlopeFit,
+    /// Why no slope could be fitted: the diagnosis of the run at the largest h that stopped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub diagnosis: Option<&'a Diagnosis>,
+}
+
+/// One adaptive method's error at t1 against its work over a tolerance sweep.
+#[derive(Serialize, Tsify)]
+pub struct WorkPrecisionSeries<'a> {
+    pub method: &'a str,
+    #[serde(with = "preserve")]
+    pub tol: Float64Array,
+    #[serde(with = "preserve")]
+    pub nfev: Float64Array,
+    /// Accepted plus rejected steps.
+    #[serde(with = "preserve")]
+    pub nsteps: Float64Array,
+    #[serde(with = "preserve")]
+    pub error: Float64Array,
+}
+
+/// One method's local error of a single step against h.
+#[derive(Serialize, Tsify)]
+pub struct LocalSeries<'a> {
+    pub method: &'a str,
+    /// Step sizes, decreasing.
+    #[serde(with = "preserve")]
+    pub h: Float64Array,
+    /// Max-norm distance of the step's result from the reference.
+    #[serde(with = "preserve")]
+    pub error: Float64Array,
+    /// Max norm of the method's own error estimate of the step (NaN for methods
+    /// without one).
+    #[serde(with = "preserve")]
+    pub estimate: Float64Array,
+    pub fit: &'a SlopeFit,
+}
+
 /// Runs the convergence studies of `spec` (global error vs h, work–precision, local error).
 #[wasm_bindgen(unchecked_return_type = "ConvergenceResult")]
 pub fn convergence(
@@ -250,54 +334,49 @@ pub fn convergence(
 ) -> Result<JsValue, JsValue> {
     let spec: ConvergenceSpec = read("the convergence spec", spec)?;
     let r = convergence::convergence(&spec).map_err(js_error)?;
-    let obj = Object::new();
-    set(&obj, "reference", &JsValue::from_str(&r.reference))?;
-    set(&obj, "t0", &JsValue::from_f64(r.t0))?;
-    set(&obj, "t1", &JsValue::from_f64(r.t1))?;
-    if let Some(d) = &r.diagnosis {
-        set(&obj, "diagnosis", &to_js(d)?)?;
-    }
-    let global = Array::new();
-    for g in &r.global {
-        let o = Object::new();
-        set(&o, "method", &JsValue::from_str(&g.method))?;
-        set(&o, "order", &JsValue::from(g.order))?;
-        let n: Vec<f64> = g.n.iter().map(|&n| n as f64).collect();
-        set(&o, "n", &f64s(&n))?;
-        set(&o, "h", &f64s(&g.h))?;
-        set(&o, "error", &f64s(&g.error))?;
-        set(&o, "nfev", &f64s(&g.nfev))?;
-        set(&o, "d", &f64s(&g.d))?;
-        set(&o, "dRatio", &f64s(&g.d_ratio))?;
-        set(&o, "richardson", &f64s(&g.richardson))?;
-        set(&o, "fit", &to_js(&g.fit)?)?;
-        if let Some(d) = &g.diagnosis {
-            set(&o, "diagnosis", &to_js(d)?)?;
-        }
-        global.push(&o);
-    }
-    set(&obj, "global", &global)?;
-    let work = Array::new();
-    for w in &r.work_precision {
-        let o = Object::new();
-        set(&o, "method", &JsValue::from_str(&w.method))?;
-        set(&o, "tol", &f64s(&w.tol))?;
-        set(&o, "nfev", &f64s(&w.nfev))?;
-        set(&o, "nsteps", &f64s(&w.nsteps))?;
-        set(&o, "error", &f64s(&w.error))?;
-        work.push(&o);
-    }
-    set(&obj, "workPrecision", &work)?;
-    let local = Array::new();
-    for l in &r.local {
-        let o = Object::new();
-        set(&o, "method", &JsValue::from_str(&l.method))?;
-        set(&o, "h", &f64s(&l.h))?;
-        set(&o, "error", &f64s(&l.error))?;
-        set(&o, "estimate", &f64s(&l.estimate))?;
-        set(&o, "fit", &to_js(&l.fit)?)?;
-        local.push(&o);
-    }
-    set(&obj, "local", &local)?;
-    Ok(obj.into())
+    to_js(&ConvergenceResult {
+        reference: &r.reference,
+        t0: r.t0,
+        t1: r.t1,
+        diagnosis: r.diagnosis.as_ref(),
+        global: r
+            .global
+            .iter()
+            .map(|g| GlobalSeries {
+                method: &g.method,
+                order: g.order,
+                n: f64s(&g.n.iter().map(|&n| f64::from(n)).collect::<Vec<f64>>()),
+                h: f64s(&g.h),
+                error: f64s(&g.error),
+                nfev: f64s(&g.nfev),
+                d: f64s(&g.d),
+                d_ratio: f64s(&g.d_ratio),
+                richardson: f64s(&g.richardson),
+                fit: &g.fit,
+                diagnosis: g.diagnosis.as_ref(),
+            })
+            .collect(),
+        work_precision: r
+            .work_precision
+            .iter()
+            .map(|w| WorkPrecisionSeries {
+                method: &w.method,
+                tol: f64s(&w.tol),
+                nfev: f64s(&w.nfev),
+                nsteps: f64s(&w.nsteps),
+                error: f64s(&w.error),
+            })
+            .collect(),
+        local: r
+            .local
+            .iter()
+            .map(|l| LocalSeries {
+                method: &l.method,
+                h: f64s(&l.h),
+                error: f64s(&l.error),
+                estimate: f64s(&l.estimate),
+                fit: &l.fit,
+            })
+            .collect(),
+    })
 }

@@ -153,3 +153,44 @@ fn statements_of_the_system_format() {
     );
     let _ = Direction::Rising;
 }
+
+#[test]
+fn one_expression_and_a_draw_lines_family_end_where_they_must() {
+    use odelab::expr::parser::parse_expr_for;
+    let e = |src: &str| {
+        parse_expr(src, &lex(src).unwrap())
+            .unwrap_err()
+            .kind
+            .to_string()
+    };
+    let message = e("2 x");
+    assert!(
+        message.contains("an operator or the end of the expression")
+            && message.contains("write \"*\" for a product"),
+        "{message}"
+    );
+    let src = "\n x[i] + 1 for i = 1..3\n";
+    let (expr, range) = parse_expr_for(src, &lex(src).unwrap()).unwrap();
+    assert_eq!(show(&expr), "(x[i] + 1)");
+    let range = range.expect("a family");
+    assert_eq!(
+        (show(&range.from), show(&range.to)),
+        ("1".into(), "3".into())
+    );
+    let src = "x + 1";
+    assert!(parse_expr_for(src, &lex(src).unwrap()).unwrap().1.is_none());
+    let src = "x + 1 y";
+    let message = parse_expr_for(src, &lex(src).unwrap())
+        .unwrap_err()
+        .kind
+        .to_string();
+    assert!(
+        message.contains("the end of the line or \"for i = a..b\""),
+        "{message}"
+    );
+    let src = "x for i = 1..3";
+    assert!(
+        parse_expr(src, &lex(src).unwrap()).is_err(),
+        "a lone expression takes no family"
+    );
+}

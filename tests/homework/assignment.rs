@@ -25,11 +25,11 @@ fn malformed_assignments_name_the_place() {
     );
     assert_eq!(
         error_of(one_task("number", json!({ "value": 1, "reltol": 0.1 }))),
-        "tasks[0].check: unknown field \"reltol\"; the fields are \"value\", \"relTol\", \"absTol\""
+        "unknown field \"reltol\" in tasks[0].check (did you mean \"relTol\"?); the fields are \"value\", \"relTol\", \"absTol\""
     );
     assert_eq!(
         error_of(one_task("number", json!({ "value": "two" }))),
-        "tasks[0].check.value: must be a number, got \"two\""
+        "tasks[0].check.value: invalid type: string \"two\", expected f64"
     );
     assert_eq!(
         error_of(one_task("number", json!({ "value": 1, "relTol": -1 }))),
@@ -37,6 +37,10 @@ fn malformed_assignments_name_the_place() {
     );
     assert_eq!(
         error_of(one_task("tableau", json!({ "realIntercept": [-2] }))),
+        "tasks[0].check.realIntercept: invalid length 1, expected an array of length 2"
+    );
+    assert_eq!(
+        error_of(one_task("tableau", json!({ "realIntercept": [-2, -3] }))),
         "tasks[0].check.realIntercept: must be [lo, hi] with lo ≤ hi"
     );
     let twice = json!({ "odelabAssignment": 1, "tasks": [
@@ -86,7 +90,7 @@ fn bad_references_are_located() {
                                             "maxError": 1, "fixed": { "t1": 3 } }),
     ));
     assert!(
-        e.starts_with("tasks[0].check.fixed: unknown field \"t1\""),
+        e.starts_with("unknown field \"t1\" in tasks[0].check.fixed"),
         "{e}"
     );
 }
@@ -117,4 +121,40 @@ fn digest_is_sha256_of_canonical_json() {
     let summary = read_assignment(&a).expect("valid");
     assert_eq!(summary.digest, pinned);
     assert_eq!(summary.max_score, 0.0);
+}
+
+#[test]
+fn misspelt_fields_are_refused_at_their_place_with_a_suggestion() {
+    let e = error_of(one_task(
+        "run",
+        json!({ "reference": { "modle": "pendulum" }, "t1": 1, "maxError": 1 }),
+    ));
+    assert_eq!(
+        e,
+        "unknown field \"modle\" in tasks[0].check.reference (did you mean \"model\"?); \
+         the fields are \"system\", \"model\", \"params\""
+    );
+    let e = error_of(one_task(
+        "run",
+        json!({ "reference": { "model": "pendulum" }, "t1": 1, "maxError": 1,
+                "fixed": { "rtoll": 1e-3 } }),
+    ));
+    assert!(
+        e.starts_with("unknown field \"rtoll\" in tasks[0].check.fixed (did you mean \"rtol\"?)"),
+        "{e}"
+    );
+    let e = error_of(json!({ "odelabAssignment": 1, "titel": "x", "tasks": [] }));
+    assert!(
+        e.starts_with(
+            "unknown field \"titel\" in the file (did you mean \"title\"?); the fields are"
+        ),
+        "{e}"
+    );
+    let e = error_of(json!({ "odelabAssignment": 1, "tasks": [
+        { "id": "a", "kind": "number", "check": { "value": 1 } },
+        { "id": "b", "kind": "number", "points": "two", "check": { "value": 1 } } ] }));
+    assert_eq!(
+        e,
+        "tasks[1].points: invalid type: string \"two\", expected f64"
+    );
 }

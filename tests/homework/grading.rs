@@ -60,13 +60,13 @@ fn a_file_that_is_not_a_work_is_an_error() {
     let e = grade_assignment(&a, &json!({ "odelabWork": 1, "answers": [] }))
         .expect_err("bad")
         .to_string();
-    assert_eq!(e, "answers: must be an object { \"<task id>\": … }");
+    assert_eq!(e, "answers: invalid type: sequence, expected a map");
     let e = grade_assignment(&a, &json!([1, 2]))
         .expect_err("bad")
         .to_string();
     assert_eq!(
         e,
-        "the work: must be an object { … }, got a list of 2 entries"
+        "the work: \"odelabWork\" is missing: this is not an odelab work file"
     );
 }
 

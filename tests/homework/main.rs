@@ -7,6 +7,7 @@ mod assignment;
 mod examples;
 mod grading;
 mod kinds;
+mod readings;
 mod variants;
 
 use odelab::homework::{grade_assignment, Grade, TaskGrade};

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runToCsv, runsToCsv, sessionFromJson, sessionToJson } from '../../www/export';
 import type { Run } from '../../www/run';
 import type { ModelInfo } from '../../www/engine';
+import { columns } from '../../www/format';
 
 /** A run of two states for the CSV, with what it needs to be described. */
 function fakeRun(method: string, h: number, t: number[], y: number[]): Run {
@@ -13,6 +14,7 @@ function fakeRun(method: string, h: number, t: number[], y: number[]): Run {
     adaptive: false,
     t,
     y,
+    yColumns: columns(y, 2),
     names: ['θ', 'ω'],
     outputs: {},
     stats: { nfev: 0, naccept: 0, nreject: 0 } as Run['stats'],
