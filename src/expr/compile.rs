@@ -316,6 +316,16 @@ impl Tape {
         &self.outputs
     }
 
+    /// Whether the program reads t (slot 0): an instruction's operand or an output.
+    /// Unused operands are 0 as well, so only the first [`Op::arity`] count.
+    pub fn reads_t(&self) -> bool {
+        self.outputs.contains(&0)
+            || self
+                .insts
+                .iter()
+                .any(|i| [i.a, i.b, i.c][..i.op.arity()].contains(&0))
+    }
+
     /// The slot written by the first instruction.
     pub fn first_tmp(&self) -> usize {
         1 + self.n_states + self.consts.len()

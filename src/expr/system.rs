@@ -425,6 +425,12 @@ impl System for UserSystem {
         Some(self.rhs.jacobian(t, y))
     }
 
+    /// A text whose equations never read t: ∂f/∂t ≡ 0, taken once by a Rosenbrock
+    /// step instead of a tangent sweep per step.
+    fn autonomous(&self) -> bool {
+        !self.rhs.tape().reads_t()
+    }
+
     /// Exact derivatives by forward-mode AD exist for every text.
     fn has_derivatives(&self, _t: f64, _y: &[f64]) -> bool {
         true
