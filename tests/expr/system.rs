@@ -260,7 +260,11 @@ fn the_example_system_integrates() {
 /// does not count.
 #[test]
 fn a_system_is_autonomous_exactly_when_its_equations_read_t() {
-    let autonomous = |text: &str| UserSystem::new(text, &BTreeMap::new()).unwrap().autonomous();
+    let autonomous = |text: &str| {
+        UserSystem::new(text, &BTreeMap::new())
+            .unwrap()
+            .autonomous()
+    };
     assert!(autonomous(MSD));
     assert!(autonomous(PENDULUM));
     assert!(!autonomous(EXAMPLE));
