@@ -187,6 +187,24 @@ if (wasm?.chain200) {
     verdict(T(c) <= 1000),
   ]);
 }
+// 5b'. The heat equation at N = 200, 2,000 and 20,000: each method's time at each size
+// and the growth from 200 to 2,000 states (those two sizes timed in alternation,
+// bench/wasm_bench.mjs section 7), which should be the tenfold work per step and no more.
+for (const method of wasm?.heat ? cases.heat.methods : []) {
+  const at = (n) => wasm.heat.find((h) => h.n === n && h.method === method);
+  const [a, b, c] = [200, 2000, 20000].map(at);
+  if (!a || !b) continue;
+  const r = T(b) / T(a);
+  const bdf = scipy?.bdf_heat?.find((h) => h.n === 2000);
+  rows.push([
+    `heat equation, ${method}, rtol 1e-8, N = 2,000 against N = 200 (timed in alternation) — WASM`,
+    `${ms(T(b))} (N = 2,000), ${ms(T(a))} (N = 200)${c ? `, ${ms(T(c))} (N = 20,000)` : ''}; ${int(b.stats.naccept)} steps, err ${b.err.toExponential(1)}`,
+    bdf ? `SciPy BDF (jac_sparsity) N = 2,000: ${ms(T(bdf))}` : '—',
+    `${x(r)} the N = 200 time`,
+    '≤ 11×',
+    verdict(r <= 11),
+  ]);
+}
 // 5c. A pendulum chain of 10 and 40 bodies, both formulations, against SciPy Radau.
 const chain = chainRows(wasm, scipy, cases);
 rows.push(...chain.rows);

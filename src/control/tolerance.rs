@@ -17,35 +17,38 @@ pub struct Tolerance {
 impl Tolerance {
     /// Checked tolerances: every rtol > 0, every atol ≥ 0, all finite, one per component.
     pub fn new(rtol: Vec<f64>, atol: Vec<f64>) -> Result<Self, OdeError> {
-        for (i, &r) in rtol.iter().enumerate() {
-            let what = if rtol.len() == 1 {
-                "rtol".to_string()
+        // The name is made only for a message: formatting one per component would cost
+        // more than the rest of a big system's setup.
+        let name = |what: &str, len: usize, i: usize| {
+            if len == 1 {
+                what.to_string()
             } else {
-                format!("rtol[{i}]")
-            };
+                format!("{what}[{i}]")
+            }
+        };
+        for (i, &r) in rtol.iter().enumerate() {
             if !r.is_finite() {
-                return Err(OdeError::NotFinite { what });
+                return Err(OdeError::NotFinite {
+                    what: name("rtol", rtol.len(), i),
+                });
             }
             if r <= 0.0 {
                 return Err(OdeError::OutOfRange {
-                    what,
+                    what: name("rtol", rtol.len(), i),
                     value: r,
                     allowed: "greater than 0 (a relative error, e.g. 1e-6)".into(),
                 });
             }
         }
         for (i, &a) in atol.iter().enumerate() {
-            let what = if atol.len() == 1 {
-                "atol".to_string()
-            } else {
-                format!("atol[{i}]")
-            };
             if !a.is_finite() {
-                return Err(OdeError::NotFinite { what });
+                return Err(OdeError::NotFinite {
+                    what: name("atol", atol.len(), i),
+                });
             }
             if a < 0.0 {
                 return Err(OdeError::OutOfRange {
-                    what,
+                    what: name("atol", atol.len(), i),
                     value: a,
                     allowed: "0 or more (an absolute error, e.g. 1e-9)".into(),
                 });

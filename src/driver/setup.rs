@@ -289,7 +289,8 @@ impl Integrator {
         let native = Formulation::parse(spec.formulation.as_deref())? == Formulation::Native;
         let spec_y0 = if native { spec.y0.as_ref() } else { None };
         let y0 = initial_state(spec_y0, &info, model.as_ref())?;
-        for (v, name) in y0.iter().zip(&info.names) {
+        // The message names the first non-finite value only (not one string per state).
+        if let Some((v, name)) = y0.iter().zip(&info.names).find(|(v, _)| !v.is_finite()) {
             finite(*v, &format!("initial value of {name}"))?;
         }
         // Refuse up front, with both names, a method that needs derivatives the model

@@ -120,7 +120,7 @@ pub(crate) fn run_with_partials(tape: &Tape, val: &mut [f64], pa: &mut [f64], pb
         let a = val[inst.a as usize];
         let b = val[inst.b as usize];
         let c = val[inst.c as usize];
-        let v = inst.op.apply(a, b, c);
+        let v = inst.op.value(a, b, c);
         val[first + i] = v;
         let (da, db) = partials(inst.op, a, b, v);
         pa[i] = da;

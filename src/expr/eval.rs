@@ -98,6 +98,6 @@ pub(crate) fn run(tape: &Tape, val: &mut [f64]) {
         let a = val[inst.a as usize];
         let b = val[inst.b as usize];
         let c = val[inst.c as usize];
-        val[first + i] = inst.op.apply(a, b, c);
+        val[first + i] = inst.op.value(a, b, c);
     }
 }

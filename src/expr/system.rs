@@ -100,6 +100,9 @@ pub struct UserSystem {
     rhs: Program,
     /// The pattern of ∂f/∂y when it is sparse and the system big enough to use it.
     sparsity: Option<Sparsity>,
+    /// f never reads t (the tape's, fixed at compilation: a parameter value changes
+    /// constants only).
+    autonomous: bool,
     outputs: Program,
     events: Vec<UserEvent>,
     /// The checked statements and the parameter values in use, for [`UserSystem::compile_event`].
@@ -423,6 +426,12 @@ impl System for UserSystem {
 
     fn jacobian(&self, t: f64, y: &[f64]) -> Option<DMatrix<f64>> {
         Some(self.rhs.jacobian(t, y))
+    }
+
+    /// A text whose equations never read t: ∂f/∂t ≡ 0, taken once by a Rosenbrock
+    /// step instead of a tangent sweep per step.
+    fn autonomous(&self) -> bool {
+        self.autonomous
     }
 
     /// Exact derivatives by forward-mode AD exist for every text.
@@ -1167,6 +1176,7 @@ fn compile_system(
     Ok(UserSystem {
         info,
         sparsity: Sparsity::analyse(rhs.tape()),
+        autonomous: !rhs.tape().reads_t(),
         rhs,
         outputs,
         events,

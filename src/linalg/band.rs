@@ -210,16 +210,20 @@ impl<T: Entry> BandLu<T> {
         let kv = kl + self.ku;
         let ab = &self.ab;
         let b = &mut b[..n];
+        // Each column's update runs over slices zipped together (no index checks per
+        // entry: a tridiagonal solve is a few operations a row); the same operations
+        // in the same order as the indexed loops of `xGBTRS`.
         for j in 0..n {
             let p = self.pivots[j];
             if p != j {
                 b.swap(j, p);
             }
             let km = kl.min(n - 1 - j);
-            let bj = b[j];
             let col = j * ld + kv;
-            for i in 1..=km {
-                b[j + i] = b[j + i] - ab[col + i] * bj;
+            let (head, below) = b.split_at_mut(j + 1);
+            let bj = head[j];
+            for (x, &l) in below[..km].iter_mut().zip(&ab[col + 1..=col + km]) {
+                *x = *x - l * bj;
             }
         }
         for j in (0..n).rev() {
@@ -227,8 +231,8 @@ impl<T: Entry> BandLu<T> {
             b[j] = bj;
             let lo = j.saturating_sub(kv);
             let col = j * ld + kv - j;
-            for i in lo..j {
-                b[i] = b[i] - ab[col + i] * bj;
+            for (x, &u) in b[lo..j].iter_mut().zip(&ab[col + lo..col + j]) {
+                *x = *x - u * bj;
             }
         }
     }

@@ -717,10 +717,18 @@ impl Stepper for Radau5 {
     /// rtol' = 0.1·rtol^(2/3) and atol' = atol·rtol'/rtol, which makes the global error
     /// of the order-5 solution roughly proportional to the requested rtol.
     fn error_tolerance(&self, run: &Tolerance) -> Tolerance {
+        // A scalar rtol arrives as one value per component: its power is taken once
+        // (a power per component is most of a big system's setup otherwise).
+        let mut last = (f64::NAN, f64::NAN);
         let rtol: Vec<f64> = run
             .rtol
             .iter()
-            .map(|&r| 0.1 * crate::math::powf(r, 2.0 / 3.0))
+            .map(|&r| {
+                if r.to_bits() != last.0.to_bits() {
+                    last = (r, 0.1 * crate::math::powf(r, 2.0 / 3.0));
+                }
+                last.1
+            })
             .collect();
         let atol = run
             .atol

@@ -39,6 +39,20 @@ use crate::problem::System;
 use crate::stats::Stats;
 use nalgebra::{DMatrix, DVector};
 
+/// The largest fast block whose φ-functions are dense nf × nf matrices (the size at
+/// which `llm` switches too, [`super::llm::DENSE_MAX_DIM`]). Above it (whole engine
+/// only) the step's two combinations h φ₁ w₁ + h² φ₂ w₂ are applied to their vectors
+/// through a Krylov subspace (`crate::phi::krylov`), from products g_z·x and
+/// A·x = g_z x + K (f_z x): no nf × nf exponential, and A is never formed. g_z⁻¹ (σ and
+/// K = g_z⁻¹ g_x) still comes from the LU of g_z, kept while g_z repeats.
+pub const DENSE_MAX_FAST: usize = super::llm::DENSE_MAX_DIM;
+
+/// The Krylov path's tolerance (2-norm) on each combination, relative to its scale
+/// (‖z_n‖₂ and the explicit sizes of its terms): far below the scheme's own error,
+/// so the step is the slow/fast scheme's, not the subspace's.
+#[cfg(feature = "full")]
+pub const KRYLOV_TOL: f64 = 1e-12;
+
 pub const INFO: MethodInfo = MethodInfo {
     id: "slowfast",
     name: "Slow/fast (RK4 + exponential)",
@@ -80,6 +94,17 @@ pub struct SlowFast {
     /// The LU of g_z, kept while g_z repeats bit for bit (`work.lu_of` is the g_z it
     /// factorises): a linear fast block is factorised once.
     lu: Option<Factored>,
+    /// The Krylov evaluation of the φ-combinations, for a fast block above
+    /// [`DENSE_MAX_FAST`] (`phi_gz` and `phi_a` are then unused and empty).
+    #[cfg(feature = "full")]
+    krylov: Option<Box<KrylovFast>>,
+}
+
+/// The Krylov path's buffers: the subspace's, and f_z x (slow) for A·x.
+#[cfg(feature = "full")]
+struct KrylovFast {
+    phi: crate::phi::krylov::KrylovPhi,
+    slow: Vec<f64>,
 }
 
 /// Storage of one step (ns slow, nf fast states): the Jacobian blocks, K = g_z⁻¹ g_x,
@@ -154,6 +179,18 @@ impl SlowFast {
     /// partition is a valid (all-slow: RK4) stepper; the driver refuses it for a run
     /// (`MethodInfo.partitioned`), since a student would silently get plain RK4.
     pub fn new(dim: usize, fast: &[usize], jacobian: JacobianOptions) -> Result<Self, OdeError> {
+        Self::with_dense_max(dim, fast, jacobian, DENSE_MAX_FAST)
+    }
+
+    /// [`SlowFast::new`] with dense φ-functions up to `dense_max` fast states and the
+    /// Krylov path above (the whole engine; the first-load build is always dense): a
+    /// test runs one fast block both ways.
+    pub fn with_dense_max(
+        dim: usize,
+        fast: &[usize],
+        jacobian: JacobianOptions,
+        dense_max: usize,
+    ) -> Result<Self, OdeError> {
         for (k, &i) in fast.iter().enumerate() {
             if i >= dim || fast[..k].contains(&i) {
                 return Err(OdeError::OutOfRange {
@@ -167,7 +204,16 @@ impl SlowFast {
             }
         }
         let slow: Vec<usize> = (0..dim).filter(|i| !fast.contains(i)).collect();
+        let krylov = cfg!(feature = "full") && fast.len() > dense_max;
+        let dense_n = if krylov { 0 } else { fast.len() };
         Ok(Self {
+            #[cfg(feature = "full")]
+            krylov: krylov.then(|| {
+                Box::new(KrylovFast {
+                    phi: crate::phi::krylov::KrylovPhi::new(fast.len()),
+                    slow: vec![0.0; slow.len()],
+                })
+            }),
             provider: JacobianProvider::new(INFO.id, jacobian),
             work: Work::new(slow.len(), fast.len()),
             slow,
@@ -176,8 +222,8 @@ impl SlowFast {
             y_full: vec![0.0; dim],
             f_first: vec![0.0; dim],
             ends: StepEnds::new(dim),
-            phi_gz: PhiFunctions::reusing(fast.len()),
-            phi_a: PhiFunctions::reusing(fast.len()),
+            phi_gz: PhiFunctions::reusing(dense_n),
+            phi_a: PhiFunctions::reusing(dense_n),
             lu: None,
         })
     }
@@ -281,13 +327,34 @@ impl SlowFast {
 
         // Step 1: ∫y = G₁σ + J₁, the blocks of e^{h D₁}, D₁ = [[0, I, 0], [0, g_z, γ],
         // [0, 0, 0]] (eq. 34/44): G₁ = h φ₁(h g_z), J₁ = h² φ₂(h g_z) γ (crate::phi).
-        self.phi_gz.compute(&w.g_z, h, 2, t, h, stats)?;
-        self.phi_gz.integral(
-            h,
-            w.sigma.as_slice(),
-            w.gamma.as_slice(),
-            w.int_y.as_mut_slice(),
-        );
+        #[cfg(feature = "full")]
+        let krylov = self.krylov.as_deref_mut();
+        #[cfg(not(feature = "full"))]
+        let krylov: Option<&mut ()> = None;
+        match krylov {
+            #[cfg(feature = "full")]
+            Some(kr) => {
+                use crate::phi::krylov::norm2;
+                let (sigma, gamma) = (&w.sigma.as_slice()[..nf], &w.gamma.as_slice()[..nf]);
+                let tol = KRYLOV_TOL
+                    * h
+                    * (norm2(&w.z_n.as_slice()[..nf]) + norm2(sigma) + h * norm2(gamma));
+                let g_z = &w.g_z;
+                let mut matvec = |x: &[f64], out: &mut [f64]| mat_vec_add(g_z, nf, nf, x, out);
+                let int_y = &mut w.int_y.as_mut_slice()[..nf];
+                kr.phi
+                    .combination(&mut matvec, h, &[sigma, gamma], int_y, tol, t, h, stats)?;
+            }
+            _ => {
+                self.phi_gz.compute(&w.g_z, h, 2, t, h, stats)?;
+                self.phi_gz.integral(
+                    h,
+                    w.sigma.as_slice(),
+                    w.gamma.as_slice(),
+                    w.int_y.as_mut_slice(),
+                );
+            }
+        }
 
         // Step 2: RK4 on x' = f(x, H(x)), then x_{n+1} = x̂ + f_z ∫y (eq. 45).
         w.x_hat.copy_from(&w.x_n);
@@ -329,6 +396,25 @@ impl SlowFast {
         w.f1.copy_from(&w.fs);
 
         // Step 3: z_{n+1} = H(x_{n+1}) + σ + φ, φ from e^{hD} (eqs. 46–47, D corrected).
+        #[cfg(feature = "full")]
+        if let Some(kr) = self.krylov.as_deref_mut() {
+            Self::krylov_fast_update(kr, w, ns, nf, t, h, stats)?;
+            let (slow, fast) = (&self.slow[..ns], &self.fast[..nf]);
+            let (x_new, z, sigma, phi) = (
+                &w.x_new.as_slice()[..ns],
+                &w.z.as_slice()[..nf],
+                &w.sigma.as_slice()[..nf],
+                &w.phi.as_slice()[..nf],
+            );
+            for a in 0..ns {
+                y_out[slow[a]] = x_new[a];
+            }
+            for a in 0..nf {
+                y_out[fast[a]] = z[a] + sigma[a] + phi[a];
+            }
+            self.ends.record(t, h, y, y_out, Some(&self.f_first));
+            return Ok(());
+        }
         // A = g_z + K f_z
         mat_mat(&w.k, nf, ns, &w.f_z, nf, &mut w.a);
         let (a, g_z) = (
@@ -377,6 +463,72 @@ impl SlowFast {
         }
         self.ends.record(t, h, y, y_out, Some(&self.f_first));
         Ok(())
+    }
+}
+
+impl SlowFast {
+    /// Step 3 on the Krylov path: φ = h φ₁(hA) B + h² φ₂(hA) C into `w.phi`, with
+    /// B = Aσ + K f0 and C = K (f1 − f0)/h as on the dense path, A applied as
+    /// A x = g_z x + K (f_z x) and never formed (O(nf² + nf·ns) a product).
+    #[cfg(feature = "full")]
+    fn krylov_fast_update(
+        kr: &mut KrylovFast,
+        w: &mut Work,
+        ns: usize,
+        nf: usize,
+        t: f64,
+        h: f64,
+        stats: &mut Stats,
+    ) -> Result<(), OdeError> {
+        use crate::phi::krylov::norm2;
+        let (g_z, f_z, k) = (&w.g_z, &w.f_z, &w.k);
+        let slow = &mut kr.slow[..ns];
+        // B = g_z σ + K (f_z σ) + K f0
+        let (sigma, b) = (&w.sigma.as_slice()[..nf], &mut w.b.as_mut_slice()[..nf]);
+        b.fill(0.0);
+        mat_vec_add(g_z, nf, nf, sigma, b);
+        mat_vec(f_z, ns, nf, sigma, slow);
+        for (v, f0) in slow.iter_mut().zip(&w.f0.as_slice()[..ns]) {
+            *v += f0;
+        }
+        mat_vec_add(k, nf, ns, slow, b);
+        // C = K (f1 − f0) / h
+        let (dx, f1, f0) = (
+            &mut w.dx.as_mut_slice()[..ns],
+            &w.f1.as_slice()[..ns],
+            &w.f0.as_slice()[..ns],
+        );
+        for i in 0..ns {
+            dx[i] = f1[i] - f0[i];
+        }
+        mat_vec(k, nf, ns, w.dx.as_slice(), w.c.as_mut_slice());
+        let c = &mut w.c.as_mut_slice()[..nf];
+        for v in c.iter_mut() {
+            *v /= h;
+        }
+        let (b, c) = (&w.b.as_slice()[..nf], &w.c.as_slice()[..nf]);
+        let tol = KRYLOV_TOL * (norm2(&w.z_n.as_slice()[..nf]) + h * norm2(b) + h * h * norm2(c));
+        let mut matvec = |x: &[f64], out: &mut [f64]| {
+            mat_vec_add(g_z, nf, nf, x, out);
+            mat_vec(f_z, ns, nf, x, slow);
+            mat_vec_add(k, nf, ns, slow, out);
+        };
+        let phi = &mut w.phi.as_mut_slice()[..nf];
+        kr.phi
+            .combination(&mut matvec, h, &[b, c], phi, tol, t, h, stats)
+    }
+}
+
+/// out += m v for the `rows` × `cols` matrix m (column by column).
+#[cfg(feature = "full")]
+fn mat_vec_add(m: &DMatrix<f64>, rows: usize, cols: usize, v: &[f64], out: &mut [f64]) {
+    let (m, v, out) = (&m.as_slice()[..rows * cols], &v[..cols], &mut out[..rows]);
+    for (col, &vj) in m.chunks_exact(rows.max(1)).zip(v) {
+        if vj != 0.0 {
+            for (o, &mij) in out.iter_mut().zip(col) {
+                *o += mij * vj;
+            }
+        }
     }
 }
 

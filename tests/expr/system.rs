@@ -253,3 +253,33 @@ fn the_example_system_integrates() {
         .fold(0.0, f64::max);
     assert!(worst <= 1e-12, "max difference {worst}");
 }
+
+/// A text whose right-hand sides never read t is autonomous (its ∂f/∂t, exactly zero,
+/// is taken once by a Rosenbrock run); t anywhere in an equation, in a definition an
+/// equation uses, or alone as a right-hand side makes it time-dependent; an output
+/// does not count.
+#[test]
+fn a_system_is_autonomous_exactly_when_its_equations_read_t() {
+    let autonomous = |text: &str| {
+        UserSystem::new(text, &BTreeMap::new())
+            .unwrap()
+            .autonomous()
+    };
+    assert!(autonomous(MSD));
+    assert!(autonomous(PENDULUM));
+    assert!(!autonomous(EXAMPLE));
+    assert!(!autonomous("x' = t\nx(0) = 0"));
+    assert!(!autonomous("F = cos(2*t)\nx' = -x + F\nx(0) = 1"));
+    assert!(autonomous("x' = -x\nx(0) = 1\noutput clock = t"));
+    assert!(autonomous("x' = if(x > 0, -x, 2*x)\nx(0) = 1"));
+    assert!(!autonomous("x' = if(t > 1, -x, 0)\nx(0) = 1"));
+    // The heat equation of the bench, 200 states.
+    let heat = "param N = 200, D = 1\nu[i]' = D*(N+1)^2*(u[i-1] - 2*u[i] + u[i+1]) for i = 1..N\n\
+                u[0] = 0\nu[N+1] = 0\nu[i](0) = sin(pi*i/(N+1)) for i = 1..N";
+    assert!(autonomous(heat));
+    // Its ∂f/∂t by the tape's tangent sweep is exactly the zeros the default gives.
+    let sys = UserSystem::new(heat, &BTreeMap::new()).unwrap();
+    let y0 = sys.info().y0.clone();
+    let ft = sys.rhs_program().dfdt(0.3, &y0);
+    assert!(ft.iter().all(|v| v.to_bits() == 0));
+}

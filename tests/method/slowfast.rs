@@ -98,3 +98,99 @@ fn slowfast_evaluates_phi_and_lu_of_a_linear_fast_block_once() {
     assert_eq!((st.nsteps, st.nfev, st.nlu), (200, 1200, 1));
     assert_eq!(st.nexpm, 4);
 }
+
+/// A slow pendulum driving a chain of `m` fast, damped diffusion cells, nonlinear
+/// (`cube` = 1: g_z = k·tridiag(1, −2, 1) − c I − 3 diag(z²) changes every step) or
+/// linear (`cube` = 0: one g_z, one LU).
+fn fast_chain(m: usize, cube: u8) -> String {
+    format!(
+        "param M = {m}, k = 50, c = 1\n\
+         x' = v\n\
+         v' = -sin(x) + 0.1*z[1]\n\
+         z[i]' = k*(z[i-1] - 2*z[i] + z[i+1]) - c*z[i] - {cube}*z[i]^3 + x for i = 1..M\n\
+         z[0] = v\n\
+         z[M+1] = 0\n\
+         x(0) = 1, v(0) = 0\n\
+         z[i](0) = sin(3*i/M) for i = 1..M\n\
+         fast z"
+    )
+}
+
+/// Above `DENSE_MAX_FAST` fast states the step's two φ-combinations go through a
+/// Krylov subspace: on a 100-state fast block (over the threshold, small enough for
+/// the dense path to run too) twenty steps agree with the dense φ-functions' to the
+/// Krylov tolerance, relative to the state's size (1e-12 a combination; 1e-10 over
+/// the run allows for the steps' propagation).
+#[test]
+fn slowfast_krylov_path_agrees_with_the_dense_path_above_the_threshold() {
+    use odelab::method::slowfast::{SlowFast, DENSE_MAX_FAST};
+    use odelab::method::Stepper;
+    let m = 100;
+    assert!(m > DENSE_MAX_FAST);
+    let (info, model) =
+        odelab::expr::build_user_system(&fast_chain(m, 1), &Default::default()).unwrap();
+    let fast = info.fast.clone();
+    assert_eq!(fast.len(), m);
+    let n = info.dim;
+    let run = |dense_max: usize| {
+        let mut s = SlowFast::with_dense_max(n, &fast, Default::default(), dense_max).unwrap();
+        let (mut y, mut y1) = (info.y0.clone(), vec![0.0; n]);
+        let mut stats = odelab::Stats::default();
+        for k in 0..20 {
+            s.step(
+                model.as_ref(),
+                k as f64 * 0.01,
+                &y,
+                0.01,
+                &mut y1,
+                &mut stats,
+            )
+            .unwrap();
+            std::mem::swap(&mut y, &mut y1);
+        }
+        (y, stats)
+    };
+    let (dense, dense_stats) = run(usize::MAX);
+    let (krylov, krylov_stats) = run(DENSE_MAX_FAST);
+    let size = dense.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    let diff = dense
+        .iter()
+        .zip(&krylov)
+        .fold(0.0f64, |a, (d, k)| a.max((d - k).abs()));
+    println!("max |dense − krylov| = {diff:e} (state size {size})");
+    assert!(diff <= 1e-10 * size, "differ by {diff:e}");
+    // The two paths really differ: not the same bits.
+    assert!(diff > 0.0);
+    // Two combinations a step either way; the same f-evaluations.
+    assert_eq!(krylov_stats.nexpm, 40);
+    assert_eq!(krylov_stats.nfev, dense_stats.nfev);
+}
+
+/// A 500-state fast chain runs through the driver on the Krylov path (the dense path
+/// squares 500 × 500 matrices for its φ-functions) and stays close to a finer run
+/// of itself (h = 0.01 against 0.005). Linear, so that g_z is factorised once (a debug build's 500 × 500 LU
+/// a step would make the test slow).
+#[test]
+fn slowfast_runs_a_500_state_fast_block() {
+    let spec = |h: f64| odelab::spec::SolveSpec {
+        system: Some(fast_chain(500, 0)),
+        method: "slowfast".into(),
+        h: Some(h),
+        t1: Some(0.2),
+        ..Default::default()
+    };
+    let coarse = odelab::solve(&spec(0.01)).unwrap();
+    let fine = odelab::solve(&spec(0.005)).unwrap();
+    assert!(coarse.stopped_by.is_none());
+    assert_eq!((coarse.stats.nsteps, coarse.stats.nlu), (20, 1));
+    assert_eq!(coarse.stats.nexpm, 40);
+    let last = |s: &odelab::Solution| s.y[s.y.len() - s.dim..].to_vec();
+    let (a, b) = (last(&coarse), last(&fine));
+    let diff = a
+        .iter()
+        .zip(&b)
+        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()));
+    println!("500 fast states: coarse vs fine {diff:e}");
+    assert!(a.iter().all(|v| v.is_finite()));
+    assert!(diff < 1e-4, "coarse and fine differ by {diff:e}");
+}
