@@ -399,19 +399,7 @@ impl SlowFast {
         #[cfg(feature = "full")]
         if let Some(kr) = self.krylov.as_deref_mut() {
             Self::krylov_fast_update(kr, w, ns, nf, t, h, stats)?;
-            let (slow, fast) = (&self.slow[..ns], &self.fast[..nf]);
-            let (x_new, z, sigma, phi) = (
-                &w.x_new.as_slice()[..ns],
-                &w.z.as_slice()[..nf],
-                &w.sigma.as_slice()[..nf],
-                &w.phi.as_slice()[..nf],
-            );
-            for a in 0..ns {
-                y_out[slow[a]] = x_new[a];
-            }
-            for a in 0..nf {
-                y_out[fast[a]] = z[a] + sigma[a] + phi[a];
-            }
+            Self::assemble(&self.slow[..ns], &self.fast[..nf], w, y_out);
             self.ends.record(t, h, y, y_out, Some(&self.f_first));
             return Ok(());
         }
@@ -448,7 +436,18 @@ impl SlowFast {
         self.phi_a.compute(&w.a, h, 2, t, h, stats)?;
         self.phi_a
             .integral(h, w.b.as_slice(), w.c.as_slice(), w.phi.as_mut_slice());
-        let (slow, fast) = (&self.slow[..ns], &self.fast[..nf]);
+        Self::assemble(&self.slow[..ns], &self.fast[..nf], w, y_out);
+        self.ends.record(t, h, y, y_out, Some(&self.f_first));
+        Ok(())
+    }
+}
+
+impl SlowFast {
+    /// The step's new state: x_{n+1} in the slow places, z + σ + φ in the fast ones (eq. 47).
+    /// Inlined, so that the lengths `fixed::<NS>`/`fixed::<NF>` fixed at compile time reach its loops.
+    #[inline(always)]
+    fn assemble(slow: &[usize], fast: &[usize], w: &Work, y_out: &mut [f64]) {
+        let (ns, nf) = (slow.len(), fast.len());
         let (x_new, z, sigma, phi) = (
             &w.x_new.as_slice()[..ns],
             &w.z.as_slice()[..nf],
@@ -461,12 +460,8 @@ impl SlowFast {
         for a in 0..nf {
             y_out[fast[a]] = z[a] + sigma[a] + phi[a];
         }
-        self.ends.record(t, h, y, y_out, Some(&self.f_first));
-        Ok(())
     }
-}
 
-impl SlowFast {
     /// Step 3 on the Krylov path: φ = h φ₁(hA) B + h² φ₂(hA) C into `w.phi`, with
     /// B = Aσ + K f0 and C = K (f1 − f0)/h as on the dense path, A applied as
     /// A x = g_z x + K (f_z x) and never formed (O(nf² + nf·ns) a product).

@@ -615,20 +615,22 @@ fn a_draw_line_for_a_family_draws_one_shape_per_element() {
     );
 }
 
-/// A body held at one joint only (the free end of a chain) is drawn on past its centre
-/// to the joint point mirrored through it: the far end of the uniform link, not its
-/// centre of mass; a body held at two points gets no such extra rod.
-#[test]
-fn a_body_held_at_one_joint_is_drawn_to_its_far_end() {
-    let text = "\
+/// Two uniform rods hinged to the ground and to each other, lying along x.
+const TWO_RODS: &str = "\
 param L = 1, m = 1, g = 9.81
 body upper: mass m, inertia m*L^2/12, at (L/2, 0, 0)
 body lower: mass m, inertia m*L^2/12, at (3*L/2, 0, 0)
 revolute O: upper(-L/2, 0), ground(0, 0)
 revolute A: upper(L/2, 0), lower(-L/2, 0)
-gravity g
 ";
-    let sol = run(text, json!({ "formulation": "state-space", "t1": 0.3 }));
+
+/// A body held at one joint only (the free end of a chain) is drawn on past its centre
+/// to the joint point mirrored through it: the far end of the uniform link, not its
+/// centre of mass; a body held at two points gets no such extra rod.
+#[test]
+fn a_body_held_at_one_joint_is_drawn_to_its_far_end() {
+    let text = format!("{TWO_RODS}gravity g\n");
+    let sol = run(&text, json!({ "formulation": "state-space", "t1": 0.3 }));
     let rods: Vec<&str> = sol
         .outputs
         .iter()
@@ -680,17 +682,10 @@ gravity g
 /// spring as a spring between its points.
 #[test]
 fn bodies_draw_torsion_springs_as_coils_at_their_hinge() {
-    let text = "\
-param L = 1, m = 1, g = 9.81
-body upper: mass m, inertia m*L^2/12, at (L/2, 0, 0)
-body lower: mass m, inertia m*L^2/12, at (3*L/2, 0, 0)
-revolute O: upper(-L/2, 0), ground(0, 0)
-revolute A: upper(L/2, 0), lower(-L/2, 0)
-torsion B: upper, lower, k 100, c 1, angle 0
-spring S: ground(0, 0), lower(L/2, 0), k 1, c 0, length 2
-gravity g
-";
-    let sol = run(text, json!({ "formulation": "state-space", "t1": 0.1 }));
+    let text = format!(
+        "{TWO_RODS}torsion B: upper, lower, k 100, c 1, angle 0\nspring S: ground(0, 0), lower(L/2, 0), k 1, c 0, length 2\ngravity g\n"
+    );
+    let sol = run(&text, json!({ "formulation": "state-space", "t1": 0.1 }));
     let names: Vec<&str> = sol.outputs.iter().map(|(n, _)| n.as_str()).collect();
     let coil: Vec<&&str> = names.iter().filter(|n| n.contains(" coil ")).collect();
     assert_eq!(coil.len(), 3, "{names:?}");
