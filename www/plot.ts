@@ -14,6 +14,8 @@ export interface SeriesStyle {
   color: string;
   /** Canvas dash pattern, e.g. [6, 4] for an exact solution drawn under the numerical one. */
   dash?: number[];
+  /** Drawn translucent (a pinned run), so the live run stays visible where they coincide. */
+  faint?: boolean;
 }
 
 export { PALETTE, seriesStyle } from './theme';
@@ -156,6 +158,7 @@ export class Plot {
           label: s.label,
           stroke: s.color,
           width: 1.5,
+          ...(s.faint ? { alpha: 0.5 } : {}),
           dash: s.dash,
           // Sparse data (convergence studies) may have gaps where a run blew up.
           spanGaps: options.points ?? false,
@@ -192,7 +195,7 @@ export class Plot {
   /** The series' labels and line styles as JSON in `data-legend`, for the PNG export (www/png.ts). */
   private publishLegend(): void {
     this.target.dataset.legend = JSON.stringify(
-      this.options.series.map((s, i) => ({ label: this.labelOf(i + 1), color: s.color, ...(s.dash ? { dash: s.dash } : {}) })),
+      this.options.series.map((s, i) => ({ label: this.labelOf(i + 1), color: s.color, ...(s.dash ? { dash: s.dash } : {}), ...(s.faint ? { faint: true } : {}) })),
     );
   }
 

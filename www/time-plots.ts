@@ -206,6 +206,7 @@ export class TimePlots {
           label: `${pin.run.names[j]} (${pinned[k]})`,
           color: pin.color,
           dash: PIN_DASHES[j % PIN_DASHES.length],
+          faint: true,
         })),
       );
     }
@@ -243,7 +244,7 @@ export class TimePlots {
         logY,
         width: widths.get(id),
         logX,
-        series: [{ label, color }, ...pins.map((pin, k) => ({ label: `${label} (${pinned[k]})`, color: pin.color }))],
+        series: [{ label, color }, ...pins.map((pin, k) => ({ label: `${label} (${pinned[k]})`, color: pin.color, faint: true }))],
       });
     this.plots = {
       trajectory: new Plot(byId('plot-trajectory'), { xLabel: 't', yLabel: 'state', series, width: widths.get('plot-trajectory'), logX }),

@@ -162,6 +162,15 @@ test('every plot downloads as a PNG with a title band and its legend, and pins a
   await page.fill('#h', '0.02');
   await page.waitForFunction(() => document.querySelector('#runs li')?.dataset.name === 'rk4 h = 0.01');
   await page.waitForFunction(() => [...document.querySelectorAll('#plot-trajectory .u-legend .u-label')].some((l) => l.textContent === 'x (rk4 h = 0.01)'));
+  // A pinned run is drawn translucent, so the live run shows where the two coincide.
+  for (const id of ['plot-trajectory', 'plot-energy']) {
+    const legend = JSON.parse(await page.getAttribute(`#${id}`, 'data-legend'));
+    assert.deepEqual(
+      legend.map((s) => [s.label.includes('(rk4 h = 0.01)'), s.faint === true]).filter(([pinned, faint]) => pinned !== faint),
+      [],
+      `${id}: ${JSON.stringify(legend)}`,
+    );
+  }
   for (const id of ['plot-trajectory', 'plot-energy', 'plot-error', 'mechanism', 'plot-phase']) {
     const canvas = await page.evaluate((i) => {
       const el = document.getElementById(i);
