@@ -141,9 +141,9 @@ export class MechanismView {
   /** What the picture shows, for its PNG (www/png.ts): set only when it changes (this runs every frame). */
   private publishLegend(run: Run): void {
     const pins = this.store.shownPins.filter((p) => p.run.model.id === run.model.id);
-    const names = pinNames(pins.map((p) => p.run));
+    const names = pinNames(pins.map((p) => p.run), [run]);
     const legend = JSON.stringify([
-      { label: `this run (${pinNames([run])[0]}), t = ${Number(this.store.time.toPrecision(4))}`, color: ink().fill },
+      { label: `this run (${pinNames([run], pins.map((p) => p.run))[0]}), t = ${Number(this.store.time.toPrecision(4))}`, color: ink().fill },
       ...(run.exact ? [{ label: 'exact solution (faint)', color: EXACT_GHOST }] : []),
       ...pins.map((p, k) => ({ label: names[k], color: p.color })),
     ]);

@@ -161,9 +161,9 @@ export class PhaseView {
     if (run.exact) add(run, EXACT_COLOR, true);
     add(run, LIVE_COLOR);
     for (const pin of this.store.shownPins) add(pin.run, pin.color);
-    const names = pinNames(this.store.shownPins.map((p) => p.run));
+    const names = pinNames(this.store.shownPins.map((p) => p.run), [run]);
     this.target.dataset.legend = JSON.stringify([
-      { label: `this run (${pinNames([run])[0]})`, color: LIVE_COLOR },
+      { label: `this run (${pinNames([run], this.store.shownPins.map((p) => p.run))[0]})`, color: LIVE_COLOR },
       ...(run.exact ? [{ label: 'exact solution', color: EXACT_COLOR, dash: [6, 4] }] : []),
       ...this.store.shownPins.map((p, k) => ({ label: names[k], color: p.color })),
     ]);

@@ -29,18 +29,39 @@ export function pinName(run: Run): string {
   return s.atol === undefined ? `${s.method} rtol ${number(s.rtol)}` : `${s.method} rtol ${number(s.rtol)}, atol ${number(s.atol)}`;
 }
 
-/** Each run's `pinName`, made unique by a count where two pins would read the same. */
-export function pinNames(runs: readonly Run[]): string[] {
+/**
+ * For each run, the parameters whose values are not the same in all of `runs` and
+ * `others` (the live run beside the pins, or the pins beside it), e.g. ", alpha = 1000":
+ * two RK4 pins at one h told apart by the parameter they were run with.
+ */
+export function differingParams(runs: readonly Run[], others: readonly Run[] = []): string[] {
+  const all = [...runs, ...others];
+  const keys = [...new Set(all.flatMap((r) => Object.keys(r.settings.params ?? {})))].filter(
+    (key) => new Set(all.map((r) => r.settings.params?.[key])).size > 1,
+  );
+  return runs.map((r) =>
+    keys
+      .filter((key) => r.settings.params?.[key] !== undefined)
+      .map((key) => `, ${key} = ${formatNumber(r.settings.params?.[key] as number, 4)}`)
+      .join(''),
+  );
+}
+
+/**
+ * Each run's `pinName` with the parameters that tell it from the others, made unique by
+ * a count where two pins would still read the same.
+ */
+export function pinNames(runs: readonly Run[], others: readonly Run[] = []): string[] {
   const seen = new Map<string, number>();
-  return runs.map((run) => {
-    const name = pinName(run);
+  const params = differingParams(runs, others);
+  return runs.map((run, k) => {
+    const name = pinName(run) + params[k];
     const n = (seen.get(name) ?? 0) + 1;
     seen.set(name, n);
     return n === 1 ? name : `${name} (${n})`;
   });
 }
 
-/** A pin's error against a reference run: computing, known, or not to be had. */
 /** A pin's error against a reference run: pending, measured, not applicable, or why it failed. */
 type ReferenceError = 'pending' | { error: number; method: string } | 'none' | { failed: string };
 
@@ -66,7 +87,10 @@ export class PinList {
   }
 
   private render(): void {
-    const names = pinNames(this.store.pins.map((p) => p.run));
+    const runs = this.store.pins.map((p) => p.run);
+    const live = this.store.run ? [this.store.run] : [];
+    const names = pinNames(runs, live);
+    const params = differingParams(runs, live);
     const items = this.store.pins.map((pin, k) => {
       const name = `pin ${k + 1} (${names[k]})`;
       const item = document.createElement('li');
@@ -87,7 +111,7 @@ export class PinList {
       shown.addEventListener('change', () => this.store.restyle(pin.id, { hidden: !shown.checked }));
       const text = document.createElement('span');
       const model = pin.run.model.id === this.store.run?.model.id ? '' : `${pin.run.model.name}: `;
-      text.textContent = `${model}${describeRun(pin.run)} · ${pin.run.stats.nfev} f-evaluations${this.errorText(pin)}`;
+      text.textContent = `${model}${describeRun(pin.run)}${params[k]} · ${pin.run.stats.nfev} f-evaluations${this.errorText(pin)}`;
       const remove = document.createElement('button');
       remove.type = 'button';
       remove.textContent = '×';

@@ -199,7 +199,7 @@ export class TimePlots {
     // Styles by place among the lines drawn (not by column): no two drawn lines alike.
     const series: SeriesStyle[] = live.map((i, k) => ({ label: names[i], ...seriesStyle(k) }));
     if (exact) series.push(...live.map((i, k) => ({ label: `${names[i]} exact`, color: seriesStyle(k).color, dash: [6, 4] })));
-    const pinned = pinNames(pins.map((p) => p.run));
+    const pinned = pinNames(pins.map((p) => p.run), [run]);
     for (const [k, pin] of pins.entries()) {
       series.push(
         ...this.columnsShown(pin.run.names).map((j) => ({

@@ -133,6 +133,11 @@ test('pinning Euler then RK4 lists both, draws both on the trajectory plot, and 
   await page.waitForFunction(() => [...document.querySelectorAll('#runs li')].every((li) => / \(vs dp45/.test(li.textContent)));
   const pinErrors = await page.$$eval('#runs li', (items) => items.map((li) => Number(/error at t = 10 ([^ ]+) \(vs dp45/.exec(li.textContent)[1])));
   assert.ok(pinErrors[0] > 1e-2 && pinErrors[1] < 1e-6, `Euler and RK4 errors at t = 10: ${pinErrors}`);
+  // Pins are drawn translucent: the RK4 pin lies on the live RK4 run and blends with it,
+  // so the live run moves off both pins (Euler at h = 0.02) to show each alone.
+  await page.selectOption('#method', 'euler');
+  await page.fill('#h', '0.02');
+  await page.waitForFunction(() => document.querySelector('dd[data-stat="f-evaluations"]')?.textContent === '500');
   const [euler, rk4] = await countColours(page, '#plot-trajectory', [PIN_1, PIN_2]);
   assert.ok(euler > 100, `Euler pin drawn (${euler} pixels)`);
   assert.ok(rk4 > 100, `RK4 pin drawn (${rk4} pixels)`);

@@ -103,6 +103,21 @@ describe('pin names', () => {
       'heun h = 0.1',
     ]);
   });
+
+  it('tell pins apart by the parameters they were run with', () => {
+    const withAlpha = (method: string, alpha: number): Run =>
+      ({ settings: { model: 'slowfast-linear', method, h: 0.001, params: { alpha, beta: 0.1 } }, adaptive: false }) as unknown as Run;
+    const pins = [withAlpha('rk4', 1000), withAlpha('slowfast', 10), withAlpha('rk4', 10)];
+    // alpha differs (β does not): it names each pin, the live run counted.
+    expect(pinNames(pins, [withAlpha('slowfast', 1000)])).toEqual([
+      'rk4 h = 0.001, alpha = 1000',
+      'slowfast h = 0.001, alpha = 10',
+      'rk4 h = 0.001, alpha = 10',
+    ]);
+    // The live run alone with a pin of another α: both name it.
+    expect(pinNames([withAlpha('rk4', 10)], [withAlpha('rk4', 1000)])).toEqual(['rk4 h = 0.001, alpha = 10']);
+    expect(pinNames([withAlpha('rk4', 10)], [withAlpha('rk4', 10)])).toEqual(['rk4 h = 0.001']);
+  });
 });
 
 describe('PNG legend layout', () => {
