@@ -652,7 +652,10 @@ export class RunForm {
     const STEPS = 200;
     for (const p of this.model.params) {
       const value = values[p.name] ?? p.value;
-      const bounds = defaultBounds(p.value, p.greaterThan);
+      // Around the default, unless a scenario or link sets a value outside that range
+      // (a damper of 1000 where the model's default is 0.5): then around the value.
+      const around = defaultBounds(p.value, p.greaterThan);
+      const bounds = value >= around.min && value <= around.max ? around : defaultBounds(value, p.greaterThan);
       const row = document.createElement('div');
       row.className = 'param';
       row.title = p.description;

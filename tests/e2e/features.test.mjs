@@ -131,6 +131,20 @@ test('every parameter has a slider with editable bounds that re-solves live', as
   await page.close();
 });
 
+test("a scenario's parameter outside the model's default range gets a slider around it", async () => {
+  // The stiff spring scenario's damper c = 1000, where the model's default is 0.5.
+  const { page, errors } = await open(site.browser, `${site.server.url}?scenario=euler-vs-backward-euler-stiff`);
+  await page.waitForFunction(() => document.querySelector('input[data-param="c"]')?.value === '1000');
+  assert.equal(await page.inputValue('input[aria-label="lower end of the c slider"]'), '100');
+  assert.equal(await page.inputValue('input[aria-label="upper end of the c slider"]'), '10000');
+  // Log scale over [100, 10000]: 1000 sits halfway, not pinned at the end.
+  assert.equal(await page.inputValue('input[data-slider="c"]'), '100');
+  // A value within the default range keeps it: k = 100 on [10, 1000].
+  assert.equal(await page.inputValue('input[aria-label="upper end of the k slider"]'), '1000');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a run compares against a reference run in a table (Negrut et al. 2003 §3.1)', async () => {
   const { page, errors } = await open(site.browser, `${site.server.url}?model=pendulum&method=rk4`);
   await page.click('#compare');
