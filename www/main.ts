@@ -182,9 +182,14 @@ async function main(): Promise<void> {
   // An unknown model id is said, not replaced in silence by the first model.
   const knownModel = (id: string | undefined): boolean => id === undefined || id === 'custom' || catalog.models.some((m) => m.id === id);
   let refused: string | undefined;
+  // An unknown view (a hand-typed ?view=) is said too, with the views there are.
+  if (!views.includes(wanted)) {
+    const tabs = views.map((v) => `"${v}" (${document.getElementById(`tab-${v}`)?.textContent ?? v})`).join(', ');
+    refused = `There is no view "${wanted}": the trajectory is shown instead. The views are ${tabs}.`;
+  }
   if (!knownModel(initial.model)) {
     const near = closestId(initial.model ?? '', catalog.models.map((m) => m.id));
-    refused = `There is no model "${initial.model}"${near ? ` (did you mean "${near}"?)` : ''}: the pendulum is shown instead.`;
+    refused = [refused, `There is no model "${initial.model}"${near ? ` (did you mean "${near}"?)` : ''}: the pendulum is shown instead.`].filter(Boolean).join(' ');
     initial = { ...initial, model: 'pendulum' };
     delete initial.params;
   }

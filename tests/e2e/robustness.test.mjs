@@ -53,6 +53,15 @@ test('a link naming an unknown model says so instead of opening another model si
   await page.close();
 });
 
+test('a query naming an unknown view says so and lists the views there are', async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?model=mass-spring-damper&method=generalized-alpha&view=second-order`);
+  await page.waitForFunction(() => /There is no view "second-order"/.test(document.querySelector('#message')?.textContent ?? ''));
+  assert.match(await page.textContent('#message'), /"structural" \(Second-order \(ωh\)\)/);
+  assert.equal(await page.getAttribute('#tab-trajectory', 'aria-selected'), 'true');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a link whose run did not finish (the page was left during it) is not run again without asking', async () => {
   const context = await site.browser.newContext();
   // 1,000 states of RK4 for 5·10⁵ steps: far longer than this test waits.
