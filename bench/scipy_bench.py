@@ -48,12 +48,12 @@ VDP_REF = (-1.51060693674397, 1.1783800007312e-3)
 CASES = os.environ.get("BENCH_CASES") or os.path.join(os.path.dirname(__file__), "cases.json")
 
 
-def heat_bdf(n, case, runs):
-    """The heat equation of bench/cases.json's `heat` under BDF with the tridiagonal
-    jac_sparsity, and its error against the semi-discrete exact solution."""
+def heat(n):
+    """The N-cell heat equation u' = (N+1)² (u[i-1] − 2u[i] + u[i+1]) as in
+    bench/cases.json: its right-hand side, u(0) = sin(πi/(N+1)) and its tridiagonal
+    Jacobian pattern."""
     from scipy.sparse import diags
 
-    spec = case["spec"]
     k = (n + 1) ** 2
 
     def f(_t, u):
@@ -62,9 +62,15 @@ def heat_bdf(n, case, runs):
         d[:-1] += u[1:]
         return k * d
 
-    i = np.arange(1, n + 1)
-    u0 = np.sin(np.pi * i / (n + 1))
-    pattern = diags([1, 1, 1], [-1, 0, 1], shape=(n, n))
+    u0 = np.sin(np.pi * np.arange(1, n + 1) / (n + 1))
+    return f, u0, diags([1, 1, 1], [-1, 0, 1], shape=(n, n))
+
+
+def heat_bdf(n, case, runs):
+    """The heat equation of bench/cases.json's `heat` under BDF with the tridiagonal
+    jac_sparsity, and its error against the semi-discrete exact solution."""
+    spec = case["spec"]
+    f, u0, pattern = heat(n)
     t1 = spec["t1"]
     med, times, sol = timed(
         runs,
@@ -169,19 +175,7 @@ def wp_problem(p):
     if p["id"] == "hires":
         y0 = [1.0, 0, 0, 0, 0, 0, 0, 0.0057]
         return hires, y0, p["spec"]["t1"], {"jac": hires_jac}, {"jac": hires_jac}
-    from scipy.sparse import diags
-
-    n = p["n"]
-    k = (n + 1) ** 2
-
-    def f(_t, u):
-        d = -2.0 * u
-        d[1:] += u[:-1]
-        d[:-1] += u[1:]
-        return k * d
-
-    u0 = np.sin(np.pi * np.arange(1, n + 1) / (n + 1))
-    pattern = diags([1, 1, 1], [-1, 0, 1], shape=(n, n))
+    f, u0, pattern = heat(p["n"])
     # Radau and BDF: the tridiagonal pattern (Jacobian by grouped differences); LSODA
     # takes a band (lband = uband = 1) instead.
     return f, u0, p["spec"]["t1"], {"jac_sparsity": pattern}, {"lband": 1, "uband": 1}
