@@ -71,6 +71,12 @@ export function tickLabel(value: number, increment: number): string {
   return formatNumber(value, Math.min(15, Math.max(3, digits)));
 }
 
+/** Labels for evenly spaced ticks (as `niceTicks` makes them), with the digits their spacing needs. */
+export function tickLabels(ticks: readonly number[]): string[] {
+  const spacing = ticks.length > 1 ? ticks[1] - ticks[0] : 0;
+  return ticks.map((v) => tickLabel(v, spacing));
+}
+
 /** Splits a row-major `n × dim` array into `dim` columns. */
 export function columns(rowMajor: ArrayLike<number>, dim: number): Float64Array[] {
   const n = Math.floor(rowMajor.length / dim);

@@ -13,7 +13,7 @@
  * they can be tested without a canvas.
  */
 import { sizeCanvas } from './dom';
-import { formatNumber, tickLabel } from './format';
+import { formatNumber, tickLabels } from './format';
 import { niceTicks } from './plane';
 import { indexAt } from './run';
 import { ink, onSchemeChange } from './theme';
@@ -292,14 +292,14 @@ export class HeatMap {
     ctx.textAlign = 'left';
     const py = (v: number): number => y + ((hi - v) / (hi - lo || 1)) * height;
     // Inner ticks clear of the end labels.
-    const all = niceTicks(lo, hi, 5);
-    const spacing = all.length > 1 ? all[1] - all[0] : 0;
-    const ticks = all.filter((v) => py(v) > y + 20 && py(v) < y + height - 16);
+    const ticks = niceTicks(lo, hi, 5);
+    const labels = tickLabels(ticks);
     ctx.beginPath();
-    for (const v of ticks) {
+    for (const [k, v] of ticks.entries()) {
+      if (py(v) <= y + 20 || py(v) >= y + height - 16) continue;
       ctx.moveTo(x + barWidth, py(v));
       ctx.lineTo(x + barWidth + 3, py(v));
-      ctx.fillText(tickLabel(v, spacing), x + barWidth + 5, py(v) + 4);
+      ctx.fillText(labels[k], x + barWidth + 5, py(v) + 4);
     }
     ctx.stroke();
     const clippedHigh = range.max > hi;

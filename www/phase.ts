@@ -6,7 +6,7 @@
  */
 import { byId, sizeCanvas } from './dom';
 import { isDrawOutput } from './drawing';
-import { columns, tickLabel } from './format';
+import { columns, tickLabels } from './format';
 import { niceTicks } from './plane';
 import { indexAt, seriesOf, valueAt } from './run';
 import type { Run } from './run';
@@ -26,8 +26,6 @@ const MAX_STEP_DOTS = 400;
 const STEP_COLOR = '#d9480f';
 const MARGIN = { left: 64, right: 12, top: 10, bottom: 36 };
 
-/** The spacing of evenly spaced ticks, which sets how many digits their labels need. */
-const tickSpacing = (ticks: number[]): number => (ticks.length > 1 ? ticks[1] - ticks[0] : 0);
 
 /** The names a phase portrait may use: states, then outputs that are quantities. */
 export function phaseChoices(run: Run): string[] {
@@ -213,21 +211,23 @@ export class PhaseView {
     ctx.lineWidth = 1;
     ctx.textAlign = 'center';
     const xTicks = niceTicks(x0, x1, 6);
-    for (const v of xTicks) {
+    const xLabels = tickLabels(xTicks);
+    for (const [k, v] of xTicks.entries()) {
       ctx.beginPath();
       ctx.moveTo(px(v), MARGIN.top);
       ctx.lineTo(px(v), MARGIN.top + h);
       ctx.stroke();
-      ctx.fillText(tickLabel(v, tickSpacing(xTicks)), px(v), MARGIN.top + h + 14);
+      ctx.fillText(xLabels[k], px(v), MARGIN.top + h + 14);
     }
     ctx.textAlign = 'right';
     const yTicks = niceTicks(y0, y1, 5);
-    for (const v of yTicks) {
+    const yLabels = tickLabels(yTicks);
+    for (const [k, v] of yTicks.entries()) {
       ctx.beginPath();
       ctx.moveTo(MARGIN.left, py(v));
       ctx.lineTo(MARGIN.left + w, py(v));
       ctx.stroke();
-      ctx.fillText(tickLabel(v, tickSpacing(yTicks)), MARGIN.left - 6, py(v) + 4);
+      ctx.fillText(yLabels[k], MARGIN.left - 6, py(v) + 4);
     }
     ctx.textAlign = 'center';
     ctx.fillText(xName, MARGIN.left + w / 2, cssHeight - 4);

@@ -6,6 +6,7 @@ import {
   errorSeries,
   formatNumber,
   tickLabel,
+  tickLabels,
   defaultBounds,
   sliderPosition,
   sliderValue,
@@ -77,6 +78,11 @@ describe('tick labels', () => {
     expect(tickLabel(0.25, 0.25)).toBe('0.25');
     expect(tickLabel(5e149, 5e149)).toBe('5e149');
     expect(tickLabel(0, 0.1)).toBe('0');
+  });
+
+  it('label evenly spaced ticks by their spacing: a chassis speed of 4.469 to 4.472 m/s', () => {
+    expect(tickLabels([4.469, 4.47, 4.471, 4.472])).toEqual(['4.469', '4.47', '4.471', '4.472']);
+    expect(tickLabels([7])).toEqual(['7']);
   });
 });
 
