@@ -142,6 +142,24 @@ struct Work {
 }
 
 impl Work {
+    /// C = K (f₁ − f₀) / h into `c` (eq. 47: the slow rate's change over the step, as
+    /// the fast block sees it). Inlined, so that sizes fixed at compile time reach it.
+    #[inline(always)]
+    fn slow_rate_term(&mut self, ns: usize, nf: usize, h: f64) {
+        let (dx, f1, f0) = (
+            &mut self.dx.as_mut_slice()[..ns],
+            &self.f1.as_slice()[..ns],
+            &self.f0.as_slice()[..ns],
+        );
+        for i in 0..ns {
+            dx[i] = f1[i] - f0[i];
+        }
+        mat_vec(&self.k, nf, ns, self.dx.as_slice(), self.c.as_mut_slice());
+        for c in self.c.as_mut_slice()[..nf].iter_mut() {
+            *c /= h;
+        }
+    }
+
     fn new(ns: usize, nf: usize) -> Self {
         let v = |n| DVector::zeros(n);
         Self {
@@ -419,19 +437,7 @@ impl SlowFast {
         for i in 0..nf {
             b[i] += kf[i];
         }
-        // C = K (f1 − f0) / h
-        let (dx, f1, f0) = (
-            &mut w.dx.as_mut_slice()[..ns],
-            &w.f1.as_slice()[..ns],
-            &w.f0.as_slice()[..ns],
-        );
-        for i in 0..ns {
-            dx[i] = f1[i] - f0[i];
-        }
-        mat_vec(&w.k, nf, ns, w.dx.as_slice(), w.c.as_mut_slice());
-        for c in w.c.as_mut_slice()[..nf].iter_mut() {
-            *c /= h;
-        }
+        w.slow_rate_term(ns, nf, h);
         // φ = ∫₀ʰ e^{A(h−u)} (B + C u) du = h φ₁(hA) B + h² φ₂(hA) C.
         self.phi_a.compute(&w.a, h, 2, t, h, stats)?;
         self.phi_a
@@ -476,6 +482,7 @@ impl SlowFast {
         stats: &mut Stats,
     ) -> Result<(), OdeError> {
         use crate::phi::krylov::norm2;
+        w.slow_rate_term(ns, nf, h);
         let (g_z, f_z, k) = (&w.g_z, &w.f_z, &w.k);
         let slow = &mut kr.slow[..ns];
         // B = g_z σ + K (f_z σ) + K f0
@@ -487,20 +494,6 @@ impl SlowFast {
             *v += f0;
         }
         mat_vec_add(k, nf, ns, slow, b);
-        // C = K (f1 − f0) / h
-        let (dx, f1, f0) = (
-            &mut w.dx.as_mut_slice()[..ns],
-            &w.f1.as_slice()[..ns],
-            &w.f0.as_slice()[..ns],
-        );
-        for i in 0..ns {
-            dx[i] = f1[i] - f0[i];
-        }
-        mat_vec(k, nf, ns, w.dx.as_slice(), w.c.as_mut_slice());
-        let c = &mut w.c.as_mut_slice()[..nf];
-        for v in c.iter_mut() {
-            *v /= h;
-        }
         let (b, c) = (&w.b.as_slice()[..nf], &w.c.as_slice()[..nf]);
         let tol = KRYLOV_TOL * (norm2(&w.z_n.as_slice()[..nf]) + h * norm2(b) + h * h * norm2(c));
         let mut matvec = |x: &[f64], out: &mut [f64]| {
