@@ -29,7 +29,7 @@
 //   node bench/embeds.mjs [before-dist/] [--tall=N]
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { serveStatic, launch, TEN_EMBEDS } from '../tests/e2e/harness.mjs';
+import { serveStatic, launch, lectureHtml, TEN_EMBEDS } from '../tests/e2e/harness.mjs';
 
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const SCENARIOS = TEN_EMBEDS;
@@ -150,10 +150,11 @@ async function measure(browser, host, distUrl, viewport, shared, scroll = false)
 /** `dir` served on one origin and the lecture page, loading its embed.js, on another. */
 async function site(dir) {
   const dist = await serveStatic(dir);
-  const lecture = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ten embeds</title><link rel="icon" href="data:,">
-<script src="${dist.url}embed.js"></script></head><body><h1>Ten embeds</h1>
-${SCENARIOS.map((s) => `<p>${s}</p><ode-playground scenario="${s}" readonly></ode-playground>`).join('\n')}
-</body></html>`;
+  const lecture = lectureHtml({
+    title: 'Ten embeds',
+    head: `<script src="${dist.url}embed.js"></script>`,
+    body: SCENARIOS.map((s) => `<p>${s}</p><ode-playground scenario="${s}" readonly></ode-playground>`).join('\n'),
+  });
   const host = await serveStatic(dir, { '/ten.html': lecture });
   return { dist, host, close: async () => (await host.close(), await dist.close()) };
 }

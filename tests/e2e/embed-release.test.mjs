@@ -3,19 +3,20 @@
 // when the reader comes back to it; an embed the reader has used keeps its frame.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIST, launch, serveStatic } from './harness.mjs';
+import { DIST, launch, lectureHtml, serveStatic } from './harness.mjs';
 
 const site = {};
 before(async () => {
   site.dist = await serveStatic(DIST);
   const gap = '<div style="height: 6000px">(many pages of lecture notes)</div>';
-  const lecture = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lecture 9</title><link rel="icon" href="data:,">
-<script src="${site.dist.url}embed.js"></script></head><body><h1>Lecture 9</h1>
-<ode-playground scenario="rk4-region" readonly></ode-playground>
+  const lecture = lectureHtml({
+    title: 'Lecture 9',
+    head: `<script src="${site.dist.url}embed.js"></script>`,
+    body: `<ode-playground scenario="rk4-region" readonly></ode-playground>
 <ode-playground scenario="euler-pendulum-blowup" readonly></ode-playground>
 ${gap}
-<ode-playground scenario="euler-region" readonly></ode-playground>
-</body></html>`;
+<ode-playground scenario="euler-region" readonly></ode-playground>`,
+  });
   site.host = await serveStatic(DIST, { '/lecture.html': lecture });
   site.browser = await launch();
 });

@@ -178,3 +178,14 @@ export const TEN_EMBEDS = [
   'sin-inv-t-llm',
   'ros4-region',
 ];
+
+/**
+ * A lecture page of another site: `head` (the embed script) in its head, `body` (its
+ * <ode-playground> elements) under a heading.
+ */
+export function lectureHtml({ title, heading = title, head, body }) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><link rel="icon" href="data:,">
+${head}</head><body><h1>${heading}</h1>
+${body}
+</body></html>`;
+}

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { DIST, launch, serveStatic, TEN_EMBEDS } from './harness.mjs';
+import { DIST, launch, lectureHtml, serveStatic, TEN_EMBEDS } from './harness.mjs';
 
 /** The README's embed snippet (its ```html block under "In lecture notes"). */
 async function readmeSnippet() {
@@ -22,16 +22,20 @@ const site = {};
 before(async () => {
   site.dist = await serveStatic(DIST);
   const script = (await readmeSnippet()).replace('https://your.site/odelab/', site.dist.url);
-  const lecture = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lecture 7</title><link rel="icon" href="data:,">
-${script}</head><body><h1>Lecture 7: stability regions</h1>
-<ode-playground scenario="rk4-region" readonly></ode-playground>
+  const lecture = lectureHtml({
+    title: 'Lecture 7',
+    heading: 'Lecture 7: stability regions',
+    head: script,
+    body: `<ode-playground scenario="rk4-region" readonly></ode-playground>
 <ode-playground scenario="slowfast-region" readonly></ode-playground>
-<ode-playground scenario="heun-error-vs-h" readonly></ode-playground>
-</body></html>`;
-  const ten = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lecture 10</title><link rel="icon" href="data:,">
-${script}</head><body><h1>Lecture 10: ten plots</h1>
-${TEN.map((id) => `<p>${id}</p><ode-playground scenario="${id}" readonly></ode-playground>`).join('\n')}
-</body></html>`;
+<ode-playground scenario="heun-error-vs-h" readonly></ode-playground>`,
+  });
+  const ten = lectureHtml({
+    title: 'Lecture 10',
+    heading: 'Lecture 10: ten plots',
+    head: script,
+    body: TEN.map((id) => `<p>${id}</p><ode-playground scenario="${id}" readonly></ode-playground>`).join('\n'),
+  });
   site.host = await serveStatic(DIST, { '/lecture.html': lecture, '/ten.html': ten });
   site.browser = await launch();
 });

@@ -4,19 +4,20 @@
 // its line; and a browser without SharedWorker gives each embed its own worker.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIST, launch, serveStatic, stat } from './harness.mjs';
+import { DIST, launch, lectureHtml, serveStatic, stat } from './harness.mjs';
 
 const TYPO = "param k = 4\nx' = v\nv' = -kk*x\nx(0) = 1, v(0) = 0";
 const site = {};
 
 before(async () => {
   site.dist = await serveStatic(DIST);
-  const lecture = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lecture 8</title><link rel="icon" href="data:,">
-<script src="${site.dist.url}embed.js"></script></head><body><h1>Lecture 8</h1>
-<ode-playground scenario="rk4-region" readonly></ode-playground>
+  const lecture = lectureHtml({
+    title: 'Lecture 8',
+    head: `<script src="${site.dist.url}embed.js"></script>`,
+    body: `<ode-playground scenario="rk4-region" readonly></ode-playground>
 <ode-playground scenario="euler-pendulum-blowup" readonly></ode-playground>
-<ode-playground scenario="your-system"></ode-playground>
-</body></html>`;
+<ode-playground scenario="your-system"></ode-playground>`,
+  });
   site.host = await serveStatic(DIST, { '/lecture.html': lecture });
   site.browser = await launch();
 });
