@@ -12,7 +12,7 @@
  * only the controls the scenario's caption asks for), `controls` ("h,alpha,beta": the
  * controls a read-only embed shows instead of the scenario's own), `link` (a share
  * fragment `#v1=…` instead of a scenario) and `height` (CSS; otherwise the frame follows
- * the height its page reports, see www/embedded.ts).
+ * the height its page reports, see www/embedded.ts) and `loading` (below).
  *
  * The frame is not loaded until the element comes near the viewport, so a lecture with
  * ten embeds starts one engine per screenful, not ten at once; and an embed the reader
@@ -21,7 +21,9 @@
  * it is rebuilt when it comes near again. A frame costs the lecture page ~25–35 MB
  * (its document, script context and canvases); released, a long lecture holds the
  * embeds of a few screens, not all of them. `data-frame` on the element says which:
- * `waiting`, `loaded` or `released`.
+ * `waiting`, `loaded` or `released`. `loading="eager"` (as on an <iframe>) starts the
+ * embed with the page and never releases it: for a page printed or saved as PDF, or a
+ * lecture opened before class so that every embed is drawn when the lecturer reaches it.
  */
 
 import { HEIGHT_MESSAGE, TOUCHED_MESSAGE } from './embedded';
@@ -47,7 +49,7 @@ const PLACEHOLDER_HEIGHT = { readonly: 480, full: 900 };
 const MAX_HEIGHT = 20000;
 
 export class OdePlayground extends HTMLElement {
-  static observedAttributes = ['scenario', 'view', 'readonly', 'link', 'height', 'controls'];
+  static observedAttributes = ['scenario', 'view', 'readonly', 'link', 'height', 'controls', 'loading'];
   private frame: HTMLIFrameElement | undefined;
   private near = false;
   /** The reader has used this embed (its frame said so): it is never released. */
@@ -96,9 +98,14 @@ export class OdePlayground extends HTMLElement {
     this.farObserver?.disconnect();
   }
 
+  /** `loading="eager"`: started with the page and kept (see the file's comment). */
+  private get eager(): boolean {
+    return this.getAttribute('loading')?.trim().toLowerCase() === 'eager';
+  }
+
   /** Empties the frame of an untouched embed far from the viewport (see the file's comment). */
   private release(): void {
-    if (!this.frame || !this.near || this.touched) return;
+    if (!this.frame || !this.near || this.touched || this.eager) return;
     this.near = false;
     // about:blank unloads the page (a removed src would keep it); the height stays.
     this.frame.src = 'about:blank';
@@ -143,6 +150,7 @@ export class OdePlayground extends HTMLElement {
     else if (!this.frame.style.height) {
       this.frame.style.height = `${this.hasAttribute('readonly') ? PLACEHOLDER_HEIGHT.readonly : PLACEHOLDER_HEIGHT.full}px`;
     }
+    if (this.eager) this.near = true;
     if (!this.near) {
       this.dataset.frame ??= 'waiting';
       return;

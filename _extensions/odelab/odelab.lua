@@ -1,14 +1,14 @@
 -- The `odelab` shortcode for Quarto: `{{< odelab scenario="rk4-region" readonly="true" >}}`
 -- puts an odelab embed in the page. In HTML it is the README's two lines: odelab's
 -- embed.js (once per document) and an <ode-playground> element with the shortcode's
--- keys as attributes (scenario, view, readonly, controls, link, height). In any other
--- format (PDF, Word) it is a link to the same scenario in the playground.
+-- keys as attributes (scenario, view, readonly, controls, link, height, loading). In
+-- any other format (PDF, Word) it is a link to the same scenario in the playground.
 --
 -- Where odelab lives: the key `base`, else the document's metadata `odelab: base: …`
 -- (e.g. in _quarto.yml), else https://odelab.example/ must be replaced: both name the
 -- folder that holds odelab's index.html and embed.js.
 
-local ATTRIBUTES = { 'scenario', 'view', 'controls', 'link', 'height' }
+local ATTRIBUTES = { 'scenario', 'view', 'controls', 'link', 'height', 'loading' }
 local script_emitted = false
 
 local function text(value)

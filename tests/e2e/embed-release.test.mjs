@@ -1,6 +1,7 @@
 // A long lecture: an untouched embed the reader has scrolled far past gives its frame
 // back (the page it showed is unloaded, its height kept) and is rebuilt, ready again,
-// when the reader comes back to it; an embed the reader has used keeps its frame.
+// when the reader comes back to it; an embed the reader has used keeps its frame; an
+// embed marked loading="eager" starts with the page, wherever it is, and is kept.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIST, launch, lectureHtml, serveStatic } from './harness.mjs';
@@ -17,7 +18,16 @@ before(async () => {
 ${gap}
 <ode-playground scenario="euler-region" readonly></ode-playground>`,
   });
-  site.host = await serveStatic(DIST, { '/lecture.html': lecture });
+  const eager = lectureHtml({
+    title: 'Lecture 10',
+    head: `<script src="${site.dist.url}embed.js"></script>`,
+    body: `<ode-playground scenario="rk4-region" readonly></ode-playground>
+${gap}
+<ode-playground scenario="euler-region" readonly loading="eager"></ode-playground>
+${gap}
+<ode-playground scenario="heun-region" readonly></ode-playground>`,
+  });
+  site.host = await serveStatic(DIST, { '/lecture.html': lecture, '/eager.html': eager });
   site.browser = await launch();
 });
 after(async () => {
@@ -78,6 +88,28 @@ test('an embed the reader has used keeps its frame when scrolled far past', asyn
   // The third embed is ready, far below: the first, used, is still the page it was.
   assert.equal(await state(page, 0), 'loaded');
   assert.match(await embed(page, 0).locator('iframe').getAttribute('src'), /scenario=rk4-region/);
+  assert.equal(await frame.evaluate(() => document.body.dataset.ready), 'true');
+  await context.close();
+});
+
+test('an embed marked loading="eager" is drawn with the page, far below it, and is not released', async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${site.host.url}eager.html`);
+  // Never scrolled to, 6000 px down: drawn all the same, while the lazy one further down waits.
+  const handle = await embed(page, 1).locator('iframe').elementHandle();
+  await page.waitForFunction((f) => f.src.startsWith('http'), handle);
+  const frame = await handle.contentFrame();
+  await frame.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  await frame.waitForFunction(() => document.body.dataset.stability === 'ok', null, { timeout: 30000 });
+  assert.equal(await state(page, 1), 'loaded');
+  assert.equal(await state(page, 2), 'waiting');
+  // The reader goes to the end, far past it: the lazy embeds come and go, the eager one stays.
+  await readyFrame(page, 2);
+  await page.waitForFunction(() => document.querySelector('ode-playground')?.dataset.frame === 'released');
+  await readyFrame(page, 0);
+  assert.equal(await state(page, 1), 'loaded');
+  assert.match(await embed(page, 1).locator('iframe').getAttribute('src'), /scenario=euler-region/);
   assert.equal(await frame.evaluate(() => document.body.dataset.ready), 'true');
   await context.close();
 });

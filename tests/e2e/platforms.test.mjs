@@ -173,6 +173,7 @@ test('the Quarto shortcode emits embed.js once and one <ode-playground> per call
   const { context, page, errors } = await openHosted('/quarto.html');
   const frames = await readyFrames(page, shortcodes.length);
   assert.deepEqual(await page.locator('ode-playground').evaluateAll((els) => els.map((e) => e.getAttribute('scenario'))), ['rk4-region', 'euler-pendulum-blowup']);
+  assert.deepEqual(await page.locator('ode-playground').evaluateAll((els) => els.map((e) => e.getAttribute('loading'))), [null, 'eager']);
   assert.ok(frames.every((f) => f.url().startsWith(`${site.dist.url}index.html?embed=1`)));
   assert.deepEqual(errors, []);
   await context.close();
