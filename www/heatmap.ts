@@ -218,7 +218,10 @@ export class HeatMap {
       const [w, h] = [cssWidth - m.left - m.right, cssHeight - m.top - m.bottom];
       // Each sample a sharp block: smoothing would blend neighbouring elements.
       ctx.imageSmoothingEnabled = false;
-      ctx.drawImage(this.image(f, range), m.left, m.top, w, h);
+      const image = this.image(f, range);
+      ctx.drawImage(image, m.left, m.top, w, h);
+      // Its pixels now live in the map: give the backing store back now, not at some GC.
+      image.width = image.height = 0;
       const [t0, t1] = [run.t[0], run.t[run.t.length - 1]];
       const [i0, i1] = [f.indices[0], f.indices[f.indices.length - 1]];
       const n = f.columns.length;

@@ -508,6 +508,8 @@ export class StabilityView {
       const [x1, y1] = xiToPixel(this.drawn, width, height, re[1], im[0]);
       ctx.imageSmoothingEnabled = true;
       ctx.drawImage(off, x0, y0, x1 - x0, y1 - y0);
+      // Its pixels now live in the plot: give the backing store back now, not at some GC.
+      off.width = off.height = 0;
     }
     this.drawAxes(ctx, width, height);
     const legend: [string, string][] = [];
