@@ -151,6 +151,8 @@ fn point_of(
 
 /// The text with body, joint and gravity lines rewritten (see the module doc).
 pub fn rewrite(text: &str) -> Result<String, ExprError> {
+    // A misspelt `body` would otherwise be reported as a missing body in its joints.
+    super::parser::check_statement_words(text)?;
     let mut bodies: Vec<Body> = Vec::new();
     // First pass: the bodies (joints may name bodies declared below them).
     let mut offset = 0;

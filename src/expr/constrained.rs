@@ -531,7 +531,9 @@ fn compile(
     let whole = Span::new(0, text.len().min(1));
     if n == 0 {
         return Err(err(
-            "declare the coordinates: coordinates x, y, φ".into(),
+            "declare the coordinates (coordinates x, y, φ) or the bodies \
+             (body name: mass m, inertia J, at (x, y, φ))"
+                .into(),
             parts.constraints.first().map_or(whole, |c| c.2),
         )
         .into());

@@ -100,6 +100,8 @@ pub enum ErrorKind {
     DuplicateInitial { name: String, line: usize },
     /// A parameter or initial value that is not a finite number.
     NotFinite { what: String, value: f64 },
+    /// A line starting with a word close to a statement word (`bdy lower: …`).
+    MisspeltStatement { word: String, keyword: String },
 }
 
 impl fmt::Display for ErrorKind {
@@ -155,6 +157,10 @@ impl fmt::Display for ErrorKind {
                 write!(f, "{name} takes {expected} argument{s}, got {got}")
             }
             ErrorKind::Constrained { message } => write!(f, "{message}"),
+            ErrorKind::MisspeltStatement { word, keyword } => write!(
+                f,
+                "no statement starts with \"{word}\"; did you mean \"{keyword}\"?"
+            ),
             ErrorKind::NotAllowedHere { name, reason } => {
                 write!(f, "\"{name}\" cannot be used here: {reason}")
             }

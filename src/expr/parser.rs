@@ -25,7 +25,7 @@
 //! definition of an element (`u[i]' = …`, `u[i](0) = …`, `u[0] = 0`) may end with a range
 //! `for i = a..b`: one statement per integer i from a to b.
 
-use super::error::{locate, ErrorKind, ExprError};
+use super::error::{locate, suggest, ErrorKind, ExprError};
 use super::lexer::{Span, Tok, Token};
 use super::{MAX_DEPTH, MAX_HEIGHT};
 
@@ -242,6 +242,71 @@ pub enum Stmt {
 
 /// Keywords that start statements; they cannot be used as names.
 pub const KEYWORDS: &[&str] = &["param", "output", "event", "for"];
+
+/// Every word that starts a statement in some form of the language: systems,
+/// constrained mechanisms, bodies and joints, drawings and slow/fast partitions.
+const STATEMENT_WORDS: &[&str] = &[
+    "param",
+    "output",
+    "event",
+    "coordinates",
+    "mass",
+    "force",
+    "constraint",
+    "draw",
+    "fast",
+    "body",
+    "revolute",
+    "fixed",
+    "translational",
+    "spring",
+    "torsion",
+    "gravity",
+];
+
+/// The statement word that `word` is a likely typo of ("bdy" → "body"); none for a
+/// statement word itself.
+fn misspelt_statement_word(word: &str) -> Option<String> {
+    if STATEMENT_WORDS.contains(&word) {
+        return None;
+    }
+    suggest(word, STATEMENT_WORDS.iter().copied())
+}
+
+/// A line that starts `word name…`, which no statement does unless `word` is a statement
+/// word: when `word` is close to one, the error that names it (as "did you mean
+/// \"body\"?"), at the word. Checked before the passes that rewrite bodies and joints
+/// read the text, so that a misspelt `body` is reported on its own line, not as a
+/// missing body in the joint that names it.
+pub fn check_statement_words(text: &str) -> Result<(), ExprError> {
+    let mut offset = 0;
+    for line in text.split('\n') {
+        let indent = line.len() - line.trim_start().len();
+        let trimmed = &line[indent..];
+        offset += line.len() + 1;
+        let word_len = trimmed
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(trimmed.len());
+        let (word, rest) = trimmed.split_at(word_len);
+        let next = rest.trim_start();
+        let starts_statement = rest.starts_with([' ', '\t'])
+            && next.starts_with(|c: char| c.is_alphabetic() || c == '_');
+        if word.is_empty() || !starts_statement {
+            continue;
+        }
+        if let Some(keyword) = misspelt_statement_word(word) {
+            let start = offset - line.len() - 1 + indent;
+            return Err(ExprError::new(
+                ErrorKind::MisspeltStatement {
+                    word: word.to_string(),
+                    keyword,
+                },
+                Span::new(start, start + word.len()),
+            ));
+        }
+    }
+    Ok(())
+}
 
 struct Parser<'a> {
     src: &'a str,
@@ -956,6 +1021,15 @@ impl<'a> Parser<'a> {
                 }
             },
             _ => {
+                if let Some(keyword) = misspelt_statement_word(word) {
+                    return Err(ExprError::new(
+                        ErrorKind::MisspeltStatement {
+                            word: word.clone(),
+                            keyword,
+                        },
+                        t.span,
+                    ));
+                }
                 return Err(expected(
                     &format!(
                         "\"'\" (an equation {word}' = …), \"(0)\" (an initial value) \
@@ -963,7 +1037,7 @@ impl<'a> Parser<'a> {
                     ),
                     self.peek_at(1),
                     None,
-                ))
+                ));
             }
         }
         self.end_of_statement()

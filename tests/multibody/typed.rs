@@ -483,6 +483,47 @@ fn bodies_and_revolute_joints_build_the_textbook_form() {
 }
 
 #[test]
+fn a_misspelt_statement_word_is_named_on_its_own_line_with_the_word_meant() {
+    // A misspelt `body`: reported on its line, not as a missing body in its joints.
+    let body = BODIES_SLIDER_CRANK.replace("body rod:", "bdy rod:");
+    let msg = refused(&body, json!({}));
+    assert!(
+        msg.contains("no statement starts with \"bdy\"; did you mean \"body\"?")
+            && msg.contains("line 3"),
+        "{msg}"
+    );
+    for (typo, meant) in [
+        ("revolute A:", "revolue A:"),
+        ("gravity g", "gravty g"),
+        ("constraint slide:", "constrain slide:"),
+        ("output piston", "ouput piston"),
+    ] {
+        let text = BODIES_SLIDER_CRANK.replace(typo, meant);
+        let word = meant.split(' ').next().unwrap();
+        let keyword = typo.split(' ').next().unwrap();
+        let msg = refused(&text, json!({}));
+        assert!(
+            msg.contains(&format!(
+                "no statement starts with \"{word}\"; did you mean \"{keyword}\"?"
+            )),
+            "{msg}"
+        );
+    }
+    // In the textbook form and in a system of equations alike.
+    let coordinates = PENDULUM.replace("coordinates x", "coordinats x");
+    let msg = refused(&coordinates, json!({}));
+    assert!(msg.contains("did you mean \"coordinates\"?"), "{msg}");
+    let msg = refused("paramm k = 4\nx' = -k*x\nx(0) = 1\n", json!({}));
+    assert!(
+        msg.contains("did you mean \"param\"?") && msg.contains("line 1"),
+        "{msg}"
+    );
+    // A gravity line alone declares nothing to move: the message says what to declare.
+    let msg = refused("gravity 9.81\n", json!({}));
+    assert!(msg.contains("or the bodies (body name:"), "{msg}");
+}
+
+#[test]
 fn a_cart_on_a_translational_joint_oscillates_on_its_spring() {
     // Spring rate 100, mass 1, rest length 0.5, released at x = 1: x = 0.5 + 0.5 cos 10t.
     let text = "\
