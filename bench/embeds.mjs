@@ -3,7 +3,9 @@
 //   tall: a 1200 × 20000 viewport, so all ten are near the viewport and start at once;
 //   phone-sized: 1200 × 900, so only the embeds near the first screen start;
 //   scrolled: 1200 × 900, each embed scrolled into view in turn until all ten are ready,
-//     as a reader scrolling through the lecture (its times measure the scrolling).
+//     as a reader scrolling through the lecture (its times measure the scrolling);
+//   all started, reader's screen: 1200 × 900, the ten embeds marked loading="eager", so
+//     that all ten start with the page and stay, on a screen a reader has.
 // For each: milliseconds from the lecture's navigation start to each embed's ready
 // (body[data-ready], first run drawn), and the browser's memory once all visible embeds
 // are ready: the proportional set size (PSS, shared pages split fairly) summed over the
@@ -22,11 +24,16 @@
 // embeds' visible canvases (their sizes as the embeds draw them at this width) drawn
 // straight into the lecture page, without a frame, alone and with one read-only embed
 // frame beside them (standing for one engine frame and its shared worker).
+// The tall and all-started layouts also give the browser's own account of the memory
+// above the empty page (`allocatorsMB`, Chromium's memory-infra dump summed over its
+// processes): canvas backing stores, rasterised tiles, V8, Blink; shared memory appears in
+// both processes that map it, so these are not added up to the total.
 // Prints one JSON object. `--tall=N` measures only the tall layout with the shared
 // engine, N times, alternating this build with the earlier one (the spread of a loaded
-// machine shows in the N pairs).
+// machine shows in the N pairs); `--eager=N` the all-started layout on a reader's screen,
+// N times, this build only.
 //
-//   node bench/embeds.mjs [before-dist/] [--tall=N]
+//   node bench/embeds.mjs [before-dist/] [--tall=N | --eager=N | --floor=N]
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serveStatic, launch, lectureHtml, TEN_EMBEDS } from '../tests/e2e/harness.mjs';
@@ -34,7 +41,13 @@ import { serveStatic, launch, lectureHtml, TEN_EMBEDS } from '../tests/e2e/harne
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const SCENARIOS = TEN_EMBEDS;
 
-/** PSS (kB) of every process descending from this one (the browser and its children), in all and by kind. */
+/**
+ * PSS (kB) of every process descending from this one (the browser and its children), in
+ * all and by kind; and `anonKb`, the part that is not a file's pages. A file page (the
+ * browser's own code) shared with processes outside this set, as another Chromium on the
+ * same machine, counts in PSS in proportion to how many map it, so PSS moves with what
+ * else runs; anonymous and shared-memory pages (heaps, canvases, tiles) do not.
+ */
 function descendantsPss() {
   const parent = new Map();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
@@ -58,10 +71,14 @@ function descendantsPss() {
   }
   ours.delete(process.pid);
   let kb = 0;
+  let anonKb = 0;
   const byKind = {};
   for (const pid of ours) {
     try {
-      const pss = Number(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)/m)?.[1] ?? 0);
+      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      const field = (name) => Number(rollup.match(new RegExp(`^${name}:\\s+(\\d+)`, 'm'))?.[1] ?? 0);
+      const pss = field('Pss');
+      anonKb += field('Pss_Anon') + field('Pss_Shmem');
       // Chromium rewrites its command line into one string: split on spaces too.
       const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
       const kind = args.find((a) => a.startsWith('--type='))?.slice(7) ?? 'browser';
@@ -71,11 +88,44 @@ function descendantsPss() {
       // gone meanwhile
     }
   }
-  return { kb, byKind };
+  return { kb, anonKb, byKind };
 }
 
 const mb = (kb) => Math.round(kb / 1024);
 const kindsMB = (byKind) => Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, mb(v)]));
+
+/** Chromium's memory-infra dump: bytes by allocator (canvas, cc tiles, v8, …) over all processes. */
+const ALLOCATORS = {
+  canvas: 'canvas',
+  gpuSharedImages: 'gpu/shared_images',
+  tiles: 'cc/tile_memory',
+  compositorResources: 'cc/resource_memory',
+  v8: 'v8',
+  blinkGc: 'blink_gc',
+  partitionAlloc: 'partition_alloc',
+  malloc: 'malloc',
+};
+async function allocators(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: ['disabled-by-default-memory-infra'], memoryDumpConfig: { triggers: [] } },
+    transferMode: 'ReportEvents',
+  });
+  await cdp.send('Tracing.requestMemoryDump', { deterministic: true, levelOfDetail: 'detailed' });
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach();
+  const bytes = Object.fromEntries(Object.keys(ALLOCATORS).map((k) => [k, 0]));
+  for (const dump of events.filter((e) => e.ph === 'v')) {
+    const found = dump.args?.dumps?.allocators ?? {};
+    for (const [key, name] of Object.entries(ALLOCATORS)) bytes[key] += parseInt(found[name]?.attrs?.size?.value ?? '0', 16);
+  }
+  return bytes;
+}
+const allocatorsAboveMB = (now, empty) => Object.fromEntries(Object.keys(now).map((k) => [k, mb((now[k] - empty[k]) / 1024)]));
 
 // In every frame: the wall-clock time its body became ready.
 function probe() {
@@ -89,16 +139,41 @@ function withoutSharedWorker() {
   delete window.SharedWorker;
 }
 
-async function measure(browser, host, distUrl, viewport, shared, scroll = false) {
+/**
+ * A browser of its own for each measurement, so that memory a closed context leaves behind
+ * is not counted; warmed by one plain page first, since a new browser process maps more of
+ * its own code on its first navigation, which would otherwise count as the embeds' memory.
+ */
+async function freshBrowser() {
+  const browser = await launch();
+  const warm = await browser.newContext();
+  const page = await warm.newPage();
+  await page.setContent('<!doctype html><title>warm</title><p>warm-up</p><canvas width="8" height="8"></canvas>');
+  await page.waitForTimeout(500);
+  await warm.close();
+  return browser;
+}
+
+async function measure(...args) {
+  const browser = await freshBrowser();
+  try {
+    return await measureIn(browser, ...args);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function measureIn(browser, host, distUrl, viewport, shared, { scroll = false, eager = false, breakdown = false } = {}) {
   const context = await browser.newContext({ viewport });
   await context.addInitScript(probe);
   if (!shared) await context.addInitScript(withoutSharedWorker);
   const blank = await context.newPage();
   await blank.goto('about:blank');
   const baseline = descendantsPss();
+  const emptyAllocators = breakdown ? await allocators(browser) : undefined;
   await blank.close();
   const page = await context.newPage();
-  await page.goto(`${host.url}ten.html`);
+  await page.goto(`${host.url}${eager ? 'ten-eager' : 'ten'}.html`);
   const origin = await page.evaluate(() => performance.timeOrigin);
   const ready = [];
   if (scroll) {
@@ -125,6 +200,7 @@ async function measure(browser, host, distUrl, viewport, shared, scroll = false)
   }
   await page.waitForTimeout(1000);
   const pss = descendantsPss();
+  const tenAllocators = breakdown ? await allocators(browser) : undefined;
   // Then once more after a full garbage collection (through DevTools): what a released
   // embed's unloaded page leaves until V8 collects it, which an idle page does later.
   const cdp = await context.newCDPSession(page);
@@ -140,10 +216,12 @@ async function measure(browser, host, distUrl, viewport, shared, scroll = false)
     allReadyMs: Math.max(...ready),
     aboveEmptyMB: mb(pss.kb - baseline.kb),
     aboveEmptyAfterGcMB: mb(collected.kb - baseline.kb),
+    anonAboveEmptyMB: mb(pss.anonKb - baseline.anonKb),
     pssMB: mb(pss.kb),
     emptyPagePssMB: mb(baseline.kb),
     byKindMB: kindsMB(pss.byKind),
     emptyByKindMB: kindsMB(baseline.byKind),
+    ...(breakdown ? { allocatorsMB: allocatorsAboveMB(tenAllocators, emptyAllocators) } : {}),
   };
 }
 
@@ -155,7 +233,8 @@ async function site(dir) {
     head: `<script src="${dist.url}embed.js"></script>`,
     body: SCENARIOS.map((s) => `<p>${s}</p><ode-playground scenario="${s}" readonly></ode-playground>`).join('\n'),
   });
-  const host = await serveStatic(dir, { '/ten.html': lecture });
+  const eager = lecture.replaceAll('<ode-playground ', '<ode-playground loading="eager" ');
+  const host = await serveStatic(dir, { '/ten.html': lecture, '/ten-eager.html': eager });
   return { dist, host, close: async () => (await host.close(), await dist.close()) };
 }
 
@@ -195,7 +274,16 @@ const FLOOR_SCRIPT = `for (const c of document.querySelectorAll('canvas')) {
 }
 document.body.dataset.drawn = 'true';`;
 
-async function measureFloor(browser, distUrl, host, frame) {
+async function measureFloor(distUrl, host, frame) {
+  const browser = await freshBrowser();
+  try {
+    return await measureFloorIn(browser, distUrl, host, frame);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function measureFloorIn(browser, distUrl, host, frame) {
   const context = await browser.newContext({ viewport: { width: 1200, height: 20000 } });
   const blank = await context.newPage();
   await blank.goto('about:blank');
@@ -208,16 +296,16 @@ async function measureFloor(browser, distUrl, host, frame) {
   await page.waitForTimeout(1000);
   const pss = descendantsPss();
   await context.close();
-  return { aboveEmptyMB: mb(pss.kb - baseline.kb), byKindMB: kindsMB(pss.byKind), emptyByKindMB: kindsMB(baseline.byKind) };
+  return { aboveEmptyMB: mb(pss.kb - baseline.kb), anonAboveEmptyMB: mb(pss.anonKb - baseline.anonKb), byKindMB: kindsMB(pss.byKind), emptyByKindMB: kindsMB(baseline.byKind) };
 }
 
 const args = process.argv.slice(2);
 const floorRuns = Number(args.find((a) => a.startsWith('--floor='))?.slice(8) ?? 0);
 const tallRuns = Number(args.find((a) => a.startsWith('--tall='))?.slice(7) ?? 0);
+const eagerRuns = Number(args.find((a) => a.startsWith('--eager='))?.slice(8) ?? 0);
 const earlierDist = args.find((a) => !a.startsWith('--'));
 const now = await site(DIST);
 const earlier = earlierDist ? await site(earlierDist) : undefined;
-const browser = await launch();
 try {
   if (floorRuns > 0) {
     const host = await serveStatic(DIST, {
@@ -227,11 +315,20 @@ try {
     });
     const runs = [];
     for (let i = 0; i < floorRuns; i++) {
-      runs.push({ canvasesOnly: await measureFloor(browser, now.dist.url, host, false), withOneEmbedFrame: await measureFloor(browser, now.dist.url, host, true) });
+      runs.push({ canvasesOnly: await measureFloor(now.dist.url, host, false), withOneEmbedFrame: await measureFloor(now.dist.url, host, true) });
       console.error(JSON.stringify(runs[runs.length - 1]));
     }
     await host.close();
     console.log(JSON.stringify({ viewport: { width: 1200, height: 20000 }, runs }, null, 2));
+  } else if (eagerRuns > 0) {
+    const phone = { width: 1200, height: 900 };
+    const runs = [];
+    for (let i = 0; i < eagerRuns; i++) {
+      const m = await measure(now.host, now.dist.url, phone, true, { eager: true, breakdown: true });
+      runs.push({ started: m.started, allReadyMs: m.allReadyMs, aboveEmptyMB: m.aboveEmptyMB, aboveEmptyAfterGcMB: m.aboveEmptyAfterGcMB, anonAboveEmptyMB: m.anonAboveEmptyMB, byKindMB: m.byKindMB, allocatorsMB: m.allocatorsMB });
+      console.error(JSON.stringify(runs[runs.length - 1]));
+    }
+    console.log(JSON.stringify({ embeds: SCENARIOS.length, viewport: phone, loading: 'eager', runs }, null, 2));
   } else if (tallRuns > 0) {
     const tall = { width: 1200, height: 20000 };
     const runs = [];
@@ -241,8 +338,8 @@ try {
       const order = i % 2 === 0 ? ['after', 'before'] : ['before', 'after'];
       for (const which of order) {
         if (which === 'before' && !earlier) continue;
-        const m = await measure(browser, (which === 'after' ? now : earlier).host, (which === 'after' ? now : earlier).dist.url, tall, true);
-        pair[which] = { allReadyMs: m.allReadyMs, aboveEmptyMB: m.aboveEmptyMB, aboveEmptyAfterGcMB: m.aboveEmptyAfterGcMB, byKindMB: m.byKindMB, emptyByKindMB: m.emptyByKindMB };
+        const m = await measure((which === 'after' ? now : earlier).host, (which === 'after' ? now : earlier).dist.url, tall, true, { breakdown: true });
+        pair[which] = { allReadyMs: m.allReadyMs, aboveEmptyMB: m.aboveEmptyMB, aboveEmptyAfterGcMB: m.aboveEmptyAfterGcMB, anonAboveEmptyMB: m.anonAboveEmptyMB, byKindMB: m.byKindMB, emptyByKindMB: m.emptyByKindMB, allocatorsMB: m.allocatorsMB };
       }
       runs.push(pair);
       console.error(JSON.stringify(pair));
@@ -252,11 +349,15 @@ try {
     const tall = { width: 1200, height: 20000 };
     const phone = { width: 1200, height: 900 };
     const result = { embeds: SCENARIOS.length, allNearViewport: { viewport: tall }, firstScreenOnly: { viewport: phone } };
-    const run = (s, viewport, shared, scroll) => measure(browser, s.host, s.dist.url, viewport, shared, scroll);
+    const run = (s, viewport, shared, scroll) => measure(s.host, s.dist.url, viewport, shared, { scroll });
     // Alternated, so that a machine busier in one half does not favour one engine.
     result.allNearViewport.ownEngines = await run(now, tall, false);
     if (earlier) result.allNearViewport.before = await run(earlier, tall, true);
-    result.allNearViewport.sharedEngine = await run(now, tall, true);
+    result.allNearViewport.sharedEngine = await measure(now.host, now.dist.url, tall, true, { breakdown: true });
+    // An earlier build may not know loading="eager" (it would start only the first screen).
+    result.allStartedReadersScreen = { viewport: phone };
+    result.allStartedReadersScreen.sharedEngine = await measure(now.host, now.dist.url, phone, true, { eager: true, breakdown: true });
+    result.allStartedReadersScreen.ownEngines = await measure(now.host, now.dist.url, phone, false, { eager: true });
     result.firstScreenOnly.sharedEngine = await run(now, phone, true);
     if (earlier) result.firstScreenOnly.before = await run(earlier, phone, true);
     result.firstScreenOnly.ownEngines = await run(now, phone, false);
@@ -267,7 +368,6 @@ try {
     console.log(JSON.stringify(result, null, 2));
   }
 } finally {
-  await browser.close();
   await now.close();
   await earlier?.close();
 }
