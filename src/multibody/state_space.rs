@@ -142,12 +142,35 @@ pub fn new(
     let t0 = desc.native.t0;
     let d = mech.phi_q(t0, &desc.q0);
     let coords = mech.coordinate_names();
-    let part = match independent.or(desc.independent.as_deref()) {
+    let named = independent.or(desc.independent.as_deref());
+    let part = match named {
         None => partition(&d),
         Some(names) => chosen(&coords, names, mech.n() - mech.m())?,
     };
     let cond = condition(&columns(&d, &part.dependent));
     if cond > limit {
+        // Named coordinates that cannot be independent here, in a mechanism that has a
+        // good partition, are a choice to change, not a singular configuration.
+        let own = partition(&d);
+        if named.is_some() && condition(&columns(&d, &own.dependent)) <= limit {
+            let list = |idx: &[usize]| {
+                idx.iter()
+                    .map(|&i| coords[i].as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(OdeError::BadSpec {
+                message: format!(
+                    "independent: {} cannot be the independent coordinates at the initial \
+                     pose: the constraints do not determine {} from them (cond Φu = {cond:.3e}); \
+                     choose others, e.g. {} (the partition chosen at this pose when \
+                     \"independent\" is left out)",
+                    list(&part.independent),
+                    list(&part.dependent),
+                    list(&own.independent),
+                ),
+            });
+        }
         return Err(ConstraintFailure::Partition { condition: cond }.at(desc.native.t0, 0.0));
     }
     let ind_names: Vec<String> = part

@@ -298,6 +298,20 @@ fn bad_constrained_systems_are_refused_by_name() {
     let mixed = format!("{PENDULUM}z' = 1\nz(0) = 0\n");
     let msg = refused(&mixed, json!({}));
     assert!(msg.contains("no equations x'"), "{msg}");
+    // Independent coordinates the constraints cannot solve the others from: a choice
+    // to change (with one that works named), not a singular mechanism. At φ = 0 the
+    // hinge fixes x to first order, so y, φ cannot follow from x.
+    let msg = refused(
+        PENDULUM,
+        json!({ "formulation": "state-space", "independent": ["x"] }),
+    );
+    assert!(
+        msg.contains("independent: x cannot be the independent coordinates")
+            && msg.contains("determine y, φ from them")
+            && msg.contains("e.g. ")
+            && !msg.contains("singular configuration"),
+        "{msg}"
+    );
     // Stabilisation is for the augmented formulation.
     let msg = refused(
         PENDULUM,
