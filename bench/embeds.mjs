@@ -20,7 +20,8 @@
 // is that of the last few screens' embeds. With a second argument, a dist/ built from an
 // earlier commit, each layout is also measured with that build's shared engine in the
 // same run (`before`), alternated with this build's.
-// `--floor=N` measures, N times, what any design must pay in the tall layout: the ten
+// `--floor=N` measures, N times, what any design must pay in the tall layout and on a
+// reader's screen (all ten drawn, most of them below it): the ten
 // embeds' visible canvases (their sizes as the embeds draw them at this width) drawn
 // straight into the lecture page, without a frame, alone and with one read-only embed
 // frame beside them (standing for one engine frame and its shared worker).
@@ -274,17 +275,17 @@ const FLOOR_SCRIPT = `for (const c of document.querySelectorAll('canvas')) {
 }
 document.body.dataset.drawn = 'true';`;
 
-async function measureFloor(distUrl, host, frame) {
+async function measureFloor(distUrl, host, frame, viewport) {
   const browser = await freshBrowser();
   try {
-    return await measureFloorIn(browser, distUrl, host, frame);
+    return await measureFloorIn(browser, distUrl, host, frame, viewport);
   } finally {
     await browser.close();
   }
 }
 
-async function measureFloorIn(browser, distUrl, host, frame) {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 20000 } });
+async function measureFloorIn(browser, distUrl, host, frame, viewport) {
+  const context = await browser.newContext({ viewport });
   const blank = await context.newPage();
   await blank.goto('about:blank');
   const baseline = descendantsPss();
@@ -315,11 +316,18 @@ try {
     });
     const runs = [];
     for (let i = 0; i < floorRuns; i++) {
-      runs.push({ canvasesOnly: await measureFloor(now.dist.url, host, false), withOneEmbedFrame: await measureFloor(now.dist.url, host, true) });
+      const run = {};
+      for (const [layout, viewport] of [
+        ['tall', { width: 1200, height: 20000 }],
+        ['readersScreen', { width: 1200, height: 900 }],
+      ]) {
+        run[layout] = { canvasesOnly: await measureFloor(now.dist.url, host, false, viewport), withOneEmbedFrame: await measureFloor(now.dist.url, host, true, viewport) };
+      }
+      runs.push(run);
       console.error(JSON.stringify(runs[runs.length - 1]));
     }
     await host.close();
-    console.log(JSON.stringify({ viewport: { width: 1200, height: 20000 }, runs }, null, 2));
+    console.log(JSON.stringify({ viewports: { tall: { width: 1200, height: 20000 }, readersScreen: { width: 1200, height: 900 } }, runs }, null, 2));
   } else if (eagerRuns > 0) {
     const phone = { width: 1200, height: 900 };
     const runs = [];
