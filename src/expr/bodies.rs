@@ -34,21 +34,15 @@ use super::lexer::Span;
 /// Whether a line is a body, joint or gravity statement.
 fn keyword(line: &str) -> Option<&'static str> {
     let l = line.trim_start();
-    [
-        "body",
-        "revolute",
-        "fixed",
-        "translational",
-        "spring",
-        "torsion",
-        "gravity",
-    ]
-    .into_iter()
-    .find(|k| {
-        l.strip_prefix(k).is_some_and(|rest| {
-            rest.starts_with([' ', '\t']) && !rest.trim_start().starts_with(['=', '\'', '(', '['])
+    super::parser::BODY_STATEMENT_WORDS
+        .iter()
+        .copied()
+        .find(|k| {
+            l.strip_prefix(k).is_some_and(|rest| {
+                rest.starts_with([' ', '\t'])
+                    && !rest.trim_start().starts_with(['=', '\'', '(', '['])
+            })
         })
-    })
 }
 
 /// Whether the text uses bodies or joints.

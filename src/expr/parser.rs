@@ -243,8 +243,19 @@ pub enum Stmt {
 /// Keywords that start statements; they cannot be used as names.
 pub const KEYWORDS: &[&str] = &["param", "output", "event", "for"];
 
-/// Every word that starts a statement in some form of the language: systems,
-/// constrained mechanisms, bodies and joints, drawings and slow/fast partitions.
+/// The words that start body, joint and gravity statements (`super::bodies`).
+pub const BODY_STATEMENT_WORDS: &[&str] = &[
+    "body",
+    "revolute",
+    "fixed",
+    "translational",
+    "spring",
+    "torsion",
+    "gravity",
+];
+
+/// The other words that start a statement in some form of the language: systems,
+/// constrained mechanisms, drawings and slow/fast partitions.
 const STATEMENT_WORDS: &[&str] = &[
     "param",
     "output",
@@ -255,22 +266,16 @@ const STATEMENT_WORDS: &[&str] = &[
     "constraint",
     "draw",
     "fast",
-    "body",
-    "revolute",
-    "fixed",
-    "translational",
-    "spring",
-    "torsion",
-    "gravity",
 ];
 
 /// The statement word that `word` is a likely typo of ("bdy" → "body"); none for a
 /// statement word itself.
 fn misspelt_statement_word(word: &str) -> Option<String> {
-    if STATEMENT_WORDS.contains(&word) {
+    let words = || STATEMENT_WORDS.iter().chain(BODY_STATEMENT_WORDS).copied();
+    if words().any(|w| w == word) {
         return None;
     }
-    suggest(word, STATEMENT_WORDS.iter().copied())
+    suggest(word, words())
 }
 
 /// A line that starts `word name…`, which no statement does unless `word` is a statement
