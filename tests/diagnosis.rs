@@ -73,6 +73,53 @@ fn rk4_on_the_pendulum_particle_is_an_unstable_step_with_the_largest_stable_h() 
 }
 
 #[test]
+fn euler2_past_its_limit_is_advised_a_step_below_the_edge_where_the_swing_grows() {
+    // Euler 2 on the undamped spring (k = 100, m = 1, c = 0: ω = 10): its amplification
+    // matrix has trace 2 − (hω)² and determinant 1 (Schwab & Delhaes §7.4), stable for
+    // hω < 2. At hω = 2 it is a Jordan block at −1: the swing grows linearly, 1000-fold in
+    // 500 steps (independently: M = [[−1, 0], [−20, −1]] at h = 0.2), so h = 0.2 is no cure.
+    let mut spec = model("mass-spring-damper", "midpoint2");
+    spec.params.insert("c".into(), 0.0);
+    spec.h = Some(0.21);
+    spec.t1 = Some(100.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    let fix = d.fix.expect("a fix");
+    assert_eq!(fix.h, Some(0.19));
+    assert_eq!(fix.label, "Use h ≤ 0.19");
+    assert!(
+        d.advice.contains("steps below h = 0.2 are stable"),
+        "{}",
+        d.advice
+    );
+    // The amplitude about x* = mg/k = 0.0981, largest over the last 10 s over largest
+    // over the first 10 s (near the limit Euler 2's invariant ellipse is not the exact
+    // circle, so the first swing is the yardstick, not the start).
+    let growth = |h: f64| {
+        let mut s = spec.clone();
+        s.h = Some(h);
+        let sol = solve(&s).expect("the spec is valid");
+        let swing = |a: f64, b: f64| {
+            (0..sol.t.len())
+                .filter(|&i| sol.t[i] >= a && sol.t[i] <= b)
+                .map(|i| (sol.y[2 * i] - 0.0981).hypot(sol.y[2 * i + 1] / 10.0))
+                .fold(0.0, f64::max)
+        };
+        swing(90.0, 100.0) / swing(0.0, 10.0)
+    };
+    assert!(
+        growth(0.2) > 5.0,
+        "on the edge the swing grows: {}",
+        growth(0.2)
+    );
+    assert!(
+        growth(0.19) < 1.01,
+        "the advised step keeps it: {}",
+        growth(0.19)
+    );
+}
+
+#[test]
 fn one_over_x_from_zero_is_not_finite_in_equation_x_at_t_0() {
     for method in ["rk4", "dp45"] {
         let mut spec = system("x' = 1/x\nx(0) = 0", method);

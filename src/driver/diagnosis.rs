@@ -235,6 +235,23 @@ struct Binding {
     extent: f64,
 }
 
+/// The step to advise below the stability limit `h_max`: `h_max` rounded down to two
+/// significant digits, and strictly below it where the rounding lands on the limit and
+/// the amplification is a matrix (a second-order method, a multistep method). On the edge
+/// a scalar |R| = 1 keeps a mode, but a matrix may have a double eigenvalue of modulus 1:
+/// Euler 2 and Störmer–Verlet on q'' = −ω²q at hω = 2 have M with trace −2 and
+/// determinant 1 (Schwab & Delhaes §7.4), a Jordan block at −1, under which the swing
+/// grows linearly (1000-fold in 500 steps of h = 0.2 on the spring with ω = 10).
+fn stable_step(amp: &Amplification, h_max: f64) -> f64 {
+    let hs = round_down(h_max);
+    let scalar = matches!(amp, Amplification::Rational(_) | Amplification::Exp);
+    if scalar || hs < h_max * (1.0 - 1e-6) {
+        hs
+    } else {
+        round_down(h_max * (1.0 - 1e-5))
+    }
+}
+
 /// A number rounded down to two significant digits (a stable h stays stable).
 fn round_down(x: f64) -> f64 {
     if !(x > 0.0 && x.is_finite()) {
@@ -670,10 +687,20 @@ impl Diagnoser<'_> {
             num(b.extent)
         );
         let (advice, fix) = if b.h_max > 0.0 {
-            let hs = round_down(b.h_max);
+            let hs = stable_step(&amp, b.h_max);
+            let why = if hs < round_down(b.h_max) {
+                format!(
+                    "steps below h = {} are stable for this spectrum; on that edge itself \
+                     {m}'s amplification matrix may have a double eigenvalue of modulus 1, \
+                     under which the solution grows linearly",
+                    num(b.h_max)
+                )
+            } else {
+                "the largest stable step for this spectrum".to_string()
+            };
             (
                 format!(
-                    "Use h ≤ {} (the largest stable step for this spectrum), or an \
+                    "Use h ≤ {} ({why}), or an \
                      implicit L-stable method ({IMPLICIT_FAMILY}), which has no such limit.",
                     num(hs)
                 ),
