@@ -307,6 +307,9 @@ export class StabilityView {
       // An adaptive run's step at that time (the one leaving it, or the last one); a
       // custom tableau's adaptivity comes from the engine's analysis (`run.adaptive`).
       if (run.adaptive && n > 1) h = i + 1 < n ? run.t[i + 1] - run.t[i] : run.t[i] - run.t[i - 1];
+      // A fixed step longer than the run (h = 100 to t1 = 10) is one step of t1 − t0:
+      // the markers are that step's hλ, not the h typed.
+      else if (n > 1) h = Math.min(h, run.t[n - 1] - run.t[0]);
       where = `t = ${formatNumber(run.t[i])}`;
       byId('scrub-t').textContent = where;
       if (c) where += `, eigenvalues of the ${c.formulation} ODE`;

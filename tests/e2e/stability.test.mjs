@@ -98,3 +98,18 @@ test('an unbounded stable interval reads as the whole axis, not as "-Infinity"',
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a fixed h longer than the run places the markers at the one step taken', async () => {
+  // Backward Euler at h = 100 to t1 = 10 takes one step, of h = 10: its markers are
+  // 10λ (λ = −0.25 ± 9.997i for k = 100, m = 1, c = 0.5), not 100λ.
+  const { page, errors } = await open(site.browser, `${site.server.url}?scenario=backward-euler-region`);
+  await page.waitForFunction(() => document.body.dataset.status === 'ok');
+  await page.click('#tabs [data-view="trajectory"]');
+  await page.fill('#h', '100');
+  await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '1');
+  await page.click('#tabs [data-view="stability"]');
+  await page.waitForFunction(() => /h = 10,/.test(document.querySelector('#stability-markers')?.textContent ?? ''));
+  assert.match(await page.textContent('#stability-markers'), /2 markers hλ \(h = 10, t = 0\); 0 outside/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
