@@ -73,6 +73,19 @@ fn rk4_on_the_pendulum_particle_is_an_unstable_step_with_the_largest_stable_h() 
 }
 
 #[test]
+fn a_constant_spectrum_is_named_at_the_runs_start() {
+    // RK4 at h = 0.29 on the undamped spring: ∂f/∂y = [[0, 1], [−100, 0]] at every t, so
+    // no time is special; the message names λ ≈ ±10i at t0 = 0.
+    let mut spec = model("mass-spring-damper", "rk4");
+    spec.params.insert("c".into(), 0.0);
+    spec.h = Some(0.29);
+    spec.t1 = Some(1000.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    assert!(d.message.contains("λ ≈ ±10i (at t = 0)"), "{}", d.message);
+}
+
+#[test]
 fn euler2_past_its_limit_is_advised_a_step_below_the_edge_where_the_swing_grows() {
     // Euler 2 on the undamped spring (k = 100, m = 1, c = 0: ω = 10): its amplification
     // matrix has trace 2 − (hω)² and determinant 1 (Schwab & Delhaes §7.4), stable for

@@ -643,8 +643,11 @@ impl Diagnoser<'_> {
                 })
                 .collect();
         } else {
+            // The run's start first: where the binding eigenvalue is the same all along
+            // (a linear spring), the message names t0, not the reference run's first
+            // sample (t1/32), which would suggest a time at which something changed.
             let (t, y) = self.point(0);
-            points.push((t, y.to_vec()));
+            points.insert(0, (t, y.to_vec()));
         }
         let mut worst: Option<(Binding, f64)> = None;
         for (t, y) in points {
