@@ -73,6 +73,34 @@ fn rk4_on_the_pendulum_particle_is_an_unstable_step_with_the_largest_stable_h() 
 }
 
 #[test]
+fn euler2_on_an_overdamped_spring_is_not_given_a_limit_from_the_xi_plane() {
+    // Euler 2 on m x'' = m g − k x − c x' with c = 1000 (λ = −0.1 and −999.9, a real
+    // pair): its one-step matrix in (x, x') has ρ ≤ 1 up to h = 0.0019998 (independently:
+    // M = [[1 + h²a/2, h + h³a/4 + h²b/2], [h a, 1 + h²a/2 + h b]] with a = −k, b = −c,
+    // bisected). The ξ-plane, which stands for complex pairs, would give 0.00082.
+    let mut spec = model("mass-spring-damper", "midpoint2");
+    spec.params.insert("c".into(), 1000.0);
+    spec.h = Some(0.0021);
+    spec.t1 = Some(20.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    assert!(!d.advice.contains("0.00082"), "{}", d.advice);
+    assert!(!d.advice.contains("largest stable step"), "{}", d.advice);
+    let h = d.fix.and_then(|f| f.h).expect("a fix with an h");
+    assert!(h <= 0.0019998, "fix h = {h}");
+    let mut cured = spec.clone();
+    cured.h = Some(h);
+    let sol = solve(&cured).expect("the spec is valid");
+    assert!(sol.warning.is_none(), "{:?}", sol.warning);
+    // And Euler 2 runs to t1 just below the true limit, 2.4 times the ξ-plane's.
+    let mut below = spec.clone();
+    below.h = Some(0.00199);
+    let sol = solve(&below).expect("the spec is valid");
+    assert!(sol.warning.is_none(), "{:?}", sol.warning);
+    assert_eq!(sol.t.last().copied(), Some(20.0));
+}
+
+#[test]
 fn a_constant_spectrum_is_named_at_the_runs_start() {
     // RK4 at h = 0.29 on the undamped spring: ∂f/∂y = [[0, 1], [−100, 0]] at every t, so
     // no time is special; the message names λ ≈ ±10i at t0 = 0.
