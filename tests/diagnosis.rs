@@ -73,6 +73,94 @@ fn rk4_on_the_pendulum_particle_is_an_unstable_step_with_the_largest_stable_h() 
 }
 
 #[test]
+fn euler2_on_an_overdamped_spring_is_not_given_a_limit_from_the_xi_plane() {
+    // Euler 2 on m x'' = m g − k x − c x' with c = 1000 (λ = −0.1 and −999.9, a real
+    // pair): its one-step matrix in (x, x') has ρ ≤ 1 up to h = 0.0019998 (independently:
+    // M = [[1 + h²a/2, h + h³a/4 + h²b/2], [h a, 1 + h²a/2 + h b]] with a = −k, b = −c,
+    // bisected). The ξ-plane, which stands for complex pairs, would give 0.00082.
+    let mut spec = model("mass-spring-damper", "midpoint2");
+    spec.params.insert("c".into(), 1000.0);
+    spec.h = Some(0.0021);
+    spec.t1 = Some(20.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    assert!(!d.advice.contains("0.00082"), "{}", d.advice);
+    assert!(!d.advice.contains("largest stable step"), "{}", d.advice);
+    let h = d.fix.and_then(|f| f.h).expect("a fix with an h");
+    assert!(h <= 0.0019998, "fix h = {h}");
+    let mut cured = spec.clone();
+    cured.h = Some(h);
+    let sol = solve(&cured).expect("the spec is valid");
+    assert!(sol.warning.is_none(), "{:?}", sol.warning);
+    // And Euler 2 runs to t1 just below the true limit, 2.4 times the ξ-plane's.
+    let mut below = spec.clone();
+    below.h = Some(0.00199);
+    let sol = solve(&below).expect("the spec is valid");
+    assert!(sol.warning.is_none(), "{:?}", sol.warning);
+    assert_eq!(sol.t.last().copied(), Some(20.0));
+}
+
+#[test]
+fn a_constant_spectrum_is_named_at_the_runs_start() {
+    // RK4 at h = 0.29 on the undamped spring: ∂f/∂y = [[0, 1], [−100, 0]] at every t, so
+    // no time is special; the message names λ ≈ ±10i at t0 = 0.
+    let mut spec = model("mass-spring-damper", "rk4");
+    spec.params.insert("c".into(), 0.0);
+    spec.h = Some(0.29);
+    spec.t1 = Some(1000.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    assert!(d.message.contains("λ ≈ ±10i (at t = 0)"), "{}", d.message);
+}
+
+#[test]
+fn euler2_past_its_limit_is_advised_a_step_below_the_edge_where_the_swing_grows() {
+    // Euler 2 on the undamped spring (k = 100, m = 1, c = 0: ω = 10): its amplification
+    // matrix has trace 2 − (hω)² and determinant 1 (Schwab & Delhaes §7.4), stable for
+    // hω < 2. At hω = 2 it is a Jordan block at −1: the swing grows linearly, 1000-fold in
+    // 500 steps (independently: M = [[−1, 0], [−20, −1]] at h = 0.2), so h = 0.2 is no cure.
+    let mut spec = model("mass-spring-damper", "midpoint2");
+    spec.params.insert("c".into(), 0.0);
+    spec.h = Some(0.21);
+    spec.t1 = Some(100.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    let fix = d.fix.expect("a fix");
+    assert_eq!(fix.h, Some(0.19));
+    assert_eq!(fix.label, "Use h ≤ 0.19");
+    assert!(
+        d.advice.contains("steps below h = 0.2 are stable"),
+        "{}",
+        d.advice
+    );
+    // The amplitude about x* = mg/k = 0.0981, largest over the last 10 s over largest
+    // over the first 10 s (near the limit Euler 2's invariant ellipse is not the exact
+    // circle, so the first swing is the yardstick, not the start).
+    let growth = |h: f64| {
+        let mut s = spec.clone();
+        s.h = Some(h);
+        let sol = solve(&s).expect("the spec is valid");
+        let swing = |a: f64, b: f64| {
+            (0..sol.t.len())
+                .filter(|&i| sol.t[i] >= a && sol.t[i] <= b)
+                .map(|i| (sol.y[2 * i] - 0.0981).hypot(sol.y[2 * i + 1] / 10.0))
+                .fold(0.0, f64::max)
+        };
+        swing(90.0, 100.0) / swing(0.0, 10.0)
+    };
+    assert!(
+        growth(0.2) > 5.0,
+        "on the edge the swing grows: {}",
+        growth(0.2)
+    );
+    assert!(
+        growth(0.19) < 1.01,
+        "the advised step keeps it: {}",
+        growth(0.19)
+    );
+}
+
+#[test]
 fn one_over_x_from_zero_is_not_finite_in_equation_x_at_t_0() {
     for method in ["rk4", "dp45"] {
         let mut spec = system("x' = 1/x\nx(0) = 0", method);

@@ -22,6 +22,18 @@ const COLOURS = PALETTE;
 const DEFAULT_METHODS = ['euler', 'heun', 'rk4', 'dp45'];
 
 
+/**
+ * Dₙ₋₁/Dₙ where it tends to 2ᵖ: at the smallest h of the fitted range, where the error
+ * still falls as hᵖ. Larger h may be outside the asymptotic range (or unstable), smaller
+ * ones in round-off, where the ratio falls below 1 (dp45 on the damped spring: 0.37 at
+ * h = T/2¹³); undefined without a fit.
+ */
+export function fittedRatio(g: Pick<ConvergenceResult['global'][number], 'dRatio' | 'fit'>): number | undefined {
+  if (!Number.isFinite(g.fit.slope)) return undefined;
+  const ratio = g.dRatio[g.fit.to];
+  return Number.isFinite(ratio) ? ratio : undefined;
+}
+
 /** Ascending copies (uPlot wants increasing x): the arrays come with h decreasing. */
 function ascending(x: ArrayLike<number>, ...ys: ArrayLike<number>[]): Float64Array[] {
   const order = Array.from({ length: x.length }, (_, i) => i).sort((a, b) => x[a] - x[b]);
@@ -207,16 +219,16 @@ export class ConvergenceView {
   }
 
   private showTable(result: ConvergenceResult): void {
-    const head = ['method', 'order p', 'observed slope', 'fitted over h', 'round-off floor at h', 'Dₙ₋₁/Dₙ (→ 2ᵖ)'];
+    const head = ['method', 'order p', 'observed slope', 'fitted over h', 'round-off floor at h', 'Dₙ₋₁/Dₙ at the fit’s smallest h (→ 2ᵖ)'];
     const rows = result.global.map((g) => {
-      const ratio = [...g.dRatio].filter(Number.isFinite);
+      const ratio = fittedRatio(g);
       const cells = [
         g.method,
         String(g.order),
         Number.isFinite(g.fit.slope) ? formatNumber(g.fit.slope, 3) : 'none',
         Number.isFinite(g.fit.slope) ? `${formatNumber(g.h[g.fit.from], 3)} … ${formatNumber(g.h[g.fit.to], 3)}` : (g.diagnosis?.code ?? 'fewer than two usable runs'),
         g.fit.floor === undefined ? 'not reached' : formatNumber(g.h[g.fit.floor], 3),
-        ratio.length ? formatNumber(ratio[Math.floor(ratio.length / 2)], 3) : '—',
+        ratio === undefined ? '—' : formatNumber(ratio, 3),
       ];
       return { cells, data: { method: g.method } };
     });

@@ -307,6 +307,9 @@ export class StabilityView {
       // An adaptive run's step at that time (the one leaving it, or the last one); a
       // custom tableau's adaptivity comes from the engine's analysis (`run.adaptive`).
       if (run.adaptive && n > 1) h = i + 1 < n ? run.t[i + 1] - run.t[i] : run.t[i] - run.t[i - 1];
+      // A fixed step longer than the run (h = 100 to t1 = 10) is one step of t1 − t0:
+      // the markers are that step's hλ, not the h typed.
+      else if (n > 1) h = Math.min(h, run.t[n - 1] - run.t[0]);
       where = `t = ${formatNumber(run.t[i])}`;
       byId('scrub-t').textContent = where;
       if (c) where += `, eigenvalues of the ${c.formulation} ODE`;
@@ -617,13 +620,15 @@ export class StabilityView {
       ctx.arc(x, y, 5, 0, 2 * Math.PI);
       ctx.fill();
       ctx.stroke();
+      if (!this.judged(k / 2)) continue;
       const value = this.markerValue(k / 2, re, im);
       if (value > 1 + 1e-9) {
         outside++;
         largest = Math.max(largest, value);
       }
     }
-    const unknown = this.run.eigenvalues.length / 2 - outside - this.countInside();
+    const unjudged = eigenvalues.length / 2 - Array.from({ length: eigenvalues.length / 2 }, (_, i) => this.judged(i)).filter(Boolean).length;
+    const unknown = this.run.eigenvalues.length / 2 - outside - this.countInside() - unjudged;
     const n = eigenvalues.length / 2;
     const slow = this.run.fast ? ' of the slow block (ξ = hλₛ)' : '';
     markers.textContent =
@@ -631,6 +636,9 @@ export class StabilityView {
         ? (this.run.note ?? 'No eigenvalues to mark: run a model with a Jacobian.')
         : `${n} markers hλ${slow} (h = ${formatNumber(h)}, ${this.run.where}); ${outside} outside the region of ${this.name(this.run.method)}` +
           (unknown > 0 ? `, ${unknown} beyond the window` : '') +
+          (unjudged > 0
+            ? `, ${unjudged} real, not judged here (the ξ-plane of a second-order method stands for the complex pair λ, λ̄ of an underdamped mode; a real λ belongs to an overdamped pair)`
+            : '') +
           // Barely outside (an undamped mode at the edge): say how little it grows.
           (outside > 0 && largest < 1 + 1e-4 ? ` (|R| ≤ 1 + ${formatNumber(largest - 1, 2)}: they grow that much a step)` : '') +
           '.' +
@@ -644,9 +652,24 @@ export class StabilityView {
     const { eigenvalues, h } = this.run;
     let inside = 0;
     for (let k = 0; k + 1 < eigenvalues.length; k += 2) {
-      if (this.markerValue(k / 2, h * eigenvalues[k], h * eigenvalues[k + 1]) <= 1 + 1e-9) inside++;
+      if (this.judged(k / 2) && this.markerValue(k / 2, h * eigenvalues[k], h * eigenvalues[k + 1]) <= 1 + 1e-9) inside++;
     }
     return inside;
+  }
+
+  /**
+   * Whether marker `i` can be judged on this map. A second-order method's ξ-plane stands
+   * for the complex pair λ, λ̄ of an underdamped mode (Ω² = |ξ|², 2βΩ = −2 Re ξ, Schwab &
+   * Delhaes after eq. 7.13); a real λ belongs to an overdamped pair, which it would read as
+   * critically damped: Euler 2 on the spring with c = 1000 (λ = −0.1, −999.9) is stable
+   * up to h = 0.0019998, where the map puts hλ = −1.5 of h = 0.0015 outside.
+   */
+  private judged(i: number): boolean {
+    const { eigenvalues, method } = this.run;
+    const re = eigenvalues[2 * i];
+    const im = eigenvalues[2 * i + 1];
+    const secondOrder = this.methods.find((m) => m.id === method)?.secondOrder ?? false;
+    return !secondOrder || Math.abs(im) > 1e-12 * Math.hypot(re, im);
   }
 
   /** What decides a method's region, whatever the window: α, β, your tableau. */

@@ -300,8 +300,8 @@ export class TrajectoryView {
     rows.push(['f-evaluations', String(stats.nfev)], ['reached t', formatNumber(last, 6)]);
     // A stopped run keeps its last accepted point; the stop names the end of the step
     // that failed. Both times are shown, so the stats and the warning say the same.
-    const failedAt = stopTime(run.warning);
-    if (failedAt !== undefined && failedAt !== last) rows.push(['failed step', `t = ${formatNumber(last, 6)} → ${formatNumber(failedAt, 6)}`]);
+    const failedAt = failedStepEnd(run.warning, last, run.settings.t1 ?? run.model.t1);
+    if (failedAt !== undefined) rows.push(['failed step', `t = ${formatNumber(last, 6)} → ${formatNumber(failedAt, 6)}`]);
     if (energy && energy.length > 0) {
       // Relative drift needs a nonzero reference; a run from E0 = 0 (the spring from
       // rest) gets the absolute change instead.
@@ -347,6 +347,18 @@ export class TrajectoryView {
 export function stopTime(warning: string | undefined): number | undefined {
   const match = warning === undefined ? null : /\bt = (-?\d+(?:\.\d+)?(?:e[-+]?\d+)?)/.exec(warning);
   return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * Where the step that stopped a run ended, for a run whose last point `last` falls short
+ * of `t1`; undefined for a run that reached t1. A run that reached t1 may still carry a
+ * warning that names times (a solution that grew, a stiff stretch "near t = …", the
+ * eigenvalue's "(at t = …)"), but none of them is a failed step.
+ */
+export function failedStepEnd(warning: string | undefined, last: number, t1: number): number | undefined {
+  if (last >= t1) return undefined;
+  const failedAt = stopTime(warning);
+  return failedAt !== undefined && failedAt !== last ? failedAt : undefined;
 }
 
 /** A solution with what produced it, as the store keeps it. */

@@ -172,9 +172,14 @@ impl Prepared {
         let u = rk4(xi * self.one_minus_b2) + xi2 * p2a * self.u_coef;
         let m12 = xi * (p1a + xi * p2a * self.b2) * self.b;
         let cxm = xi * m12 * self.c;
-        let det = e_kappa * u + cxm * (p2k - p1k);
-        let half = (u + e_kappa + cxm * p2k) * 0.5;
-        let s = csqrt(half * half - det);
+        // tr M = u + E + G and det M = E·u + G − X (G = cξM12 φ₂(κξ), X = cξM12 φ₁(κξ)):
+        // the discriminant tr²/4 − det is formed as ((u − E + G)/2)² + G(E − 1) + X,
+        // not as a difference, so that it does not cancel where the eigenvalues come
+        // close (β = 0 on the imaginary axis: u = R(iy) ≈ e^{iαy} = E, ρ exactly 1).
+        let g = cxm * p2k;
+        let half = (u + e_kappa + g) * 0.5;
+        let apart = (u - e_kappa + g) * 0.5;
+        let s = csqrt(apart * apart + g * (e_kappa - 1.0) + cxm * p1k);
         let v = (half.norm_sqr() + s.norm_sqr() + 2.0 * (half * s.conj()).re.abs()).sqrt();
         if v.is_nan() {
             f64::INFINITY
@@ -332,12 +337,16 @@ impl FastRow {
             (k2_im * x - k2_re * y) * inv_n,
         );
         let (g_re, g_im) = (w_re * kq_re - w_im * kq_im, w_re * kq_im + w_im * kq_re);
-        let det_re = (ek_re * u_re - ek_im * u_im) + g_re - (w_re * k1_re - w_im * k1_im);
-        let det_im = (ek_re * u_im + ek_im * u_re) + g_im - (w_re * k1_im + w_im * k1_re);
         let h_re = 0.5 * (u_re + ek_re + g_re);
         let h_im = 0.5 * (u_im + ek_im + g_im);
-        let d_re = (h_re * h_re - h_im * h_im) - det_re;
-        let d_im = 2.0 * h_re * h_im - det_im;
+        // d = h² − det M as ((u − E + G)/2)² + G(E − 1) + wK₁, without the cancellation
+        // of the difference (see [`Prepared::spectral_radius_with`]).
+        let (a_re, a_im) = (0.5 * (u_re - ek_re + g_re), 0.5 * (u_im - ek_im + g_im));
+        let em1 = ek_re - 1.0;
+        let d_re = (a_re * a_re - a_im * a_im)
+            + (g_re * em1 - g_im * ek_im)
+            + (w_re * k1_re - w_im * k1_im);
+        let d_im = 2.0 * a_re * a_im + (g_re * ek_im + g_im * em1) + (w_re * k1_im + w_im * k1_re);
         [h_re, h_im, d_re, d_im]
     }
 }

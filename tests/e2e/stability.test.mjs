@@ -98,3 +98,38 @@ test('an unbounded stable interval reads as the whole axis, not as "-Infinity"',
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a fixed h longer than the run places the markers at the one step taken', async () => {
+  // Backward Euler at h = 100 to t1 = 10 takes one step, of h = 10: its markers are
+  // 10λ (λ = −0.25 ± 9.997i for k = 100, m = 1, c = 0.5), not 100λ.
+  const { page, errors } = await open(site.browser, `${site.server.url}?scenario=backward-euler-region`);
+  await page.waitForFunction(() => document.body.dataset.status === 'ok');
+  await page.click('#tabs [data-view="trajectory"]');
+  await page.fill('#h', '100');
+  await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '1');
+  await page.click('#tabs [data-view="stability"]');
+  await page.waitForFunction(() => /h = 10,/.test(document.querySelector('#stability-markers')?.textContent ?? ''));
+  assert.match(await page.textContent('#stability-markers'), /2 markers hλ \(h = 10, t = 0\); 0 outside/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a second-order method's real eigenvalues are marked but not judged on its ξ-plane", async () => {
+  // Euler 2 on the spring with c = 1000 (λ = −0.1, −999.9, an overdamped pair) at
+  // h = 0.0015: the run is stable (its one-step matrix has ρ = 0.99985; stable up to
+  // h = 0.0019998), but the ξ-plane, made for complex pairs, has hλ = −1.5 outside.
+  const { page, errors } = await open(site.browser, `${site.server.url}?scenario=euler-vs-backward-euler-stiff`);
+  await page.waitForFunction(() => ['ok', 'warning'].includes(document.body.dataset.status));
+  await page.selectOption('#method', 'midpoint2');
+  await page.fill('#h', '0.0015');
+  await page.waitForFunction(() => document.querySelector('dd[data-stat="steps"]')?.textContent === '13334');
+  assert.equal(await page.evaluate(() => document.body.dataset.status), 'ok');
+  await page.click('#tabs [data-view="stability"]');
+  await page.waitForFunction(() => /h = 0\.0015,/.test(document.querySelector('#stability-markers')?.textContent ?? ''));
+  const text = await page.textContent('#stability-markers');
+  assert.match(text, /0 outside the region of Euler 2/);
+  assert.match(text, /2 real, not judged here/);
+  assert.equal(await page.getAttribute('#stability-markers', 'data-outside'), '0');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

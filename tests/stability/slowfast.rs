@@ -336,3 +336,47 @@ fn row_in_lanes_gives_each_point_the_bits_of_a_row_of_its_own() {
         );
     }
 }
+
+/// With β = 0, M(ξ) = [[R(ξ), 0], [0·…, e^{αξ}]] (M12 = 0): on the imaginary axis its
+/// eigenvalues are RK4's R(iy), |R| ≤ 1 up to 2√2, and e^{iαy}, of modulus 1. So the axis
+/// up to 2√2 is the region's edge, ρ = 1 to rounding, whatever α; the facts' imaginary
+/// extent is RK4's 2√2. The two eigenvalues come close where R(iy) ≈ e^{iαy} (y = 2πk/(α − 1)
+/// near 0): computed as tr/2 ± √(tr²/4 − det), the discriminant cancels there and ρ came
+/// out 1 + 1e-13, which the facts read as the end of the stable axis (0.825 at α = 100,
+/// 0.239 at α = 1000).
+#[test]
+fn with_beta_zero_the_imaginary_axis_is_the_edge_for_every_alpha() {
+    let rk4_extent = 2.0 * 2f64.sqrt();
+    for alpha in [10.0, 100.0, 1000.0] {
+        let sf = SlowFast { alpha, beta: 0.0 };
+        let amp = Amplification::SlowFast(sf);
+        let p = sf.prepared();
+        // One map row per y with x = 0 among its points (and a few beside it).
+        let xs = [-0.2, -1e-3, 0.0, 1e-3, 0.2];
+        let e: Vec<f64> = xs.iter().map(|&x| odelab::math::exp(alpha * x)).collect();
+        for k in 1..2800 {
+            let y = k as f64 * 1e-3;
+            let v = amp.value(C::new(0.0, y));
+            assert!((v - 1.0).abs() <= 1e-14, "α {alpha}: ρ({y}i) = {v}");
+            let mut row = [0.0; 5];
+            p.row(y, &xs, &e, &e, &mut row);
+            assert!(
+                (row[2] - 1.0).abs() <= 1e-14,
+                "α {alpha}: map ρ({y}i) = {}",
+                row[2]
+            );
+        }
+        let facts = odelab::stability::stability_facts(&StabilitySpec {
+            method: "slowfast".into(),
+            alpha: Some(alpha),
+            beta: Some(0.0),
+            ..Default::default()
+        })
+        .unwrap();
+        let extent = facts.imag_extent.expect("a stable stretch of the axis");
+        assert!(
+            (extent - rk4_extent).abs() < 1e-9,
+            "α {alpha}: extent {extent}"
+        );
+    }
+}

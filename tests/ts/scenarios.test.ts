@@ -197,6 +197,12 @@ describe('scenarios', () => {
   const facts = (method: string, extra = {}) =>
     stabilityAnalysis({ method, re: [-4, 2], im: [-3, 3], nx: 64, ny: 64, ...extra }).facts;
 
+  it('a caption that asks to set n lists the n-range control, which a read-only embed then shows', () => {
+    const asking = scenarios.filter((s) => /\bset n\b/.test(s.caption));
+    expect(asking.map((s) => s.id)).toContain('heun-error-vs-h');
+    for (const s of asking) expect(s.controls, s.id).toContain('nrange');
+  });
+
   it('every view a scenario names exists', () => {
     for (const s of scenarios) expect(['trajectory', 'stability', 'convergence', undefined]).toContain(s.view);
   });
