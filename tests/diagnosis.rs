@@ -73,6 +73,26 @@ fn rk4_on_the_pendulum_particle_is_an_unstable_step_with_the_largest_stable_h() 
 }
 
 #[test]
+fn rk4_on_the_stiff_double_pendulum_names_a_stable_h_although_lambda_has_a_round_off_real_part() {
+    // The bending mode is undamped (c = 0): ±1535i, whose computed real part (1.5e-7)
+    // is round-off. The diagnosis once read it as right of the axis, where no h is stable.
+    let mut spec = model("double-pendulum-stiff", "rk4");
+    spec.h = Some(0.002);
+    spec.t1 = Some(1.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    assert!(!d.advice.contains("No step size"), "{}", d.advice);
+    let h = d.fix.and_then(|f| f.h).expect("an h");
+    // RK4 reaches 2√2 up the imaginary axis: 2√2/1535 = 0.00184.
+    assert!(h > 0.0017 && h < 0.00185, "fix h = {h}");
+    // The named h gets through.
+    spec.h = Some(h);
+    let sol = solve(&spec).expect("the spec is valid");
+    assert!(sol.diagnosis.is_none(), "h = {h}: {:?}", sol.warning);
+    assert_eq!(sol.t.last().copied(), Some(1.0));
+}
+
+#[test]
 fn one_over_x_from_zero_is_not_finite_in_equation_x_at_t_0() {
     for method in ["rk4", "dp45"] {
         let mut spec = system("x' = 1/x\nx(0) = 0", method);

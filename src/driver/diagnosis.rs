@@ -45,6 +45,10 @@ pub const GROWTH: f64 = 1e10;
 
 pub use crate::control::RTOL_FLOOR;
 
+/// A Jacobian eigenvalue whose positive real part is at most this fraction of |λ| is
+/// taken to lie on the imaginary axis (its real part is the eigen-solver's round-off).
+const ROUND_OFF_RE: f64 = 1e-6;
+
 /// Most states whose spectrum a diagnosis computes (a dense Schur form, O(n³)):
 /// above the 400 of the ξ-plane lab, so a heat equation of 500 cells is diagnosed.
 pub const MAX_DIAGNOSED_DIM: usize = 600;
@@ -549,6 +553,16 @@ impl Diagnoser<'_> {
             if r.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || lambda.re > 0.1 * r {
                 continue;
             }
+            // An undamped mode's eigenvalue comes out of the eigen-solver with a real part
+            // of round-off size (the stiff double pendulum's bending mode: 1.5e-7 ± 1535i).
+            // Along such a ray every consistent method is unstable right at 0, since
+            // |R(z)| ≈ |e^z| > 1 there, which would read "no step size is stable": the
+            // mode is on the imaginary axis, where rk4 reaches 2√2.
+            let lambda = if lambda.re > 0.0 && lambda.re <= ROUND_OFF_RE * r {
+                C::new(0.0, lambda.im)
+            } else {
+                lambda
+            };
             let key = (crate::math::atan2(lambda.im, lambda.re) * 1e4).round() as i64;
             let extent = match rays.iter().find(|(k, _)| *k == key) {
                 Some(&(_, e)) => e,
