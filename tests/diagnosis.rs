@@ -124,6 +124,26 @@ fn x_squared_past_its_blow_up_is_a_solution_blow_up_for_fixed_and_adaptive_steps
     }
 }
 
+#[test]
+fn a_fixed_step_that_overshoots_an_escape_is_told_where_the_solution_escapes() {
+    // x' = x², x(0) = 1 escapes at t = 1; Euler at h = 0.1 lags and blows up only at
+    // t = 2.1, RK4 at h = 0.25 at t = 1.5. The diagnosis names t = 1, not the run's stop.
+    for (method, h) in [("euler", 0.1), ("rk4", 0.25)] {
+        let mut spec = system("x' = x^2\nx(0) = 1", method);
+        spec.h = Some(h);
+        spec.t1 = Some(10.0);
+        let d = diagnosis_of(&spec);
+        assert_eq!(d.code, Code::SolutionBlowUp, "{method}");
+        let t = d.t.expect("a time");
+        assert!((t - 1.0).abs() < 1e-3, "{method}: t = {t}");
+        assert!(
+            d.advice.contains("End the run before t = 1 "),
+            "{}",
+            d.advice
+        );
+    }
+}
+
 /// HIRES (Schäfer 1975; Hairer & Wanner, Solving ODEs II, §IV.10), eight states.
 const HIRES: &str = "y1' = -1.71*y1 + 0.43*y2 + 8.32*y3 + 0.0007
 y2' = 1.71*y1 - 8.75*y2

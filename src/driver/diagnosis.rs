@@ -802,8 +802,24 @@ impl Diagnoser<'_> {
         }
         // Not the method's region: does a step four times smaller blow up as early?
         if self.refined_blows_up_by(t) {
-            return self
-                .solution_blow_up(t, "a run with a step four times smaller blows up as early");
+            // A fixed step lags behind an escape: Euler at h = 0.1 carries x' = x² from
+            // x(0) = 1 on to t = 2.1, although x = 1/(1 − t) escapes at t = 1. An
+            // adaptive run's steps shrink to nothing where the solution escapes.
+            return match self.adaptive_blow_up_by(t) {
+                Some(escape) if escape < t - h => self.solution_blow_up(
+                    escape,
+                    &format!(
+                        "a run with a step four times smaller blows up as early; an \
+                         adaptive dp45 run gets no further than t = {} (this run's fixed \
+                         step h = {} carried it on to t = {})",
+                        num(escape),
+                        num(h),
+                        num(t)
+                    ),
+                ),
+                _ => self
+                    .solution_blow_up(t, "a run with a step four times smaller blows up as early"),
+            };
         }
         let h4 = round_down(h / 4.0);
         Diagnosis {
@@ -857,6 +873,35 @@ impl Diagnoser<'_> {
             )
         });
         !matches!(ended, Ok(Ended::Finished))
+    }
+
+    /// Where the same problem run by dp45 (adaptive, rtol 1e-8) stops or grows past
+    /// [`GROWTH`], if it does before `t` (plus a little): the escape time, which a
+    /// fixed-step run overshoots.
+    fn adaptive_blow_up_by(&self, t: f64) -> Option<f64> {
+        let mut spec = self.spec.clone();
+        spec.method = "dp45".into();
+        spec.h = None;
+        spec.adaptive = Some(true);
+        spec.rtol = Some(crate::spec::Tol::Scalar(1e-8));
+        spec.atol = None;
+        spec.t_eval = None;
+        spec.controller = None;
+        spec.h_max = None;
+        spec.tableau = None;
+        spec.t1 = Some(t.min(self.run.t1));
+        let mut run = Integrator::new(&spec).ok()?;
+        let scale = self.run.y0.iter().fold(1.0_f64, |m, v| m.max(v.abs()));
+        let ended = run.run_steps(|run, _| {
+            Ok(
+                if run.y.iter().any(|v| v.is_nan() || v.abs() > GROWTH * scale) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                },
+            )
+        });
+        (!matches!(ended, Ok(Ended::Finished))).then_some(run.t)
     }
 
     fn solution_blow_up(&self, t: f64, evidence: &str) -> Diagnosis {
