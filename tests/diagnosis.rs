@@ -73,6 +73,27 @@ fn rk4_on_the_pendulum_particle_is_an_unstable_step_with_the_largest_stable_h() 
 }
 
 #[test]
+fn an_eigenvalue_read_past_the_stop_says_it_comes_from_a_stable_run() {
+    // RK4 at h = 0.005 stops at t = 1.26; the binding ±707i is read on ros4's run over
+    // [0, 10], at a later t, which the message must explain.
+    let mut spec = model("pendulum-particle", "rk4");
+    spec.h = Some(0.005);
+    spec.t1 = Some(10.0);
+    let d = diagnosis_of(&spec);
+    let at = d.message.split("(at t = ").nth(1).expect("a time");
+    let t: f64 = at.split([',', ')']).next().unwrap().parse().unwrap();
+    if t > 1.26 {
+        assert!(
+            at.contains("on a stable ros4 run of the same problem, past where this run got"),
+            "{}",
+            d.message
+        );
+    } else {
+        assert!(!d.message.contains("ros4 run"), "{}", d.message);
+    }
+}
+
+#[test]
 fn rk4_on_the_stiff_double_pendulum_names_a_stable_h_although_lambda_has_a_round_off_real_part() {
     // The bending mode is undamped (c = 0): ±1535i, whose computed real part (1.5e-7)
     // is round-off. The diagnosis once read it as right of the axis, where no h is stable.

@@ -675,9 +675,16 @@ impl Diagnoser<'_> {
             }
         };
         let z = b.lambda * h;
+        // The spectrum is read along a stable ros4 run: its binding point may lie past
+        // where this run stopped, which the reader would otherwise take for a misprint.
+        let beyond = if t_b > self.t_last() {
+            ", on a stable ros4 run of the same problem, past where this run got"
+        } else {
+            ""
+        };
         let reason = format!(
-            "The Jacobian's eigenvalue λ ≈ {} (at t = {}) puts hλ ≈ {} outside {m}'s \
-             stability region, which reaches {} along that direction.",
+            "The Jacobian's eigenvalue λ ≈ {} (at t = {}{beyond}) puts hλ ≈ {} outside \
+             {m}'s stability region, which reaches {} along that direction.",
             complex_text(b.lambda),
             num(t_b),
             complex_text(z),
