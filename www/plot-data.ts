@@ -85,3 +85,16 @@ export function linearSplits(min: number, max: number, increment: number): numbe
   for (let k = first; k <= last && ticks.length < 100; k++) ticks.push(Number((k * increment).toPrecision(15)));
   return ticks;
 }
+
+/** Least width (px) of a y axis: what a tick label of six characters needs. */
+export const Y_AXIS_MIN = 70;
+
+/**
+ * The width (px) of a y axis whose tick labels are `labels`, so that the longest one
+ * (an energy that drifts in its ninth digit reads "4.50963438") stays clear of the axis
+ * name beside it: about 7.5 px a character of uPlot's 12 px font, plus the ticks and gap.
+ */
+export function yAxisSize(labels: readonly string[] | null | undefined): number {
+  const longest = (labels ?? []).reduce((w, l) => Math.max(w, l.length), 0);
+  return Math.max(Y_AXIS_MIN, Math.ceil(18 + 7.5 * longest));
+}

@@ -8,7 +8,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { decimate, formatNumber, pick, tickLabel } from './format';
 import { summarize } from './summary';
-import { linearRange, linearSplits } from './plot-data';
+import { linearRange, linearSplits, yAxisSize } from './plot-data';
 
 export interface SeriesStyle {
   label: string;
@@ -157,7 +157,7 @@ export class Plot {
           stroke: ink.stroke,
           grid: { stroke: ink.grid },
           ticks: { stroke: ink.grid },
-          size: 70,
+          size: (_u: uPlot, values: string[] | null) => yAxisSize(values),
           // Our own log ticks are already thinned; uPlot's log filter would thin them again.
           incrs: TICK_INCREMENTS,
           ...(this.logY ? logAxis : { splits: linearAxisSplits }),
