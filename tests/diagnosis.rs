@@ -161,6 +161,47 @@ fn euler2_past_its_limit_is_advised_a_step_below_the_edge_where_the_swing_grows(
 }
 
 #[test]
+fn an_eigenvalue_read_past_the_stop_says_it_comes_from_a_stable_run() {
+    // RK4 at h = 0.005 stops at t = 1.26; the binding ±707i is read on ros4's run over
+    // [0, 10], at a later t, which the message must explain.
+    let mut spec = model("pendulum-particle", "rk4");
+    spec.h = Some(0.005);
+    spec.t1 = Some(10.0);
+    let d = diagnosis_of(&spec);
+    let at = d.message.split("(at t = ").nth(1).expect("a time");
+    let t: f64 = at.split([',', ')']).next().unwrap().parse().unwrap();
+    if t > 1.26 {
+        assert!(
+            at.contains("on a stable ros4 run of the same problem, past where this run got"),
+            "{}",
+            d.message
+        );
+    } else {
+        assert!(!d.message.contains("ros4 run"), "{}", d.message);
+    }
+}
+
+#[test]
+fn rk4_on_the_stiff_double_pendulum_names_a_stable_h_although_lambda_has_a_round_off_real_part() {
+    // The bending mode is undamped (c = 0): ±1535i, whose computed real part (1.5e-7)
+    // is round-off. The diagnosis once read it as right of the axis, where no h is stable.
+    let mut spec = model("double-pendulum-stiff", "rk4");
+    spec.h = Some(0.002);
+    spec.t1 = Some(1.0);
+    let d = diagnosis_of(&spec);
+    assert_eq!(d.code, Code::UnstableStep);
+    assert!(!d.advice.contains("No step size"), "{}", d.advice);
+    let h = d.fix.and_then(|f| f.h).expect("an h");
+    // RK4 reaches 2√2 up the imaginary axis: 2√2/1535 = 0.00184.
+    assert!(h > 0.0017 && h < 0.00185, "fix h = {h}");
+    // The named h gets through.
+    spec.h = Some(h);
+    let sol = solve(&spec).expect("the spec is valid");
+    assert!(sol.diagnosis.is_none(), "h = {h}: {:?}", sol.warning);
+    assert_eq!(sol.t.last().copied(), Some(1.0));
+}
+
+#[test]
 fn one_over_x_from_zero_is_not_finite_in_equation_x_at_t_0() {
     for method in ["rk4", "dp45"] {
         let mut spec = system("x' = 1/x\nx(0) = 0", method);
@@ -189,6 +230,26 @@ fn x_squared_past_its_blow_up_is_a_solution_blow_up_for_fixed_and_adaptive_steps
         assert!((t - 1.0).abs() < 0.1, "{method}: t = {t}");
         assert!(d.advice.contains("No step size"), "{}", d.advice);
         assert!(d.fix.is_none());
+    }
+}
+
+#[test]
+fn a_fixed_step_that_overshoots_an_escape_is_told_where_the_solution_escapes() {
+    // x' = x², x(0) = 1 escapes at t = 1; Euler at h = 0.1 lags and blows up only at
+    // t = 2.1, RK4 at h = 0.25 at t = 1.5. The diagnosis names t = 1, not the run's stop.
+    for (method, h) in [("euler", 0.1), ("rk4", 0.25)] {
+        let mut spec = system("x' = x^2\nx(0) = 1", method);
+        spec.h = Some(h);
+        spec.t1 = Some(10.0);
+        let d = diagnosis_of(&spec);
+        assert_eq!(d.code, Code::SolutionBlowUp, "{method}");
+        let t = d.t.expect("a time");
+        assert!((t - 1.0).abs() < 1e-3, "{method}: t = {t}");
+        assert!(
+            d.advice.contains("End the run before t = 1 "),
+            "{}",
+            d.advice
+        );
     }
 }
 

@@ -228,8 +228,10 @@ export class RunForm {
    * run's own independent ones ticked.
    */
   showRun(run: Run): void {
-    // The line under the model says what ran: a formulation integrates other states.
-    if (run.source && run.model.id === this.model.id && !this.formulationBox.hidden) this.renderSourceLine(run.source, run.names);
+    // The line under the model says what ran: a formulation integrates other states, and
+    // a parameter that sizes a typed system's arrays (the Brusselator's N) makes others.
+    const otherStates = run.names.join() !== this.model.names.join();
+    if (run.source && run.model.id === this.model.id && (!this.formulationBox.hidden || otherStates)) this.renderSourceLine(run.source, run.names);
     if (run.settings.formulation !== 'state-space' || !run.constraint) return;
     const names = Object.keys(run.outputs)
       .filter((k) => k.startsWith(COORDINATE_PREFIX) && !k.includes(RATE_MARK))

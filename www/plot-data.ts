@@ -61,3 +61,40 @@ export function denseExactOf(run: object): DenseExact | undefined {
 export function onDenseExact(listener: () => void): void {
   denseListeners.push(listener);
 }
+
+/**
+ * A linear axis's range around data in [min, max], padded by a tenth of the spread.
+ * uPlot's own range (and its ticks) round through a heuristic that reads six 9s or 0s
+ * after the point as float noise, so data such as 0.99999993 … 1 (a radius that stays 1
+ * to 1e-7) collapse to [1, 1] and the plot draws nothing. Flat data get ±10 % of the
+ * value (±1 at 0), as uPlot gives them.
+ */
+export function linearRange(min: number, max: number): [number, number] {
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return [0, 1];
+  const spread = max - min;
+  const pad = spread > Math.abs(max) * 1e-13 ? spread * 0.1 : Math.abs(max) * 0.1 || 1;
+  return [min - pad, max + pad];
+}
+
+/** Ticks at the multiples of `increment` in [min, max], rounded to 15 significant digits. */
+export function linearSplits(min: number, max: number, increment: number): number[] {
+  if (!(increment > 0) || !(max >= min)) return [];
+  const ticks: number[] = [];
+  const first = Math.ceil(min / increment - 1e-9);
+  const last = Math.floor(max / increment + 1e-9);
+  for (let k = first; k <= last && ticks.length < 100; k++) ticks.push(Number((k * increment).toPrecision(15)));
+  return ticks;
+}
+
+/** Least width (px) of a y axis: what a tick label of six characters needs. */
+export const Y_AXIS_MIN = 70;
+
+/**
+ * The width (px) of a y axis whose tick labels are `labels`, so that the longest one
+ * (an energy that drifts in its ninth digit reads "4.50963438") stays clear of the axis
+ * name beside it: about 7.5 px a character of uPlot's 12 px font, plus the ticks and gap.
+ */
+export function yAxisSize(labels: readonly string[] | null | undefined): number {
+  const longest = (labels ?? []).reduce((w, l) => Math.max(w, l.length), 0);
+  return Math.max(Y_AXIS_MIN, Math.ceil(18 + 7.5 * longest));
+}

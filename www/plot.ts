@@ -8,6 +8,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { decimate, formatNumber, pick, tickLabel } from './format';
 import { summarize } from './summary';
+import { linearRange, linearSplits, yAxisSize } from './plot-data';
 
 export interface SeriesStyle {
   label: string;
@@ -86,6 +87,17 @@ function logSplits(_u: uPlot, _axis: number, min: number, max: number): number[]
   return ticks;
 }
 
+/** uPlot's padded range where it holds the data, else ours (see `linearRange`). */
+function linearAutoRange(_u: uPlot, min: number | null, max: number | null): uPlot.Range.MinMax {
+  if (min === null || max === null) return [min, max];
+  const [lo, hi] = uPlot.rangeNum(min, max, 0.1, true);
+  return lo !== null && hi !== null && lo <= min && hi >= max && lo < hi ? [lo, hi] : linearRange(min, max);
+}
+
+function linearAxisSplits(_u: uPlot, _axis: number, min: number, max: number, increment: number): number[] {
+  return linearSplits(min, max, increment);
+}
+
 /** Narrowest plot (px): a lecture's embed on a small phone is about 280 px inside. */
 const MIN_WIDTH = 200;
 
@@ -129,7 +141,7 @@ export class Plot {
       height: options.height ?? 260,
       scales: {
         x: this.logX ? { time: false, distr: 3, range: logRange } : { time: false },
-        y: this.logY ? { distr: 3, range: logRange } : options.yRange ? { range: options.yRange } : {},
+        y: this.logY ? { distr: 3, range: logRange } : { range: options.yRange ?? linearAutoRange },
       },
       axes: [
         {
@@ -145,10 +157,10 @@ export class Plot {
           stroke: ink.stroke,
           grid: { stroke: ink.grid },
           ticks: { stroke: ink.grid },
-          size: 70,
+          size: (_u: uPlot, values: string[] | null) => yAxisSize(values),
           // Our own log ticks are already thinned; uPlot's log filter would thin them again.
           incrs: TICK_INCREMENTS,
-          ...(this.logY ? logAxis : {}),
+          ...(this.logY ? logAxis : { splits: linearAxisSplits }),
           values: axisLabels(this.logY),
         },
       ],

@@ -45,6 +45,10 @@ pub const GROWTH: f64 = 1e10;
 
 pub use crate::control::RTOL_FLOOR;
 
+/// A Jacobian eigenvalue whose positive real part is at most this fraction of |λ| is
+/// taken to lie on the imaginary axis (its real part is the eigen-solver's round-off).
+const ROUND_OFF_RE: f64 = 1e-6;
+
 /// Most states whose spectrum a diagnosis computes (a dense Schur form, O(n³)):
 /// above the 400 of the ξ-plane lab, so a heat equation of 500 cells is diagnosed.
 pub const MAX_DIAGNOSED_DIM: usize = 600;
@@ -576,6 +580,16 @@ impl Diagnoser<'_> {
             if second_order && lambda.im.abs() <= 1e-12 * r {
                 continue;
             }
+            // An undamped mode's eigenvalue comes out of the eigen-solver with a real part
+            // of round-off size (the stiff double pendulum's bending mode: 1.5e-7 ± 1535i).
+            // Along such a ray every consistent method is unstable right at 0, since
+            // |R(z)| ≈ |e^z| > 1 there, which would read "no step size is stable": the
+            // mode is on the imaginary axis, where rk4 reaches 2√2.
+            let lambda = if lambda.re > 0.0 && lambda.re <= ROUND_OFF_RE * r {
+                C::new(0.0, lambda.im)
+            } else {
+                lambda
+            };
             let key = (crate::math::atan2(lambda.im, lambda.re) * 1e4).round() as i64;
             let extent = match rays.iter().find(|(k, _)| *k == key) {
                 Some(&(_, e)) => e,
@@ -691,9 +705,16 @@ impl Diagnoser<'_> {
             }
         };
         let z = b.lambda * h;
+        // The spectrum is read along a stable ros4 run: its binding point may lie past
+        // where this run stopped, which the reader would otherwise take for a misprint.
+        let beyond = if t_b > self.t_last() {
+            ", on a stable ros4 run of the same problem, past where this run got"
+        } else {
+            ""
+        };
         let reason = format!(
-            "The Jacobian's eigenvalue λ ≈ {} (at t = {}) puts hλ ≈ {} outside {m}'s \
-             stability region, which reaches {} along that direction.",
+            "The Jacobian's eigenvalue λ ≈ {} (at t = {}{beyond}) puts hλ ≈ {} outside \
+             {m}'s stability region, which reaches {} along that direction.",
             complex_text(b.lambda),
             num(t_b),
             complex_text(z),
@@ -828,8 +849,24 @@ impl Diagnoser<'_> {
         }
         // Not the method's region: does a step four times smaller blow up as early?
         if self.refined_blows_up_by(t) {
-            return self
-                .solution_blow_up(t, "a run with a step four times smaller blows up as early");
+            // A fixed step lags behind an escape: Euler at h = 0.1 carries x' = x² from
+            // x(0) = 1 on to t = 2.1, although x = 1/(1 − t) escapes at t = 1. An
+            // adaptive run's steps shrink to nothing where the solution escapes.
+            return match self.adaptive_blow_up_by(t) {
+                Some(escape) if escape < t - h => self.solution_blow_up(
+                    escape,
+                    &format!(
+                        "a run with a step four times smaller blows up as early; an \
+                         adaptive dp45 run gets no further than t = {} (this run's fixed \
+                         step h = {} carried it on to t = {})",
+                        num(escape),
+                        num(h),
+                        num(t)
+                    ),
+                ),
+                _ => self
+                    .solution_blow_up(t, "a run with a step four times smaller blows up as early"),
+            };
         }
         let h4 = round_down(h / 4.0);
         Diagnosis {
@@ -883,6 +920,35 @@ impl Diagnoser<'_> {
             )
         });
         !matches!(ended, Ok(Ended::Finished))
+    }
+
+    /// Where the same problem run by dp45 (adaptive, rtol 1e-8) stops or grows past
+    /// [`GROWTH`], if it does before `t` (plus a little): the escape time, which a
+    /// fixed-step run overshoots.
+    fn adaptive_blow_up_by(&self, t: f64) -> Option<f64> {
+        let mut spec = self.spec.clone();
+        spec.method = "dp45".into();
+        spec.h = None;
+        spec.adaptive = Some(true);
+        spec.rtol = Some(crate::spec::Tol::Scalar(1e-8));
+        spec.atol = None;
+        spec.t_eval = None;
+        spec.controller = None;
+        spec.h_max = None;
+        spec.tableau = None;
+        spec.t1 = Some(t.min(self.run.t1));
+        let mut run = Integrator::new(&spec).ok()?;
+        let scale = self.run.y0.iter().fold(1.0_f64, |m, v| m.max(v.abs()));
+        let ended = run.run_steps(|run, _| {
+            Ok(
+                if run.y.iter().any(|v| v.is_nan() || v.abs() > GROWTH * scale) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                },
+            )
+        });
+        (!matches!(ended, Ok(Ended::Finished))).then_some(run.t)
     }
 
     fn solution_blow_up(&self, t: f64, evidence: &str) -> Diagnosis {

@@ -51,3 +51,16 @@ test('the heat-equation scenario draws its heat map, and changing N re-builds it
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("the line under the model lists the states of the run N sized, not the text's N", async () => {
+  const { page, errors } = await open(site.browser, `${site.server.url}?scenario=brusselator-1d`);
+  await page.waitForFunction(() => document.querySelector('#fig-heatmap')?.dataset.elements === '40', null, { timeout: 20000 });
+  assert.match(await page.textContent('#model-source'), /v\[40\]$/);
+  await page.fill('input[data-param="N"]', '30');
+  await page.waitForFunction(() => document.querySelector('#fig-heatmap')?.dataset.elements === '30', null, { timeout: 20000 });
+  const line = await page.textContent('#model-source');
+  assert.match(line, /u\[30\], v\[1\],/);
+  assert.match(line, /v\[30\]$/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -101,6 +101,23 @@ test('the exact solution is drawn from many more points than the steps of h = 0.
   await close();
 });
 
+test("an output that stays 1 to seven digits (sin(1/t)'s radius) is drawn as a line", async () => {
+  const { page, errors, close } = await openPage('?scenario=sin-inv-t');
+  await page.waitForFunction(() => document.body.dataset.status === 'ok');
+  // The series' colour (#2b8a3e) on the output plot's canvas: uPlot's own range put
+  // 0.99999993 … 1 at [1, 1] and drew nothing.
+  const green = await page.evaluate(() => {
+    const c = document.querySelector('#plot-outputs canvas');
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - 0x2b) < 30 && Math.abs(data[i + 1] - 0x8a) < 30 && Math.abs(data[i + 2] - 0x3e) < 30) n++;
+    return n;
+  });
+  assert.ok(green > 200, `${green} pixels of the radius line`);
+  assert.deepEqual(errors, []);
+  await close();
+});
+
 test('the heat map has axes, ticks and a colour bar on a sharp canvas, and its profile too', async () => {
   const { page, errors, close } = await openPage('?scenario=heat-equation-stiffness');
   await page.waitForFunction(() => ['ok', 'warning'].includes(document.body.dataset.status), null, { timeout: 20000 });

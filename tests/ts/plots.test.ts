@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fitAspect, xiToPixel } from '../../www/plane';
 import { PALETTE, seriesStyle } from '../../www/theme';
 import { robustRange } from '../../www/heatmap';
-import { fineGrid, spansDecades } from '../../www/plot-data';
+import { fineGrid, linearRange, linearSplits, spansDecades, yAxisSize, Y_AXIS_MIN } from '../../www/plot-data';
 import { pinName, pinNames } from '../../www/pins';
 import { legendLayout } from '../../www/export';
 import type { Run } from '../../www/run';
@@ -140,5 +140,34 @@ describe('ξ-plane marker verdicts', () => {
     expect(interpolateLog(values, nx, ny, fx, fy)).toBeCloseTo(1, 12);
     const nearest = values[Math.round(fy) * nx + Math.round(fx)];
     expect(Math.abs(nearest - 1)).toBeGreaterThan(0.01);
+  });
+});
+
+describe('linear axes of near-constant data', () => {
+  it('keep a radius that stays 1 to seven digits on the axis, with distinct ticks inside it', () => {
+    // sin(1/t)'s radius under dp45 at rtol 1e-6: 0.999999931 … 1.
+    const [lo, hi] = linearRange(0.999999931345165, 1);
+    expect(lo).toBeLessThan(0.999999931345165);
+    expect(hi).toBeGreaterThan(1);
+    const ticks = linearSplits(lo, hi, 2.5e-8);
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(ticks).size).toBe(ticks.length);
+    for (const t of ticks) expect(t >= lo && t <= hi).toBe(true);
+    expect(ticks).toContain(0.999999975);
+  });
+
+  it('give flat data a range around the value, and zero a range of ±1', () => {
+    expect(linearRange(2, 2)).toEqual([1.8, 2.2]);
+    expect(linearRange(0, 0)).toEqual([-1, 1]);
+  });
+});
+
+describe('y axis width', () => {
+  it('keeps the usual width for short tick labels and widens for long ones, about 7.5 px a character', () => {
+    expect(yAxisSize(['0', '500', '1000'])).toBe(Y_AXIS_MIN);
+    expect(yAxisSize(null)).toBe(Y_AXIS_MIN);
+    // An energy that drifts in its ninth digit: ten characters need more than 70 px.
+    expect(yAxisSize(['4.50963434', '4.50963436', '4.50963438'])).toBeGreaterThanOrEqual(18 + 75);
+    expect(yAxisSize(['0.999999925', '1'])).toBeGreaterThan(yAxisSize(['4.50963438']));
   });
 });

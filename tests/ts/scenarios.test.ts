@@ -203,6 +203,21 @@ describe('scenarios', () => {
     for (const s of asking) expect(s.controls, s.id).toContain('nrange');
   });
 
+  it('a caption kept up while its tolerances change says at which tolerance its step and f-evaluation counts hold', () => {
+    // The caption stays while the reader moves a control it lists (www/settings.ts): a
+    // count measured at the scenario's own rtol must name it, or it reads as true for every rtol.
+    const counted = /(?<!every )\b\d[\d,]*\s+(steps|f-evaluations)\b/;
+    const checked: string[] = [];
+    for (const s of scenarios.filter((x) => x.controls?.includes('tolerances'))) {
+      for (const sentence of s.caption.split(/(?<=\.)\s+(?=[A-Z])/)) {
+        if (!counted.test(sentence)) continue;
+        checked.push(s.id);
+        expect(sentence, s.id).toMatch(/rtol|tolerance/);
+      }
+    }
+    expect(checked).toEqual(expect.arrayContaining(['sin-inv-t-llm', 'vehicle-ros4', 'andrews-squeezer', 'double-pendulum-rsda-ros4']));
+  });
+
   it('every view a scenario names exists', () => {
     for (const s of scenarios) expect(['trajectory', 'stability', 'convergence', undefined]).toContain(s.view);
   });
