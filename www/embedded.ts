@@ -103,6 +103,64 @@ function reportHeight(): void {
   post();
 }
 
+/** The views' tabs as captions name them, and the view each opens. */
+const TAB_VIEWS: Record<string, string> = {
+  Trajectory: 'trajectory',
+  Stability: 'stability',
+  'ξ-plane': 'stability',
+  'Second-order (ωh)': 'structural',
+  Convergence: 'convergence',
+  'Your method': 'tableau',
+};
+const TAB_MENTION = new RegExp(
+  `\\b(?:[Tt]he) (${Object.keys(TAB_VIEWS)
+    .map((t) => t.replace(/[()]/g, '\\$&'))
+    .join('|')}) tab\\b`,
+  'g',
+);
+
+/**
+ * A caption's text cut at each mention of a view's tab ("the Trajectory tab"), which a
+ * read-only embed does not have: each mention becomes a link to that view in the full
+ * playground.
+ */
+export function tabMentions(caption: string): (string | { text: string; view: string })[] {
+  const parts: (string | { text: string; view: string })[] = [];
+  let last = 0;
+  for (const m of caption.matchAll(TAB_MENTION)) {
+    const at = m.index ?? 0;
+    if (at > last) parts.push(caption.slice(last, at));
+    parts.push({ text: m[0], view: TAB_VIEWS[m[1]] });
+    last = at + m[0].length;
+  }
+  if (last < caption.length) parts.push(caption.slice(last));
+  return parts;
+}
+
+/**
+ * In a read-only embed, the caption's mentions of other views' tabs link to the full
+ * playground at that view and scenario, in a new browser tab: the embed shows one view.
+ */
+export function linkTabMentions(caption: HTMLElement, scenario: string): void {
+  const parts = tabMentions(caption.textContent ?? '');
+  if (parts.every((p) => typeof p === 'string')) return;
+  caption.replaceChildren(
+    ...parts.map((p) => {
+      if (typeof p === 'string') return p;
+      const url = new URL('index.html', location.href);
+      url.search = new URLSearchParams({ scenario, view: p.view }).toString();
+      const a = document.createElement('a');
+      a.href = url.href;
+      a.target = '_blank';
+      a.rel = 'noopener';
+      a.textContent = `${p.text} ↗`;
+      a.title = 'opens the full playground in a new browser tab';
+      a.dataset.view = p.view;
+      return a;
+    }),
+  );
+}
+
 /**
  * Read-only, the controls sit directly under the first figure of the view shown (the
  * plot they change), not under every plot of the page: moved into the view after its

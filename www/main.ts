@@ -13,7 +13,7 @@ import type { EngineClient } from './client';
 import { describeSliders, markFieldErrors, selectTab, tabs } from './a11y';
 import { byId } from './dom';
 import { showFatal } from './fatal';
-import { applyEmbedMode, embedMode } from './embedded';
+import { applyEmbedMode, embedMode, linkTabMentions } from './embedded';
 import { attachPanels } from './panels';
 import type { Catalog } from './protocol';
 import scenarioList from './scenarios.json';
@@ -203,6 +203,7 @@ async function main(): Promise<void> {
   }
   markRunStarted(startKey);
   showCaption(link.settings ? undefined : scenario);
+  if (lean && scenario && !link.settings) linkTabMentions(byId('caption-text'), scenario.id);
   if (asked !== '' && !scenario) showUnknownScenario(asked);
   // The scenario whose caption is shown, and the settings of its first run: a run that
   // leaves them (a setting its `controls` do not list) retires the caption.

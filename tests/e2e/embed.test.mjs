@@ -41,3 +41,24 @@ test('<ode-playground> embeds a scenario in a lecture page', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a read-only embed's caption links the tab it names to that view of the full playground", async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1100, height: 1600 } });
+  await page.goto(`${site.server.url}index.html?embed=1&scenario=heun-region&readonly=1`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  assert.ok(!(await page.locator('#tabs').isVisible()), 'a read-only embed has no tab bar');
+  const link = page.locator('#caption-text a[data-view="trajectory"]');
+  assert.equal(await link.textContent(), 'the Trajectory tab ↗');
+  assert.equal(await link.getAttribute('target'), '_blank');
+  assert.equal(await link.getAttribute('href'), `${site.server.url}index.html?scenario=heun-region&view=trajectory`);
+  // The rest of the caption is unchanged text around it.
+  assert.match(await page.locator('#caption-text').textContent(), /Try: the Trajectory tab ↗ with t1 = 100\./);
+  // The link opens the playground there: its tab bar, on the trajectory, with the scenario's caption.
+  const full = await site.browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  await full.goto(await link.getAttribute('href'));
+  await full.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+  assert.equal(await full.locator('#tab-trajectory').getAttribute('aria-selected'), 'true');
+  assert.match(await full.locator('#caption-text').textContent(), /the Trajectory tab with t1 = 100/);
+  await full.close();
+  await page.close();
+});
