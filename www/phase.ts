@@ -33,6 +33,15 @@ export function phaseChoices(run: Run): string[] {
 }
 
 /**
+ * Whether the vertical axis's name is written upright: a short name (a state's symbol,
+ * "ω", "vx") turned on its side reads as another letter ("ω" as "3"); a long one fits
+ * the margin only turned.
+ */
+export function uprightAxisName(name: string): boolean {
+  return [...name].length <= 3;
+}
+
+/**
  * q against q̇ for a second-order model (y = (q, q̇)), else the first two states; a run
  * with no state (a fully driven mechanism in state-space form) plots its first recorded
  * coordinate against its rate, else its first outputs.
@@ -231,11 +240,14 @@ export class PhaseView {
     }
     ctx.textAlign = 'center';
     ctx.fillText(xName, MARGIN.left + w / 2, cssHeight - 4);
-    ctx.save();
-    ctx.translate(12, MARGIN.top + h / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.fillText(yName, 0, 0);
-    ctx.restore();
+    if (uprightAxisName(yName)) ctx.fillText(yName, 12, MARGIN.top + h / 2 + 4);
+    else {
+      ctx.save();
+      ctx.translate(12, MARGIN.top + h / 2);
+      ctx.rotate(-Math.PI / 2);
+      ctx.fillText(yName, 0, 0);
+      ctx.restore();
+    }
 
     ctx.save();
     ctx.beginPath();

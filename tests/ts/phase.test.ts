@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelInfo } from '../../www/engine';
-import { defaultPhaseAxes } from '../../www/phase';
+import { defaultPhaseAxes, uprightAxisName } from '../../www/phase';
 import type { Run } from '../../www/run';
 
 function runWith(names: string[], outputs: string[], secondOrder = false): Run {
@@ -28,5 +28,14 @@ describe('the phase portrait’s default axes', () => {
 
   it('are the first outputs when nothing else is known', () => {
     expect(defaultPhaseAxes(runWith([], ['piston', 'crank']))).toEqual(['piston', 'crank']);
+  });
+});
+
+describe('the phase portrait’s vertical axis name', () => {
+  it('is upright when short, where turned "ω" would read as "3", and turned when long', () => {
+    expect(uprightAxisName('ω')).toBe(true);
+    expect(uprightAxisName('vx')).toBe(true);
+    expect(uprightAxisName('q:ẋ1')).toBe(false);
+    expect(uprightAxisName('energy')).toBe(false);
   });
 });
