@@ -222,12 +222,34 @@ fn check_keys<T: Request>(what: &str, value: &JsValue) -> Result<(), OdeError> {
 /// names `what` ("invalid type: string \"big\", expected f64 in the spec").
 fn read<T: Request>(what: &str, value: JsValue) -> Result<T, JsValue> {
     check_keys::<T>(what, &value).map_err(js_error)?;
-    serde_wasm_bindgen::from_value(value).map_err(|e| {
-        // The JS error's text starts with its class name ("Error: …"); the page shows
-        // only the message.
-        let text = e.to_string();
-        js_error(OdeError::BadSpec {
-            message: format!("{} in {what}", text.trim_start_matches("Error: ")),
+    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| {
+        unreadable(what, &e.to_string(), &value, &|v| {
+            serde_wasm_bindgen::from_value::<T>(v).is_ok()
         })
     })
+}
+
+/// The error for a request that did not read: serde-wasm-bindgen's `text`, after the
+/// field it concerns (it names none: the one without which the rest `reads` is it).
+fn unreadable(what: &str, text: &str, value: &JsValue, reads: &dyn Fn(JsValue) -> bool) -> JsValue {
+    // The JS error's text starts with its class name ("Error: …"); the page shows only
+    // the message. "Reflect.get called on non-object" is JS's own wording for a number
+    // or a string where an object or a list belongs.
+    let text = if text.contains("Reflect.get called on non-object") {
+        "expected a list or an object with named fields"
+    } else {
+        text.trim_start_matches("Error: ")
+    };
+    let field = object_keys(value).and_then(|keys| {
+        keys.into_iter().find(|key| {
+            let without = Object::assign(&Object::new(), value.unchecked_ref());
+            Reflect::delete_property(&without, &JsValue::from_str(key)).is_ok()
+                && reads(without.into())
+        })
+    });
+    let message = match field {
+        Some(field) => format!("{field}: {text} in {what}"),
+        None => format!("{text} in {what}"),
+    };
+    js_error(OdeError::BadSpec { message })
 }

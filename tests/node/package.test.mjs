@@ -193,7 +193,13 @@ test('bad specs throw an Error that says what was wrong', () => {
     [{ ...base, y0: [1] }, /must have 2 entries, got 1/],
     [{ ...base, params: { q: 1 } }, /has no parameter "q"/],
     [{ ...base, h: 1e-9 }, /budget/],
-    [{ ...base, h: 'big' }, /invalid spec: invalid type: string "big", expected f64 in the spec$/],
+    [{ ...base, h: 'big' }, /invalid spec: h: invalid type: string "big", expected f64 in the spec$/],
+    // A number or a string where an object or a list belongs: the field is named, not
+    // JavaScript's "Reflect.get called on non-object".
+    [{ ...base, params: 5 }, /invalid spec: params: expected a list or an object with named fields in the spec$/],
+    [{ ...base, events: true }, /invalid spec: events: expected a list or an object with named fields in the spec$/],
+    [{ ...base, y0: 'a' }, /invalid spec: y0: expected a list/],
+    [{ ...base, stabilization: 3 }, /invalid spec: stabilization: invalid type: floating point `3.0`, expected a string/],
     [{ ...base, rtoll: 1 }, /unknown field "rtoll" in the spec \(did you mean "rtol"\?\)/],
     [{ method: 'rk4', h: 0.1 }, /missing field `model`/],
   ];
