@@ -153,7 +153,10 @@ export function linkTabMentions(caption: HTMLElement, scenario: string): void {
       a.href = url.href;
       a.target = '_blank';
       a.rel = 'noopener';
-      a.textContent = `${p.text} ↗`;
+      // The arrow that marks a link out is the style's (`.tab-link`): the caption's text
+      // stays the scenario's, word for word.
+      a.textContent = p.text;
+      a.className = 'tab-link';
       a.title = 'opens the full playground in a new browser tab';
       a.dataset.view = p.view;
       return a;

@@ -48,11 +48,12 @@ test("a read-only embed's caption links the tab it names to that view of the ful
   await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
   assert.ok(!(await page.locator('#tabs').isVisible()), 'a read-only embed has no tab bar');
   const link = page.locator('#caption-text a[data-view="trajectory"]');
-  assert.equal(await link.textContent(), 'the Trajectory tab ↗');
+  assert.equal(await link.textContent(), 'the Trajectory tab');
+  assert.equal(await link.evaluate((a) => window.getComputedStyle(a, '::after').content), '" ↗"', 'marked as a link out');
   assert.equal(await link.getAttribute('target'), '_blank');
   assert.equal(await link.getAttribute('href'), `${site.server.url}index.html?scenario=heun-region&view=trajectory`);
-  // The rest of the caption is unchanged text around it.
-  assert.match(await page.locator('#caption-text').textContent(), /Try: the Trajectory tab ↗ with t1 = 100\./);
+  // The caption's text is the scenario's, word for word, around it.
+  assert.match(await page.locator('#caption-text').textContent(), /Try: the Trajectory tab with t1 = 100\.$/);
   // The link opens the playground there: its tab bar, on the trajectory, with the scenario's caption.
   const full = await site.browser.newPage({ viewport: { width: 1280, height: 1000 } });
   await full.goto(await link.getAttribute('href'));
