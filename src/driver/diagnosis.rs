@@ -779,16 +779,7 @@ impl Diagnoser<'_> {
         if self.dim() > 50 {
             return Vec::new();
         }
-        let mut spec = self.spec.clone();
-        spec.method = "ros4".into();
-        spec.h = None;
-        spec.adaptive = Some(true);
-        spec.rtol = Some(crate::spec::Tol::Scalar(1e-6));
-        spec.atol = None;
-        spec.t_eval = None;
-        spec.controller = None;
-        spec.h_max = None;
-        spec.tableau = None;
+        let spec = self.adaptive_spec("ros4", 1e-6);
         let Ok(mut run) = Integrator::new(&spec) else {
             return Vec::new();
         };
@@ -908,8 +899,39 @@ impl Diagnoser<'_> {
         let Ok(mut run) = Integrator::new(&spec) else {
             return false;
         };
+        self.stops_or_grows(&mut run)
+    }
+
+    /// Where the same problem run by dp45 (adaptive, rtol 1e-8) stops or grows past
+    /// [`GROWTH`], if it does before `t` (plus a little): the escape time, which a
+    /// fixed-step run overshoots.
+    fn adaptive_blow_up_by(&self, t: f64) -> Option<f64> {
+        let mut spec = self.adaptive_spec("dp45", 1e-8);
+        spec.t1 = Some(t.min(self.run.t1));
+        let mut run = Integrator::new(&spec).ok()?;
+        self.stops_or_grows(&mut run).then_some(run.t)
+    }
+
+    /// The same problem with `method`, adaptive at `rtol` (its own atol, controller and
+    /// step bounds), without tEval.
+    fn adaptive_spec(&self, method: &str, rtol: f64) -> SolveSpec {
+        let mut spec = self.spec.clone();
+        spec.method = method.into();
+        spec.h = None;
+        spec.adaptive = Some(true);
+        spec.rtol = Some(crate::spec::Tol::Scalar(rtol));
+        spec.atol = None;
+        spec.t_eval = None;
+        spec.controller = None;
+        spec.h_max = None;
+        spec.tableau = None;
+        spec
+    }
+
+    /// Runs `run` to its end unless it stops, fails or grows past [`GROWTH`] times the
+    /// start's size first (paused: it grew; stopped or failed: it blew up); whether it did.
+    fn stops_or_grows(&self, run: &mut Integrator) -> bool {
         let scale = self.run.y0.iter().fold(1.0_f64, |m, v| m.max(v.abs()));
-        // Paused: it grew; stopped or failed: it blew up.
         let ended = run.run_steps(|run, _| {
             Ok(
                 if run.y.iter().any(|v| v.is_nan() || v.abs() > GROWTH * scale) {
@@ -920,35 +942,6 @@ impl Diagnoser<'_> {
             )
         });
         !matches!(ended, Ok(Ended::Finished))
-    }
-
-    /// Where the same problem run by dp45 (adaptive, rtol 1e-8) stops or grows past
-    /// [`GROWTH`], if it does before `t` (plus a little): the escape time, which a
-    /// fixed-step run overshoots.
-    fn adaptive_blow_up_by(&self, t: f64) -> Option<f64> {
-        let mut spec = self.spec.clone();
-        spec.method = "dp45".into();
-        spec.h = None;
-        spec.adaptive = Some(true);
-        spec.rtol = Some(crate::spec::Tol::Scalar(1e-8));
-        spec.atol = None;
-        spec.t_eval = None;
-        spec.controller = None;
-        spec.h_max = None;
-        spec.tableau = None;
-        spec.t1 = Some(t.min(self.run.t1));
-        let mut run = Integrator::new(&spec).ok()?;
-        let scale = self.run.y0.iter().fold(1.0_f64, |m, v| m.max(v.abs()));
-        let ended = run.run_steps(|run, _| {
-            Ok(
-                if run.y.iter().any(|v| v.is_nan() || v.abs() > GROWTH * scale) {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                },
-            )
-        });
-        (!matches!(ended, Ok(Ended::Finished))).then_some(run.t)
     }
 
     fn solution_blow_up(&self, t: f64, evidence: &str) -> Diagnosis {
