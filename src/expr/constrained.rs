@@ -188,7 +188,7 @@ impl Constrained for TypedSystem {
         let mut gamma_q = DMatrix::zeros(m, n);
         let mut gamma_qd = DMatrix::zeros(m, n);
         let mut phi_t_q = self.rheonomic.then(|| DMatrix::zeros(m, n));
-        let mut entry = |row: usize, col: usize, v: f64| {
+        let entry = |row: usize, col: usize, v: f64| {
             if v == 0.0 {
                 return;
             }
@@ -217,19 +217,7 @@ impl Constrained for TypedSystem {
                 mass_q[k].get_or_insert_with(|| DMatrix::zeros(n, n))[(r / n, r % n)] = v;
             }
         };
-        match &self.all_pattern {
-            Some(pattern) => self
-                .all
-                .jacobian_entries(t, &y, pattern, |_, row, col, v| entry(row, col, v)),
-            None => {
-                let j = self.all.jacobian(t, &y);
-                for col in 0..j.ncols() {
-                    for row in 0..j.nrows() {
-                        entry(row, col, j[(row, col)]);
-                    }
-                }
-            }
-        }
+        jacobian_each(&self.all, self.all_pattern.as_ref(), t, &y, entry);
         if self.mass_constant {
             mass_q.clear();
         }
@@ -281,23 +269,35 @@ impl Constrained for TypedSystem {
     ) {
         let n = self.n;
         let y: Vec<f64> = q.iter().chain(qd).copied().collect();
-        let mut add = |r: usize, c: usize, v: f64| {
+        let add = |r: usize, c: usize, v: f64| {
             if c < n {
                 jq[(r, c)] += v;
             } else {
                 jqd[(r, c - n)] += v;
             }
         };
-        match &self.force_pattern {
-            Some(pattern) => self
-                .force
-                .jacobian_entries(t, &y, pattern, |_, r, c, v| add(r, c, v)),
-            None => {
-                let j = self.force.jacobian(t, &y);
-                for r in 0..n {
-                    for c in 0..2 * n {
-                        add(r, c, j[(r, c)]);
-                    }
+        jacobian_each(&self.force, self.force_pattern.as_ref(), t, &y, add);
+    }
+}
+
+/// Every entry (row, column, value) of `program`'s Jacobian at (t, y): its structural
+/// nonzeros by coloured sweeps when it has a `pattern`, else every entry of the dense one.
+fn jacobian_each(
+    program: &Program,
+    pattern: Option<&Sparsity>,
+    t: f64,
+    y: &[f64],
+    mut each: impl FnMut(usize, usize, f64),
+) {
+    match pattern {
+        Some(pattern) => {
+            program.jacobian_entries(t, y, pattern, |_, row, col, v| each(row, col, v))
+        }
+        None => {
+            let j = program.jacobian(t, y);
+            for col in 0..j.ncols() {
+                for row in 0..j.nrows() {
+                    each(row, col, j[(row, col)]);
                 }
             }
         }
