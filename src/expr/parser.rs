@@ -284,11 +284,12 @@ fn misspelt_statement_word(word: &str) -> Option<String> {
 /// read the text, so that a misspelt `body` is reported on its own line, not as a
 /// missing body in the joint that names it.
 pub fn check_statement_words(text: &str) -> Result<(), ExprError> {
-    let mut offset = 0;
+    let mut line_start = 0;
     for line in text.split('\n') {
         let indent = line.len() - line.trim_start().len();
         let trimmed = &line[indent..];
-        offset += line.len() + 1;
+        let start = line_start + indent;
+        line_start += line.len() + 1;
         let word_len = trimmed
             .find(|c: char| !(c.is_alphanumeric() || c == '_'))
             .unwrap_or(trimmed.len());
@@ -300,7 +301,6 @@ pub fn check_statement_words(text: &str) -> Result<(), ExprError> {
             continue;
         }
         if let Some(keyword) = misspelt_statement_word(word) {
-            let start = offset - line.len() - 1 + indent;
             return Err(ExprError::new(
                 ErrorKind::MisspeltStatement {
                     word: word.to_string(),
