@@ -155,7 +155,8 @@ async function freshBrowser() {
   return browser;
 }
 
-async function measure(...args) {
+/** `measureIn(browser, ...args)` in a browser of its own (see `freshBrowser`). */
+async function inFreshBrowser(measureIn, ...args) {
   const browser = await freshBrowser();
   try {
     return await measureIn(browser, ...args);
@@ -163,6 +164,8 @@ async function measure(...args) {
     await browser.close();
   }
 }
+
+const measure = (...args) => inFreshBrowser(measureIn, ...args);
 
 async function measureIn(browser, host, distUrl, viewport, shared, { scroll = false, eager = false, breakdown = false } = {}) {
   const context = await browser.newContext({ viewport });
@@ -275,14 +278,7 @@ const FLOOR_SCRIPT = `for (const c of document.querySelectorAll('canvas')) {
 }
 document.body.dataset.drawn = 'true';`;
 
-async function measureFloor(distUrl, host, frame, viewport) {
-  const browser = await freshBrowser();
-  try {
-    return await measureFloorIn(browser, distUrl, host, frame, viewport);
-  } finally {
-    await browser.close();
-  }
-}
+const measureFloor = (...args) => inFreshBrowser(measureFloorIn, ...args);
 
 async function measureFloorIn(browser, distUrl, host, frame, viewport) {
   const context = await browser.newContext({ viewport });
