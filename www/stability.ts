@@ -608,6 +608,7 @@ export class StabilityView {
       return;
     }
     let outside = 0;
+    let unjudged = 0;
     let largest = 0;
     ctx.lineWidth = 2;
     for (let k = 0; k + 1 < eigenvalues.length; k += 2) {
@@ -620,14 +621,16 @@ export class StabilityView {
       ctx.arc(x, y, 5, 0, 2 * Math.PI);
       ctx.fill();
       ctx.stroke();
-      if (!this.judged(k / 2)) continue;
+      if (!this.judged(k / 2)) {
+        unjudged++;
+        continue;
+      }
       const value = this.markerValue(k / 2, re, im);
       if (value > 1 + 1e-9) {
         outside++;
         largest = Math.max(largest, value);
       }
     }
-    const unjudged = eigenvalues.length / 2 - Array.from({ length: eigenvalues.length / 2 }, (_, i) => this.judged(i)).filter(Boolean).length;
     const unknown = this.run.eigenvalues.length / 2 - outside - this.countInside() - unjudged;
     const n = eigenvalues.length / 2;
     const slow = this.run.fast ? ' of the slow block (ξ = hλₛ)' : '';
